@@ -1,0 +1,37 @@
+/* RwStore: keeps checkpointed states for one level (RAM or parallel HDF5). */
+#ifndef REWIND_STORE_H
+#define REWIND_STORE_H
+
+#include <petscsys.h>
+
+/*S
+  RwStore - keeps checkpointed states for one level (RAM or parallel HDF5).
+
+  Level: beginner
+
+.seealso: RwStoreCreate(), RwStoreSetType(), RwStoreType
+S*/
+typedef struct _p_RwStore *RwStore;
+
+/*J
+  RwStoreType - name of a RwStore implementation, chosen with -rw_store_type
+
+  Level: beginner
+
+.seealso: RwStoreSetType(), RwStoreRegister()
+J*/
+typedef const char *RwStoreType;
+
+PETSC_EXTERN PetscFunctionList RwStoreList;
+PETSC_EXTERN PetscErrorCode    RwStoreRegister(const char[], PetscErrorCode (*)(RwStore));
+PETSC_EXTERN PetscErrorCode    RwStoreRegisterAll(void);
+
+PETSC_EXTERN PetscErrorCode RwStoreCreate(MPI_Comm, RwStore *);
+PETSC_EXTERN PetscErrorCode RwStoreSetType(RwStore, RwStoreType);
+PETSC_EXTERN PetscErrorCode RwStoreGetType(RwStore, RwStoreType *);
+PETSC_EXTERN PetscErrorCode RwStoreSetFromOptions(RwStore);
+PETSC_EXTERN PetscErrorCode RwStoreSetUp(RwStore);
+PETSC_EXTERN PetscErrorCode RwStoreView(RwStore, PetscViewer);
+PETSC_EXTERN PetscErrorCode RwStoreDestroy(RwStore *);
+
+#endif

@@ -1,0 +1,41 @@
+# rw_compiler.m4 - compiler choice and optimisation level for rewind.
+
+# RW_PROG_MPICC
+# Choose an MPI C compiler wrapper as CC unless the user gave CC (or MPICC).
+# Must run before AC_PROG_CC, which would otherwise pick a plain cc.
+AC_DEFUN([RW_PROG_MPICC], [
+AC_ARG_VAR([MPICC], [MPI C compiler wrapper used as CC when CC is not set])
+rw_user_cflags=${CFLAGS+set}
+AS_IF([test -z "$CC"], [
+  AS_IF([test -n "$MPICC"], [CC=$MPICC],
+        [AC_CHECK_PROGS([CC], [mpicc mpicc.openmpi mpicc.mpich mpiicc])])
+  AS_IF([test -z "$CC"],
+        [AC_MSG_ERROR([no MPI C compiler (mpicc) found: install the Debian package libopenmpi-dev, or set CC to your MPI compiler wrapper])])
+])
+])
+
+# RW_ARG_OPTIMISATION
+# --enable-debug: -O0 -g and rewind's extra run-time checks (RW_USE_DEBUG).
+# Default: -O3, portable.  --enable-native adds -march=native.
+# A CFLAGS given by the user is kept as it is.
+AC_DEFUN([RW_ARG_OPTIMISATION], [
+AC_ARG_ENABLE([debug],
+  [AS_HELP_STRING([--enable-debug], [build with -O0 -g and extra run-time checks (finite states every step, schedule replay checks)])],
+  [], [enable_debug=no])
+AC_ARG_ENABLE([native],
+  [AS_HELP_STRING([--enable-native], [optimise for the build machine's CPU (-march=native); the default is portable code])],
+  [], [enable_native=no])
+AS_IF([test "x$rw_user_cflags" != xset], [
+  AS_IF([test "x$enable_debug" = xyes], [CFLAGS="-O0 -g"], [CFLAGS="-O3 -g"])
+  AS_IF([test "x$enable_native" = xyes], [CFLAGS="$CFLAGS -march=native"])
+])
+AS_IF([test "x$enable_debug" = xyes],
+      [AC_DEFINE([RW_USE_DEBUG], [1], [Define to enable rewind's extra run-time checks])
+       rw_build_kind="debug (-O0 -g, extra checks)"],
+      [rw_build_kind="optimised"])
+AS_IF([test "x$enable_native" = xyes], [rw_build_kind="$rw_build_kind, native"], [rw_build_kind="$rw_build_kind, portable"])
+rw_warn_cflags=
+AS_IF([test "x$GCC" = xyes], [rw_warn_cflags="-Wall -Wextra -Wno-unused-parameter"])
+AC_SUBST([RW_WARN_CFLAGS], [$rw_warn_cflags])
+rw_cc_version=`$CC --version 2>/dev/null | sed -n 1p`
+])

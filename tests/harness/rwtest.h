@@ -1,0 +1,55 @@
+/*
+  rewind's test harness: Check suites that run on every MPI rank.
+
+  A test file defines rw_test_suite(); the shared main (rwtest.c) initialises
+  PETSc, runs the suite without fork (CK_NOFORK, needed under MPI), prints
+  every rank's failures, and makes all ranks agree on the verdict: the program
+  fails on every rank when any rank failed.
+*/
+#ifndef REWIND_TESTS_RWTEST_H
+#define REWIND_TESTS_RWTEST_H
+
+#include <check.h>
+#include <string.h>
+#include <rewind.h>
+
+/* Each test program defines its suite */
+Suite *rw_test_suite(void);
+
+/* Fails the test when a PETSc call returns an error */
+#define RW_CHECK(call) \
+  do { \
+    PetscErrorCode rw_e_ = (call); \
+    ck_assert_msg(rw_e_ == 0, "%s returned PETSc error %d", #call, (int)rw_e_); \
+  } while (0)
+
+/* Asserts cond on every rank after agreeing on it, so that a failure on one
+   rank cannot leave the others waiting in a later collective call */
+#define rw_assert_all(cond, ...) \
+  do { \
+    int rw_ok_ = (cond) ? 1 : 0, rw_all_ = 0; \
+    MPI_Allreduce(&rw_ok_, &rw_all_, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD); \
+    ck_assert_msg(rw_all_, __VA_ARGS__); \
+  } while (0)
+
+/* Runs call with PETSc's error printing replaced by a recorder; asserts that
+   it failed and that the first error message contains expected */
+#define rw_assert_error(call, expected) \
+  do { \
+    PetscErrorCode rw_e_; \
+    rw_test_capture_begin(); \
+    rw_e_ = (call); \
+    rw_test_capture_end(); \
+    ck_assert_msg(rw_e_ != 0, "%s succeeded; expected an error containing \"%s\"", #call, (expected)); \
+    ck_assert_msg(strstr(rw_test_captured(), (expected)) != NULL, "%s failed with \"%s\"; expected a message containing \"%s\"", #call, rw_test_captured(), (expected)); \
+  } while (0)
+
+void        rw_test_capture_begin(void);
+void        rw_test_capture_end(void);
+const char *rw_test_captured(void);
+
+/* This process's rank and the number of ranks in PETSC_COMM_WORLD */
+int rw_test_rank(void);
+int rw_test_size(void);
+
+#endif
