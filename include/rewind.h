@@ -14,5 +14,8 @@
 #include <rewind/model.h>
 #include <rewind/schedule.h>
 #include <rewind/store.h>
+#include <rewind/objective.h>
+#include <rewind/adjoint.h>
+#include <rewind/verify.h>
 
 #endif

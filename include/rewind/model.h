@@ -1,11 +1,25 @@
-/* RwModel: the physics: steps a state on a distributed grid forward, and its tangent and adjoint. */
+/*
+  RwModel: the physics.  A model owns a DMDA for its state and a DMComposite
+  for its parameters (distributed fields on the state's DMDA plus replicated
+  global scalars on a DMRedundant), and steps the state forward with three
+  forms of each step: forward, tangent and adjoint.
+
+  The driver talks to a model in this order for one gradient:
+    RwModelSetParameters(m)            once per solve (operators rebuilt only if m changed)
+    RwModelStep(k, u_k, u_k+1)         forward sweep and recomputations
+    RwModelAdjointBegin()              zero the parameter-gradient accumulators
+    RwModelStepAdjoint(k, u_k, u_k+1, l_k+1, l_k)   reverse sweep; accumulates dJ/dm
+    RwModelAdjointEnd(g)               write dJ/dm into g (global scalars reduced once, reproducibly)
+  and for a directional derivative:
+    RwModelSetDirection(dm); RwModelStepTangent(k, u_k, u_k+1, du_k, du_k+1)
+*/
 #ifndef REWIND_MODEL_H
 #define REWIND_MODEL_H
 
-#include <petscsys.h>
+#include <petscdm.h>
 
 /*S
-  RwModel - the physics: steps a state on a distributed grid forward, and its tangent and adjoint.
+  RwModel - the physics: steps a state on a distributed grid forward, with its tangent and adjoint
 
   Level: beginner
 
@@ -14,13 +28,14 @@ S*/
 typedef struct _p_RwModel *RwModel;
 
 /*J
-  RwModelType - name of a RwModel implementation, chosen with -rw_model_type
+  RwModelType - name of a model, chosen with -rw_model_type
 
   Level: beginner
 
 .seealso: RwModelSetType(), RwModelRegister()
 J*/
 typedef const char *RwModelType;
+#define RWMODELHEAT "heat"
 
 PETSC_EXTERN PetscFunctionList RwModelList;
 PETSC_EXTERN PetscErrorCode    RwModelRegister(const char[], PetscErrorCode (*)(RwModel));
@@ -33,5 +48,34 @@ PETSC_EXTERN PetscErrorCode RwModelSetFromOptions(RwModel);
 PETSC_EXTERN PetscErrorCode RwModelSetUp(RwModel);
 PETSC_EXTERN PetscErrorCode RwModelView(RwModel, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwModelDestroy(RwModel *);
+
+PETSC_EXTERN PetscErrorCode RwModelGetStateDM(RwModel, DM *);
+PETSC_EXTERN PetscErrorCode RwModelGetParameterDM(RwModel, DM *);
+PETSC_EXTERN PetscErrorCode RwModelCreateState(RwModel, Vec *);
+PETSC_EXTERN PetscErrorCode RwModelCreateParameters(RwModel, Vec *);
+PETSC_EXTERN PetscErrorCode RwModelGetParameterInfo(RwModel, PetscInt *, const char *const **, PetscInt *, const char *const **);
+PETSC_EXTERN PetscErrorCode RwModelGetParameterField(RwModel, Vec, PetscInt, Vec *);
+PETSC_EXTERN PetscErrorCode RwModelRestoreParameterField(RwModel, Vec, PetscInt, Vec *);
+PETSC_EXTERN PetscErrorCode RwModelGetParameterScalar(RwModel, Vec, PetscInt, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwModelSetParameterScalar(RwModel, Vec, PetscInt, PetscReal);
+PETSC_EXTERN PetscErrorCode RwModelGetDefaults(RwModel, Vec, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwModelGetCoordinates(RwModel, PetscInt, PetscInt, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwModelGetCellVolume(RwModel, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwModelGetGhostRule(RwModel, PetscInt, PetscBool *, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwModelSetTimeStep(RwModel, PetscReal);
+PETSC_EXTERN PetscErrorCode RwModelGetTimeStep(RwModel, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwModelGetStateBytes(RwModel, PetscInt64 *, PetscInt64 *);
+PETSC_EXTERN PetscErrorCode RwModelGlobalToLocal(RwModel, Vec, Vec);
+
+PETSC_EXTERN PetscErrorCode RwModelSetParameters(RwModel, Vec);
+PETSC_EXTERN PetscErrorCode RwModelSetDirection(RwModel, Vec);
+PETSC_EXTERN PetscErrorCode RwModelStep(RwModel, PetscInt64, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwModelStepTangent(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwModelAdjointBegin(RwModel);
+PETSC_EXTERN PetscErrorCode RwModelStepAdjoint(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwModelAdjointEnd(RwModel, Vec);
+PETSC_EXTERN PetscErrorCode RwModelCheckFinite(RwModel);
+PETSC_EXTERN PetscErrorCode RwModelGetStepCounts(RwModel, PetscInt64 *, PetscInt64 *, PetscInt64 *);
+PETSC_EXTERN PetscErrorCode RwModelResetStepCounts(RwModel);
 
 #endif

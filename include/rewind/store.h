@@ -2,7 +2,7 @@
 #ifndef REWIND_STORE_H
 #define REWIND_STORE_H
 
-#include <petscsys.h>
+#include <petscvec.h>
 
 /*S
   RwStore - keeps checkpointed states for one level (RAM or parallel HDF5).
@@ -21,6 +21,8 @@ typedef struct _p_RwStore *RwStore;
 .seealso: RwStoreSetType(), RwStoreRegister()
 J*/
 typedef const char *RwStoreType;
+#define RWSTOREMEMORY "memory"
+#define RWSTOREHDF5   "hdf5"
 
 PETSC_EXTERN PetscFunctionList RwStoreList;
 PETSC_EXTERN PetscErrorCode    RwStoreRegister(const char[], PetscErrorCode (*)(RwStore));
@@ -31,6 +33,14 @@ PETSC_EXTERN PetscErrorCode RwStoreSetType(RwStore, RwStoreType);
 PETSC_EXTERN PetscErrorCode RwStoreGetType(RwStore, RwStoreType *);
 PETSC_EXTERN PetscErrorCode RwStoreSetFromOptions(RwStore);
 PETSC_EXTERN PetscErrorCode RwStoreSetUp(RwStore);
+PETSC_EXTERN PetscErrorCode RwStoreSetSlots(RwStore, PetscInt64);
+PETSC_EXTERN PetscErrorCode RwStoreGetSlots(RwStore, PetscInt64 *);
+PETSC_EXTERN PetscErrorCode RwStoreSetTemplate(RwStore, Vec);
+PETSC_EXTERN PetscErrorCode RwStoreWrite(RwStore, PetscInt64, PetscInt64, Vec);
+PETSC_EXTERN PetscErrorCode RwStoreRead(RwStore, PetscInt64, PetscInt64, Vec);
+PETSC_EXTERN PetscErrorCode RwStoreFree(RwStore, PetscInt64);
+PETSC_EXTERN PetscErrorCode RwStoreGetCounts(RwStore, PetscInt64 *, PetscInt64 *, PetscInt64 *, PetscInt64 *);
+PETSC_EXTERN PetscErrorCode RwStoreResetCounts(RwStore);
 PETSC_EXTERN PetscErrorCode RwStoreView(RwStore, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwStoreDestroy(RwStore *);
 

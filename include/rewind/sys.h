@@ -4,6 +4,10 @@
 
 #include <petscsys.h>
 #include <petscviewer.h>
+#include <petscvec.h>
+
+/* The largest 64-bit step or index, a "none" marker for minimum reductions */
+#define RW_INT64_MAX ((PetscInt64)9223372036854775807LL)
 
 /* PETSc 3.19 names the success code; 3.18 uses a plain 0 */
 #if PETSC_VERSION_LT(3, 19, 0)
@@ -41,5 +45,8 @@ PETSC_EXTERN PetscErrorCode RwReproSumAddArray(RwReproSum, PetscInt, PetscInt, c
 PETSC_EXTERN PetscErrorCode RwReproSumAllreduce(RwReproSum, MPI_Comm, PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwReproSumDestroy(RwReproSum *);
 PETSC_EXTERN PetscErrorCode RwGlobalSum(MPI_Comm, PetscInt, const PetscReal[], PetscReal *);
+PETSC_EXTERN PetscErrorCode RwVecDotRepro(Vec, Vec, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwVecSumRepro(Vec, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwVecNormRepro(Vec, PetscReal *);
 
 #endif

@@ -3,6 +3,7 @@
 #include <rewind/private/modelimpl.h>
 #include <rewind/private/scheduleimpl.h>
 #include <rewind/private/storeimpl.h>
+#include <rewind/private/adjointimpl.h>
 #include "reprosumimpl.h"
 
 PetscClassId  RW_MODEL_CLASSID, RW_SCHEDULE_CLASSID, RW_STORE_CLASSID;
@@ -57,6 +58,8 @@ PetscErrorCode RwInitializePackage(void)
   PetscCall(PetscClassIdRegister("RwModel", &RW_MODEL_CLASSID));
   PetscCall(PetscClassIdRegister("RwSchedule", &RW_SCHEDULE_CLASSID));
   PetscCall(PetscClassIdRegister("RwStore", &RW_STORE_CLASSID));
+  PetscCall(PetscClassIdRegister("RwObjective", &RW_OBJECTIVE_CLASSID));
+  PetscCall(PetscClassIdRegister("RwAdjoint", &RW_ADJOINT_CLASSID));
   PetscCall(PetscLogEventRegister("RwForward", RW_MODEL_CLASSID, &RW_Forward));
   PetscCall(PetscLogEventRegister("RwTangent", RW_MODEL_CLASSID, &RW_Tangent));
   PetscCall(PetscLogEventRegister("RwAdjoint", RW_MODEL_CLASSID, &RW_Adjoint));

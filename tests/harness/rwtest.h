@@ -48,6 +48,22 @@ void        rw_test_capture_begin(void);
 void        rw_test_capture_end(void);
 const char *rw_test_captured(void);
 
+/* A heat model configured by an options string (e.g. "-rw_heat_dim 3
+   -da_grid_x 6"), under a prefix of its own; set up */
+PetscErrorCode rw_test_model(const char *options, RwModel *model);
+PetscErrorCode rw_test_model_comm(MPI_Comm comm, const char *options, RwModel *model);
+
+/* The model's default problem: parameters, initial state, terminal misfit to
+   its default target, and a driver set up from the same options */
+typedef struct {
+  RwModel     model;
+  RwObjective obj;
+  RwAdjoint   adj;
+  Vec         m, u0, g, gu0;
+} RwTestProblem;
+PetscErrorCode rw_test_problem(RwModel model, RwTestProblem *p);
+PetscErrorCode rw_test_problem_destroy(RwTestProblem *p);
+
 /* This process's rank and the number of ranks in PETSC_COMM_WORLD */
 int rw_test_rank(void);
 int rw_test_size(void);

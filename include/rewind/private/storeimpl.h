@@ -12,12 +12,22 @@ struct _RwStoreOps {
   PetscErrorCode (*setup)(RwStore);
   PetscErrorCode (*view)(RwStore, PetscViewer);
   PetscErrorCode (*destroy)(RwStore);
+  PetscErrorCode (*write)(RwStore, PetscInt64, PetscInt64, Vec);
+  PetscErrorCode (*read)(RwStore, PetscInt64, PetscInt64, Vec);
+  PetscErrorCode (*free)(RwStore, PetscInt64);
 };
+
+PETSC_EXTERN PetscErrorCode RwStoreCreate_Memory(RwStore);
 
 struct _p_RwStore {
   PETSCHEADER(struct _RwStoreOps);
-  PetscBool setupcalled;
-  void     *data; /* the type's own state */
+  PetscBool   setupcalled;
+  PetscInt64  slots;     /* capacity */
+  Vec         templ;     /* the layout of the states kept */
+  PetscInt64 *step;      /* step held by each slot, -1 when free */
+  PetscInt64  bytes;     /* bytes of one state on this rank */
+  PetscInt64  nwrite, nread, bwrite, bread;
+  void       *data; /* the type's own state */
 };
 
 #endif

@@ -39,6 +39,7 @@ PetscErrorCode RwStoreRegisterAll(void)
   PetscFunctionBegin;
   if (RwStoreRegisterAllCalled) PetscFunctionReturn(PETSC_SUCCESS);
   RwStoreRegisterAllCalled = PETSC_TRUE;
+  PetscCall(RwStoreRegister(RWSTOREMEMORY, RwStoreCreate_Memory));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -169,6 +170,9 @@ PetscErrorCode RwStoreSetUp(RwStore store)
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   if (store->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(((PetscObject)store)->type_name, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "RwStore has no type: call RwStoreSetType() or RwStoreSetFromOptions() first");
+  PetscCheck(store->templ, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetTemplate() before RwStoreSetUp()");
+  PetscCall(PetscMalloc1(store->slots, &store->step));
+  for (PetscInt64 i = 0; i < store->slots; i++) store->step[i] = -1;
   PetscTryTypeMethod(store, setup);
   store->setupcalled = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -219,6 +223,186 @@ PetscErrorCode RwStoreDestroy(RwStore *store)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscTryTypeMethod(*store, destroy);
+  PetscCall(PetscFree((*store)->step));
+  PetscCall(VecDestroy(&(*store)->templ));
   PetscCall(PetscHeaderDestroy(store));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- slots, and the checks every store type shares ------------------------ */
+
+/*@
+  RwStoreSetSlots - how many states the store can hold at once
+
+  Logically collective
+
+  Level: intermediate
+
+.seealso: RwStoreSetTemplate(), RwStoreWrite()
+@*/
+PetscErrorCode RwStoreSetSlots(RwStore store, PetscInt64 slots)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(slots >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "Number of store slots %" PetscInt64_FMT " must be >= 0", slots);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Set the slots before RwStoreSetUp()");
+  store->slots = slots;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetSlots - the store's capacity in states
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwStoreGetSlots(RwStore store, PetscInt64 *slots)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  *slots = store->slots;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetTemplate - a vector with the layout of the states to keep
+
+  Collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwStoreSetTemplate(RwStore store, Vec templ)
+{
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscValidHeaderSpecific(templ, VEC_CLASSID, 2);
+  PetscCall(PetscObjectReference((PetscObject)templ));
+  PetscCall(VecDestroy(&store->templ));
+  store->templ = templ;
+  PetscCall(VecGetLocalSize(templ, &n));
+  store->bytes = (PetscInt64)n * (PetscInt64)sizeof(PetscScalar);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define RwStoreCheckSlot(store, slot) \
+  PetscCheck((slot) >= 0 && (slot) < (store)->slots, PetscObjectComm((PetscObject)(store)), PETSC_ERR_ARG_OUTOFRANGE, "Checkpoint slot %" PetscInt64_FMT " out of range [0, %" PetscInt64_FMT ") of the %s store", (PetscInt64)(slot), (store)->slots, ((PetscObject)(store))->type_name)
+
+/*@
+  RwStoreWrite - keeps state u, which is x_k, in a slot
+
+  Collective
+
+  Input Parameters:
++ store - the store
+. slot  - 0 <= slot < slots; any state it held is replaced
+. k     - the step of u
+- u     - the state
+
+  Level: intermediate
+
+.seealso: RwStoreRead(), RwStoreFree()
+@*/
+PetscErrorCode RwStoreWrite(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
+  RwStoreCheckSlot(store, slot);
+  PetscCall(PetscLogEventBegin(RW_StoreWrite, store, u, 0, 0));
+  store->step[slot] = -1; /* not valid until written */
+  PetscUseTypeMethod(store, write, slot, k, u);
+  store->step[slot] = k;
+  PetscCall(PetscLogEventEnd(RW_StoreWrite, store, u, 0, 0));
+  store->nwrite++;
+  store->bwrite += store->bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreRead - copies the state x_k kept in a slot into u
+
+  Collective
+
+  Input Parameters:
++ store - the store
+. slot  - the slot
+- k     - the step the slot must hold; anything else is an error
+
+  Output Parameter:
+. u - the state
+
+  Level: intermediate
+
+.seealso: RwStoreWrite()
+@*/
+PetscErrorCode RwStoreRead(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
+  RwStoreCheckSlot(store, slot);
+  PetscCheck(store->step[slot] == k, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds %s%" PetscInt64_FMT ", not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, store->step[slot] < 0 ? "no valid state" : "step ", store->step[slot] < 0 ? (PetscInt64)0 : store->step[slot], k);
+  PetscCall(PetscLogEventBegin(RW_StoreRead, store, u, 0, 0));
+  PetscUseTypeMethod(store, read, slot, k, u);
+  PetscCall(PetscLogEventEnd(RW_StoreRead, store, u, 0, 0));
+  store->nread++;
+  store->bread += store->bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreFree - releases a slot
+
+  Collective
+
+  Level: intermediate
+
+.seealso: RwStoreWrite()
+@*/
+PetscErrorCode RwStoreFree(RwStore store, PetscInt64 slot)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  RwStoreCheckSlot(store, slot);
+  PetscTryTypeMethod(store, free, slot);
+  store->step[slot] = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetCounts - writes, reads and their bytes (this rank's) since the last reset
+
+  Not collective
+
+  Level: intermediate
+
+.seealso: RwStoreResetCounts()
+@*/
+PetscErrorCode RwStoreGetCounts(RwStore store, PetscInt64 *writes, PetscInt64 *reads, PetscInt64 *bytes_written, PetscInt64 *bytes_read)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  if (writes) *writes = store->nwrite;
+  if (reads) *reads = store->nread;
+  if (bytes_written) *bytes_written = store->bwrite;
+  if (bytes_read) *bytes_read = store->bread;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreResetCounts - zeroes the counters
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwStoreResetCounts(RwStore store)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  store->nwrite = store->nread = store->bwrite = store->bread = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,54 @@
+/*
+  RwAdjoint: the driver.  It runs a checkpointing schedule over a model and the
+  stores of the schedule's levels, reverses every step exactly once, and
+  returns J with its exact gradient with respect to the parameters m and the
+  initial state u0.  Global sums (J, global-parameter gradients) are reduced
+  once per solve, reproducibly.
+*/
+#ifndef REWIND_ADJOINT_H
+#define REWIND_ADJOINT_H
+
+#include <rewind/model.h>
+#include <rewind/objective.h>
+#include <rewind/schedule.h>
+#include <rewind/store.h>
+
+/*S
+  RwAdjoint - runs forward, tangent and adjoint sweeps of a model over a checkpointing schedule
+
+  Level: beginner
+
+.seealso: RwAdjointCreate(), RwAdjointSolve(), RwTangentSolve()
+S*/
+typedef struct _p_RwAdjoint *RwAdjoint;
+
+/*S
+  RwAdjointCounts - what the last solve did
+
+  Level: intermediate
+S*/
+typedef struct {
+  PetscInt64 forward_steps;  /* model steps, including recomputations */
+  PetscInt64 reverse_steps;
+  PetscInt64 tangent_steps;
+  PetscInt64 stores[RW_NUM_LEVELS], restores[RW_NUM_LEVELS];
+  PetscInt64 bytes_stored[RW_NUM_LEVELS], bytes_restored[RW_NUM_LEVELS]; /* this rank */
+  PetscReal  seconds_forward, seconds_reverse, seconds_store, seconds_restore, seconds_total;
+} RwAdjointCounts;
+
+PETSC_EXTERN PetscErrorCode RwAdjointCreate(RwModel, RwObjective, RwAdjoint *);
+PETSC_EXTERN PetscErrorCode RwAdjointSetSteps(RwAdjoint, PetscInt64);
+PETSC_EXTERN PetscErrorCode RwAdjointGetSteps(RwAdjoint, PetscInt64 *);
+PETSC_EXTERN PetscErrorCode RwAdjointSetSchedule(RwAdjoint, RwSchedule);
+PETSC_EXTERN PetscErrorCode RwAdjointGetSchedule(RwAdjoint, RwSchedule *);
+PETSC_EXTERN PetscErrorCode RwAdjointGetStore(RwAdjoint, PetscInt, RwStore *);
+PETSC_EXTERN PetscErrorCode RwAdjointSetFromOptions(RwAdjoint);
+PETSC_EXTERN PetscErrorCode RwAdjointSetUp(RwAdjoint);
+PETSC_EXTERN PetscErrorCode RwAdjointSolve(RwAdjoint, Vec, Vec, PetscReal *, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwAdjointForward(RwAdjoint, Vec, Vec, PetscReal *, Vec);
+PETSC_EXTERN PetscErrorCode RwTangentSolve(RwAdjoint, Vec, Vec, Vec, Vec, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwAdjointGetCounts(RwAdjoint, RwAdjointCounts *);
+PETSC_EXTERN PetscErrorCode RwAdjointView(RwAdjoint, PetscViewer);
+PETSC_EXTERN PetscErrorCode RwAdjointDestroy(RwAdjoint *);
+
+#endif

@@ -1,0 +1,632 @@
+/*
+  RwAdjoint: the driver.  It executes the actions of a schedule:
+
+    ADVANCE a b     step the working state W from x_a to x_b; the first time a
+                    state is reached its objective terms are evaluated
+    STORE l s k     copy W = x_k into slot s of level l's store
+    RESTORE l s k   W := x_k from the store, or from the input u0 when k = 0
+    FREE l s        release the slot
+    REVERSE k       W = x_k, N = x_k+1: lambda_k = A_k^T lambda_k+1 + dJ/du_k,
+                    dJ/dm += (du_k+1/dm)^T lambda_k+1; then N := x_k (a swap of
+                    handles, no copy), so the next REVERSE finds its x_k+1.
+                    The first REVERSE (k = n-1) takes the one step to x_n into N.
+
+  Nothing is allocated during a solve; the stores hold exactly the slots the
+  schedule predicts it will use.
+*/
+#include <rewind/private/adjointimpl.h>
+#include <rewind/private/storeimpl.h>
+
+PetscClassId RW_ADJOINT_CLASSID;
+
+#define RwVecSwap(a, b) \
+  do { \
+    Vec t_ = (a); \
+    (a)    = (b); \
+    (b)    = t_; \
+  } while (0)
+
+/*@
+  RwAdjointCreate - a driver for a model and an objective
+
+  Collective
+
+  Input Parameters:
++ model - the model (set up, or set up here)
+- obj   - the objective
+
+  Output Parameter:
+. adj - the driver
+
+  Level: beginner
+
+.seealso: RwAdjointSetFromOptions(), RwAdjointSolve(), RwTangentSolve()
+@*/
+PetscErrorCode RwAdjointCreate(RwModel model, RwObjective obj, RwAdjoint *adj)
+{
+  RwAdjoint a;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscValidPointer(adj, 3);
+  PetscCall(RwInitializePackage());
+  PetscCall(PetscHeaderCreate(a, RW_ADJOINT_CLASSID, "RwAdjoint", "Adjoint driver", "RwAdjoint", PetscObjectComm((PetscObject)model), RwAdjointDestroy, RwAdjointView));
+  PetscCall(PetscObjectReference((PetscObject)model));
+  PetscCall(PetscObjectReference((PetscObject)obj));
+  a->model         = model;
+  a->obj           = obj;
+  a->n             = 100;
+  a->checkinterval = 50;
+  PetscCall(PetscStrncpy(a->storetype[RW_LEVEL_RAM], RWSTOREMEMORY, sizeof(a->storetype[0])));
+  PetscCall(PetscStrncpy(a->storetype[RW_LEVEL_DISK], RWSTOREHDF5, sizeof(a->storetype[0])));
+  *adj = a;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointSetSteps - the number of time steps n of a run
+
+  Logically collective
+
+  Options Database Key:
+. -rw_steps <n> - the number of steps
+
+  Level: beginner
+@*/
+PetscErrorCode RwAdjointSetSteps(RwAdjoint adj, PetscInt64 n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCheck(n >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "Number of steps -rw_steps %" PetscInt64_FMT " must be >= 1", n);
+  PetscCheck(!adj->setupcalled || n == adj->n, PetscObjectComm((PetscObject)adj), PETSC_ERR_ORDER, "Set the number of steps before RwAdjointSetUp()");
+  adj->n = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointGetSteps - the number of time steps
+
+  Not collective
+
+  Level: beginner
+@*/
+PetscErrorCode RwAdjointGetSteps(RwAdjoint adj, PetscInt64 *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  *n = adj->n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointSetSchedule - the checkpointing schedule; by default the driver
+  creates one from the options (-rw_schedule_type, storeall if not given)
+
+  Logically collective
+
+  Level: intermediate
+
+.seealso: RwAdjointGetSchedule()
+@*/
+PetscErrorCode RwAdjointSetSchedule(RwAdjoint adj, RwSchedule sched)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCheck(!adj->setupcalled, PetscObjectComm((PetscObject)adj), PETSC_ERR_ORDER, "Set the schedule before RwAdjointSetUp()");
+  PetscCall(PetscObjectReference((PetscObject)sched));
+  PetscCall(RwScheduleDestroy(&adj->sched));
+  adj->sched = sched;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointGetSchedule - the schedule (created if there is none yet)
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwAdjointGetSchedule(RwAdjoint adj, RwSchedule *sched)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  if (!adj->sched) {
+    const char *prefix;
+    PetscCall(RwScheduleCreate(PETSC_COMM_SELF, &adj->sched));
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj->sched, prefix));
+  }
+  *sched = adj->sched;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointGetStore - the store of a level (after set-up; NULL if the schedule does not use it)
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwAdjointGetStore(RwAdjoint adj, PetscInt level, RwStore *store)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCheck(level >= 0 && level < RW_NUM_LEVELS, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "Level %" PetscInt_FMT " must be 0 (RAM) or 1 (disk)", level);
+  *store = adj->store[level];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Without a choice, every state is kept in RAM */
+static PetscErrorCode RwAdjointDefaultSchedule(RwSchedule sched)
+{
+  const char *type;
+
+  PetscFunctionBegin;
+  PetscCall(RwScheduleGetType(sched, &type));
+  if (!type) PetscCall(RwScheduleSetType(sched, RWSCHEDULESTOREALL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The schedule needs the bytes of a state to turn memory budgets into slots */
+static PetscErrorCode RwAdjointPrepareSchedule(RwAdjoint adj)
+{
+  RwSchedule sched;
+  PetscInt64 rankmax, total;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelSetUp(adj->model));
+  PetscCall(RwAdjointGetSchedule(adj, &sched));
+  PetscCall(RwModelGetStateBytes(adj->model, &rankmax, &total));
+  PetscCall(RwScheduleSetStateBytes(sched, rankmax, total));
+  PetscCall(RwScheduleSetSteps(sched, adj->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointSetFromOptions - reads the driver's, the schedule's and the stores' options
+
+  Collective
+
+  Options Database Keys:
++ -rw_steps <n>                     - number of time steps (default 100)
+. -rw_check_finite_interval <k>     - steps between collective checks for NaN/Inf in the states (default 50; the step where one first appeared is reported either way)
+. -rw_store_type <memory,hdf5>      - store of a single-level schedule (default memory)
+. -rw_store_disk_type <hdf5,memory> - store of the disk level of a multilevel schedule (default hdf5)
+- -rw_schedule_type ...             - see RwScheduleSetFromOptions()
+
+  Level: beginner
+
+.seealso: RwScheduleSetFromOptions()
+@*/
+PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
+{
+  RwSchedule sched;
+  PetscInt   n = (PetscInt)adj->n, ci = (PetscInt)adj->checkinterval;
+  PetscBool  set;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscObjectOptionsBegin((PetscObject)adj);
+  PetscCall(PetscOptionsInt("-rw_steps", "Number of time steps", "RwAdjointSetSteps", n, &n, &set));
+  if (set) PetscCall(RwAdjointSetSteps(adj, n));
+  PetscCall(PetscOptionsInt("-rw_check_finite_interval", "Steps between collective checks for NaN/Inf in the states", "RwAdjointSetFromOptions", ci, &ci, NULL));
+  PetscCheck(ci >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_check_finite_interval %" PetscInt_FMT " must be >= 1", ci);
+  adj->checkinterval = ci;
+  PetscCall(PetscOptionsFList("-rw_store_type", "Store of a single-level schedule", "RwStoreSetType", RwStoreList, adj->storetype[0], adj->storetype[0], sizeof(adj->storetype[0]), NULL));
+  PetscCall(PetscOptionsFList("-rw_store_disk_type", "Store of the disk level of a multilevel schedule", "RwStoreSetType", RwStoreList, adj->storetype[1], adj->storetype[1], sizeof(adj->storetype[1]), NULL));
+  PetscOptionsEnd();
+  PetscCall(RwAdjointPrepareSchedule(adj));
+  PetscCall(RwAdjointGetSchedule(adj, &sched));
+  PetscCall(RwAdjointDefaultSchedule(sched));
+  PetscCall(RwScheduleSetFromOptions(sched));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One store per level the schedule uses, sized to the slots it will hold at most */
+static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj)
+{
+  RwScheduleCounts pred;
+
+  PetscFunctionBegin;
+  PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    const char *prefix;
+
+    if (!pred.max_slots_used[l]) continue;
+    PetscCall(RwStoreCreate(PetscObjectComm((PetscObject)adj), &adj->store[l]));
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj->store[l], prefix));
+    PetscCall(RwStoreSetType(adj->store[l], adj->storetype[l]));
+    PetscCall(RwStoreSetSlots(adj->store[l], pred.max_slots_used[l]));
+    PetscCall(RwStoreSetTemplate(adj->store[l], adj->W));
+    PetscCall(RwStoreSetFromOptions(adj->store[l]));
+    PetscCall(RwStoreSetUp(adj->store[l]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointSetUp - prepares the schedule, the stores and the work vectors; once
+
+  Collective
+
+  Level: intermediate
+
+.seealso: RwAdjointSetFromOptions()
+@*/
+PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
+{
+  RwSchedule sched;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  if (adj->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwAdjointPrepareSchedule(adj));
+  PetscCall(RwAdjointGetSchedule(adj, &sched));
+  PetscCall(RwAdjointDefaultSchedule(sched));
+  PetscCall(RwScheduleSetUp(sched));
+  PetscCall(RwObjectiveSetSteps(adj->obj, adj->n));
+  PetscCall(RwModelCreateState(adj->model, &adj->W));
+  PetscCall(VecDuplicate(adj->W, &adj->N));
+  PetscCall(VecDuplicate(adj->W, &adj->T));
+  PetscCall(VecDuplicate(adj->W, &adj->lam[0]));
+  PetscCall(VecDuplicate(adj->W, &adj->lam[1]));
+  PetscCall(VecDuplicate(adj->W, &adj->dW));
+  PetscCall(VecDuplicate(adj->W, &adj->dT));
+  PetscCall(RwAdjointCreateStores(adj));
+  adj->setupcalled = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- the executor ---------------------------------------------------------- */
+
+/* The state of one reversal: where the working state is, how far the forward sweep has come */
+typedef struct {
+  Vec        u0;
+  PetscInt64 w;       /* W holds x_w; -1: undefined (after a REVERSE) */
+  PetscInt64 reached; /* the furthest state whose objective terms are in J */
+  PetscBool  reversing;
+} RwRun;
+
+static PetscErrorCode RwAdjointCheckFiniteEvery(RwAdjoint adj, PetscInt64 k)
+{
+  PetscFunctionBegin;
+  if (k % adj->checkinterval == 0) PetscCall(RwModelCheckFinite(adj->model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwAdjointAdvance(RwAdjoint adj, RwRun *run, PetscInt64 a, PetscInt64 b)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCheck(run->w == a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to advance from step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, a, run->w);
+  PetscCall(PetscTime(&t0));
+  for (PetscInt64 k = a; k < b; k++) {
+    PetscCall(RwModelStep(adj->model, k, adj->W, adj->T));
+    RwVecSwap(adj->W, adj->T);
+    if (k + 1 > run->reached) {
+      PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
+      run->reached = k + 1;
+    }
+    PetscCall(RwAdjointCheckFiniteEvery(adj, k + 1));
+  }
+  run->w = b;
+  PetscCall(PetscTime(&t1));
+  adj->counts.seconds_forward += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwAdjointStore(RwAdjoint adj, RwRun *run, const RwAction *act)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCheck(run->w == act->a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to store step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, act->a, run->w);
+  PetscCall(PetscTime(&t0));
+  PetscCall(RwStoreWrite(adj->store[act->level], act->slot, act->a, adj->W));
+  PetscCall(PetscTime(&t1));
+  adj->counts.seconds_store += t1 - t0;
+  adj->counts.stores[act->level]++;
+  adj->counts.bytes_stored[act->level] += adj->store[act->level]->bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwAdjointRestore(RwAdjoint adj, RwRun *run, const RwAction *act)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  if (act->slot < 0) { /* x_0 is the input: it takes no slot */
+    PetscCheck(act->a == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule restores step %" PetscInt64_FMT " from no slot; only x_0 can be", act->a);
+    PetscCall(VecCopy(run->u0, adj->W));
+  } else {
+    PetscCall(RwStoreRead(adj->store[act->level], act->slot, act->a, adj->W));
+    adj->counts.restores[act->level]++;
+    adj->counts.bytes_restored[act->level] += adj->store[act->level]->bytes;
+  }
+  run->w = act->a;
+  PetscCall(PetscTime(&t1));
+  adj->counts.seconds_restore += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* lambda_k = A_k^T lambda_k+1 + dJ/du_k, with W = x_k and N = x_k+1 */
+static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCheck(run->w == k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to reverse step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, k, run->w);
+  PetscCall(PetscTime(&t0));
+  if (!run->reversing) { /* the first: take the last step to x_n, where lambda_n starts */
+    PetscCheck(k == adj->n - 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule reverses step %" PetscInt64_FMT " first, not the last step %" PetscInt64_FMT, k, adj->n - 1);
+    PetscCall(RwModelStep(adj->model, k, adj->W, adj->N));
+    if (adj->n > run->reached) {
+      PetscCall(RwObjectiveEvaluate(adj->obj, adj->n, adj->N));
+      run->reached = adj->n;
+    }
+    PetscCall(RwModelCheckFinite(adj->model));
+    PetscCall(VecSet(adj->lam[0], 0));
+    PetscCall(RwObjectiveAdjointSource(adj->obj, adj->n, adj->N, adj->lam[0]));
+    PetscCall(RwModelAdjointBegin(adj->model));
+    run->reversing = PETSC_TRUE;
+  }
+  PetscCall(RwModelStepAdjoint(adj->model, k, adj->W, adj->N, adj->lam[0], adj->lam[1]));
+  PetscCall(RwObjectiveAdjointSource(adj->obj, k, adj->W, adj->lam[1]));
+  RwVecSwap(adj->lam[0], adj->lam[1]); /* lam[0] = lambda_k */
+  RwVecSwap(adj->N, adj->W);           /* N = x_k for the next reversal */
+  run->w = -1;
+  PetscCall(RwAdjointCheckFiniteEvery(adj, k));
+  PetscCall(PetscTime(&t1));
+  adj->counts.seconds_reverse += t1 - t0;
+  adj->counts.reverse_steps++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwAdjointBeginRun(RwAdjoint adj, Vec m, Vec u0, PetscInt64 *f0)
+{
+  PetscFunctionBegin;
+  PetscCall(RwAdjointSetUp(adj));
+  PetscCall(PetscMemzero(&adj->counts, sizeof(adj->counts)));
+  PetscCall(RwModelSetParameters(adj->model, m));
+  PetscCall(RwModelGetStepCounts(adj->model, f0, NULL, NULL));
+  adj->model->firstbad[0] = adj->model->firstbad[1] = -1;
+  PetscCall(RwObjectiveBegin(adj->obj));
+  PetscCall(RwObjectiveEvaluate(adj->obj, 0, u0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointSolve - J and its gradient with respect to the parameters and the initial state
+
+  Collective
+
+  Input Parameters:
++ adj - the driver
+. m   - the parameters
+- u0  - the initial state
+
+  Output Parameters:
++ J     - the objective (may be NULL)
+. dJdm  - the gradient with respect to m, a parameter vector
+- dJdu0 - the gradient with respect to u0 (may be NULL)
+
+  Level: beginner
+
+  Notes:
+  The gradient is the same, bit for bit, whatever the schedule and, for
+  explicit schemes, whatever the number of ranks.  The schedule is replayed
+  from its start each time, so the driver can be called in an optimisation loop.
+
+.seealso: RwTangentSolve(), RwAdjointForward(), RwAdjointView()
+@*/
+PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJdm, Vec dJdu0)
+{
+  RwRun          run = {u0, 0, 0, PETSC_FALSE};
+  RwAction       act;
+  PetscInt64     f0, f1;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscValidHeaderSpecific(m, VEC_CLASSID, 2);
+  PetscValidHeaderSpecific(u0, VEC_CLASSID, 3);
+  PetscValidHeaderSpecific(dJdm, VEC_CLASSID, 5);
+  PetscCall(PetscTime(&t0));
+  PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
+  PetscCall(VecCopy(u0, adj->W)); /* the run starts at x_0 */
+  PetscCall(RwScheduleReset(adj->sched));
+  do {
+    PetscCall(RwScheduleNext(adj->sched, &act));
+    switch (act.type) {
+    case RW_ACTION_ADVANCE: PetscCall(RwAdjointAdvance(adj, &run, act.a, act.b)); break;
+    case RW_ACTION_STORE: PetscCall(RwAdjointStore(adj, &run, &act)); break;
+    case RW_ACTION_RESTORE: PetscCall(RwAdjointRestore(adj, &run, &act)); break;
+    case RW_ACTION_FREE: PetscCall(RwStoreFree(adj->store[act.level], act.slot)); break;
+    case RW_ACTION_REVERSE: PetscCall(RwAdjointReverse(adj, &run, act.a)); break;
+    case RW_ACTION_END: break;
+    }
+  } while (act.type != RW_ACTION_END);
+  PetscCheck(adj->counts.reverse_steps == adj->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The schedule ended after reversing %" PetscInt64_FMT " of %" PetscInt64_FMT " steps", adj->counts.reverse_steps, adj->n);
+  PetscCall(RwModelCheckFinite(adj->model));
+  PetscCall(RwModelAdjointEnd(adj->model, dJdm));
+  if (dJdu0) PetscCall(VecCopy(adj->lam[0], dJdu0));
+  PetscCall(RwObjectiveEnd(adj->obj, J, NULL));
+  PetscCall(RwModelGetStepCounts(adj->model, &f1, NULL, NULL));
+  adj->counts.forward_steps = f1 - f0;
+  PetscCall(PetscTime(&t1));
+  adj->counts.seconds_total = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointForward - J alone: one forward sweep, nothing stored
+
+  Collective
+
+  Input Parameters:
++ adj - the driver
+. m   - the parameters
+- u0  - the initial state
+
+  Output Parameters:
++ J  - the objective (may be NULL)
+- un - the final state u_n (may be NULL)
+
+  Level: beginner
+
+.seealso: RwAdjointSolve()
+@*/
+PetscErrorCode RwAdjointForward(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec un)
+{
+  RwRun          run = {u0, 0, 0, PETSC_FALSE};
+  PetscInt64     f0, f1;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCall(PetscTime(&t0));
+  PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
+  PetscCall(VecCopy(u0, adj->W));
+  PetscCall(RwAdjointAdvance(adj, &run, 0, adj->n));
+  PetscCall(RwModelCheckFinite(adj->model));
+  if (un) PetscCall(VecCopy(adj->W, un));
+  PetscCall(RwObjectiveEnd(adj->obj, J, NULL));
+  PetscCall(RwModelGetStepCounts(adj->model, &f1, NULL, NULL));
+  adj->counts.forward_steps = f1 - f0;
+  PetscCall(PetscTime(&t1));
+  adj->counts.seconds_total = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwTangentSolve - the directional derivative dJ = <dJ/dm, dm> + <dJ/du0, du0>
+  through the tangent model, in one forward sweep
+
+  Collective
+
+  Input Parameters:
++ adj - the driver
+. m   - the parameters
+. dm  - the parameter direction
+. u0  - the initial state
+- du0 - the initial-state direction
+
+  Output Parameter:
+. dJ - the directional derivative
+
+  Level: intermediate
+
+.seealso: RwAdjointSolve()
+@*/
+PetscErrorCode RwTangentSolve(RwAdjoint adj, Vec m, Vec dm, Vec u0, Vec du0, PetscReal *dJ)
+{
+  PetscInt64     f0;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCall(PetscTime(&t0));
+  PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
+  PetscCall(RwModelSetDirection(adj->model, dm));
+  PetscCall(VecCopy(u0, adj->W));
+  PetscCall(VecCopy(du0, adj->dW));
+  PetscCall(RwObjectiveTangent(adj->obj, 0, adj->W, adj->dW));
+  for (PetscInt64 k = 0; k < adj->n; k++) {
+    PetscCall(RwModelStep(adj->model, k, adj->W, adj->T));
+    PetscCall(RwModelStepTangent(adj->model, k, adj->W, adj->T, adj->dW, adj->dT));
+    RwVecSwap(adj->W, adj->T);
+    RwVecSwap(adj->dW, adj->dT);
+    PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
+    PetscCall(RwObjectiveTangent(adj->obj, k + 1, adj->W, adj->dW));
+    PetscCall(RwAdjointCheckFiniteEvery(adj, k + 1));
+  }
+  PetscCall(RwModelCheckFinite(adj->model));
+  PetscCall(RwObjectiveEnd(adj->obj, NULL, dJ));
+  adj->counts.forward_steps = adj->n;
+  adj->counts.tangent_steps = adj->n;
+  PetscCall(PetscTime(&t1));
+  adj->counts.seconds_total = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointGetCounts - what the last solve did: steps, stores and restores per level, seconds per phase
+
+  Not collective
+
+  Level: intermediate
+
+.seealso: RwAdjointView()
+@*/
+PetscErrorCode RwAdjointGetCounts(RwAdjoint adj, RwAdjointCounts *counts)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  *counts = adj->counts;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwAdjointView - the schedule, the stores and what the last solve did
+
+  Collective
+
+  Level: beginner
+
+.seealso: RwAdjointGetCounts()
+@*/
+PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
+{
+  RwAdjointCounts *c = &adj->counts;
+  const char      *lv[RW_NUM_LEVELS] = {"RAM", "disk"};
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)adj), &viewer));
+  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)adj, viewer));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " steps\n", adj->n));
+  if (adj->sched) PetscCall(RwScheduleView(adj->sched, viewer));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
+    if (adj->store[l]) PetscCall(RwStoreView(adj->store[l], viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " forward steps (%" PetscInt64_FMT " recomputed), %" PetscInt64_FMT " reverse steps, %" PetscInt64_FMT " tangent steps\n", c->forward_steps, c->forward_steps > adj->n ? c->forward_steps - adj->n : 0, c->reverse_steps, c->tangent_steps));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
+    if (adj->store[l]) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s: %" PetscInt64_FMT " stores (%.3g MB), %" PetscInt64_FMT " restores (%.3g MB) on rank 0\n", lv[l], c->stores[l], c->bytes_stored[l] / 1e6, c->restores[l], c->bytes_restored[l] / 1e6));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "seconds: total %.4g, forward %.4g, reverse %.4g, store %.4g, restore %.4g\n", c->seconds_total, c->seconds_forward, c->seconds_reverse, c->seconds_store, c->seconds_restore));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointDestroy - frees the driver; safe on NULL
+
+  Collective
+
+  Level: beginner
+@*/
+PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
+{
+  PetscFunctionBegin;
+  if (!adj || !*adj) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscValidHeaderSpecific(*adj, RW_ADJOINT_CLASSID, 1);
+  if (--((PetscObject)(*adj))->refct > 0) {
+    *adj = NULL;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(RwStoreDestroy(&(*adj)->store[l]));
+  PetscCall(RwScheduleDestroy(&(*adj)->sched));
+  PetscCall(VecDestroy(&(*adj)->W));
+  PetscCall(VecDestroy(&(*adj)->N));
+  PetscCall(VecDestroy(&(*adj)->T));
+  PetscCall(VecDestroy(&(*adj)->lam[0]));
+  PetscCall(VecDestroy(&(*adj)->lam[1]));
+  PetscCall(VecDestroy(&(*adj)->dW));
+  PetscCall(VecDestroy(&(*adj)->dT));
+  PetscCall(RwObjectiveDestroy(&(*adj)->obj));
+  PetscCall(RwModelDestroy(&(*adj)->model));
+  PetscCall(PetscHeaderDestroy(adj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

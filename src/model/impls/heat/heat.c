@@ -1,0 +1,455 @@
+/*
+  The heat model: set-up, options, grid geometry, boundary ghosts, defaults.
+  The steps themselves are in heatstep.c, their kernels in heatkernels.c.
+
+  Geometry: the unit box with M_d points per direction d and h_d = 1/M_d.
+  A periodic direction puts point i at i h (x = 1 is x = 0); a Dirichlet
+  (u = 0) or Neumann (zero flux) direction puts point i at the centre of cell
+  i, (i + 1/2) h, and imposes the condition on the boundary faces through a
+  mirrored ghost value: -u_0 (Dirichlet: the face value is 0) or u_0 (Neumann:
+  the face flux is 0).  Conductivity ghosts mirror kappa_0 in both cases, so a
+  boundary face has the conductivity of its cell.
+*/
+#include "heatimpl.h"
+
+const char *const RwHeatBCs[] = {"periodic", "dirichlet", "neumann", "RwHeatBC", "RW_HEAT_", NULL};
+
+static const char *const RwHeatFieldNames[]  = {"kappa", "s"};
+static const char *const RwHeatScalarNames[] = {"r"};
+
+static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems *PetscOptionsObject)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+  char          bcs[256];
+  PetscBool     set;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Heat model options");
+  PetscCall(PetscOptionsRangeInt("-rw_heat_dim", "Space dimension", "RwModelCreate_Heat", heat->dim, &heat->dim, NULL, 1, 3));
+  {
+    const char *const schemes[] = {"explicit", "crank-nicolson", "implicit"};
+    const PetscReal   thetas[]  = {0, 0.5, 1};
+    PetscInt          which     = heat->theta == 0 ? 0 : heat->theta == 1 ? 2 : 1;
+    PetscBool         chosen;
+
+    PetscCall(PetscOptionsEList("-rw_heat_scheme", "Time discretisation by name: explicit (theta 0), crank-nicolson (0.5), implicit (backward Euler, 1)", "RwModelCreate_Heat", schemes, 3, schemes[which], &which, &chosen));
+    if (chosen) heat->theta = thetas[which];
+  }
+  PetscCall(PetscOptionsReal("-rw_heat_theta", "Time discretisation: 0 explicit Euler, 0.5 Crank-Nicolson, 1 backward Euler", "RwModelCreate_Heat", heat->theta, &heat->theta, NULL));
+  PetscCheck(heat->theta >= 0 && heat->theta <= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_heat_theta %g must be in [0, 1] (0 explicit, 0.5 Crank-Nicolson, 1 backward Euler)", (double)heat->theta);
+  PetscCall(PetscStrncpy(bcs, RwHeatBCs[heat->bc[0]], sizeof(bcs)));
+  PetscCall(PetscOptionsString("-rw_heat_bc", "Boundary conditions: periodic, dirichlet or neumann; one for all directions, or one per direction separated by commas", "RwModelCreate_Heat", bcs, bcs, sizeof(bcs), &set));
+  if (set) {
+    char   **names;
+    int      n;
+    PetscInt found;
+
+    PetscCall(PetscStrToArray(bcs, ',', &n, &names));
+    PetscCheck(n == 1 || n == heat->dim, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONG, "-rw_heat_bc %s: give one boundary condition, or %" PetscInt_FMT " (one per direction)", bcs, heat->dim);
+    for (PetscInt d = 0; d < 3; d++) {
+      const char *name = names[PetscMin(d, n - 1)];
+      PetscBool   ok;
+
+      PetscCall(PetscEListFind(3, RwHeatBCs, name, &found, &ok));
+      PetscCheck(ok, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown boundary condition \"%s\" in -rw_heat_bc %s: use periodic, dirichlet or neumann", name, bcs);
+      heat->bc[d] = (RwHeatBC)found;
+    }
+    PetscCall(PetscStrToArrayDestroy(n, names));
+  }
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A decomposition must give every rank at least one point per direction */
+static PetscErrorCode RwHeatCheckGridFitsRanks(RwModel model, const PetscInt M[3], PetscInt dim)
+{
+  PetscMPIInt size;
+  PetscBool   fits = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)model), &size));
+  for (PetscInt a = 1; a <= size && !fits; a++) {
+    if (size % a || a > M[0]) continue;
+    for (PetscInt b = 1; b <= size / a && !fits; b++) {
+      PetscInt c = size / a / b;
+      if ((size / a) % b || b > M[1] || c > M[2]) continue;
+      fits = PETSC_TRUE;
+    }
+  }
+  PetscCheck(fits, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_SIZ, "Grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (-da_grid_x, -da_grid_y, -da_grid_z) is too small for %d ranks: every rank needs at least one point per direction; use a larger grid or fewer ranks", M[0], dim > 1 ? M[1] : 1, dim > 2 ? M[2] : 1, size);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwHeatCreateGrid(RwModel model)
+{
+  RwModel_Heat  *heat = (RwModel_Heat *)model->data;
+  MPI_Comm       comm = PetscObjectComm((PetscObject)model);
+  DMBoundaryType b[3];
+  const char    *prefix;
+  PetscInt       M[3] = {1, 1, 1}, m[3];
+
+  PetscFunctionBegin;
+  /* non-periodic directions keep a ghost layer beyond the boundary for the mirrored values */
+  for (PetscInt d = 0; d < 3; d++) b[d] = heat->bc[d] == RW_HEAT_PERIODIC ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_GHOSTED;
+  switch (heat->dim) {
+  case 1: PetscCall(DMDACreate1d(comm, b[0], 64, 1, 1, NULL, &model->da)); break;
+  case 2: PetscCall(DMDACreate2d(comm, b[0], b[1], DMDA_STENCIL_STAR, 64, 64, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &model->da)); break;
+  default: PetscCall(DMDACreate3d(comm, b[0], b[1], b[2], DMDA_STENCIL_STAR, 32, 32, 32, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &model->da)); break;
+  }
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)model, &prefix));
+  PetscCall(DMSetOptionsPrefix(model->da, prefix));
+  PetscCall(DMSetFromOptions(model->da));
+  PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], &m[0], &m[1], &m[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  for (PetscInt d = 0; d < heat->dim; d++) PetscCheck(M[d] >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %" PetscInt_FMT " (-da_grid_%c) must be at least 2", M[d], d, "xyz"[d]);
+  PetscCall(RwHeatCheckGridFitsRanks(model, M, heat->dim));
+  PetscCall(DMSetUp(model->da));
+  PetscCall(PetscObjectSetName((PetscObject)model->da, "heat"));
+  PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(model->da, &heat->own.s[0], &heat->own.s[1], &heat->own.s[2], &heat->own.n[0], &heat->own.n[1], &heat->own.n[2]));
+  PetscCall(DMDAGetGhostCorners(model->da, &heat->ghost.s[0], &heat->ghost.s[1], &heat->ghost.s[2], &heat->ghost.n[0], &heat->ghost.n[1], &heat->ghost.n[2]));
+  model->cellvolume = 1;
+  for (PetscInt d = 0; d < 3; d++) {
+    heat->M[d]   = d < heat->dim ? M[d] : 1;
+    heat->h[d]   = 1.0 / heat->M[d];
+    heat->ih2[d] = d < heat->dim ? 1.0 / (heat->h[d] * heat->h[d]) : 0;
+    if (d < heat->dim) model->cellvolume *= heat->h[d];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Grids with the model's decomposition, one per input a pass exchanges at once */
+static PetscErrorCode RwHeatCreateExchangeGrids(RwModel model)
+{
+  RwModel_Heat   *heat = (RwModel_Heat *)model->data;
+  MPI_Comm        comm = PetscObjectComm((PetscObject)model);
+  const PetscInt *l[3];
+  PetscInt        m[3];
+  DMBoundaryType  b[3];
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(model->da, NULL, NULL, NULL, NULL, &m[0], &m[1], &m[2], NULL, NULL, &b[0], &b[1], &b[2], NULL));
+  PetscCall(DMDAGetOwnershipRanges(model->da, &l[0], &l[1], &l[2]));
+  heat->xda[0] = model->da;
+  PetscCall(PetscObjectReference((PetscObject)model->da));
+  for (PetscInt x = 1; x < 3; x++) {
+    switch (heat->dim) {
+    case 1: PetscCall(DMDACreate1d(comm, b[0], heat->M[0], 1, 1, l[0], &heat->xda[x])); break;
+    case 2: PetscCall(DMDACreate2d(comm, b[0], b[1], DMDA_STENCIL_STAR, heat->M[0], heat->M[1], m[0], m[1], 1, 1, l[0], l[1], &heat->xda[x])); break;
+    default: PetscCall(DMDACreate3d(comm, b[0], b[1], b[2], DMDA_STENCIL_STAR, heat->M[0], heat->M[1], heat->M[2], m[0], m[1], m[2], 1, 1, l[0], l[1], l[2], &heat->xda[x])); break;
+    }
+    PetscCall(DMSetUp(heat->xda[x]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelCoordinate_Heat(RwModel model, PetscInt d, PetscInt i, PetscReal *x)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+
+  PetscFunctionBegin;
+  PetscCheck(d >= 0 && d < heat->dim, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Direction %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", d, heat->dim);
+  *x = (i + (heat->bc[d] == RW_HEAT_PERIODIC ? 0.0 : 0.5)) * heat->h[d];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelGhostRule_Heat(RwModel model, PetscInt d, PetscBool *periodic, PetscReal *sign)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+
+  PetscFunctionBegin;
+  *periodic = heat->bc[d] == RW_HEAT_PERIODIC ? PETSC_TRUE : PETSC_FALSE;
+  *sign     = heat->bc[d] == RW_HEAT_DIRICHLET ? -1.0 : 1.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Fills the ghosts beyond physical boundaries: sign * the adjacent value */
+static PetscErrorCode RwHeatFillBoundaryGhosts(RwModel model, Vec l, PetscBool state)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+  PetscScalar  *a;
+  const PetscInt *gs = heat->ghost.s, *gn = heat->ghost.n, *os = heat->own.s, *on = heat->own.n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(l, &a));
+  for (PetscInt d = 0; d < heat->dim; d++) {
+    const PetscReal sign = (state && heat->bc[d] == RW_HEAT_DIRICHLET) ? -1.0 : 1.0;
+    const PetscInt  e1 = (d + 1) % 3, e2 = (d + 2) % 3;
+    PetscInt        stride[3] = {1, gn[0], gn[0] * gn[1]};
+
+    if (heat->bc[d] == RW_HEAT_PERIODIC) continue;
+    for (PetscInt side = 0; side < 2; side++) {
+      PetscInt edge = side ? heat->M[d] - 1 : 0, ghost = side ? heat->M[d] : -1;
+
+      if (edge < os[d] || edge >= os[d] + on[d]) continue; /* this rank has no such boundary */
+      for (PetscInt p = os[e1]; p < os[e1] + on[e1]; p++)
+        for (PetscInt q = os[e2]; q < os[e2] + on[e2]; q++) {
+          PetscInt base = (p - gs[e1]) * stride[e1] + (q - gs[e2]) * stride[e2];
+          a[base + (ghost - gs[d]) * stride[d]] = sign * a[base + (edge - gs[d]) * stride[d]];
+        }
+    }
+  }
+  PetscCall(VecRestoreArray(l, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Halo exchange through copy x of the grid (see xda in heatimpl.h) */
+PetscErrorCode RwHeatGlobalToLocalBegin(RwModel model, PetscInt x, Vec g, Vec l)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+
+  PetscFunctionBegin;
+  PetscCall(DMGlobalToLocalBegin(heat->xda[x], g, INSERT_VALUES, l));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* state: the vector is a state (or tangent, or adjoint), whose Dirichlet
+   ghosts negate; otherwise a conductivity, whose ghosts mirror */
+PetscErrorCode RwHeatGlobalToLocalEnd(RwModel model, PetscInt x, Vec g, Vec l, PetscBool state)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+
+  PetscFunctionBegin;
+  PetscCall(DMGlobalToLocalEnd(heat->xda[x], g, INSERT_VALUES, l));
+  PetscCall(RwHeatFillBoundaryGhosts(model, l, state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelGlobalToLocal_Heat(RwModel model, Vec g, Vec l)
+{
+  PetscFunctionBegin;
+  PetscCall(RwHeatGlobalToLocalBegin(model, 0, g, l));
+  PetscCall(RwHeatGlobalToLocalEnd(model, 0, g, l, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The default fields of the issue, in 1, 2 and 3 dimensions */
+static PetscReal HeatDefaultKappa(PetscInt dim, const PetscReal x[3])
+{
+  PetscReal v = PetscSinReal(2 * PETSC_PI * x[0]);
+
+  if (dim > 1) v *= PetscCosReal(2 * PETSC_PI * x[1]);
+  if (dim > 2) v *= PetscCosReal(2 * PETSC_PI * x[2]);
+  return 1 + 0.5 * v;
+}
+
+static PetscReal HeatGaussian(PetscInt dim, const PetscReal x[3], const PetscReal c[3], PetscReal sigma)
+{
+  PetscReal r2 = 0;
+
+  for (PetscInt d = 0; d < dim; d++) r2 += (x[d] - c[d]) * (x[d] - c[d]);
+  return PetscExpReal(-r2 / (2 * sigma * sigma));
+}
+
+static PetscReal HeatDefaultU0(PetscInt dim, const PetscReal x[3])
+{
+  const PetscReal c[3] = {0.5, 0.5, 0.5};
+  return HeatGaussian(dim, x, c, 0.1);
+}
+
+static PetscReal HeatDefaultTarget(PetscInt dim, const PetscReal x[3])
+{
+  const PetscReal c[3] = {0.3, 0.6, 0.5};
+  return 0.5 * HeatGaussian(dim, x, c, 0.15);
+}
+
+/* v(i,j,k) = f(x_i, y_j, z_k) at the owned points */
+static PetscErrorCode RwHeatFillField(RwModel model, Vec v, PetscReal (*f)(PetscInt, const PetscReal[3]), PetscReal *vmax)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+  PetscScalar  *a;
+  PetscReal     x[3] = {0, 0, 0}, lmax = PETSC_MIN_REAL;
+  PetscInt      p = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(v, &a));
+  for (PetscInt k = heat->own.s[2]; k < heat->own.s[2] + heat->own.n[2]; k++)
+    for (PetscInt j = heat->own.s[1]; j < heat->own.s[1] + heat->own.n[1]; j++)
+      for (PetscInt i = heat->own.s[0]; i < heat->own.s[0] + heat->own.n[0]; i++) {
+        const PetscInt idx[3] = {i, j, k};
+        for (PetscInt d = 0; d < heat->dim; d++) PetscCall(RwModelCoordinate_Heat(model, d, idx[d], &x[d]));
+        a[p] = f(heat->dim, x);
+        lmax = PetscMax(lmax, PetscRealPart(a[p]));
+        p++;
+      }
+  PetscCall(VecRestoreArray(v, &a));
+  if (vmax) PetscCall(MPIU_Allreduce(&lmax, vmax, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)model)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelDefaults_Heat(RwModel model, Vec m, Vec u0, Vec target)
+{
+  PetscFunctionBegin;
+  if (m) {
+    Vec kappa, s;
+
+    PetscCall(RwModelGetParameterField(model, m, 0, &kappa));
+    PetscCall(RwHeatFillField(model, kappa, HeatDefaultKappa, NULL));
+    PetscCall(RwModelRestoreParameterField(model, m, 0, &kappa));
+    PetscCall(RwModelGetParameterField(model, m, 1, &s));
+    PetscCall(VecSet(s, 0));
+    PetscCall(RwModelRestoreParameterField(model, m, 1, &s));
+    PetscCall(RwModelSetParameterScalar(model, m, 0, 0));
+  }
+  if (u0) PetscCall(RwHeatFillField(model, u0, HeatDefaultU0, NULL));
+  if (target) PetscCall(RwHeatFillField(model, target, HeatDefaultTarget, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* dt = 0.8 of the explicit limit for the default kappa: h^2 / (2 d max kappa) for equal h */
+static PetscErrorCode RwHeatDefaultTimeStep(RwModel model)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+  Vec           kappa;
+  PetscReal     kmax, sum = 0;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetGlobalVector(model->da, &kappa));
+  PetscCall(RwHeatFillField(model, kappa, HeatDefaultKappa, &kmax));
+  PetscCall(DMRestoreGlobalVector(model->da, &kappa));
+  for (PetscInt d = 0; d < heat->dim; d++) sum += heat->ih2[d];
+  model->dt = 0.8 / (2 * kmax * sum);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwHeatCreateSolver(RwModel model)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+  const char   *prefix;
+  PC            pc;
+
+  PetscFunctionBegin;
+  PetscCall(DMCreateMatrix(model->da, &heat->P));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)model), &heat->ksp));
+  PetscCall(KSPSetOperators(heat->ksp, heat->P, heat->P));
+  /* I - theta dt B is symmetric positive definite and close to I for moderate dt */
+  PetscCall(KSPSetType(heat->ksp, KSPCG));
+  PetscCall(KSPGetPC(heat->ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetTolerances(heat->ksp, 1e-12, 1e-50, PETSC_DEFAULT, 10000));
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)model, &prefix));
+  PetscCall(KSPSetOptionsPrefix(heat->ksp, prefix));
+  PetscCall(KSPSetFromOptions(heat->ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelSetUp_Heat(RwModel model)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+
+  PetscFunctionBegin;
+  PetscCall(RwHeatCreateGrid(model));
+  model->nfields     = 2;
+  model->nscalars    = 1;
+  model->fieldnames  = RwHeatFieldNames;
+  model->scalarnames = RwHeatScalarNames;
+  PetscCall(RwModelCreatePack_Private(model));
+  PetscCall(RwHeatCreateExchangeGrids(model));
+  if (!model->dtset) PetscCall(RwHeatDefaultTimeStep(model));
+  /* everything the time loop needs, allocated once here */
+  PetscCall(DMCreateLocalVector(model->da, &heat->kappa));
+  PetscCall(DMCreateLocalVector(model->da, &heat->dkappa));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(DMCreateLocalVector(model->da, &heat->work[i]));
+  PetscCall(DMCreateGlobalVector(model->da, &heat->s));
+  PetscCall(VecDuplicate(heat->s, &heat->ds));
+  PetscCall(VecDuplicate(heat->s, &heat->gkappa));
+  PetscCall(VecDuplicate(heat->s, &heat->gs));
+  PetscCall(VecDuplicate(heat->s, &heat->gr));
+  if (heat->theta > 0) {
+    PetscCall(VecDuplicate(heat->s, &heat->rhs));
+    PetscCall(VecDuplicate(heat->s, &heat->mu));
+    PetscCall(RwHeatCreateSolver(model));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelView_Heat(RwModel model, PetscViewer viewer)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+  const char   *scheme = heat->theta == 0 ? "explicit Euler" : heat->theta == 0.5 ? "Crank-Nicolson" : heat->theta == 1 ? "backward Euler" : "theta-scheme";
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "du/dt = div(kappa grad u) - r u + s on the unit box, %" PetscInt_FMT "D\n", heat->dim));
+  if (!model->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT, heat->M[0]));
+  for (PetscInt d = 1; d < heat->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " x %" PetscInt_FMT, heat->M[d]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, ", boundaries"));
+  for (PetscInt d = 0; d < heat->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " %c:%s", "xyz"[d], RwHeatBCs[heat->bc[d]]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "\ntime stepping: %s (theta = %g)\n", scheme, (double)heat->theta));
+  if (heat->ksp) {
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(KSPView(heat->ksp, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelDestroy_Heat(RwModel model)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&heat->kappa));
+  PetscCall(VecDestroy(&heat->dkappa));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&heat->work[i]));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(DMDestroy(&heat->xda[i]));
+  PetscCall(VecDestroy(&heat->s));
+  PetscCall(VecDestroy(&heat->ds));
+  PetscCall(VecDestroy(&heat->gkappa));
+  PetscCall(VecDestroy(&heat->gs));
+  PetscCall(VecDestroy(&heat->gr));
+  PetscCall(VecDestroy(&heat->rhs));
+  PetscCall(VecDestroy(&heat->mu));
+  PetscCall(MatDestroy(&heat->P));
+  PetscCall(KSPDestroy(&heat->ksp));
+  PetscCall(PetscFree(model->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+  RWMODELHEAT - "heat": du/dt = div(kappa grad u) - r u + s on the unit box in
+  1, 2 or 3 dimensions, with parameter fields kappa (> 0) and s and the global
+  scalar r.
+
+  Options Database Keys:
++ -rw_heat_dim <1,2,3>               - space dimension (default 2)
+. -rw_heat_scheme <explicit,crank-nicolson,implicit> - the scheme by name (theta 0, 0.5, 1)
+. -rw_heat_bc <periodic,dirichlet,neumann> - one, or one per direction separated by commas (default periodic)
+. -rw_heat_theta <theta>             - 0 explicit Euler (default), 0.5 Crank-Nicolson, 1 backward Euler
+. -rw_dt <dt>                        - time step (default 0.8 of the explicit limit for the default kappa)
+. -da_grid_x, -da_grid_y, -da_grid_z - grid points per direction (default 64, or 32 in 3D)
+- -ksp_type, -pc_type, ...           - the implicit schemes' solver (default CG with Jacobi, rtol 1e-12)
+
+  Level: beginner
+
+  Notes:
+  Periodic directions put point i at i h with h = 1/M; Dirichlet (u = 0) and
+  Neumann (zero flux) directions put it at the cell centre (i + 1/2) h.
+
+.seealso: RwModelCreate(), RwModelSetType()
+M*/
+PetscErrorCode RwModelCreate_Heat(RwModel model)
+{
+  RwModel_Heat *heat;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&heat));
+  heat->dim = 2;
+  for (PetscInt d = 0; d < 3; d++) heat->bc[d] = RW_HEAT_PERIODIC;
+  model->data                = heat;
+  model->ops->setfromoptions = RwModelSetFromOptions_Heat;
+  model->ops->setup          = RwModelSetUp_Heat;
+  model->ops->view           = RwModelView_Heat;
+  model->ops->destroy        = RwModelDestroy_Heat;
+  model->ops->defaults       = RwModelDefaults_Heat;
+  model->ops->coordinate     = RwModelCoordinate_Heat;
+  model->ops->ghostrule      = RwModelGhostRule_Heat;
+  model->ops->globaltolocal  = RwModelGlobalToLocal_Heat;
+  model->ops->setparameters  = RwHeatSetParameters;
+  model->ops->setdirection   = RwHeatSetDirection;
+  model->ops->step           = RwHeatStep;
+  model->ops->steptangent    = RwHeatStepTangent;
+  model->ops->adjointbegin   = RwHeatAdjointBegin;
+  model->ops->stepadjoint    = RwHeatStepAdjoint;
+  model->ops->adjointend     = RwHeatAdjointEnd;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

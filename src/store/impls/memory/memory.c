@@ -1,0 +1,72 @@
+/* The memory store: RAM slots, allocated once at set-up; writes and reads are copies. */
+#include <rewind/private/storeimpl.h>
+
+typedef struct {
+  Vec *slot;
+} RwStore_Memory;
+
+static PetscErrorCode RwStoreSetUp_Memory(RwStore store)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+
+  PetscFunctionBegin;
+  if (store->slots) PetscCall(VecDuplicateVecs(store->templ, (PetscInt)store->slots, &mem->slot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreWrite_Memory(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecCopy(u, mem->slot[slot]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreRead_Memory(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecCopy(mem->slot[slot], u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreView_Memory(RwStore store, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " RAM slots of %" PetscInt64_FMT " bytes on this rank\n", store->slots, store->bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreDestroy_Memory(RwStore store)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+
+  PetscFunctionBegin;
+  if (mem->slot) PetscCall(VecDestroyVecs((PetscInt)store->slots, &mem->slot));
+  PetscCall(PetscFree(store->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+  RWSTOREMEMORY - "memory": checkpoints in RAM, one preallocated vector per slot
+
+  Level: beginner
+
+.seealso: RwStoreCreate(), RWSTOREHDF5
+M*/
+PetscErrorCode RwStoreCreate_Memory(RwStore store)
+{
+  RwStore_Memory *mem;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&mem));
+  store->data         = mem;
+  store->ops->setup   = RwStoreSetUp_Memory;
+  store->ops->write   = RwStoreWrite_Memory;
+  store->ops->read    = RwStoreRead_Memory;
+  store->ops->view    = RwStoreView_Memory;
+  store->ops->destroy = RwStoreDestroy_Memory;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
