@@ -586,9 +586,8 @@ PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)adj), &viewer));
-  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)adj, viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "RwAdjoint: %" PetscInt64_FMT " steps\n", adj->n));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " steps\n", adj->n));
   if (adj->sched) PetscCall(RwScheduleView(adj->sched, viewer));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     if (adj->store[l]) PetscCall(RwStoreView(adj->store[l], viewer));

@@ -18,9 +18,10 @@ PetscErrorCode RwTypeFind(PetscObject obj, PetscFunctionList list, const char op
   PetscCall(PetscFunctionListGet(list, &names, &n));
   known[0] = 0;
   for (int i = 0; i < n; i++) {
-    if (i) PetscCall(PetscStrlcat(known, ", ", sizeof(known)));
+    if (!names[i] || !names[i][0]) continue; /* PETSc 3.18 may hand back an empty entry */
+    if (known[0]) PetscCall(PetscStrlcat(known, ", ", sizeof(known)));
     PetscCall(PetscStrlcat(known, names[i], sizeof(known)));
   }
   PetscCall(PetscFree(names));
-  SETERRQ(PetscObjectComm(obj), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown %s type \"%s\" (option -%s%s); registered types: %s", obj->class_name, type, obj->prefix ? obj->prefix : "", option + 1, n ? known : "none");
+  SETERRQ(PetscObjectComm(obj), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown %s type \"%s\" (option -%s%s); registered types: %s", obj->class_name, type, obj->prefix ? obj->prefix : "", option + 1, known[0] ? known : "none");
 }

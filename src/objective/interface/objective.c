@@ -331,7 +331,7 @@ PetscErrorCode RwObjectiveView(RwObjective obj, PetscViewer viewer)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)obj), &viewer));
-  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)obj, viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "RwObjective: %" PetscInt_FMT " term%s\n", obj->nterms, obj->nterms == 1 ? "" : "s"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   for (PetscInt i = 0; i < obj->nterms; i++) {
     if (obj->terms[i].view) PetscCall(obj->terms[i].view(&obj->terms[i], viewer));

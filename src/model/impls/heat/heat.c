@@ -25,7 +25,8 @@ static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Heat model options");
-  PetscCall(PetscOptionsRangeInt("-rw_heat_dim", "Space dimension", "RwModelCreate_Heat", heat->dim, &heat->dim, NULL, 1, 3));
+  PetscCall(PetscOptionsInt("-rw_heat_dim", "Space dimension: 1, 2 or 3", "RwModelCreate_Heat", heat->dim, &heat->dim, NULL));
+  PetscCheck(heat->dim >= 1 && heat->dim <= 3, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_heat_dim %" PetscInt_FMT " must be 1, 2 or 3", heat->dim);
   {
     const char *const schemes[] = {"explicit", "crank-nicolson", "implicit"};
     const PetscReal   thetas[]  = {0, 0.5, 1};

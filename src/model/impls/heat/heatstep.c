@@ -450,7 +450,7 @@ PetscErrorCode RwHeatSetParameters(RwModel model, Vec m)
   if (r != heat->r) changed = PETSC_TRUE;
   heat->r = r;
   PetscCall(HeatStabilityLimit(model));
-  PetscCheck(model->dt <= heat->dtlimit * (1 + 1e-12), PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Time step -rw_dt %g is above the stability limit of the %s scheme (-rw_heat_theta %g) for these parameters: use -rw_dt %.6g or smaller, or an implicit scheme (-rw_heat_theta 0.5 or 1)", (double)model->dt, heat->theta == 0 ? "explicit" : "theta", (double)heat->theta, (double)heat->dtlimit);
+  PetscCheck(model->dt <= heat->dtlimit * (1 + 1e-12), PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Time step -rw_dt %g is above the stability limit of the %s scheme (-rw_heat_theta %.3f) for these parameters: use -rw_dt %.6e or smaller, or an implicit scheme (-rw_heat_scheme crank-nicolson or implicit)", (double)model->dt, heat->theta == 0 ? "explicit" : "theta", (double)heat->theta, (double)heat->dtlimit);
   if (heat->theta > 0 && (changed || model->dt != heat->assembleddt)) {
     PetscCall(HeatAssemble(model));
     heat->assembleddt = model->dt;

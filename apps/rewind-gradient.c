@@ -1,0 +1,178 @@
+static char help[] = "rewind-gradient: J and its exact gradient for a model configured by options.\n"
+                     "Prints `key value` lines (%.17g): J, then norm2_dJd<name> and sum_dJd<name> for\n"
+                     "every parameter (fields, global scalars) and for the initial state u0.\n\n"
+                     "  -rw_model_type heat          the model (heat: see -rw_heat_* options)\n"
+                     "  -rw_steps <n>                number of time steps\n"
+                     "  -rw_gradient_view hdf5:file  write dJd<name> datasets (natural grid order) and scalars as attributes\n"
+                     "  -rw_verify taylor,dot,fd     verify the gradient; prints figures and PASS/FAIL\n"
+                     "  -rw_adjoint_view             show the schedule, stores, step counts and times\n"
+                     "Checkpointing: -rw_schedule_type, -rw_schedule_ram_slots, -rw_checkpoint_ram, -rw_store_type, ...\n\n";
+
+#include <rewind.h>
+#include <petscviewerhdf5.h>
+
+typedef struct {
+  char      view[PETSC_MAX_PATH_LEN];
+  PetscBool taylor, dot, fd, adjview;
+  PetscReal dottol;
+} AppOptions;
+
+static PetscErrorCode ReadOptions(AppOptions *o)
+{
+  char      list[256] = "";
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(o, sizeof(*o)));
+  o->dottol = 100;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-gradient options", "rewind");
+  PetscCall(PetscOptionsString("-rw_gradient_view", "Write the gradient: hdf5:file.h5", NULL, o->view, o->view, sizeof(o->view), NULL));
+  PetscCall(PetscOptionsString("-rw_verify", "Verify the gradient: any of taylor, dot, fd (comma separated)", NULL, list, list, sizeof(list), &set));
+  PetscCall(PetscOptionsReal("-rw_verify_dot_tol", "Largest dot-product error accepted, in units of machine epsilon (implicit schemes: raise to what -ksp_rtol allows)", NULL, o->dottol, &o->dottol, NULL));
+  PetscCall(PetscOptionsBool("-rw_adjoint_view", "Show the driver: schedule, stores, counts and times", NULL, o->adjview, &o->adjview, NULL));
+  PetscOptionsEnd();
+  if (set) {
+    char **words;
+    int    n;
+
+    PetscCall(PetscStrToArray(list, ',', &n, &words));
+    for (int i = 0; i < n; i++) {
+      PetscBool t, d, f;
+      PetscCall(PetscStrcmp(words[i], "taylor", &t));
+      PetscCall(PetscStrcmp(words[i], "dot", &d));
+      PetscCall(PetscStrcmp(words[i], "fd", &f));
+      PetscCheck(t || d || f, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown check \"%s\" in -rw_verify %s: use taylor, dot and/or fd", words[i], list);
+      o->taylor = (PetscBool)(o->taylor || t);
+      o->dot    = (PetscBool)(o->dot || d);
+      o->fd     = (PetscBool)(o->fd || f);
+    }
+    PetscCall(PetscStrToArrayDestroy(n, words));
+  }
+  if (o->view[0]) {
+    PetscBool h5;
+    PetscCall(PetscStrbeginswith(o->view, "hdf5:", &h5));
+    PetscCheck(h5 && o->view[5], PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_gradient_view %s: expected hdf5:file.h5", o->view);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PrintVec(const char *name, Vec v)
+{
+  PetscReal norm, sum;
+
+  PetscFunctionBegin;
+  PetscCall(RwVecNormRepro(v, &norm));
+  PetscCall(RwVecSumRepro(v, &sum));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "norm2_dJd%s %.17g\nsum_dJd%s %.17g\n", name, (double)norm, name, (double)sum));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The gradient, parameter by parameter: printed, and written when asked */
+static PetscErrorCode Report(RwModel model, PetscReal J, Vec g, Vec gu0, const char *file)
+{
+  PetscInt           nf, ns;
+  const char *const *fields, *const *scalars;
+  PetscViewer        h5 = NULL;
+  char               name[64];
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetParameterInfo(model, &nf, &fields, &ns, &scalars));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "J %.17g\n", (double)J));
+  if (file[0]) PetscCall(PetscViewerHDF5Open(PETSC_COMM_WORLD, file + 5, FILE_MODE_WRITE, &h5));
+  for (PetscInt i = 0; i < nf; i++) {
+    Vec f;
+    PetscCall(RwModelGetParameterField(model, g, i, &f));
+    PetscCall(PrintVec(fields[i], f));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "dJd%s", fields[i]));
+    PetscCall(PetscObjectSetName((PetscObject)f, name));
+    if (h5) PetscCall(VecView(f, h5));
+    PetscCall(RwModelRestoreParameterField(model, g, i, &f));
+  }
+  for (PetscInt i = 0; i < ns; i++) {
+    PetscReal v;
+    PetscCall(RwModelGetParameterScalar(model, g, i, &v));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "norm2_dJd%s %.17g\nsum_dJd%s %.17g\n", scalars[i], (double)PetscAbsReal(v), scalars[i], (double)v));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "dJd%s", scalars[i]));
+    if (h5) PetscCall(PetscViewerHDF5WriteAttribute(h5, "/", name, PETSC_REAL, &v));
+  }
+  PetscCall(PrintVec("u0", gu0));
+  PetscCall(PetscObjectSetName((PetscObject)gu0, "dJdu0"));
+  if (h5) {
+    PetscCall(VecView(gu0, h5));
+    PetscCall(PetscViewerHDF5WriteAttribute(h5, "/", "J", PETSC_REAL, &J));
+    PetscCall(PetscViewerDestroy(&h5));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Verify(RwModel model, RwAdjoint adj, Vec m, Vec u0, const AppOptions *o, PetscBool *ok)
+{
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  if (o->dot) {
+    RwDotTest s, w;
+    PetscCall(RwVerifyStepDot(model, m, 0, 1, &s));
+    PetscCall(RwVerifyDot(adj, m, u0, 2, &w));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "verify_dot_step %.17g %.17g err_eps %.3g %s\n", (double)s.lhs, (double)s.rhs, (double)s.err, s.err <= o->dottol ? "PASS" : "FAIL"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "verify_dot_run %.17g %.17g err_eps %.3g %s\n", (double)w.lhs, (double)w.rhs, (double)w.err, w.err <= o->dottol ? "PASS" : "FAIL"));
+    *ok = (PetscBool)(*ok && s.err <= o->dottol && w.err <= o->dottol);
+  }
+  if (o->taylor) {
+    RwTaylorTest t;
+    PetscCall(RwVerifyTaylor(adj, m, u0, 3, &t));
+    for (PetscInt i = 0; i < t.n; i++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "verify_taylor eps %.3e r0 %.6e order0 %.3f r1 %.6e order1 %.3f\n", (double)t.eps[i], (double)t.r0[i], (double)t.order0[i], (double)t.r1[i], (double)t.order1[i]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "verify_taylor_min_order1 %.3f %s\n", (double)t.min_order1, t.min_order1 >= 1.9 ? "PASS" : "FAIL"));
+    *ok = (PetscBool)(*ok && t.min_order1 >= 1.9);
+  }
+  if (o->fd) {
+    RwFDTest f;
+    PetscCall(RwVerifyFiniteDifferences(adj, m, u0, 4, 3, &f));
+    for (PetscInt i = 0; i < f.n; i++) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "verify_fd h %.1e fd %.17g adjoint %.17g relerr %.3e\n", (double)f.h, (double)f.fd[i], (double)f.ad[i], (double)f.relerr[i]));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "verify_fd_max_relerr %.3e %s\n", (double)f.max_relerr, f.max_relerr <= 1e-6 ? "PASS" : "FAIL"));
+    *ok = (PetscBool)(*ok && f.max_relerr <= 1e-6);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  AppOptions  o;
+  RwModel     model;
+  RwObjective obj;
+  RwAdjoint   adj;
+  Vec         m, u0, target, g, gu0;
+  PetscReal   J;
+  PetscBool   ok = PETSC_TRUE;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(ReadOptions(&o));
+  PetscCall(RwModelCreate(PETSC_COMM_WORLD, &model));
+  PetscCall(RwModelSetType(model, RWMODELHEAT));
+  PetscCall(RwModelSetFromOptions(model));
+  PetscCall(RwModelSetUp(model));
+  PetscCall(RwModelCreateParameters(model, &m));
+  PetscCall(RwModelCreateState(model, &u0));
+  PetscCall(RwModelCreateState(model, &target));
+  PetscCall(RwModelGetDefaults(model, m, u0, target));
+  PetscCall(RwObjectiveCreate(model, &obj));
+  PetscCall(RwObjectiveAddTerminalMisfit(obj, target, 1.0));
+  PetscCall(RwAdjointCreate(model, obj, &adj));
+  PetscCall(RwAdjointSetFromOptions(adj));
+  PetscCall(RwAdjointSetUp(adj));
+  PetscCall(VecDuplicate(m, &g));
+  PetscCall(VecDuplicate(u0, &gu0));
+  PetscCall(RwAdjointSolve(adj, m, u0, &J, g, gu0));
+  PetscCall(Report(model, J, g, gu0, o.view));
+  if (o.adjview) PetscCall(RwAdjointView(adj, PETSC_VIEWER_STDOUT_WORLD));
+  PetscCall(Verify(model, adj, m, u0, &o, &ok));
+  PetscCall(VecDestroy(&g));
+  PetscCall(VecDestroy(&gu0));
+  PetscCall(VecDestroy(&target));
+  PetscCall(VecDestroy(&u0));
+  PetscCall(VecDestroy(&m));
+  PetscCall(RwAdjointDestroy(&adj));
+  PetscCall(RwObjectiveDestroy(&obj));
+  PetscCall(RwModelDestroy(&model));
+  PetscCall(PetscFinalize());
+  return ok ? 0 : 2;
+}
