@@ -17,5 +17,6 @@
 #include <rewind/objective.h>
 #include <rewind/adjoint.h>
 #include <rewind/verify.h>
+#include <rewind/io.h>
 
 #endif

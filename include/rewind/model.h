@@ -66,6 +66,7 @@ PETSC_EXTERN PetscErrorCode RwModelSetTimeStep(RwModel, PetscReal);
 PETSC_EXTERN PetscErrorCode RwModelGetTimeStep(RwModel, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwModelGetStateBytes(RwModel, PetscInt64 *, PetscInt64 *);
 PETSC_EXTERN PetscErrorCode RwModelGlobalToLocal(RwModel, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwModelFieldGlobalToLocal(RwModel, Vec, Vec);
 
 PETSC_EXTERN PetscErrorCode RwModelSetParameters(RwModel, Vec);
 PETSC_EXTERN PetscErrorCode RwModelSetDirection(RwModel, Vec);

@@ -21,7 +21,7 @@ PETSC_EXTERN PetscErrorCode RwObjectiveCreate(RwModel, RwObjective *);
 PETSC_EXTERN PetscErrorCode RwObjectiveSetSteps(RwObjective, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddTerminalMisfit(RwObjective, Vec, PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddSensors(RwObjective, PetscInt, const PetscReal[], PetscInt, const PetscInt64[], const PetscReal[], PetscReal);
-PETSC_EXTERN PetscErrorCode RwObjectiveSetSensorData(RwObjective, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwObjectiveSetSensorData(RwObjective, PetscInt, const PetscReal[], PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveGetNumTerms(RwObjective, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwObjectiveBegin(RwObjective);
 PETSC_EXTERN PetscErrorCode RwObjectiveEvaluate(RwObjective, PetscInt64, Vec);
@@ -32,5 +32,22 @@ PETSC_EXTERN PetscErrorCode RwObjectiveGetTermValues(RwObjective, PetscInt, Pets
 PETSC_EXTERN PetscErrorCode RwObjectiveInterpolate(RwObjective, PetscInt, Vec, PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwObjectiveView(RwObjective, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwObjectiveDestroy(RwObjective *);
+
+/*E
+  RwRegType - regularisers of a parameter field: none, l2 (distance to a
+  reference), h1 (squared gradient), tv (smoothed total variation)
+
+  Level: intermediate
+
+.seealso: RwRegularize()
+E*/
+typedef enum {
+  RW_REG_NONE,
+  RW_REG_L2,
+  RW_REG_H1,
+  RW_REG_TV
+} RwRegType;
+PETSC_EXTERN const char *const RwRegTypes[];
+PETSC_EXTERN PetscErrorCode    RwRegularize(RwModel, RwRegType, PetscReal, PetscReal, Vec, Vec, PetscReal *, Vec);
 
 #endif

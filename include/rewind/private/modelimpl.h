@@ -19,7 +19,7 @@ struct _RwModelOps {
   PetscErrorCode (*defaults)(RwModel, Vec, Vec, Vec);
   PetscErrorCode (*coordinate)(RwModel, PetscInt, PetscInt, PetscReal *);
   PetscErrorCode (*ghostrule)(RwModel, PetscInt, PetscBool *, PetscReal *);
-  PetscErrorCode (*globaltolocal)(RwModel, Vec, Vec);
+  PetscErrorCode (*globaltolocal)(RwModel, Vec, Vec, PetscBool);
   PetscErrorCode (*setparameters)(RwModel, Vec);
   PetscErrorCode (*setdirection)(RwModel, Vec);
   PetscErrorCode (*step)(RwModel, PetscInt64, Vec, Vec);

@@ -43,7 +43,7 @@ struct _p_RwObjective {
 PETSC_INTERN PetscErrorCode RwObjectiveAddTerm_Private(RwObjective, RwTerm **);
 PETSC_INTERN PetscErrorCode RwTermCreate_Terminal(RwObjective, RwTerm *, Vec, PetscReal);
 PETSC_INTERN PetscErrorCode RwTermCreate_Sensors(RwObjective, RwTerm *, PetscInt, const PetscReal[], PetscInt, const PetscInt64[], const PetscReal[], PetscReal);
-PETSC_INTERN PetscErrorCode RwTermSensorsSetData(RwTerm *, const PetscReal[]);
+PETSC_INTERN PetscErrorCode RwTermSensorsSetData(RwTerm *, const PetscReal[], PetscReal);
 PETSC_INTERN PetscErrorCode RwTermSensorsInterpolate(RwObjective, RwTerm *, Vec, PetscReal[]);
 
 #endif

@@ -619,7 +619,33 @@ PetscErrorCode RwModelGlobalToLocal(RwModel model, Vec u, Vec uloc)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
   RwModelCheckSetUp(model);
-  PetscUseTypeMethod(model, globaltolocal, u, uloc);
+  PetscUseTypeMethod(model, globaltolocal, u, uloc, PETSC_TRUE);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelFieldGlobalToLocal - a parameter field with its ghost points; beyond
+  physical boundaries the ghosts mirror the adjacent value (a field such as
+  kappa has no boundary value of its own)
+
+  Collective
+
+  Input Parameter:
+. f - a field on the state's grid
+
+  Output Parameter:
+. floc - a local (ghosted) vector of the state's DMDA
+
+  Level: developer
+
+.seealso: RwModelGlobalToLocal()
+@*/
+PetscErrorCode RwModelFieldGlobalToLocal(RwModel model, Vec f, Vec floc)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelCheckSetUp(model);
+  PetscUseTypeMethod(model, globaltolocal, f, floc, PETSC_FALSE);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -132,20 +132,28 @@ PetscErrorCode RwObjectiveAddSensors(RwObjective obj, PetscInt nsensors, const P
 }
 
 /*@
-  RwObjectiveSetSensorData - replaces the observations of sensor term i
+  RwObjectiveSetSensorData - replaces the observations of sensor term i and their noise level,
+  e.g. to evaluate one experiment after another with the same sensors
 
   Collective
+
+  Input Parameters:
++ obj   - the objective
+. i     - the term
+. data  - the observations, data[t * nsensors + s] in the order the steps were given
+- sigma - the noise level, > 0
 
   Level: intermediate
 
 .seealso: RwObjectiveAddSensors(), RwObjectiveInterpolate()
 @*/
-PetscErrorCode RwObjectiveSetSensorData(RwObjective obj, PetscInt i, const PetscReal data[])
+PetscErrorCode RwObjectiveSetSensorData(RwObjective obj, PetscInt i, const PetscReal data[], PetscReal sigma)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
   PetscCheck(i >= 0 && i < obj->nterms && obj->terms[i].adjoint && !strcmp(obj->terms[i].name, "sensors"), PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_WRONG, "Objective term %" PetscInt_FMT " is not a sensor term", i);
-  PetscCall(RwTermSensorsSetData(&obj->terms[i], data));
+  PetscCheck(sigma > 0 && PetscIsNormalReal(sigma), PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "Noise level sigma %g must be > 0", (double)sigma);
+  PetscCall(RwTermSensorsSetData(&obj->terms[i], data, sigma));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -119,11 +119,12 @@ PetscErrorCode RwTermSensorsInterpolate(RwObjective obj, RwTerm *t, Vec u, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode RwTermSensorsSetData(RwTerm *t, const PetscReal data[])
+PetscErrorCode RwTermSensorsSetData(RwTerm *t, const PetscReal data[], PetscReal sigma)
 {
   RwSensors *c = (RwSensors *)t->ctx;
 
   PetscFunctionBegin;
+  c->isigma2 = 1 / (sigma * sigma);
   for (PetscInt ts = 0; ts < c->ntimes; ts++)
     for (PetscInt s = 0; s < c->nsensors; s++) {
       PetscReal v = data[c->order[ts] * c->nsensors + s];
@@ -273,12 +274,11 @@ PetscErrorCode RwTermCreate_Sensors(RwObjective obj, RwTerm *t, PetscInt nsensor
   c->nsensors = nsensors;
   c->ntimes   = ntimes;
   c->ncorners = 1 << dim;
-  c->isigma2  = 1 / (sigma * sigma);
   PetscCall(PetscMalloc5(nsensors * dim, &c->coords, ntimes, &c->steps, ntimes * nsensors, &c->data, ntimes, &c->order, nsensors, &c->loc));
   PetscCall(PetscArraycpy(c->coords, coords, nsensors * dim));
   t->ctx = c;
   PetscCall(SensorsSortSteps(obj, c, steps));
-  PetscCall(RwTermSensorsSetData(t, data));
+  PetscCall(RwTermSensorsSetData(t, data, sigma));
   for (PetscInt s = 0; s < nsensors; s++) {
     PetscBool relevant;
     PetscCall(SensorsLocate(obj, c, s, &c->loc[c->nloc], &relevant));

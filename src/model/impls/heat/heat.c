@@ -215,11 +215,11 @@ PetscErrorCode RwHeatGlobalToLocalEnd(RwModel model, PetscInt x, Vec g, Vec l, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RwModelGlobalToLocal_Heat(RwModel model, Vec g, Vec l)
+static PetscErrorCode RwModelGlobalToLocal_Heat(RwModel model, Vec g, Vec l, PetscBool state)
 {
   PetscFunctionBegin;
   PetscCall(RwHeatGlobalToLocalBegin(model, 0, g, l));
-  PetscCall(RwHeatGlobalToLocalEnd(model, 0, g, l, PETSC_TRUE));
+  PetscCall(RwHeatGlobalToLocalEnd(model, 0, g, l, state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -327,6 +327,7 @@ static PetscErrorCode RwHeatCreateSolver(RwModel model)
   PetscCall(KSPGetPC(heat->ksp, &pc));
   PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(KSPSetTolerances(heat->ksp, 1e-12, 1e-50, PETSC_DEFAULT, 10000));
+  PetscCall(KSPSetInitialGuessNonzero(heat->ksp, PETSC_TRUE));
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)model, &prefix));
   PetscCall(KSPSetOptionsPrefix(heat->ksp, prefix));
   PetscCall(KSPSetFromOptions(heat->ksp));

@@ -1,0 +1,74 @@
+/*
+  rewind-heat-inverse: recover a field of the heat model (the conductivity
+  kappa, a source s, or the initial state u0) from point sensors observed at
+  many times in several experiments, with PETSc TAO.
+
+  problem.c  the embedded default: truth, experiments, sensors, noisy data
+  obsfile.c  observations from, and to, an HDF5 file (doc/inverse.md)
+  output.c   results: HDF5 + XDMF, per-iteration history
+*/
+#ifndef REWIND_APPS_INVERSE_H
+#define REWIND_APPS_INVERSE_H
+
+#include <rewind.h>
+#include <petsctao.h>
+#include <petscdmda.h>
+#include <rewind/private/rwimpl.h> /* RwCallHDF5 */
+
+#define INV_MAXEXP 16
+
+typedef enum {
+  INV_KAPPA,
+  INV_S,
+  INV_U0
+} InvTarget;
+extern const char *const InvTargets[];
+
+typedef struct {
+  Vec        m;     /* parameters of this experiment: kappa, its source, r */
+  Vec        u0;    /* its initial state */
+  PetscReal *data;  /* observations, data[t * nsensors + s] */
+  PetscReal  sigma; /* their noise level */
+} InvExperiment;
+
+typedef struct {
+  PetscInt   n;
+  PetscReal *J, *misfit, *gnorm, *error, *seconds;
+} InvHistory;
+
+typedef struct {
+  RwModel       model;
+  RwObjective   obj;
+  RwAdjoint     adj;
+  InvTarget     target;
+  PetscInt      nexp;
+  InvExperiment exp[INV_MAXEXP];
+  PetscInt      nsensors, ntimes, nobs;
+  PetscReal    *coords;
+  PetscInt64   *steps;
+  Vec           x, xtrue, xinit;  /* the unknown field: current, truth (or NULL), start */
+  Vec           g, gu0, gx;       /* work: a parameter gradient, a state gradient, a field */
+  RwRegType     reg;
+  PetscReal     alpha, tveps;
+  PetscReal     misfit, R;        /* of the last evaluation */
+  InvHistory    hist;
+  PetscLogDouble t0;
+} Inverse;
+
+/* problem.c */
+PetscErrorCode InvDefaultOptions(void);
+PetscErrorCode InvCreateDefault(Inverse *, PetscInt64);
+PetscErrorCode InvSynthesize(Inverse *, PetscInt64);
+PetscErrorCode InvFieldOf(Inverse *, Vec, PetscInt, Vec *);
+PetscErrorCode InvRestoreFieldOf(Inverse *, Vec, PetscInt, Vec *);
+
+/* obsfile.c */
+PetscErrorCode InvReadObservations(Inverse *, const char[]);
+PetscErrorCode InvWriteObservations(Inverse *, const char[]);
+PetscErrorCode InvReadStart(Inverse *, const char[]);
+
+/* output.c */
+PetscErrorCode InvHistoryRecord(Inverse *, PetscInt, PetscReal, PetscReal);
+PetscErrorCode InvWriteOutput(Inverse *, const char[]);
+
+#endif

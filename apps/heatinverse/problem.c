@@ -1,0 +1,267 @@
+/*
+  The embedded default problem.  A conductivity with three inclusions of
+  different contrast and size on a smooth background; four experiments, each
+  heating the insulated unit square with a steady Gaussian source in one
+  quadrant from a cold start, 30 backward-Euler steps to t = 0.03; a 10 x 10
+  array of sensors read at every step;
+  1% Gaussian noise from a seeded generator, drawn per (experiment, time,
+  sensor) so the data are the same on any number of ranks.
+*/
+#include "inverse.h"
+
+const char *const InvTargets[] = {"kappa", "s", "u0", "InvTarget", "INV_", NULL};
+
+/* Grid, steps and time step of an observation file become the defaults */
+static PetscErrorCode FileDefaults(const char file[])
+{
+  const char *attr[][2] = {{"grid_x", "-da_grid_x"}, {"grid_y", "-da_grid_y"}, {"grid_z", "-da_grid_z"}, {"steps", "-rw_steps"}, {"dt", "-rw_dt"}};
+  PetscReal   v;
+  PetscBool   found, set;
+  PetscInt    dim = 0;
+  char        text[64];
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < sizeof(attr) / sizeof(attr[0]); i++) {
+    PetscCall(RwIOReadAttribute(PETSC_COMM_WORLD, file, "/", attr[i][0], &v, &found));
+    if (found && i < 3) dim++;
+    PetscCall(PetscOptionsHasName(NULL, NULL, attr[i][1], &set));
+    if (!found || set) continue;
+    if (i < 4) PetscCall(PetscSNPrintf(text, sizeof(text), "%lld", (long long)v));
+    else PetscCall(PetscSNPrintf(text, sizeof(text), "%.17g", (double)v));
+    PetscCall(PetscOptionsSetValue(NULL, attr[i][1], text));
+  }
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_heat_dim", &set));
+  if (dim && !set) {
+    PetscCall(PetscSNPrintf(text, sizeof(text), "%" PetscInt_FMT, dim));
+    PetscCall(PetscOptionsSetValue(NULL, "-rw_heat_dim", text));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Options the default problem needs unless the user gave them */
+PetscErrorCode InvDefaultOptions(void)
+{
+  const char *defaults[][2] = {
+    {"-da_grid_x", "128"},
+    {"-da_grid_y", "128"},
+    {"-rw_heat_bc", "neumann"},
+    {"-rw_heat_scheme", "implicit"},
+    {"-rw_steps", "30"},
+    {"-rw_dt", "1e-3"},
+    /* backward Euler at dt = 5e-4 is far from the explicit limit: multigrid-preconditioned CG */
+    {"-ksp_type", "cg"},
+    {"-pc_type", "gamg"},
+    {"-ksp_rtol", "1e-8"},
+  };
+  PetscBool set;
+  char      obs[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-rw_obs", obs, sizeof(obs), &set));
+  if (set) PetscCall(FileDefaults(obs));
+  for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
+    PetscCall(PetscOptionsHasName(NULL, NULL, defaults[i][0], &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, defaults[i][0], defaults[i][1]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A disk of radius R with a smooth edge of width w: 1 inside, 0 outside */
+static PetscReal Disk(const PetscReal x[3], PetscReal cx, PetscReal cy, PetscReal R, PetscReal w)
+{
+  PetscReal r = PetscSqrtReal((x[0] - cx) * (x[0] - cx) + (x[1] - cy) * (x[1] - cy));
+  return 0.5 * (1 - PetscTanhReal((r - R) / w));
+}
+
+static PetscReal Blob(const PetscReal x[3], PetscReal cx, PetscReal cy, PetscReal s)
+{
+  return PetscExpReal(-((x[0] - cx) * (x[0] - cx) + (x[1] - cy) * (x[1] - cy)) / (2 * s * s));
+}
+
+static PetscReal TrueKappa(const PetscReal x[3], PetscInt e)
+{
+  return 1 + 0.2 * PetscSinReal(2 * PETSC_PI * x[0]) * PetscSinReal(2 * PETSC_PI * x[1]) + 1.0 * Disk(x, 0.32, 0.36, 0.12, 0.012) - 0.6 * Disk(x, 0.68, 0.70, 0.09, 0.012) + 1.5 * Disk(x, 0.72, 0.27, 0.06, 0.012);
+}
+
+static const PetscReal quadrant[4][2] = {{0.25, 0.25}, {0.75, 0.25}, {0.25, 0.75}, {0.75, 0.75}};
+
+static PetscReal ExperimentSource(const PetscReal x[3], PetscInt e)
+{
+  return 40 * Blob(x, quadrant[e][0], quadrant[e][1], 0.05);
+}
+
+static PetscReal TrueSource(const PetscReal x[3], PetscInt e)
+{
+  return 40 * Blob(x, 0.35, 0.6, 0.07) - 25 * Blob(x, 0.7, 0.35, 0.05);
+}
+
+static PetscReal TrueU0(const PetscReal x[3], PetscInt e)
+{
+  return Blob(x, 0.3, 0.3, 0.08) + 0.7 * Blob(x, 0.65, 0.7, 0.1) - 0.4 * Blob(x, 0.75, 0.25, 0.05);
+}
+
+static PetscReal Uniform(const PetscReal x[3], PetscInt e)
+{
+  return 1;
+}
+
+/* v(x) = f(x, e) at the owned grid points */
+static PetscErrorCode Fill(Inverse *inv, Vec v, PetscReal (*f)(const PetscReal[3], PetscInt), PetscInt e)
+{
+  DM           da;
+  PetscInt     xs[3], xm[3], dim, p = 0;
+  PetscScalar *a;
+  PetscReal    x[3] = {0, 0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetStateDM(inv->model, &da));
+  PetscCall(DMDAGetInfo(da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  PetscCall(VecGetArray(v, &a));
+  for (PetscInt k = xs[2]; k < xs[2] + xm[2]; k++)
+    for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++)
+      for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++) {
+        const PetscInt idx[3] = {i, j, k};
+        for (PetscInt d = 0; d < dim; d++) PetscCall(RwModelGetCoordinates(inv->model, d, idx[d], &x[d]));
+        a[p++] = f(x, e);
+      }
+  PetscCall(VecRestoreArray(v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The field the inversion recovers, inside an experiment's parameters or initial state */
+PetscErrorCode InvFieldOf(Inverse *inv, Vec m, PetscInt e, Vec *f)
+{
+  PetscFunctionBegin;
+  if (inv->target == INV_U0) *f = inv->exp[e].u0;
+  else PetscCall(RwModelGetParameterField(inv->model, m, inv->target == INV_KAPPA ? 0 : 1, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode InvRestoreFieldOf(Inverse *inv, Vec m, PetscInt e, Vec *f)
+{
+  PetscFunctionBegin;
+  if (inv->target != INV_U0) PetscCall(RwModelRestoreParameterField(inv->model, m, inv->target == INV_KAPPA ? 0 : 1, f));
+  *f = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Sensors on a regular array, read every `every` steps */
+static PetscErrorCode DefaultSensors(Inverse *inv, PetscInt per, PetscInt every, PetscInt64 n)
+{
+  PetscFunctionBegin;
+  inv->nsensors = per * per;
+  inv->ntimes   = (PetscInt)(n / every);
+  PetscCheck(inv->ntimes >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_observe_every %" PetscInt_FMT " leaves no observation in %" PetscInt64_FMT " steps", every, n);
+  PetscCall(PetscMalloc1(2 * inv->nsensors, &inv->coords));
+  PetscCall(PetscMalloc1(inv->ntimes, &inv->steps));
+  for (PetscInt j = 0; j < per; j++)
+    for (PetscInt i = 0; i < per; i++) {
+      inv->coords[2 * (j * per + i)]     = (i + 0.5) / per;
+      inv->coords[2 * (j * per + i) + 1] = (j + 0.5) / per;
+    }
+  for (PetscInt t = 0; t < inv->ntimes; t++) inv->steps[t] = (t + 1) * every;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  InvCreateDefault - the default problem's experiments (their parameters and
+  initial states, true except for the unknown field), sensors and truth.
+*/
+PetscErrorCode InvCreateDefault(Inverse *inv, PetscInt64 n)
+{
+  PetscInt per = 10, every = 1;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Default problem", "rewind-heat-inverse");
+  PetscCall(PetscOptionsInt("-rw_inv_sensors", "Sensors per direction of the default sensor array", NULL, per, &per, NULL));
+  PetscCall(PetscOptionsInt("-rw_inv_observe_every", "Steps between observations of the default problem", NULL, every, &every, NULL));
+  PetscCall(PetscOptionsInt("-rw_inv_experiments", "Experiments of the default conductivity problem (1-4)", NULL, inv->nexp, &inv->nexp, NULL));
+  PetscOptionsEnd();
+  PetscCheck(per >= 1 && every >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_sensors and -rw_inv_observe_every must be >= 1");
+  PetscCheck(inv->nexp >= 1 && inv->nexp <= 4, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_experiments %" PetscInt_FMT " must be in 1..4", inv->nexp);
+  if (inv->target != INV_KAPPA) inv->nexp = 1;
+  PetscCall(DefaultSensors(inv, per, every, n));
+  PetscCall(VecDuplicate(inv->x, &inv->xtrue));
+  for (PetscInt e = 0; e < inv->nexp; e++) {
+    Vec f;
+    PetscCall(RwModelCreateParameters(inv->model, &inv->exp[e].m));
+    PetscCall(RwModelCreateState(inv->model, &inv->exp[e].u0));
+    PetscCall(RwModelGetParameterField(inv->model, inv->exp[e].m, 0, &f));
+    PetscCall(Fill(inv, f, TrueKappa, e));
+    PetscCall(RwModelRestoreParameterField(inv->model, inv->exp[e].m, 0, &f));
+    PetscCall(RwModelGetParameterField(inv->model, inv->exp[e].m, 1, &f));
+    if (inv->target == INV_KAPPA) PetscCall(Fill(inv, f, ExperimentSource, e));
+    else if (inv->target == INV_S) PetscCall(Fill(inv, f, TrueSource, e));
+    PetscCall(RwModelRestoreParameterField(inv->model, inv->exp[e].m, 1, &f));
+    if (inv->target == INV_U0) PetscCall(Fill(inv, inv->exp[e].u0, TrueU0, e));
+  }
+  /* the truth is what experiment 0 holds now; the start is uniform 1 (kappa) or 0 */
+  {
+    Vec f;
+    PetscCall(InvFieldOf(inv, inv->exp[0].m, 0, &f));
+    PetscCall(VecCopy(f, inv->xtrue));
+    PetscCall(InvRestoreFieldOf(inv, inv->exp[0].m, 0, &f));
+  }
+  if (inv->target == INV_KAPPA) PetscCall(Fill(inv, inv->xinit, Uniform, 0));
+  else PetscCall(VecSet(inv->xinit, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A standard normal number from a hash of (seed, index): Box-Muller on two hashed uniforms */
+static PetscReal HashNormal(PetscInt64 seed, PetscInt64 index)
+{
+  uint64_t  z[2];
+  PetscReal u[2];
+
+  for (int i = 0; i < 2; i++) {
+    z[i] = (uint64_t)seed * 0x9e3779b97f4a7c15ULL + (uint64_t)(2 * index + i) * 0xd1b54a32d192ed03ULL + 0x632be59bd9b4e019ULL;
+    z[i] = (z[i] ^ (z[i] >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z[i] = (z[i] ^ (z[i] >> 27)) * 0x94d049bb133111ebULL;
+    z[i] = z[i] ^ (z[i] >> 31);
+    u[i] = ((PetscReal)(z[i] >> 11) + 0.5) / 9007199254740992.0;
+  }
+  return PetscSqrtReal(-2 * PetscLogReal(u[0])) * PetscCosReal(2 * PETSC_PI * u[1]);
+}
+
+/*
+  InvSynthesize - observations of the truth: each experiment is run forward,
+  its sensors read at the observation steps, and noise of `level` times the
+  largest clean value added.
+*/
+PetscErrorCode InvSynthesize(Inverse *inv, PetscInt64 seed)
+{
+  PetscReal level = 0.01;
+  Vec       u, unew;
+  PetscInt64 n;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Synthetic data", "rewind-heat-inverse");
+  PetscCall(PetscOptionsReal("-rw_inv_noise", "Noise level of the synthetic data, relative to the largest clean value", NULL, level, &level, NULL));
+  PetscOptionsEnd();
+  PetscCheck(level > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_noise %g must be > 0", (double)level);
+  PetscCall(RwAdjointGetSteps(inv->adj, &n));
+  PetscCall(RwModelCreateState(inv->model, &u));
+  PetscCall(VecDuplicate(u, &unew));
+  for (PetscInt e = 0; e < inv->nexp; e++) {
+    InvExperiment *x = &inv->exp[e];
+    PetscReal      peak = 0;
+    PetscInt       t    = 0;
+
+    PetscCall(PetscMalloc1(inv->nobs, &x->data));
+    PetscCall(RwModelSetParameters(inv->model, x->m));
+    PetscCall(VecCopy(x->u0, u));
+    for (PetscInt64 k = 0; k < n && t < inv->ntimes; k++) {
+      PetscCall(RwModelStep(inv->model, k, u, unew));
+      PetscCall(VecCopy(unew, u));
+      if (inv->steps[t] == k + 1) PetscCall(RwObjectiveInterpolate(inv->obj, 0, u, x->data + inv->nsensors * t++));
+    }
+    PetscCall(RwModelCheckFinite(inv->model));
+    for (PetscInt i = 0; i < inv->nobs; i++) peak = PetscMax(peak, PetscAbsReal(x->data[i]));
+    x->sigma = level * peak;
+    for (PetscInt i = 0; i < inv->nobs; i++) x->data[i] += x->sigma * HashNormal(seed, e * inv->nobs + i);
+  }
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&unew));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,18 @@
+/*
+  HDF5 input and output of fields and small arrays, with checks that name the
+  file, the dataset and the expected shape; XDMF so ParaView opens outputs.
+*/
+#ifndef REWIND_IO_H
+#define REWIND_IO_H
+
+#include <rewind/model.h>
+
+PETSC_EXTERN PetscErrorCode RwIOCheckDataset(MPI_Comm, const char[], const char[], PetscInt, const PetscInt64[], PetscInt64[]);
+PETSC_EXTERN PetscErrorCode RwIOHasDataset(MPI_Comm, const char[], const char[], PetscBool *);
+PETSC_EXTERN PetscErrorCode RwIOReadArray(MPI_Comm, const char[], const char[], PetscInt, const PetscInt64[], PetscInt64[], PetscReal **);
+PETSC_EXTERN PetscErrorCode RwIOReadAttribute(MPI_Comm, const char[], const char[], const char[], PetscReal *, PetscBool *);
+PETSC_EXTERN PetscErrorCode RwIOReadField(RwModel, const char[], const char[], Vec);
+PETSC_EXTERN PetscErrorCode RwIOWriteField(RwModel, PetscViewer, const char[], Vec);
+PETSC_EXTERN PetscErrorCode RwIOWriteXDMF(RwModel, const char[], const char[], PetscInt, const char *const[]);
+
+#endif

@@ -1,0 +1,382 @@
+/*
+  HDF5 input and output.  Small arrays (sensors, times, observations) are read
+  by rank 0 and broadcast; fields are read collectively by PETSc's HDF5 viewer
+  in natural grid order.  Every dataset is checked first (exists, shape,
+  finite values) and a mismatch stops with the file, the dataset and the
+  expected shape, on every rank alike.
+*/
+#include <rewind/private/modelimpl.h>
+#include <rewind/io.h>
+#include <petscviewerhdf5.h>
+
+/* Rank 0's verdict, shared so that every rank raises the same error */
+static PetscErrorCode RwIOAgree(MPI_Comm comm, char msg[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)len, MPI_CHAR, 0, comm));
+  PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void RwIOShape(char buf[], size_t len, PetscInt n, const PetscInt64 d[])
+{
+  size_t o = 0;
+
+  buf[0] = 0;
+  for (PetscInt i = 0; i < n && o < len; i++) {
+    if (d[i] < 0) o += (size_t)snprintf(buf + o, len - o, "%sany", i ? " x " : "");
+    else o += (size_t)snprintf(buf + o, len - o, "%s%lld", i ? " x " : "", (long long)d[i]);
+  }
+}
+
+/* On rank 0: open file, open dataset, compare shape; msg empty when all is well */
+static hid_t RwIOOpen0(const char file[], const char dataset[], PetscInt ndims, const PetscInt64 expected[], PetscInt64 dims[], hid_t *f, char msg[], size_t len)
+{
+  hid_t   d, space;
+  hsize_t h[8];
+  int     n;
+  char    want[128], got[128];
+
+  *f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (*f < 0) {
+    snprintf(msg, len, "Cannot open HDF5 file %s (missing, unreadable, or not HDF5)", file);
+    return -1;
+  }
+  if (H5Lexists(*f, dataset, H5P_DEFAULT) <= 0) {
+    snprintf(msg, len, "HDF5 file %s has no dataset %s", file, dataset);
+    return -1;
+  }
+  d = H5Dopen2(*f, dataset, H5P_DEFAULT);
+  if (d < 0) {
+    snprintf(msg, len, "Cannot open dataset %s in %s", dataset, file);
+    return -1;
+  }
+  space = H5Dget_space(d);
+  n     = H5Sget_simple_extent_dims(space, h, NULL);
+  H5Sclose(space);
+  RwIOShape(want, sizeof(want), ndims, expected);
+  for (int i = 0; i < n && i < 8; i++) dims[i] = (PetscInt64)h[i];
+  RwIOShape(got, sizeof(got), n, dims);
+  if (n != ndims) {
+    snprintf(msg, len, "Dataset %s in %s has shape %s, expected %s", dataset, file, got, want);
+    return d;
+  }
+  for (PetscInt i = 0; i < ndims; i++)
+    if (expected[i] >= 0 && dims[i] != expected[i]) {
+      snprintf(msg, len, "Dataset %s in %s has shape %s, expected %s", dataset, file, got, want);
+      return d;
+    }
+  return d;
+}
+
+/*@C
+  RwIOCheckDataset - checks that a dataset exists with the expected shape
+
+  Collective
+
+  Input Parameters:
++ comm     - the communicator whose ranks all get the same verdict
+. file     - the HDF5 file
+. dataset  - the dataset's path
+. ndims    - the expected number of dimensions
+- expected - the expected sizes; a negative size accepts any
+
+  Output Parameter:
+. dims - the sizes found (may be NULL)
+
+  Level: intermediate
+
+.seealso: RwIOReadArray(), RwIOReadField()
+@*/
+PetscErrorCode RwIOCheckDataset(MPI_Comm comm, const char file[], const char dataset[], PetscInt ndims, const PetscInt64 expected[], PetscInt64 dims[])
+{
+  PetscMPIInt rank;
+  char        msg[512] = "";
+  PetscInt64  d[8]     = {0};
+
+  PetscFunctionBegin;
+  PetscCheck(ndims > 0 && ndims <= 8, comm, PETSC_ERR_ARG_OUTOFRANGE, "Dataset rank %" PetscInt_FMT " out of range", ndims);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    hid_t f, ds = RwIOOpen0(file, dataset, ndims, expected, d, &f, msg, sizeof(msg));
+    if (ds >= 0) H5Dclose(ds);
+    if (f >= 0) H5Fclose(f);
+    H5Eclear2(H5E_DEFAULT);
+  }
+  PetscCall(RwIOAgree(comm, msg, sizeof(msg)));
+  PetscCallMPI(MPI_Bcast(d, 8, MPIU_INT64, 0, comm));
+  if (dims)
+    for (PetscInt i = 0; i < ndims; i++) dims[i] = d[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwIOHasDataset - whether a file holds a dataset (a missing file is an error)
+
+  Collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwIOHasDataset(MPI_Comm comm, const char file[], const char dataset[], PetscBool *has)
+{
+  PetscMPIInt rank;
+  char        msg[512] = "";
+  int         h        = 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) snprintf(msg, sizeof(msg), "Cannot open HDF5 file %s (missing, unreadable, or not HDF5)", file);
+    else {
+      h = H5Lexists(f, dataset, H5P_DEFAULT) > 0;
+      H5Fclose(f);
+    }
+    H5Eclear2(H5E_DEFAULT);
+  }
+  PetscCall(RwIOAgree(comm, msg, sizeof(msg)));
+  PetscCallMPI(MPI_Bcast(&h, 1, MPI_INT, 0, comm));
+  *has = h ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwIOReadArray - reads a small dataset of reals on rank 0 and gives it to every rank;
+  its shape must match and its values must be finite
+
+  Collective
+
+  Input Parameters:
++ comm, file, dataset, ndims, expected - as for RwIOCheckDataset()
+
+  Output Parameters:
++ dims - the sizes found (may be NULL)
+- data - the values in C order, allocated with PetscMalloc; free with PetscFree
+
+  Level: intermediate
+
+.seealso: RwIOCheckDataset()
+@*/
+PetscErrorCode RwIOReadArray(MPI_Comm comm, const char file[], const char dataset[], PetscInt ndims, const PetscInt64 expected[], PetscInt64 dims[], PetscReal **data)
+{
+  PetscMPIInt rank;
+  PetscInt64  d[8] = {0}, total = 1;
+  char        msg[512] = "";
+
+  PetscFunctionBegin;
+  PetscCall(RwIOCheckDataset(comm, file, dataset, ndims, expected, d));
+  for (PetscInt i = 0; i < ndims; i++) total *= d[i];
+  PetscCall(PetscMalloc1(total, data));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    hid_t f, ds = RwIOOpen0(file, dataset, ndims, expected, d, &f, msg, sizeof(msg));
+    if (!msg[0] && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, *data) < 0) snprintf(msg, sizeof(msg), "Cannot read dataset %s in %s as real numbers", dataset, file);
+    for (PetscInt64 i = 0; i < total && !msg[0]; i++)
+      if (PetscIsInfOrNanReal((*data)[i])) snprintf(msg, sizeof(msg), "Dataset %s in %s holds a non-finite value (%g at flat index %lld)", dataset, file, (double)(*data)[i], (long long)i);
+    if (ds >= 0) H5Dclose(ds);
+    if (f >= 0) H5Fclose(f);
+    H5Eclear2(H5E_DEFAULT);
+  }
+  PetscCall(RwIOAgree(comm, msg, sizeof(msg)));
+  PetscCallMPI(MPI_Bcast(*data, (PetscMPIInt)total, MPIU_REAL, 0, comm));
+  if (dims)
+    for (PetscInt i = 0; i < ndims; i++) dims[i] = d[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwIOReadAttribute - a real attribute of an object (group or dataset) of a file
+
+  Collective
+
+  Output Parameters:
++ value - the value (unchanged when absent)
+- found - whether the attribute exists
+
+  Level: intermediate
+@*/
+PetscErrorCode RwIOReadAttribute(MPI_Comm comm, const char file[], const char object[], const char name[], PetscReal *value, PetscBool *found)
+{
+  PetscMPIInt rank;
+  char        msg[512] = "";
+  double      v[2]     = {0, 0};
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) snprintf(msg, sizeof(msg), "Cannot open HDF5 file %s (missing, unreadable, or not HDF5)", file);
+    else {
+      if (H5Aexists_by_name(f, object, name, H5P_DEFAULT) > 0) {
+        hid_t a = H5Aopen_by_name(f, object, name, H5P_DEFAULT, H5P_DEFAULT);
+        if (a < 0 || H5Aread(a, H5T_NATIVE_DOUBLE, &v[1]) < 0) snprintf(msg, sizeof(msg), "Cannot read attribute %s of %s in %s as a real number", name, object, file);
+        else if (!PetscIsNormalReal(v[1]) && v[1] != 0) snprintf(msg, sizeof(msg), "Attribute %s of %s in %s is not finite (%g)", name, object, file, v[1]);
+        else v[0] = 1;
+        if (a >= 0) H5Aclose(a);
+      }
+      H5Fclose(f);
+    }
+    H5Eclear2(H5E_DEFAULT);
+  }
+  PetscCall(RwIOAgree(comm, msg, sizeof(msg)));
+  PetscCallMPI(MPI_Bcast(v, 2, MPI_DOUBLE, 0, comm));
+  *found = v[0] ? PETSC_TRUE : PETSC_FALSE;
+  if (*found) *value = v[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The grid's shape as HDF5 stores a field: slowest direction first */
+static PetscErrorCode RwIOGridShape(RwModel model, PetscInt *n, PetscInt64 shape[3])
+{
+  PetscInt dim, M[3];
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(model->da, &dim, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  for (PetscInt d = 0; d < dim; d++) shape[d] = M[dim - 1 - d];
+  *n = dim;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwIOSplitPath(const char path[], char group[], char name[], size_t len)
+{
+  const char *slash = strrchr(path, '/');
+
+  PetscFunctionBegin;
+  if (!slash) {
+    PetscCall(PetscStrncpy(group, "/", len));
+    PetscCall(PetscStrncpy(name, path, len));
+  } else {
+    size_t g = (size_t)(slash - path);
+    PetscCall(PetscStrncpy(group, g ? path : "/", g ? PetscMin(len, g + 1) : len));
+    PetscCall(PetscStrncpy(name, slash + 1, len));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwIOReadField - reads a field on the model's grid, stored in natural order
+  with the grid's shape (slowest direction first: z, y, x)
+
+  Collective
+
+  Input Parameters:
++ model   - the model, set up
+. file    - the HDF5 file
+- dataset - the dataset's path
+
+  Output Parameter:
+. f - a vector on the state's grid
+
+  Level: intermediate
+
+.seealso: RwIOWriteField()
+@*/
+PetscErrorCode RwIOReadField(RwModel model, const char file[], const char dataset[], Vec f)
+{
+  PetscInt64  shape[3];
+  PetscInt    n;
+  PetscViewer v;
+  char        group[PETSC_MAX_PATH_LEN], name[PETSC_MAX_PATH_LEN], keep[256];
+  const char *old;
+  PetscReal   norm;
+
+  PetscFunctionBegin;
+  PetscCall(RwIOGridShape(model, &n, shape));
+  PetscCall(RwIOCheckDataset(PetscObjectComm((PetscObject)model), file, dataset, n, shape, NULL));
+  PetscCall(RwIOSplitPath(dataset, group, name, sizeof(group)));
+  /* VecLoad finds the dataset by the vector's name: lend it the dataset's */
+  PetscCall(PetscObjectGetName((PetscObject)f, &old));
+  PetscCall(PetscStrncpy(keep, old ? old : "", sizeof(keep)));
+  PetscCall(PetscObjectSetName((PetscObject)f, name));
+  PetscCall(PetscViewerHDF5Open(PetscObjectComm((PetscObject)model), file, FILE_MODE_READ, &v));
+  PetscCall(PetscViewerHDF5PushGroup(v, group));
+  PetscCall(VecLoad(f, v));
+  PetscCall(PetscViewerHDF5PopGroup(v));
+  PetscCall(PetscViewerDestroy(&v));
+  PetscCall(PetscObjectSetName((PetscObject)f, keep));
+  PetscCall(VecNorm(f, NORM_INFINITY, &norm));
+  PetscCheck(!PetscIsInfOrNanReal(norm), PetscObjectComm((PetscObject)model), PETSC_ERR_FILE_UNEXPECTED, "Dataset %s in %s holds non-finite values", dataset, file);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwIOWriteField - writes a field on the model's grid as a dataset of an open
+  PETSc HDF5 viewer, in natural order with the grid's shape
+
+  Collective
+
+  Level: intermediate
+
+.seealso: RwIOReadField(), RwIOWriteXDMF()
+@*/
+PetscErrorCode RwIOWriteField(RwModel model, PetscViewer viewer, const char name[], Vec f)
+{
+  const char *old;
+  char        keep[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetName((PetscObject)f, &old));
+  PetscCall(PetscStrncpy(keep, old ? old : "", sizeof(keep)));
+  PetscCall(PetscObjectSetName((PetscObject)f, name));
+  PetscCall(VecView(f, viewer));
+  PetscCall(PetscObjectSetName((PetscObject)f, keep));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwIOWriteXDMF - an XDMF file that lets ParaView open fields of an HDF5 file
+  written by RwIOWriteField() on the model's grid
+
+  Collective
+
+  Input Parameters:
++ model - the model
+. xmf   - the XDMF file to write
+. h5    - the HDF5 file, as the XDMF file should refer to it (a path relative to the XDMF file's directory)
+. n     - the number of fields
+- names - their dataset paths in the HDF5 file
+
+  Level: intermediate
+
+.seealso: RwIOWriteField()
+@*/
+PetscErrorCode RwIOWriteXDMF(RwModel model, const char xmf[], const char h5[], PetscInt n, const char *const names[])
+{
+  PetscInt64  shape[3];
+  PetscInt    dim;
+  PetscReal   x0[3] = {0, 0, 0}, x1[3] = {1, 1, 1};
+  FILE       *fp;
+  char        dims[128] = "";
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCall(RwIOGridShape(model, &dim, shape));
+  for (PetscInt d = 0; d < dim; d++) {
+    PetscCall(RwModelGetCoordinates(model, d, 0, &x0[d]));
+    PetscCall(RwModelGetCoordinates(model, d, 1, &x1[d]));
+    PetscCall(PetscSNPrintf(dims + strlen(dims), sizeof(dims) - strlen(dims), "%s%lld", d ? " " : "", (long long)shape[d]));
+  }
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)model), &rank));
+  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
+  fp = fopen(xmf, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write XDMF file %s", xmf);
+  fprintf(fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n  <Grid Name=\"rewind\" GridType=\"Uniform\">\n");
+  if (dim == 3) {
+    fprintf(fp, "   <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"%s\"/>\n   <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n", dims);
+    fprintf(fp, "    <DataItem Dimensions=\"3\" Format=\"XML\">%.17g %.17g %.17g</DataItem>\n", (double)x0[2], (double)x0[1], (double)x0[0]);
+    fprintf(fp, "    <DataItem Dimensions=\"3\" Format=\"XML\">%.17g %.17g %.17g</DataItem>\n", (double)(x1[2] - x0[2]), (double)(x1[1] - x0[1]), (double)(x1[0] - x0[0]));
+  } else {
+    fprintf(fp, "   <Topology TopologyType=\"2DCoRectMesh\" Dimensions=\"%s%s\"/>\n   <Geometry GeometryType=\"ORIGIN_DXDY\">\n", dim == 1 ? "1 " : "", dims);
+    fprintf(fp, "    <DataItem Dimensions=\"2\" Format=\"XML\">%.17g %.17g</DataItem>\n", (double)(dim == 2 ? x0[1] : 0), (double)x0[0]);
+    fprintf(fp, "    <DataItem Dimensions=\"2\" Format=\"XML\">%.17g %.17g</DataItem>\n", (double)(dim == 2 ? x1[1] - x0[1] : 1), (double)(x1[0] - x0[0]));
+  }
+  fprintf(fp, "   </Geometry>\n");
+  for (PetscInt i = 0; i < n; i++) {
+    const char *base = strrchr(names[i], '/') ? strrchr(names[i], '/') + 1 : names[i];
+    fprintf(fp, "   <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n", base);
+    fprintf(fp, "    <DataItem Dimensions=\"%s%s\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s%s</DataItem>\n   </Attribute>\n", dim == 1 ? "1 " : "", dims, h5, names[i][0] == '/' ? "" : "/", names[i]);
+  }
+  fprintf(fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
+  PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot finish XDMF file %s", xmf);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,74 @@
+#!/bin/sh
+# rewind-heat-inverse, small: on 32 x 32 the data misfit falls by 100x and
+# the kappa error decreases, on 1 and 2 ranks; outputs exist, h5dump reads
+# them, the XDMF parses and the plot script draws them; -rw_invert s and u0
+# reduce their misfits; the shipped example runs; malformed -rw_obs files
+# stop with errors naming the dataset.
+set -eu
+app="$top_builddir/apps/rewind-heat-inverse"
+example="$top_srcdir/doc/example-obs.h5"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-t502.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+run() {
+  np=$1
+  shift
+  $RW_MPIEXEC $RW_MPIEXEC_FLAGS -n "$np" "$app" "$@"
+}
+# field FILE KEY: the "A -> B" numbers of a summary line, as "A B"
+field() { sed -n "s/^$2[^0-9]*\([0-9.e+-]*\) -> \([0-9.e+-]*\).*/\1 \2/p" "$1"; }
+
+small="-da_grid_x 32 -da_grid_y 32 -rw_inv_noise 1e-3 -tao_max_it 12"
+for np in 1 2; do
+  run $np $small -rw_output "$tmp/k$np" > "$tmp/k$np.txt"
+  cat "$tmp/k$np.txt"
+  set -- $(field "$tmp/k$np.txt" "data misfit")
+  "$PYTHON" -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); assert b <= a / 100, ('misfit fell only', a / b)" "$1" "$2"
+  set -- $(field "$tmp/k$np.txt" "relative kappa error")
+  "$PYTHON" -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); assert b < a, ('kappa error did not decrease', a, b)" "$1" "$2"
+  grep -q '^iter  12 ' "$tmp/k$np.txt"
+done
+# 1 and 2 ranks: the same problem, the same path to rounding (TAO's dot products differ)
+"$PYTHON" - "$tmp/k1.h5" "$tmp/k2.h5" <<'PY'
+import sys, h5py, numpy
+a, b = (h5py.File(p, "r") for p in sys.argv[1:])
+d = numpy.abs(a["kappa_recovered"][()] - b["kappa_recovered"][()]).max()
+m = abs(a["history/misfit"][-1] - b["history/misfit"][-1]) / a["history/misfit"][-1]
+print("1 vs 2 ranks: max |kappa difference| %.3g, relative misfit difference %.3g" % (d, m))
+# GAMG and TAO reduce in rank-dependent order; linear solves stop at rtol 1e-8
+assert d < 1e-4 and m < 1e-5
+PY
+h5dump -H "$tmp/k2.h5" | grep -q 'DATASET "kappa_recovered"'
+h5dump -d /history/misfit "$tmp/k2.h5" > /dev/null
+"$PYTHON" -c "import sys, xml.etree.ElementTree as E; r = E.parse(sys.argv[1]).getroot(); assert len(r.findall('.//Attribute')) == 4" "$tmp/k2.xmf"
+"$PYTHON" "$top_srcdir/jobs/plot_inverse.py" "$tmp/k2.h5" "$tmp/k2.png"
+test -s "$tmp/k2.png"
+
+for what in s u0; do
+  run 2 -da_grid_x 32 -da_grid_y 32 -rw_invert $what -tao_max_it 8 > "$tmp/$what.txt"
+  tail -2 "$tmp/$what.txt"
+  set -- $(field "$tmp/$what.txt" "data misfit")
+  "$PYTHON" -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); assert b <= a / 10, ('$what misfit fell only', a / b)" "$1" "$2"
+done
+
+# the shipped example: grid, steps and dt come from the file
+run 2 -rw_obs "$example" -tao_max_it 3 > "$tmp/example.txt"
+grep -q '^recovered kappa in 3 iterations' "$tmp/example.txt"
+
+# malformed files
+bad() { # bad NAME EXPECTED PYTHON-EDIT: copy the example, edit it, expect the error
+  cp "$example" "$tmp/$1.h5"
+  "$PYTHON" -c "import h5py, numpy; f = h5py.File('$tmp/$1.h5', 'r+'); $3; f.close()"
+  if run 1 -rw_obs "$tmp/$1.h5" -tao_max_it 1 > "$tmp/$1.out" 2>&1; then
+    echo "FAIL $1: a malformed file was accepted"; exit 1
+  fi
+  grep -q "$2" "$tmp/$1.out" || { echo "FAIL $1: expected \"$2\""; grep 'PETSC ERROR' "$tmp/$1.out" | head -5; exit 1; }
+  echo "ok $1: $2"
+}
+bad no-times "has no dataset /times" "del f['times']"
+bad data-shape "Dataset /experiment_1/data in .* has shape 30 x 99, expected 30 x 100" "d = f['experiment_1/data'][:, :99]; del f['experiment_1/data']; f['experiment_1/data'] = d"
+bad sensor-outside "sensor 7 has coordinate 1.5 in direction y, outside the unit box" "f['sensors'][7, 1] = 1.5"
+bad nan-data "Dataset /experiment_0/data in .* holds a non-finite value" "f['experiment_0/data'][3, 4] = numpy.nan"
+bad source-grid "Dataset /experiment_0/source in .* has shape 16 x 16, expected 32 x 32" "del f['experiment_0/source']; f['experiment_0/source'] = numpy.zeros((16, 16))"
+bad no-sigma "Group /experiment_1 in .* needs an attribute sigma > 0" "del f['experiment_1'].attrs['sigma']"
+bad time-step "time 0.0015 (index 1) is not a multiple of the time step" "f['times'][1] = 0.0015"
+bad no-file "Cannot open HDF5 file" "import os; os.remove('$tmp/no-file.h5')"
