@@ -19,6 +19,7 @@ struct _RwStoreOps {
 };
 
 PETSC_EXTERN PetscErrorCode RwStoreCreate_Memory(RwStore);
+PETSC_EXTERN PetscErrorCode RwStoreCreate_HDF5(RwStore);
 
 struct _p_RwStore {
   PETSCHEADER(struct _RwStoreOps);

@@ -40,6 +40,7 @@ PetscErrorCode RwStoreRegisterAll(void)
   if (RwStoreRegisterAllCalled) PetscFunctionReturn(PETSC_SUCCESS);
   RwStoreRegisterAllCalled = PETSC_TRUE;
   PetscCall(RwStoreRegister(RWSTOREMEMORY, RwStoreCreate_Memory));
+  PetscCall(RwStoreRegister(RWSTOREHDF5, RwStoreCreate_HDF5));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
