@@ -720,11 +720,11 @@ static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, Pet
   RwStoreHDF5Where(store, slot, k, where, sizeof(where));
   samegrid = (PetscBool)(r.dim == h5->dim && r.dof == h5->dof);
   for (PetscInt d = 0; d < h5->dim && samegrid; d++) samegrid = (PetscBool)(r.grid[d] == h5->M[d]);
-  if (r.missing && strcmp(r.missing, "valid")) snprintf(msg, sizeof(msg), "Checkpoint %s: attribute \"%s\" is missing or malformed: the file is damaged", where, r.missing);
-  else if (r.valid != 1) snprintf(msg, sizeof(msg), "Checkpoint %s has no valid mark: its write never completed (or the mark was removed); refusing to read it", where);
-  else if (r.step != k) snprintf(msg, sizeof(msg), "Checkpoint %s records step %" PetscInt64_FMT ", not the step expected", where, (PetscInt64)r.step);
+  if (r.missing && strcmp(r.missing, "valid")) snprintf(msg, sizeof(msg), "%s: attribute \"%s\" is missing or malformed: the file is damaged", where, r.missing);
+  else if (r.valid != 1) snprintf(msg, sizeof(msg), "%s has no valid mark: its write never completed (or the mark was removed); refusing to read it", where);
+  else if (r.step != k) snprintf(msg, sizeof(msg), "%s records step %" PetscInt64_FMT ", not the step expected", where, (PetscInt64)r.step);
   else if (!samegrid)
-    snprintf(msg, sizeof(msg), "Checkpoint %s records a %dD grid %" PetscInt64_FMT " x %" PetscInt64_FMT " x %" PetscInt64_FMT " with dof %" PetscInt64_FMT "; the state is %" PetscInt_FMT "D, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with dof %" PetscInt_FMT, where, (int)r.dim, (PetscInt64)r.grid[0], (PetscInt64)(r.dim > 1 ? r.grid[1] : 1), (PetscInt64)(r.dim > 2 ? r.grid[2] : 1), (PetscInt64)r.dof, h5->dim, h5->M[0], h5->M[1], h5->M[2], h5->dof);
+    snprintf(msg, sizeof(msg), "%s records a %dD grid %" PetscInt64_FMT " x %" PetscInt64_FMT " x %" PetscInt64_FMT " with dof %" PetscInt64_FMT "; the state is %" PetscInt_FMT "D, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with dof %" PetscInt_FMT, where, (int)r.dim, (PetscInt64)r.grid[0], (PetscInt64)(r.dim > 1 ? r.grid[1] : 1), (PetscInt64)(r.dim > 2 ? r.grid[2] : 1), (PetscInt64)r.dof, h5->dim, h5->M[0], h5->M[1], h5->M[2], h5->dof);
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
   *checksum = r.checksum;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -747,7 +747,7 @@ static PetscErrorCode RwStoreRead_HDF5(RwStore store, PetscInt64 slot, PetscInt6
   PetscCall(VecRestoreArrayWrite(u, &a));
   if (sum != recorded) {
     RwStoreHDF5Where(store, slot, k, where, sizeof(where));
-    snprintf(msg, sizeof(msg), "Checkpoint %s: checksum 0x%016llx of the data read differs from 0x%016llx recorded: the file is corrupted", where, (unsigned long long)sum, (unsigned long long)recorded);
+    snprintf(msg, sizeof(msg), "%s: checksum 0x%016llx of the data read differs from 0x%016llx recorded: the file is corrupted", where, (unsigned long long)sum, (unsigned long long)recorded);
   }
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
   PetscCall(PetscTime(&t1));
