@@ -464,7 +464,8 @@ PetscErrorCode RwStoreRead(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
   RwStoreCheckSlot(store, slot);
-  PetscCheck(store->step[slot] == k, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds %s%" PetscInt64_FMT ", not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, store->step[slot] < 0 ? "no valid state" : "step ", store->step[slot] < 0 ? (PetscInt64)0 : store->step[slot], k);
+  PetscCheck(store->step[slot] >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds no valid state, not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, k);
+  PetscCheck(store->step[slot] == k, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds step %" PetscInt64_FMT ", not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, store->step[slot], k);
   PetscCall(PetscLogEventBegin(RW_StoreRead, store, u, 0, 0));
   PetscUseTypeMethod(store, read, slot, k, u);
   PetscCall(PetscLogEventEnd(RW_StoreRead, store, u, 0, 0));
