@@ -69,6 +69,7 @@ typedef struct {
   PetscInt  node, nodes;
   hid_t     fid, dxpl, memspace, filespace, *dset;
   PetscBool opened;
+  PetscBool owned; /* created here, or reopened and found to be this problem's: removed at the end unless kept */
   /* the grid, x first; a plain vector is a 1D grid */
   PetscInt dim, dof, M[3], start[3], count[3], n;
   int      frank; /* the datasets' rank and shape, and this rank's hyperslab */
@@ -451,6 +452,7 @@ static PetscErrorCode RwStoreHDF5OpenFile(RwStore store)
   RwCallHDF5(H5Pclose, (fapl));
   RwH5Try(store, -1, 0, doing, h5->fid);
   h5->opened = PETSC_TRUE;
+  h5->owned  = (PetscBool)!store->restart;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -615,14 +617,18 @@ static PetscErrorCode RwStoreHDF5OpenSlots(RwStore store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Another problem's file is refused, and left alone */
 static PetscErrorCode RwStoreHDF5ReopenFile(RwStore store)
 {
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
   PetscFunctionBegin;
   PetscCheck(store->identity, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "A restart must check the file belongs to this problem: call RwStoreSetIdentity() before RwStoreSetUp()");
   PetscCall(RwStoreHDF5CheckPath(store));
   PetscCall(RwStoreHDF5OpenFile(store));
   PetscCall(RwStoreHDF5CheckRoot(store));
   PetscCall(RwStoreHDF5OpenSlots(store));
+  h5->owned = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -833,7 +839,7 @@ static PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Closes every handle even when one fails; the file is removed unless kept */
+/* Closes every handle even when one fails; the file is removed unless kept or not ours */
 static PetscErrorCode RwStoreHDF5Close(RwStore store)
 {
   RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
@@ -850,8 +856,8 @@ static PetscErrorCode RwStoreHDF5Close(RwStore store)
   if (h5->opened) s |= H5Fclose(h5->fid);
   RwH5Try(store, -1, 0, RW_H5_CLOSE, s < 0 ? -1 : 0);
   PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
-  if (h5->opened && !h5->keep && !frank && unlink(h5->path) && errno != ENOENT) snprintf(msg, sizeof(msg), "Cannot remove checkpoint file %s at the end (use -rw_store_keep to keep it): %s", h5->path, strerror(errno));
-  h5->opened = PETSC_FALSE;
+  if (h5->owned && !h5->keep && !frank && unlink(h5->path) && errno != ENOENT) snprintf(msg, sizeof(msg), "Cannot remove checkpoint file %s at the end (use -rw_store_keep to keep it): %s", h5->path, strerror(errno));
+  h5->opened = h5->owned = PETSC_FALSE;
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_WRITE, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
