@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #if !defined(PETSC_USE_REAL_DOUBLE) || defined(PETSC_USE_COMPLEX)
@@ -239,6 +240,16 @@ static void RwStoreHDF5Where(RwStore store, PetscInt64 slot, PetscInt64 k, char 
   else snprintf(buf, len, "checkpoint /slot_%" PetscInt64_FMT " in file %s (step %" PetscInt64_FMT ")", slot, h5->path, k);
 }
 
+/* A failed write most often means a full disk or quota: say how much room is left */
+static void RwStoreHDF5WriteHint(RwStore store, char msg[], size_t len)
+{
+  RwStore_HDF5  *h5 = (RwStore_HDF5 *)store->data;
+  struct statvfs fs;
+
+  snprintf(msg + strlen(msg), len - strlen(msg), "; the checkpoint is not valid");
+  if (!statvfs(h5->path, &fs)) snprintf(msg + strlen(msg), len - strlen(msg), " (%.4g MB free on the file system; is the disk full or over quota?)", (double)fs.f_bavail * (double)fs.f_frsize / 1e6);
+}
+
 /* Agrees on the status of an HDF5 call every rank made; a failure is reported
    with the file, the checkpoint and HDF5's own explanation */
 static PetscErrorCode RwStoreHDF5Check(RwStore store, PetscInt64 slot, PetscInt64 k, RwH5Doing doing, herr_t status)
@@ -251,7 +262,8 @@ static PetscErrorCode RwStoreHDF5Check(RwStore store, PetscInt64 slot, PetscInt6
 
     PetscCall(RwHDF5ErrorMessage(why, sizeof(why)));
     RwStoreHDF5Where(store, slot, k, where, sizeof(where));
-    snprintf(msg, sizeof(msg), "%s %s failed: %s%s", RwH5Verbs[doing], where, why, doing == RW_H5_WRITE ? "; the checkpoint is not valid (is the disk full or over quota?)" : "");
+    snprintf(msg, sizeof(msg), "%s %s failed: %s", RwH5Verbs[doing], where, why);
+    if (doing == RW_H5_WRITE) RwStoreHDF5WriteHint(store, msg, sizeof(msg));
   }
   PetscCall(RwStoreHDF5Agree(store, RwH5Codes[doing], msg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -787,7 +799,8 @@ static PetscErrorCode RwStoreGetValidSteps_HDF5(RwStore store, PetscInt64 steps[
 
 static PetscErrorCode RwStoreSetFromOptions_HDF5(RwStore store, PetscOptionItems *PetscOptionsObject)
 {
-  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  RwStore_HDF5 *h5     = (RwStore_HDF5 *)store->data;
+  const char   *prefix = ((PetscObject)store)->prefix ? ((PetscObject)store)->prefix : "";
 
   PetscFunctionBegin;
   PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Set the hdf5 store's options before RwStoreSetUp()");
@@ -795,10 +808,12 @@ static PetscErrorCode RwStoreSetFromOptions_HDF5(RwStore store, PetscOptionItems
   PetscCall(PetscOptionsString("-rw_store_hdf5_file", "Checkpoint file (node files get a -node<i> suffix)", "RWSTOREHDF5", h5->file, h5->file, sizeof(h5->file), NULL));
   PetscCall(PetscOptionsEnum("-rw_store_hdf5_comm", "One file shared by all ranks (world) or one file per node (node)", "RWSTOREHDF5", RwStoreHDF5Comms, (PetscEnum)h5->comm, (PetscEnum *)&h5->comm, NULL));
   PetscCall(PetscOptionsBool("-rw_store_keep", "Keep the checkpoint file at the end (it is removed by default)", "RWSTOREHDF5", h5->keep, &h5->keep, NULL));
-  PetscCall(PetscOptionsBoundedInt("-rw_store_hdf5_alignment", "Align checkpoint datasets of at least this many bytes to multiples of it, e.g. the stripe size (0: no alignment)", "RWSTOREHDF5", h5->alignment, &h5->alignment, NULL, 0));
-  PetscCall(PetscOptionsBoundedInt("-rw_store_hdf5_fail_write", "Debugging: make the k-th write fail as a full disk would (0: never)", "RWSTOREHDF5", h5->failwrite, &h5->failwrite, NULL, 0));
+  PetscCall(PetscOptionsInt("-rw_store_hdf5_alignment", "Align checkpoint datasets of at least this many bytes to multiples of it, e.g. the stripe size (0: no alignment)", "RWSTOREHDF5", h5->alignment, &h5->alignment, NULL));
+  PetscCall(PetscOptionsInt("-rw_store_hdf5_fail_write", "Debugging: make the k-th write fail as a full disk would (0: never)", "RWSTOREHDF5", h5->failwrite, &h5->failwrite, NULL));
   PetscOptionsHeadEnd();
-  PetscCheck(h5->file[0], PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONG, "-rw_store_hdf5_file needs a file name");
+  PetscCheck(h5->file[0], PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONG, "-%srw_store_hdf5_file needs a file name", prefix);
+  PetscCheck(h5->alignment >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "-%srw_store_hdf5_alignment %" PetscInt_FMT ": expected a number of bytes >= 0 (0: no alignment)", prefix, h5->alignment);
+  PetscCheck(h5->failwrite >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "-%srw_store_hdf5_fail_write %" PetscInt_FMT ": expected the number of the write to fail, >= 1 (0: none)", prefix, h5->failwrite);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
