@@ -69,7 +69,7 @@ START_TEST(test_corrupt)
   rw_assert_error(RwStoreRead(store, 2, 102, u), expect);
   snprintf(expect, sizeof(expect), "checkpoint /slot_3 in file %s (step 103) has no valid mark", file);
   rw_assert_error(RwStoreRead(store, 3, 103, u), expect);
-  snprintf(expect, sizeof(expect), "checkpoint /slot_4 in file %s (step 104) records a 2D grid 13 x 12 x 1 with dof 1; the state is 2D, 13 x 11 x 1 with dof 1", file);
+  snprintf(expect, sizeof(expect), "checkpoint /slot_4 in file %s (step 104) records a 2D grid 13 x 12 with dof 1; the state is 2D, 13 x 11 with dof 1", file);
   rw_assert_error(RwStoreRead(store, 4, 104, u), expect);
   /* the class refuses a step the slot does not hold before the file is touched */
   rw_assert_error(RwStoreRead(store, 0, 99, u), "holds step 100, not step 99");

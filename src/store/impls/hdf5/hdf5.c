@@ -395,10 +395,13 @@ static PetscErrorCode RwStoreHDF5Selection(RwStore store)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
   PetscInt64    n = h5->n, offset = 0, total = 0;
+  PetscMPIInt   frank;
 
   PetscFunctionBegin;
   if (h5->comm == RW_H5_NODE) {
     PetscCallMPI(MPI_Exscan(&n, &offset, 1, MPIU_INT64, MPI_SUM, h5->fcomm));
+    PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
+    if (!frank) offset = 0; /* MPI leaves rank 0's result undefined */
     PetscCallMPI(MPI_Allreduce(&n, &total, 1, MPIU_INT64, MPI_SUM, h5->fcomm));
     h5->frank     = 1;
     h5->fdims[0]  = (hsize_t)total;
@@ -732,17 +735,26 @@ static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, Pet
   char          msg[RW_H5_MSGLEN] = "", where[RW_H5_WHERELEN];
   RwH5Record    r;
   PetscBool     samegrid;
+  hsize_t       have[3], want[3];
+  char          hs[96], ws[96];
 
   PetscFunctionBegin;
   RwH5Try(store, slot, k, RW_H5_READ, RwH5GetRecord(h5->dset[slot], h5->dim, &r));
   RwStoreHDF5Where(store, slot, k, where, sizeof(where));
   samegrid = (PetscBool)(r.dim == h5->dim && r.dof == h5->dof);
-  for (PetscInt d = 0; d < h5->dim && samegrid; d++) samegrid = (PetscBool)(r.grid[d] == h5->M[d]);
+  for (PetscInt d = 0; d < h5->dim; d++) {
+    have[d] = (hsize_t)r.grid[d];
+    want[d] = (hsize_t)h5->M[d];
+    samegrid = (PetscBool)(samegrid && have[d] == want[d]);
+  }
   if (r.missing && strcmp(r.missing, "valid")) snprintf(msg, sizeof(msg), "%s: attribute \"%s\" is missing or malformed: the file is damaged", where, r.missing);
   else if (r.valid != 1) snprintf(msg, sizeof(msg), "%s has no valid mark: its write never completed (or the mark was removed); refusing to read it", where);
   else if (r.step != k) snprintf(msg, sizeof(msg), "%s records step %" PetscInt64_FMT ", not the step expected", where, (PetscInt64)r.step);
-  else if (!samegrid)
-    snprintf(msg, sizeof(msg), "%s records a %dD grid %" PetscInt64_FMT " x %" PetscInt64_FMT " x %" PetscInt64_FMT " with dof %" PetscInt64_FMT "; the state is %" PetscInt_FMT "D, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with dof %" PetscInt_FMT, where, (int)r.dim, (PetscInt64)r.grid[0], (PetscInt64)(r.dim > 1 ? r.grid[1] : 1), (PetscInt64)(r.dim > 2 ? r.grid[2] : 1), (PetscInt64)r.dof, h5->dim, h5->M[0], h5->M[1], h5->M[2], h5->dof);
+  else if (!samegrid) {
+    RwH5Shape((int)h5->dim, have, hs, sizeof(hs));
+    RwH5Shape((int)h5->dim, want, ws, sizeof(ws));
+    snprintf(msg, sizeof(msg), "%s records a %dD grid %s with dof %d; the state is %dD, %s with dof %d", where, (int)r.dim, hs, (int)r.dof, (int)h5->dim, ws, (int)h5->dof);
+  }
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
   *checksum = r.checksum;
   PetscFunctionReturn(PETSC_SUCCESS);
