@@ -231,12 +231,14 @@ static void RwStoreHDF5Option(RwStore store, const char name[], char buf[], size
   snprintf(buf, len, "-%s%s", prefix ? prefix : "", name + 1);
 }
 
-/* "checkpoint /slot_3 in file ck.h5 (step 12)", or "file ck.h5" for the file as a whole */
+/* "checkpoint /slot_3 in file ck.h5 (step 12)"; without the step when it is
+   not known (k < 0), "file ck.h5" for the file as a whole (slot < 0) */
 static void RwStoreHDF5Where(RwStore store, PetscInt64 slot, PetscInt64 k, char buf[], size_t len)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
 
   if (slot < 0) snprintf(buf, len, "file %s", h5->path);
+  else if (k < 0) snprintf(buf, len, "checkpoint /slot_%" PetscInt64_FMT " in file %s", slot, h5->path);
   else snprintf(buf, len, "checkpoint /slot_%" PetscInt64_FMT " in file %s (step %" PetscInt64_FMT ")", slot, h5->path, k);
 }
 
