@@ -15,9 +15,11 @@ struct _RwStoreOps {
   PetscErrorCode (*write)(RwStore, PetscInt64, PetscInt64, Vec);
   PetscErrorCode (*read)(RwStore, PetscInt64, PetscInt64, Vec);
   PetscErrorCode (*free)(RwStore, PetscInt64);
+  PetscErrorCode (*validsteps)(RwStore, PetscInt64[]); /* steps the kept states validly hold; NULL: the step table */
 };
 
 PETSC_EXTERN PetscErrorCode RwStoreCreate_Memory(RwStore);
+PETSC_EXTERN PetscErrorCode RwStoreCreate_HDF5(RwStore);
 
 struct _p_RwStore {
   PETSCHEADER(struct _RwStoreOps);
@@ -27,6 +29,10 @@ struct _p_RwStore {
   PetscInt64 *step;      /* step held by each slot, -1 when free */
   PetscInt64  bytes;     /* bytes of one state on this rank */
   PetscInt64  nwrite, nread, bwrite, bread;
+  char       *modeltype; /* RwStoreSetInfo(): recorded with each checkpoint */
+  PetscReal   dt;        /* time of step k is k dt; 0 when unknown */
+  char       *identity;  /* RwStoreSetIdentity(): the problem a kept file belongs to */
+  PetscBool   restart;   /* set-up reopens what a previous run kept */
   void       *data; /* the type's own state */
 };
 

@@ -40,6 +40,7 @@ PetscErrorCode RwStoreRegisterAll(void)
   if (RwStoreRegisterAllCalled) PetscFunctionReturn(PETSC_SUCCESS);
   RwStoreRegisterAllCalled = PETSC_TRUE;
   PetscCall(RwStoreRegister(RWSTOREMEMORY, RwStoreCreate_Memory));
+  PetscCall(RwStoreRegister(RWSTOREHDF5, RwStoreCreate_HDF5));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -156,7 +157,7 @@ PetscErrorCode RwStoreSetFromOptions(RwStore store)
 }
 
 /*@
-  RwStoreSetUp - allocates the store.s slots or opens its file; called once, later calls do nothing
+  RwStoreSetUp - allocates the store's slots or opens its file; called once, later calls do nothing
 
   Collective
 
@@ -224,6 +225,8 @@ PetscErrorCode RwStoreDestroy(RwStore *store)
   }
   PetscTryTypeMethod(*store, destroy);
   PetscCall(PetscFree((*store)->step));
+  PetscCall(PetscFree((*store)->modeltype));
+  PetscCall(PetscFree((*store)->identity));
   PetscCall(VecDestroy(&(*store)->templ));
   PetscCall(PetscHeaderDestroy(store));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -287,6 +290,123 @@ PetscErrorCode RwStoreSetTemplate(RwStore store, Vec templ)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwStoreSetInfo - what the kept states are, recorded with each checkpoint by
+  stores that keep them in files
+
+  Logically collective
+
+  Input Parameters:
++ store     - the store
+. modeltype - the model's type name (e.g. "heat")
+- dt        - the time step: the state of step k is at time k dt
+
+  Level: intermediate
+
+.seealso: RwStoreSetIdentity(), RWSTOREHDF5
+@*/
+PetscErrorCode RwStoreSetInfo(RwStore store, const char modeltype[], PetscReal dt)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetInfo() before RwStoreSetUp()");
+  PetscCall(PetscFree(store->modeltype));
+  PetscCall(PetscStrallocpy(modeltype, &store->modeltype));
+  store->dt = dt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStoreSetIdentity - a string naming the problem whose states are kept (model,
+  grid, steps, schedule, parameters' checksum), built by the driver
+
+  Logically collective
+
+  Input Parameters:
++ store    - the store
+- identity - the string; the same on every rank
+
+  Level: intermediate
+
+  Notes:
+  A store keeping its states in a file records the identity in it; a restart
+  (RwStoreSetRestart()) refuses a file whose identity differs, so that a run
+  never resumes from another problem's checkpoints.
+
+.seealso: RwStoreSetRestart(), RwStoreSetInfo()
+@*/
+PetscErrorCode RwStoreSetIdentity(RwStore store, const char identity[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetIdentity() before RwStoreSetUp()");
+  PetscCall(PetscFree(store->identity));
+  PetscCall(PetscStrallocpy(identity, &store->identity));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetRestart - whether set-up reopens what a previous run of the same
+  problem kept, instead of starting empty
+
+  Logically collective
+
+  Input Parameters:
++ store   - the store
+- restart - PETSC_TRUE to reopen
+
+  Level: intermediate
+
+  Notes:
+  After RwStoreSetUp(), RwStoreGetValidSteps() tells which states survived.
+  Stores without persistent storage (memory) simply hold nothing after a restart.
+
+.seealso: RwStoreGetValidSteps(), RwStoreSetIdentity()
+@*/
+PetscErrorCode RwStoreSetRestart(RwStore store, PetscBool restart)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(store, restart, 2);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetRestart() before RwStoreSetUp()");
+  store->restart = restart;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetValidSteps - for each slot, the step whose state it validly holds (-1 for none)
+
+  Collective
+
+  Input Parameter:
+. store - the store, set up
+
+  Output Parameter:
+. steps - array of length the number of slots
+
+  Level: intermediate
+
+  Notes:
+  A store with persistent storage answers from it (for the hdf5 store, the
+  valid marks and steps recorded in the file), so after a restart the slots it
+  reports can be read with RwStoreRead(); the store's step table is updated to
+  match.  Other stores report their step table.
+
+.seealso: RwStoreSetRestart(), RwStoreRead()
+@*/
+PetscErrorCode RwStoreGetValidSteps(RwStore store, PetscInt64 steps[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
+  if (store->slots) PetscValidPointer(steps, 2);
+  if (store->ops->validsteps) PetscUseTypeMethod(store, validsteps, steps);
+  else
+    for (PetscInt64 i = 0; i < store->slots; i++) steps[i] = store->step[i];
+  for (PetscInt64 i = 0; i < store->slots; i++) store->step[i] = steps[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 #define RwStoreCheckSlot(store, slot) \
   PetscCheck((slot) >= 0 && (slot) < (store)->slots, PetscObjectComm((PetscObject)(store)), PETSC_ERR_ARG_OUTOFRANGE, "Checkpoint slot %" PetscInt64_FMT " out of range [0, %" PetscInt64_FMT ") of the %s store", (PetscInt64)(slot), (store)->slots, ((PetscObject)(store))->type_name)
 
@@ -344,7 +464,8 @@ PetscErrorCode RwStoreRead(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
   RwStoreCheckSlot(store, slot);
-  PetscCheck(store->step[slot] == k, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds %s%" PetscInt64_FMT ", not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, store->step[slot] < 0 ? "no valid state" : "step ", store->step[slot] < 0 ? (PetscInt64)0 : store->step[slot], k);
+  PetscCheck(store->step[slot] >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds no valid state, not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, k);
+  PetscCheck(store->step[slot] == k, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds step %" PetscInt64_FMT ", not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, store->step[slot], k);
   PetscCall(PetscLogEventBegin(RW_StoreRead, store, u, 0, 0));
   PetscUseTypeMethod(store, read, slot, k, u);
   PetscCall(PetscLogEventEnd(RW_StoreRead, store, u, 0, 0));

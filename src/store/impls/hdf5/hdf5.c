@@ -1,0 +1,950 @@
+/*
+  The hdf5 store: checkpoints in one parallel HDF5 file shared by all ranks
+  (or one file per node), one dataset per slot shaped like the global grid.
+  doc/checkpoints.md describes the file for its readers (h5dump, h5py).
+
+    /            attributes format, identity, slots, layout (node files: node,
+                 nodes, blocks)
+    /slot_<i>    the state of slot i in natural grid order, shape (z, y, x) with
+                 dof as a last dimension when dof > 1; attributes model, dim,
+                 grid, dof (fixed at set-up) and step, time, checksum, valid
+
+  Datasets and attributes are all created at set-up: the time loop only writes.
+  A write clears the slot's valid mark and flushes, writes the data and its
+  step, time and checksum and flushes, then sets the mark and flushes, so a
+  crash at any moment leaves the slot either valid with complete data or not
+  valid.  A read checks the mark, step, grid and dof, and the checksum of what
+  it read.
+
+  The checksum does not depend on the decomposition: the sum, modulo 2^64, of
+  splitmix64(splitmix64(i) ^ bits(v)) over the values v and their natural
+  indices i = ((z ny + y) nx + x) dof + c, reduced with a wrapping MPI_SUM.
+
+  Every rank makes every HDF5 call; a failure anywhere is agreed over the
+  store's communicator before it is raised, so no rank is left waiting in a
+  later collective call, and every rank reports the same cause.
+*/
+#include <rewind/private/storeimpl.h>
+#include <petscdmda.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#if !defined(PETSC_USE_REAL_DOUBLE) || defined(PETSC_USE_COMPLEX)
+  #error "the hdf5 store keeps real double-precision states"
+#endif
+
+#define RW_H5_WHERELEN (PETSC_MAX_PATH_LEN + 128)
+#define RW_H5_MSGLEN   (2 * PETSC_MAX_PATH_LEN + 1024)
+#define RW_H5_FORMAT "rewind checkpoints 1"
+
+typedef enum {
+  RW_H5_WORLD,
+  RW_H5_NODE
+} RwStoreHDF5Comm;
+static const char *const RwStoreHDF5Comms[] = {"world", "node", "RwStoreHDF5Comm", "RW_H5_", NULL};
+
+/* What a failing HDF5 call was doing, for the message and the error code */
+typedef enum {
+  RW_H5_CREATE,
+  RW_H5_OPEN,
+  RW_H5_WRITE,
+  RW_H5_READ,
+  RW_H5_CLOSE
+} RwH5Doing;
+static const char *const    RwH5Verbs[] = {"creating", "opening", "writing", "reading", "closing"};
+static const PetscErrorCode RwH5Codes[] = {PETSC_ERR_FILE_WRITE, PETSC_ERR_FILE_OPEN, PETSC_ERR_FILE_WRITE, PETSC_ERR_FILE_READ, PETSC_ERR_FILE_WRITE};
+
+typedef struct {
+  /* options */
+  char            file[PETSC_MAX_PATH_LEN]; /* -rw_store_hdf5_file */
+  RwStoreHDF5Comm comm;                     /* -rw_store_hdf5_comm */
+  PetscBool       keep;                     /* -rw_store_keep */
+  PetscInt        alignment;                /* -rw_store_hdf5_alignment; 0: none */
+  PetscInt        failwrite;                /* -rw_store_hdf5_fail_write; 0: never */
+  /* the file */
+  char      path[PETSC_MAX_PATH_LEN]; /* this rank's file: file, or file with its node's suffix */
+  MPI_Comm  fcomm;                    /* the ranks sharing the file */
+  PetscInt  node, nodes;
+  hid_t     fid, dxpl, memspace, filespace, *dset;
+  PetscBool opened;
+  PetscBool owned; /* created here, or reopened and found to be this problem's: removed at the end unless kept */
+  /* the grid, x first; a plain vector is a 1D grid */
+  PetscInt dim, dof, M[3], start[3], count[3], n;
+  int      frank; /* the datasets' rank and shape, and this rank's hyperslab */
+  hsize_t  fdims[4], fstart[4], fcount[4];
+  /* counters */
+  PetscInt       calls; /* writes attempted */
+  PetscLogDouble twrite, tread;
+} RwStore_HDF5;
+
+/* The fixed and the changing attributes of one slot, as read back */
+typedef struct {
+  int         valid;
+  int64_t     step, dim, dof, grid[3];
+  uint64_t    checksum;
+  const char *missing; /* the first attribute absent or of the wrong size */
+} RwH5Record;
+
+/* ---- HDF5-level helpers: return a negative status on failure, like HDF5 --- */
+
+/* Writes an attribute created at set-up */
+static herr_t RwH5AttrPut(hid_t obj, const char name[], hid_t memtype, const void *buf)
+{
+  hid_t  a = H5Aopen(obj, name, H5P_DEFAULT);
+  herr_t s;
+
+  if (a < 0) return -1;
+  s = H5Awrite(a, memtype, buf);
+  return H5Aclose(a) < 0 ? -1 : s;
+}
+
+/* Creates an attribute of n values (a scalar when n is 0) and writes it */
+static herr_t RwH5AttrNew(hid_t obj, const char name[], hid_t filetype, hid_t memtype, hsize_t n, const void *buf)
+{
+  hid_t  sp = n ? H5Screate_simple(1, &n, NULL) : H5Screate(H5S_SCALAR), a;
+  herr_t s  = -1;
+
+  if (sp < 0) return -1;
+  a = H5Acreate2(obj, name, filetype, sp, H5P_DEFAULT, H5P_DEFAULT);
+  if (a >= 0) {
+    s = H5Awrite(a, memtype, buf);
+    if (H5Aclose(a) < 0) s = -1;
+  }
+  return H5Sclose(sp) < 0 ? -1 : s;
+}
+
+/* A fixed-length NUL-terminated string type of len bytes, which h5dump and h5py show as text */
+static hid_t RwH5StringType(size_t len)
+{
+  hid_t t = H5Tcopy(H5T_C_S1);
+
+  if (t < 0) return -1;
+  if (H5Tset_size(t, len) < 0 || H5Tset_strpad(t, H5T_STR_NULLTERM) < 0) {
+    H5Tclose(t);
+    return -1;
+  }
+  return t;
+}
+
+static herr_t RwH5AttrNewString(hid_t obj, const char name[], const char str[])
+{
+  hid_t  t = RwH5StringType(strlen(str) + 1);
+  herr_t s;
+
+  if (t < 0) return -1;
+  s = RwH5AttrNew(obj, name, t, t, 0, str);
+  return H5Tclose(t) < 0 ? -1 : s;
+}
+
+/* Reads an attribute of n values (a scalar when n is 0); 1 when it is absent or has another size */
+static herr_t RwH5AttrGet(hid_t obj, const char name[], hid_t memtype, hsize_t n, void *buf)
+{
+  htri_t   e = H5Aexists(obj, name);
+  hid_t    a, sp;
+  hssize_t np = -1;
+  herr_t   s;
+
+  if (e <= 0) return e < 0 ? -1 : 1;
+  if ((a = H5Aopen(obj, name, H5P_DEFAULT)) < 0) return -1;
+  if ((sp = H5Aget_space(a)) >= 0) {
+    np = H5Sget_simple_extent_npoints(sp);
+    if (H5Sclose(sp) < 0) np = -1;
+  }
+  s = np < 0 ? -1 : (hsize_t)np != (n ? n : 1) ? 1 : H5Aread(a, memtype, buf);
+  return H5Aclose(a) < 0 ? -1 : s;
+}
+
+/* Reads a string attribute into buf, truncated to len - 1 characters; 1 when absent */
+static herr_t RwH5AttrGetString(hid_t obj, const char name[], char buf[], size_t len)
+{
+  hid_t  t = RwH5StringType(len);
+  herr_t s;
+
+  if (t < 0) return -1;
+  buf[0] = 0;
+  s      = RwH5AttrGet(obj, name, t, 0, buf);
+  buf[len - 1] = 0;
+  return H5Tclose(t) < 0 ? -1 : s;
+}
+
+/* Sets a slot's valid mark and flushes, so that the mark on disk follows the data on disk */
+static herr_t RwH5Mark(hid_t fid, hid_t dset, int valid)
+{
+  if (RwH5AttrPut(dset, "valid", H5T_NATIVE_INT, &valid) < 0) return -1;
+  return H5Fflush(fid, H5F_SCOPE_LOCAL);
+}
+
+/* Everything a read or a restart checks, in one pass over the attributes */
+static herr_t RwH5GetRecord(hid_t dset, PetscInt dim, RwH5Record *r)
+{
+  struct {
+    const char *name;
+    hid_t       type;
+    hsize_t     n;
+    void       *buf;
+  } attr[] = {
+    {"valid",    H5T_NATIVE_INT,    0,            &r->valid   },
+    {"step",     H5T_NATIVE_INT64,  0,            &r->step    },
+    {"dim",      H5T_NATIVE_INT64,  0,            &r->dim     },
+    {"grid",     H5T_NATIVE_INT64,  (hsize_t)dim, r->grid     },
+    {"dof",      H5T_NATIVE_INT64,  0,            &r->dof     },
+    {"checksum", H5T_NATIVE_UINT64, 0,            &r->checksum}
+  };
+
+  memset(r, 0, sizeof(*r));
+  for (size_t i = 0; i < sizeof(attr) / sizeof(attr[0]); i++) {
+    herr_t s = RwH5AttrGet(dset, attr[i].name, attr[i].type, attr[i].n, attr[i].buf);
+
+    if (s < 0) return -1;
+    if (s > 0 && !r->missing) r->missing = attr[i].name;
+  }
+  return 0;
+}
+
+/* ---- agreement and messages ------------------------------------------------ */
+
+/* Each rank states its problem (msg empty: none); if any rank has one, every
+   rank raises the error of the lowest such rank */
+static PetscErrorCode RwStoreHDF5Agree(RwStore store, PetscErrorCode code, char msg[])
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)store);
+  PetscMPIInt rank, size, mine, first;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  mine = msg[0] ? rank : size;
+  PetscCallMPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
+  if (first == size) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Bcast(msg, RW_H5_MSGLEN, MPI_CHAR, first, comm));
+  SETERRQ(comm, code, "%s", msg);
+}
+
+/* "-<prefix>rw_store_hdf5_file", as the user types it */
+static void RwStoreHDF5Option(RwStore store, const char name[], char buf[], size_t len)
+{
+  const char *prefix = ((PetscObject)store)->prefix;
+
+  snprintf(buf, len, "-%s%s", prefix ? prefix : "", name + 1);
+}
+
+/* "checkpoint /slot_3 in file ck.h5 (step 12)"; without the step when it is
+   not known (k < 0), "file ck.h5" for the file as a whole (slot < 0) */
+static void RwStoreHDF5Where(RwStore store, PetscInt64 slot, PetscInt64 k, char buf[], size_t len)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  if (slot < 0) snprintf(buf, len, "file %s", h5->path);
+  else if (k < 0) snprintf(buf, len, "checkpoint /slot_%" PetscInt64_FMT " in file %s", slot, h5->path);
+  else snprintf(buf, len, "checkpoint /slot_%" PetscInt64_FMT " in file %s (step %" PetscInt64_FMT ")", slot, h5->path, k);
+}
+
+/* A failed write most often means a full disk or quota: say how much room is left */
+static void RwStoreHDF5WriteHint(RwStore store, char msg[], size_t len)
+{
+  RwStore_HDF5  *h5 = (RwStore_HDF5 *)store->data;
+  struct statvfs fs;
+
+  snprintf(msg + strlen(msg), len - strlen(msg), "; the checkpoint is not valid");
+  if (!statvfs(h5->path, &fs)) snprintf(msg + strlen(msg), len - strlen(msg), " (%.4g MB free on the file system; is the disk full or over quota?)", (double)fs.f_bavail * (double)fs.f_frsize / 1e6);
+}
+
+/* Agrees on the status of an HDF5 call every rank made; a failure is reported
+   with the file, the checkpoint and HDF5's own explanation */
+static PetscErrorCode RwStoreHDF5Check(RwStore store, PetscInt64 slot, PetscInt64 k, RwH5Doing doing, herr_t status)
+{
+  char msg[RW_H5_MSGLEN] = "";
+
+  PetscFunctionBegin;
+  if (PetscUnlikely(status < 0)) {
+    char where[RW_H5_WHERELEN], why[256];
+
+    PetscCall(RwHDF5ErrorMessage(why, sizeof(why)));
+    RwStoreHDF5Where(store, slot, k, where, sizeof(where));
+    snprintf(msg, sizeof(msg), "%s %s failed: %s", RwH5Verbs[doing], where, why);
+    if (doing == RW_H5_WRITE) RwStoreHDF5WriteHint(store, msg, sizeof(msg));
+  }
+  PetscCall(RwStoreHDF5Agree(store, RwH5Codes[doing], msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Like RwCallHDF5(), for a call (or helper) made by every rank, returning a handle or a status */
+#define RwH5Try(store, slot, k, doing, call) PetscCall(RwStoreHDF5Check(store, slot, k, doing, (call) < 0 ? -1 : 0))
+#define RwH5TryReturn(ret, store, slot, k, doing, call) \
+  do { \
+    ret = (call); \
+    PetscCall(RwStoreHDF5Check(store, slot, k, doing, (ret) < 0 ? -1 : 0)); \
+  } while (0)
+
+/* "4096 x 4096 x 3" */
+static void RwH5Shape(int rank, const hsize_t dims[], char buf[], size_t len)
+{
+  buf[0] = 0;
+  for (int i = 0; i < rank; i++) snprintf(buf + strlen(buf), len - strlen(buf), "%s%llu", i ? " x " : "", (unsigned long long)dims[i]);
+}
+
+/* ---- the checksum ---------------------------------------------------------- */
+
+static inline uint64_t RwSplitMix64(uint64_t z)
+{
+  z += 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/* The checksum of the state a (this rank's block) over the ranks of the file */
+static PetscErrorCode RwStoreHDF5Checksum(RwStore store, const PetscScalar a[], uint64_t *sum)
+{
+  RwStore_HDF5  *h5 = (RwStore_HDF5 *)store->data;
+  const PetscInt dof = h5->dof;
+  uint64_t       local = 0;
+  PetscInt       p     = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt z = h5->start[2]; z < h5->start[2] + h5->count[2]; z++)
+    for (PetscInt y = h5->start[1]; y < h5->start[1] + h5->count[1]; y++) {
+      uint64_t row = (((uint64_t)z * (uint64_t)h5->M[1] + (uint64_t)y) * (uint64_t)h5->M[0] + (uint64_t)h5->start[0]) * (uint64_t)dof;
+
+      for (PetscInt c = 0; c < h5->count[0] * dof; c++, p++) {
+        uint64_t bits;
+
+        memcpy(&bits, &a[p], sizeof(bits));
+        local += RwSplitMix64(RwSplitMix64(row + (uint64_t)c) ^ bits);
+      }
+    }
+  PetscCallMPI(MPI_Allreduce(&local, sum, 1, MPI_UINT64_T, MPI_SUM, h5->fcomm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- set-up ---------------------------------------------------------------- */
+
+/* The global grid and this rank's block, from the template's DMDA */
+static PetscErrorCode RwStoreHDF5Layout(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  DM            dm;
+  PetscBool     isda = PETSC_FALSE;
+  PetscInt      lo, hi, nlocal;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetDM(store->templ, &dm));
+  if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  for (int d = 0; d < 3; d++) {
+    h5->M[d]     = 1;
+    h5->start[d] = 0;
+    h5->count[d] = 1;
+  }
+  if (isda) {
+    PetscCall(DMDAGetInfo(dm, &h5->dim, &h5->M[0], &h5->M[1], &h5->M[2], NULL, NULL, NULL, &h5->dof, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(DMDAGetCorners(dm, &h5->start[0], &h5->start[1], &h5->start[2], &h5->count[0], &h5->count[1], &h5->count[2]));
+  } else { /* a plain vector: a 1D grid in the order of its ownership ranges */
+    PetscCall(VecGetSize(store->templ, &h5->M[0]));
+    PetscCall(VecGetOwnershipRange(store->templ, &lo, &hi));
+    h5->dim      = 1;
+    h5->dof      = 1;
+    h5->start[0] = lo;
+    h5->count[0] = hi - lo;
+  }
+  h5->n = h5->count[0] * h5->count[1] * h5->count[2] * h5->dof;
+  PetscCall(VecGetLocalSize(store->templ, &nlocal));
+  PetscCheck(nlocal == h5->n, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The store's template has %" PetscInt_FMT " local values but its DMDA block has %" PetscInt_FMT, nlocal, h5->n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The ranks sharing a file and its name: ck.h5 for all ranks, ck-node<i>.h5 per node */
+static PetscErrorCode RwStoreHDF5FileComm(RwStore store)
+{
+  RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
+  MPI_Comm      comm = PetscObjectComm((PetscObject)store), leaders;
+  PetscMPIInt   rank, frank, node = 0, nodes = 1;
+  size_t        len;
+  PetscBool     h5ext;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(h5->path, h5->file, sizeof(h5->path)));
+  if (h5->comm == RW_H5_WORLD) {
+    PetscCallMPI(MPI_Comm_dup(comm, &h5->fcomm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &h5->fcomm));
+  PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
+  /* nodes are numbered in the order of their first ranks */
+  PetscCallMPI(MPI_Comm_split(comm, frank ? MPI_UNDEFINED : 0, rank, &leaders));
+  if (leaders != MPI_COMM_NULL) {
+    PetscCallMPI(MPI_Comm_rank(leaders, &node));
+    PetscCallMPI(MPI_Comm_size(leaders, &nodes));
+    PetscCallMPI(MPI_Comm_free(&leaders));
+  }
+  PetscCallMPI(MPI_Bcast(&node, 1, MPI_INT, 0, h5->fcomm));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nodes, 1, MPI_INT, MPI_MAX, comm));
+  h5->node  = node;
+  h5->nodes = nodes;
+  PetscCall(PetscStrendswith(h5->file, ".h5", &h5ext));
+  PetscCall(PetscStrlen(h5->file, &len));
+  if (h5ext) len -= 3;
+  PetscCall(PetscSNPrintf(h5->path, sizeof(h5->path), "%.*s-node%d%s", (int)len, h5->file, node, h5ext ? ".h5" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The datasets' shape and this rank's part: its DMDA block in a grid-shaped
+   dataset, or its contiguous run, in rank order, in a node file's 1D dataset */
+static PetscErrorCode RwStoreHDF5Selection(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  PetscInt64    n = h5->n, offset = 0, total = 0;
+  PetscMPIInt   frank;
+
+  PetscFunctionBegin;
+  if (h5->comm == RW_H5_NODE) {
+    PetscCallMPI(MPI_Exscan(&n, &offset, 1, MPIU_INT64, MPI_SUM, h5->fcomm));
+    PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
+    if (!frank) offset = 0; /* MPI leaves rank 0's result undefined */
+    PetscCallMPI(MPI_Allreduce(&n, &total, 1, MPIU_INT64, MPI_SUM, h5->fcomm));
+    h5->frank     = 1;
+    h5->fdims[0]  = (hsize_t)total;
+    h5->fstart[0] = (hsize_t)offset;
+    h5->fcount[0] = (hsize_t)n;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  h5->frank = 0;
+  for (PetscInt d = h5->dim - 1; d >= 0; d--, h5->frank++) {
+    h5->fdims[h5->frank]  = (hsize_t)h5->M[d];
+    h5->fstart[h5->frank] = (hsize_t)h5->start[d];
+    h5->fcount[h5->frank] = (hsize_t)h5->count[d];
+  }
+  if (h5->dof > 1) {
+    h5->fdims[h5->frank]  = (hsize_t)h5->dof;
+    h5->fstart[h5->frank] = 0;
+    h5->fcount[h5->frank] = (hsize_t)h5->dof;
+    h5->frank++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0 of each file tries what HDF5 is about to do, so that a bad path is
+   reported with the system's reason and the option that chose it */
+static PetscErrorCode RwStoreHDF5CheckPath(RwStore store)
+{
+  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
+  char          msg[RW_H5_MSGLEN] = "", opt[256];
+  PetscMPIInt   frank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
+  if (!frank) {
+    int fd = -1, ok;
+
+    if (store->restart) ok = access(h5->path, R_OK | W_OK) == 0;
+    else ok = (fd = open(h5->path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0;
+    if (!ok) {
+      RwStoreHDF5Option(store, "-rw_store_hdf5_file", opt, sizeof(opt));
+      snprintf(msg, sizeof(msg), "Cannot %s checkpoint file %s%s (%s %s): %s", store->restart ? "reopen" : "create", h5->path, store->restart ? " for a restart" : "", opt, h5->file, strerror(errno));
+    }
+    if (fd >= 0) close(fd);
+  }
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_OPEN, msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Collective MPI-IO, collective metadata, and the alignment striped file systems want */
+static PetscErrorCode RwStoreHDF5OpenFile(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  hid_t         fapl;
+  RwH5Doing     doing = store->restart ? RW_H5_OPEN : RW_H5_CREATE;
+
+  PetscFunctionBegin;
+  RwCallHDF5Return(fapl, H5Pcreate, (H5P_FILE_ACCESS));
+  RwCallHDF5(H5Pset_fapl_mpio, (fapl, h5->fcomm, MPI_INFO_NULL));
+  RwCallHDF5(H5Pset_all_coll_metadata_ops, (fapl, 1));
+  RwCallHDF5(H5Pset_coll_metadata_write, (fapl, 1));
+  if (h5->alignment > 0) RwCallHDF5(H5Pset_alignment, (fapl, (hsize_t)h5->alignment, (hsize_t)h5->alignment));
+  if (store->restart) h5->fid = H5Fopen(h5->path, H5F_ACC_RDWR, fapl);
+  else h5->fid = H5Fcreate(h5->path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  RwCallHDF5(H5Pclose, (fapl));
+  RwH5Try(store, -1, 0, doing, h5->fid);
+  h5->opened = PETSC_TRUE;
+  h5->owned  = (PetscBool)!store->restart;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Node files record every rank's block, since only the same blocks can read them back */
+static PetscErrorCode RwStoreHDF5GatherBlocks(RwStore store, int64_t **blocks, PetscMPIInt *nf)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  int64_t       mine[6];
+
+  PetscFunctionBegin;
+  for (int d = 0; d < 3; d++) {
+    mine[d]     = h5->start[d];
+    mine[3 + d] = h5->count[d];
+  }
+  PetscCallMPI(MPI_Comm_size(h5->fcomm, nf));
+  PetscCall(PetscMalloc1(6 * (size_t)*nf, blocks));
+  PetscCallMPI(MPI_Allgather(mine, 6, MPI_INT64_T, *blocks, 6, MPI_INT64_T, h5->fcomm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static herr_t RwH5NewRoot(RwStore store, const int64_t blocks[], PetscMPIInt nf)
+{
+  RwStore_HDF5 *h5    = (RwStore_HDF5 *)store->data;
+  int64_t       slots = store->slots, node = h5->node, nodes = h5->nodes;
+  herr_t        s     = 0;
+
+  s |= RwH5AttrNewString(h5->fid, "format", RW_H5_FORMAT);
+  s |= RwH5AttrNewString(h5->fid, "identity", store->identity ? store->identity : "");
+  s |= RwH5AttrNew(h5->fid, "slots", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &slots);
+  s |= RwH5AttrNewString(h5->fid, "layout", RwStoreHDF5Comms[h5->comm]);
+  if (h5->comm == RW_H5_NODE) {
+    s |= RwH5AttrNew(h5->fid, "node", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &node);
+    s |= RwH5AttrNew(h5->fid, "nodes", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &nodes);
+    s |= RwH5AttrNew(h5->fid, "blocks", H5T_STD_I64LE, H5T_NATIVE_INT64, 6 * (hsize_t)nf, blocks);
+  }
+  return s < 0 ? -1 : 0;
+}
+
+/* One slot's dataset with all its attributes; the changing ones say "nothing valid yet" */
+static herr_t RwH5NewSlot(RwStore store, PetscInt64 slot, hid_t space, hid_t dcpl)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  char          name[64];
+  int64_t       dim = h5->dim, dof = h5->dof, grid[3] = {h5->M[0], h5->M[1], h5->M[2]}, step = -1;
+  double        time     = NAN;
+  uint64_t      checksum = 0;
+  int           valid    = 0;
+  hid_t         d;
+  herr_t        s = 0;
+
+  snprintf(name, sizeof(name), "slot_%" PetscInt64_FMT, slot);
+  h5->dset[slot] = d = H5Dcreate2(h5->fid, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  if (d < 0) return -1;
+  s |= RwH5AttrNewString(d, "model", store->modeltype ? store->modeltype : "unknown");
+  s |= RwH5AttrNew(d, "dim", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &dim);
+  s |= RwH5AttrNew(d, "grid", H5T_STD_I64LE, H5T_NATIVE_INT64, (hsize_t)dim, grid);
+  s |= RwH5AttrNew(d, "dof", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &dof);
+  s |= RwH5AttrNew(d, "step", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &step);
+  s |= RwH5AttrNew(d, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &time);
+  s |= RwH5AttrNew(d, "checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64, 0, &checksum);
+  s |= RwH5AttrNew(d, "valid", H5T_STD_I32LE, H5T_NATIVE_INT, 0, &valid);
+  return s < 0 ? -1 : 0;
+}
+
+/* A new file: root attributes and every slot's dataset, allocated now (no fill:
+   the space is written by the first store) so the time loop creates nothing */
+static PetscErrorCode RwStoreHDF5CreateFile(RwStore store)
+{
+  RwStore_HDF5 *h5     = (RwStore_HDF5 *)store->data;
+  int64_t      *blocks = NULL;
+  PetscMPIInt   nf     = 0;
+  hid_t         space, dcpl;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5CheckPath(store));
+  PetscCall(RwStoreHDF5OpenFile(store));
+  if (h5->comm == RW_H5_NODE) PetscCall(RwStoreHDF5GatherBlocks(store, &blocks, &nf));
+  RwH5Try(store, -1, 0, RW_H5_CREATE, RwH5NewRoot(store, blocks, nf));
+  PetscCall(PetscFree(blocks));
+  RwCallHDF5Return(space, H5Screate_simple, (h5->frank, h5->fdims, NULL));
+  RwCallHDF5Return(dcpl, H5Pcreate, (H5P_DATASET_CREATE));
+  RwCallHDF5(H5Pset_alloc_time, (dcpl, H5D_ALLOC_TIME_EARLY));
+  RwCallHDF5(H5Pset_fill_time, (dcpl, H5D_FILL_TIME_NEVER));
+  for (PetscInt64 i = 0; i < store->slots; i++) RwH5Try(store, i, -1, RW_H5_CREATE, RwH5NewSlot(store, i, space, dcpl));
+  RwCallHDF5(H5Pclose, (dcpl));
+  RwCallHDF5(H5Sclose, (space));
+  RwH5Try(store, -1, 0, RW_H5_CREATE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A node file can only be read back by the ranks, with the blocks, that wrote it */
+static PetscErrorCode RwStoreHDF5CheckBlocks(RwStore store, char msg[])
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  int64_t      *mine, *rec;
+  PetscMPIInt   nf, frank;
+  herr_t        s;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5GatherBlocks(store, &mine, &nf));
+  PetscCall(PetscMalloc1(6 * (size_t)nf, &rec));
+  s = RwH5AttrGet(h5->fid, "blocks", H5T_NATIVE_INT64, 6 * (hsize_t)nf, rec);
+  PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
+  RwH5Try(store, -1, 0, RW_H5_OPEN, s);
+  if (s > 0 || memcmp(rec + 6 * frank, mine + 6 * frank, 6 * sizeof(int64_t)))
+    snprintf(msg, RW_H5_MSGLEN, "Node file %s was written with another decomposition than this run's %d ranks on node %d (rank %d's block differs): restoring from node files (-rw_store_hdf5_comm node) needs the same ranks, nodes and grid decomposition; use -rw_store_hdf5_comm world to restore on other rank counts", h5->path, nf, (int)h5->node, frank);
+  PetscCall(PetscFree(mine));
+  PetscCall(PetscFree(rec));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The root of a file to restart from: ours, this problem's, as many slots, same layout */
+static PetscErrorCode RwStoreHDF5CheckRoot(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  char          msg[RW_H5_MSGLEN] = "", format[64], layout[16], *identity;
+  size_t        len;
+  int64_t       slots = -1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrlen(store->identity, &len));
+  PetscCall(PetscMalloc1(len + 2, &identity)); /* one more: a longer identity in the file shows as different */
+  RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "format", format, sizeof(format)));
+  RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "identity", identity, len + 2));
+  RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "layout", layout, sizeof(layout)));
+  RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "slots", H5T_NATIVE_INT64, 0, &slots));
+  if (strcmp(format, RW_H5_FORMAT)) snprintf(msg, sizeof(msg), "File %s is not a rewind checkpoint file: its root attribute \"format\" is \"%s\", expected \"%s\"", h5->path, format, RW_H5_FORMAT);
+  else if (strcmp(identity, store->identity)) snprintf(msg, sizeof(msg), "File %s belongs to a different problem: it records \"%s\", this run is \"%s\"", h5->path, identity, store->identity);
+  else if (slots != store->slots) snprintf(msg, sizeof(msg), "File %s holds %" PetscInt64_FMT " checkpoint slots, this run uses %" PetscInt64_FMT, h5->path, (PetscInt64)slots, store->slots);
+  else if (strcmp(layout, RwStoreHDF5Comms[h5->comm])) snprintf(msg, sizeof(msg), "File %s was written with -rw_store_hdf5_comm %s, this run uses %s", h5->path, layout, RwStoreHDF5Comms[h5->comm]);
+  else if (h5->comm == RW_H5_NODE) PetscCall(RwStoreHDF5CheckBlocks(store, msg));
+  PetscCall(PetscFree(identity));
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The slots' datasets of a file to restart from, each shaped like this run's states */
+static PetscErrorCode RwStoreHDF5OpenSlots(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  PetscFunctionBegin;
+  for (PetscInt64 i = 0; i < store->slots; i++) {
+    char    name[64], msg[RW_H5_MSGLEN] = "", have[128], want[128];
+    hsize_t dims[8];
+    hid_t   space;
+    int     rank;
+
+    snprintf(name, sizeof(name), "slot_%" PetscInt64_FMT, i);
+    RwH5TryReturn(h5->dset[i], store, i, -1, RW_H5_OPEN, H5Dopen2(h5->fid, name, H5P_DEFAULT));
+    RwH5TryReturn(space, store, i, -1, RW_H5_OPEN, H5Dget_space(h5->dset[i]));
+    rank = H5Sget_simple_extent_ndims(space);
+    if (rank > 0 && rank <= 8) RwCallHDF5Return(rank, H5Sget_simple_extent_dims, (space, dims, NULL));
+    RwCallHDF5(H5Sclose, (space));
+    if (rank != h5->frank || memcmp(dims, h5->fdims, (size_t)rank * sizeof(hsize_t))) {
+      RwH5Shape(rank < 0 || rank > 8 ? 0 : rank, dims, have, sizeof(have));
+      RwH5Shape(h5->frank, h5->fdims, want, sizeof(want));
+      snprintf(msg, sizeof(msg), "Dataset /%s in file %s has shape %s, but this run's states have shape %s", name, h5->path, have, want);
+    }
+    PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Another problem's file is refused, and left alone */
+static PetscErrorCode RwStoreHDF5ReopenFile(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  PetscFunctionBegin;
+  PetscCheck(store->identity, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "A restart must check the file belongs to this problem: call RwStoreSetIdentity() before RwStoreSetUp()");
+  PetscCall(RwStoreHDF5CheckPath(store));
+  PetscCall(RwStoreHDF5OpenFile(store));
+  PetscCall(RwStoreHDF5CheckRoot(store));
+  PetscCall(RwStoreHDF5OpenSlots(store));
+  h5->owned = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* This rank's part of a dataset, and collective transfers */
+static PetscErrorCode RwStoreHDF5Spaces(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  hsize_t       n  = (hsize_t)PetscMax(h5->n, 1);
+
+  PetscFunctionBegin;
+  RwCallHDF5Return(h5->memspace, H5Screate_simple, (1, &n, NULL));
+  RwCallHDF5Return(h5->filespace, H5Screate_simple, (h5->frank, h5->fdims, NULL));
+  if (h5->n) RwCallHDF5(H5Sselect_hyperslab, (h5->filespace, H5S_SELECT_SET, h5->fstart, NULL, h5->fcount, NULL));
+  else {
+    RwCallHDF5(H5Sselect_none, (h5->memspace));
+    RwCallHDF5(H5Sselect_none, (h5->filespace));
+  }
+  RwCallHDF5Return(h5->dxpl, H5Pcreate, (H5P_DATASET_XFER));
+  RwCallHDF5(H5Pset_dxpl_mpio, (h5->dxpl, H5FD_MPIO_COLLECTIVE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreSetUp_HDF5(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Layout(store));
+  PetscCall(RwStoreHDF5FileComm(store));
+  PetscCall(RwStoreHDF5Selection(store));
+  PetscCall(PetscMalloc1(PetscMax(store->slots, 1), &h5->dset));
+  for (PetscInt64 i = 0; i < store->slots; i++) h5->dset[i] = H5I_INVALID_HID;
+  if (store->restart) PetscCall(RwStoreHDF5ReopenFile(store));
+  else PetscCall(RwStoreHDF5CreateFile(store));
+  PetscCall(RwStoreHDF5Spaces(store));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- write, read, valid steps ----------------------------------------------- */
+
+/* The data transfer; -rw_store_hdf5_fail_write makes one fail as a full disk
+   would, with its reason on HDF5's error stack, so it takes the same path */
+static herr_t RwStoreHDF5WriteData(RwStore store, PetscInt64 slot, const PetscScalar a[])
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  if (h5->calls == h5->failwrite) {
+    H5Epush2(H5E_DEFAULT, __FILE__, "H5Dwrite", __LINE__, H5E_ERR_CLS, H5E_IO, H5E_WRITEERROR, "No space left on device (simulated by -rw_store_hdf5_fail_write %d)", (int)h5->failwrite);
+    return -1;
+  }
+  return H5Dwrite(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->dxpl, a);
+}
+
+static herr_t RwH5PutRecord(hid_t fid, hid_t dset, int64_t step, double time, uint64_t checksum)
+{
+  if (RwH5AttrPut(dset, "step", H5T_NATIVE_INT64, &step) < 0) return -1;
+  if (RwH5AttrPut(dset, "time", H5T_NATIVE_DOUBLE, &time) < 0) return -1;
+  if (RwH5AttrPut(dset, "checksum", H5T_NATIVE_UINT64, &checksum) < 0) return -1;
+  return H5Fflush(fid, H5F_SCOPE_LOCAL);
+}
+
+static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  RwStore_HDF5      *h5 = (RwStore_HDF5 *)store->data;
+  const PetscScalar *a;
+  uint64_t           sum;
+  double             time = store->dt > 0 ? (double)k * (double)store->dt : NAN;
+  PetscLogDouble     t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  h5->calls++;
+  PetscCall(VecGetArrayRead(u, &a));
+  PetscCall(RwStoreHDF5Checksum(store, a, &sum));
+  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Mark(h5->fid, h5->dset[slot], 0));
+  RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5WriteData(store, slot, a));
+  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5PutRecord(h5->fid, h5->dset[slot], k, time, sum));
+  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Mark(h5->fid, h5->dset[slot], 1));
+  PetscCall(VecRestoreArrayRead(u, &a));
+  PetscCall(PetscTime(&t1));
+  h5->twrite += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What the file records for a slot agrees with the read asked for: valid, step k, this grid */
+static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, PetscInt64 k, uint64_t *checksum)
+{
+  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
+  char          msg[RW_H5_MSGLEN] = "", where[RW_H5_WHERELEN];
+  RwH5Record    r;
+  PetscBool     samegrid;
+  hsize_t       have[3], want[3];
+  char          hs[96], ws[96];
+
+  PetscFunctionBegin;
+  RwH5Try(store, slot, k, RW_H5_READ, RwH5GetRecord(h5->dset[slot], h5->dim, &r));
+  RwStoreHDF5Where(store, slot, k, where, sizeof(where));
+  samegrid = (PetscBool)(r.dim == h5->dim && r.dof == h5->dof);
+  for (PetscInt d = 0; d < h5->dim; d++) {
+    have[d] = (hsize_t)r.grid[d];
+    want[d] = (hsize_t)h5->M[d];
+    samegrid = (PetscBool)(samegrid && have[d] == want[d]);
+  }
+  if (r.missing && strcmp(r.missing, "valid")) snprintf(msg, sizeof(msg), "%s: attribute \"%s\" is missing or malformed: the file is damaged", where, r.missing);
+  else if (r.valid != 1) snprintf(msg, sizeof(msg), "%s has no valid mark: its write never completed (or the mark was removed); refusing to read it", where);
+  else if (r.step != k) snprintf(msg, sizeof(msg), "%s records step %" PetscInt64_FMT ", not the step expected", where, (PetscInt64)r.step);
+  else if (!samegrid) {
+    RwH5Shape((int)h5->dim, have, hs, sizeof(hs));
+    RwH5Shape((int)h5->dim, want, ws, sizeof(ws));
+    snprintf(msg, sizeof(msg), "%s records a %dD grid %s with dof %d; the state is %dD, %s with dof %d", where, (int)r.dim, hs, (int)r.dof, (int)h5->dim, ws, (int)h5->dof);
+  }
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  *checksum = r.checksum;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreRead_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  RwStore_HDF5  *h5                = (RwStore_HDF5 *)store->data;
+  char           msg[RW_H5_MSGLEN] = "", where[RW_H5_WHERELEN];
+  PetscScalar   *a;
+  uint64_t       recorded = 0, sum;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(RwStoreHDF5CheckRecord(store, slot, k, &recorded));
+  PetscCall(VecGetArrayWrite(u, &a));
+  RwH5Try(store, slot, k, RW_H5_READ, H5Dread(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->dxpl, a));
+  PetscCall(RwStoreHDF5Checksum(store, a, &sum));
+  PetscCall(VecRestoreArrayWrite(u, &a));
+  if (sum != recorded) {
+    RwStoreHDF5Where(store, slot, k, where, sizeof(where));
+    snprintf(msg, sizeof(msg), "%s: checksum 0x%016llx of the data read differs from 0x%016llx recorded: the file is corrupted", where, (unsigned long long)sum, (unsigned long long)recorded);
+  }
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  PetscCall(PetscTime(&t1));
+  h5->tread += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A slot holds a step when its file marks it valid; node files answer for
+   their node only, so a step counts when every node's file holds it */
+static PetscErrorCode RwStoreGetValidSteps_HDF5(RwStore store, PetscInt64 steps[])
+{
+  RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
+  MPI_Comm      comm = PetscObjectComm((PetscObject)store);
+  PetscInt64   *lo, *hi;
+  RwH5Record    r;
+
+  PetscFunctionBegin;
+  for (PetscInt64 i = 0; i < store->slots; i++) {
+    RwH5Try(store, i, -1, RW_H5_READ, RwH5GetRecord(h5->dset[i], h5->dim, &r));
+    steps[i] = r.valid == 1 && !r.missing ? (PetscInt64)r.step : -1;
+  }
+  PetscCall(PetscMalloc2(store->slots, &lo, store->slots, &hi));
+  PetscCallMPI(MPI_Allreduce(steps, lo, (PetscMPIInt)store->slots, MPIU_INT64, MPI_MIN, comm));
+  PetscCallMPI(MPI_Allreduce(steps, hi, (PetscMPIInt)store->slots, MPIU_INT64, MPI_MAX, comm));
+  for (PetscInt64 i = 0; i < store->slots; i++) steps[i] = lo[i] == hi[i] ? lo[i] : -1;
+  PetscCall(PetscFree2(lo, hi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- options, view, destroy ------------------------------------------------ */
+
+static PetscErrorCode RwStoreSetFromOptions_HDF5(RwStore store, PetscOptionItems *PetscOptionsObject)
+{
+  RwStore_HDF5 *h5     = (RwStore_HDF5 *)store->data;
+  const char   *prefix = ((PetscObject)store)->prefix ? ((PetscObject)store)->prefix : "";
+
+  PetscFunctionBegin;
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Set the hdf5 store's options before RwStoreSetUp()");
+  PetscOptionsHeadBegin(PetscOptionsObject, "HDF5 checkpoint store options");
+  PetscCall(PetscOptionsString("-rw_store_hdf5_file", "Checkpoint file (node files get a -node<i> suffix)", "RWSTOREHDF5", h5->file, h5->file, sizeof(h5->file), NULL));
+  PetscCall(PetscOptionsEnum("-rw_store_hdf5_comm", "One file shared by all ranks (world) or one file per node (node)", "RWSTOREHDF5", RwStoreHDF5Comms, (PetscEnum)h5->comm, (PetscEnum *)&h5->comm, NULL));
+  PetscCall(PetscOptionsBool("-rw_store_keep", "Keep the checkpoint file at the end (it is removed by default)", "RWSTOREHDF5", h5->keep, &h5->keep, NULL));
+  PetscCall(PetscOptionsInt("-rw_store_hdf5_alignment", "Align checkpoint datasets of at least this many bytes to multiples of it, e.g. the stripe size (0: no alignment)", "RWSTOREHDF5", h5->alignment, &h5->alignment, NULL));
+  PetscCall(PetscOptionsInt("-rw_store_hdf5_fail_write", "Debugging: make the k-th write fail as a full disk would (0: never)", "RWSTOREHDF5", h5->failwrite, &h5->failwrite, NULL));
+  PetscOptionsHeadEnd();
+  PetscCheck(h5->file[0], PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONG, "-%srw_store_hdf5_file needs a file name", prefix);
+  PetscCheck(h5->alignment >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "-%srw_store_hdf5_alignment %" PetscInt_FMT ": expected a number of bytes >= 0 (0: no alignment)", prefix, h5->alignment);
+  PetscCheck(h5->failwrite >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "-%srw_store_hdf5_fail_write %" PetscInt_FMT ": expected the number of the write to fail, >= 1 (0: none)", prefix, h5->failwrite);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* "<MB> in <s> s (<MB/s> MB/s)" for n transfers of the whole state, timed on the slowest rank */
+static PetscErrorCode RwStoreHDF5Rate(RwStore store, PetscInt64 n, PetscLogDouble t, char buf[], size_t len)
+{
+  PetscInt       N;
+  PetscLogDouble tmax;
+  double         mb;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetSize(store->templ, &N));
+  PetscCall(MPIU_Allreduce(&t, &tmax, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, PetscObjectComm((PetscObject)store)));
+  mb = (double)n * (double)N * sizeof(PetscScalar) / 1e6;
+  PetscCall(PetscSNPrintf(buf, len, "%.4g MB in %.3g s (%.4g MB/s)", mb, tmax, tmax > 0 ? mb / tmax : 0.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  char          shape[128], rate[128], align[64] = "";
+
+  PetscFunctionBegin;
+  if (!store->setupcalled) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "file %s (%s), not set up\n", h5->file, RwStoreHDF5Comms[h5->comm]));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (h5->comm == RW_H5_NODE) PetscCall(PetscViewerASCIIPrintf(viewer, "one file per node: %" PetscInt_FMT " files like %s, %s at the end\n", h5->nodes, h5->path, h5->keep ? "kept" : "removed"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "file %s shared by all ranks, %s at the end\n", h5->path, h5->keep ? "kept" : "removed"));
+  RwH5Shape(h5->frank, h5->fdims, shape, sizeof(shape));
+  if (h5->alignment) PetscCall(PetscSNPrintf(align, sizeof(align), ", aligned to %" PetscInt_FMT " bytes", h5->alignment));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots: datasets /slot_<i> of %s doubles%s%s\n", store->slots, shape, align, store->restart ? ", reopened for a restart" : ""));
+  PetscCall(RwStoreHDF5Rate(store, store->nwrite, h5->twrite, rate, sizeof(rate)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "written: %" PetscInt64_FMT " checkpoints, %s\n", store->nwrite, rate));
+  PetscCall(RwStoreHDF5Rate(store, store->nread, h5->tread, rate, sizeof(rate)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "read: %" PetscInt64_FMT " checkpoints, %s, checksums verified\n", store->nread, rate));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Closes every handle even when one fails; the file is removed unless kept or not ours */
+static PetscErrorCode RwStoreHDF5Close(RwStore store)
+{
+  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
+  char          msg[RW_H5_MSGLEN] = "";
+  herr_t        s                 = 0;
+  PetscMPIInt   frank;
+
+  PetscFunctionBegin;
+  for (PetscInt64 i = 0; h5->dset && i < store->slots; i++)
+    if (h5->dset[i] >= 0) s |= H5Dclose(h5->dset[i]);
+  if (h5->memspace > 0) s |= H5Sclose(h5->memspace);
+  if (h5->filespace > 0) s |= H5Sclose(h5->filespace);
+  if (h5->dxpl > 0) s |= H5Pclose(h5->dxpl);
+  if (h5->opened) s |= H5Fclose(h5->fid);
+  RwH5Try(store, -1, 0, RW_H5_CLOSE, s < 0 ? -1 : 0);
+  PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
+  if (h5->owned && !h5->keep && !frank && unlink(h5->path) && errno != ENOENT) snprintf(msg, sizeof(msg), "Cannot remove checkpoint file %s at the end (use -rw_store_keep to keep it): %s", h5->path, strerror(errno));
+  h5->opened = h5->owned = PETSC_FALSE;
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_WRITE, msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  PetscFunctionBegin;
+  if (h5->fcomm != MPI_COMM_NULL) {
+    PetscCall(RwStoreHDF5Close(store));
+    PetscCallMPI(MPI_Comm_free(&h5->fcomm));
+  }
+  PetscCall(PetscFree(h5->dset));
+  PetscCall(PetscFree(store->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+  RWSTOREHDF5 - "hdf5": checkpoints in a parallel HDF5 file, one dataset per
+  slot shaped like the global grid, written and read collectively; each
+  checkpoint records its step, time, grid and a checksum independent of the
+  decomposition, and is marked valid only once written and flushed.
+
+  Options Database Keys:
++ -rw_store_hdf5_file <name>           - the file (default rewind-checkpoints.h5 in the working directory)
+. -rw_store_hdf5_comm <world,node>     - one file shared by all ranks (default), or one file per node (name-node<i>.h5), which only the same decomposition can read back
+. -rw_store_keep                       - keep the file at the end (by default RwStoreDestroy() removes it)
+. -rw_store_hdf5_alignment <bytes>     - align datasets of at least that size to multiples of it (the stripe size of a parallel file system); default none
+- -rw_store_hdf5_fail_write <k>        - debugging: the k-th write fails as a full disk would
+
+  Level: beginner
+
+  Notes:
+  A file written on P ranks (world layout) can be restored on any number of
+  ranks.  The file layout is described in doc/checkpoints.md.
+
+.seealso: RwStoreCreate(), RWSTOREMEMORY, RwStoreSetRestart(), RwStoreSetIdentity(), RwStoreSetInfo()
+M*/
+PetscErrorCode RwStoreCreate_HDF5(RwStore store)
+{
+  RwStore_HDF5 *h5;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&h5));
+  PetscCall(PetscStrncpy(h5->file, "rewind-checkpoints.h5", sizeof(h5->file)));
+  h5->fcomm               = MPI_COMM_NULL;
+  h5->fid                 = H5I_INVALID_HID;
+  h5->memspace            = H5I_INVALID_HID;
+  h5->filespace           = H5I_INVALID_HID;
+  h5->dxpl                = H5I_INVALID_HID;
+  store->data             = h5;
+  store->ops->setfromoptions = RwStoreSetFromOptions_HDF5;
+  store->ops->setup          = RwStoreSetUp_HDF5;
+  store->ops->write          = RwStoreWrite_HDF5;
+  store->ops->read           = RwStoreRead_HDF5;
+  store->ops->validsteps     = RwStoreGetValidSteps_HDF5;
+  store->ops->view           = RwStoreView_HDF5;
+  store->ops->destroy        = RwStoreDestroy_HDF5;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
