@@ -70,7 +70,7 @@ int main(int argc, char **argv)
   PetscReal        steps = 0;
   PetscInt64       n, bytes = 0;
   char             draw[PETSC_MAX_PATH_LEN] = "", state[64] = "";
-  PetscBool        actions = PETSC_FALSE, validate = PETSC_FALSE, vset, dset;
+  PetscBool        actions = PETSC_FALSE, validate = PETSC_FALSE, vset, dset, helped;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-schedule options", "RwSchedule");
@@ -80,8 +80,16 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-rw_schedule_validate", "Replay and validate the stream (default: when n <= 2e5)", "RwScheduleValidate", validate, &validate, &vset));
   PetscCall(PetscOptionsString("-rw_state_bytes", "Bytes of one state, for -rw_checkpoint_ram and -rw_checkpoint_disk", "RwScheduleSetStateBytes", state, state, sizeof(state), NULL));
   PetscOptionsEnd();
+  PetscCall(PetscOptionsHasHelp(NULL, &helped));
+  if (helped) { /* list the schedule's options too, and stop */
+    PetscCall(RwScheduleCreate(PETSC_COMM_WORLD, &s));
+    PetscCall(RwScheduleSetFromOptions(s));
+    PetscCall(RwScheduleDestroy(&s));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   n = (PetscInt64)steps;
-  PetscCheck(steps >= 1 && (PetscReal)n == steps && steps < 9e18, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_steps %g: expected a whole number of steps >= 1", (double)steps);
+  PetscCheck(steps >= 1 && (PetscReal)n == steps && steps < 9e18, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_steps %.17g: expected a whole number of steps >= 1", (double)steps);
   if (state[0]) PetscCall(RwParseBytes(state, &bytes));
   PetscCall(RwScheduleCreate(PETSC_COMM_WORLD, &s));
   PetscCall(RwScheduleSetSteps(s, n));

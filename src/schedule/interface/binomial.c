@@ -420,7 +420,8 @@ static PetscBool Closed(PetscInt64 l, PetscInt64 m, PetscInt64 t, RwSegCounts *c
   return PETSC_FALSE;
 }
 
-static void Merge(RwSegCounts *acc, const RwSegCounts *c)
+/* A part stored above the start: its start is a checkpoint of the parent's */
+static void MergeUpper(RwSegCounts *acc, const RwSegCounts *c)
 {
   acc->adv += c->adv;
   acc->advact += c->advact;
@@ -429,115 +430,102 @@ static void Merge(RwSegCounts *acc, const RwSegCounts *c)
   acc->depth = PetscMax(acc->depth, 1 + c->depth);
 }
 
+/* The part below, from the same start, restored once more first */
+static void MergeLower(RwSegCounts *acc, const RwSegCounts *c)
+{
+  acc->adv += c->adv;
+  acc->advact += c->advact;
+  acc->stores += c->stores;
+  acc->own += 1 + c->own;
+  acc->sub += c->sub;
+  acc->depth = PetscMax(acc->depth, c->depth);
+}
+
 typedef struct {
-  PetscInt64  l0, m, l, t, B;
-  PetscBool   first;
+  PetscInt64  l, m, t, B, j;
+  PetscInt    state; /* 0 new, 1 waiting for the part above j, 2 for the part below */
   RwSegCounts acc;
 } CountFrame;
 
-/* One sweep of the innermost frame being counted; *child set when it needs an uncounted child */
-static PetscErrorCode CountSweep(RwSegMemo memo, CountFrame *F, CountFrame *child, PetscBool *pushed, PetscBool *done)
+static PetscErrorCode CountPush(CountFrame **stack, PetscInt *depth, PetscInt *cap, PetscInt64 l, PetscInt64 m, PetscInt64 t, PetscInt64 B)
 {
-  RwFrame     f;
-  PetscInt64  l = F->l, j, tc, Bc;
-  RwSegCounts c;
-
   PetscFunctionBegin;
-  *pushed = *done = PETSC_FALSE;
-  if (!F->first) F->acc.own++; /* restore the start */
-  F->first = PETSC_FALSE;
-  if (l == 1) {
-    *done = PETSC_TRUE;
-    PetscFunctionReturn(PETSC_SUCCESS);
+  if (*depth == *cap) {
+    CountFrame *grown;
+
+    *cap = *cap ? 2 * *cap : 64;
+    PetscCall(PetscMalloc1(*cap, &grown));
+    if (*depth) PetscCall(PetscArraycpy(grown, *stack, *depth));
+    PetscCall(PetscFree(*stack));
+    *stack = grown;
   }
-  if (F->t == 1) { /* storeall run from here, then restore the start once more */
-    F->acc.adv += l - 1;
-    F->acc.advact += l - 1;
-    F->acc.stores += l - 2;
-    F->acc.sub += l - 2;
-    F->acc.own += 1;
-    F->acc.depth = PetscMax(F->acc.depth, l - 2);
-    *done        = PETSC_TRUE;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  f.a = 0, f.b = l, f.m = F->m, f.t = F->t, f.B = F->B;
-  PetscCall(Split(&f, &j));
-  F->acc.adv += j;
-  F->acc.advact++;
-  if (j == l - 1) {
-    F->l = l - 1;
-    Lower(F->l, F->m, &F->t, &F->B);
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  F->acc.stores++;
-  tc = F->t;
-  Bc = RwMulDivExact(F->B, F->m, F->m + F->t - 1);
-  Lower(l - j, F->m - 1, &tc, &Bc);
-  F->l = j;
-  Lower(j, F->m, &F->t, &F->B);
-  if (Closed(l - j, F->m - 1, tc, &c) || MemoFind(memo, l - j, F->m - 1, &c)) Merge(&F->acc, &c);
-  else {
-    PetscCall(PetscMemzero(child, sizeof(*child)));
-    child->l0 = child->l = l - j;
-    child->m             = F->m - 1;
-    child->t             = tc;
-    child->B             = Bc;
-    child->first         = PETSC_TRUE;
-    *pushed              = PETSC_TRUE;
-  }
+  (*stack)[(*depth)++] = (CountFrame){l, m, t, B, 0, 0, {0}};
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   RwSegCount - what the engine emits for a fresh segment of l steps with m
-  checkpoints including its (separately held) start.  Segments recur with the
-  same (l, m) all over a binomial schedule, so counts are memoized: n = 1e9
-  with 100 slots needs under a thousand entries.  An explicit stack, as the
-  frames nest as deep as the slots.
+  checkpoints including its (separately held) start.  A segment is its first
+  store, the part above it and the part below it; both parts recur with the
+  same (l, m) all over a binomial schedule (binomial numbers beta(m', t')),
+  so counts are memoized: O(m t) entries (n = 1e9 with 100 slots: under a
+  thousand).  An explicit stack: the parts nest as deep as m + t.
 */
 PetscErrorCode RwSegCount(RwSegMemo memo, PetscInt64 l, PetscInt64 m, RwSegCounts *counts)
 {
   CountFrame *stack = NULL;
   PetscInt    depth = 0, cap = 0;
   PetscInt64  t, B;
+  PetscBool   have = PETSC_FALSE;
+  RwSegCounts res  = {0};
 
   PetscFunctionBegin;
   m = PetscMin(m, l);
   RwRepetition(l, m, &t, &B);
-  if (Closed(l, m, t, counts) || MemoFind(memo, l, m, counts)) PetscFunctionReturn(PETSC_SUCCESS);
-  cap = 64;
-  PetscCall(PetscMalloc1(cap, &stack));
-  PetscCall(PetscMemzero(&stack[0], sizeof(stack[0])));
-  stack[0].l0 = stack[0].l = l;
-  stack[0].m               = m;
-  stack[0].t               = t;
-  stack[0].B               = B;
-  stack[0].first           = PETSC_TRUE;
-  depth                    = 1;
+  PetscCall(CountPush(&stack, &depth, &cap, l, m, t, B));
   while (depth) {
-    CountFrame child;
-    PetscBool  pushed, done;
+    CountFrame *F = &stack[depth - 1];
+    RwFrame     f;
+    PetscInt64  tc, Bc;
 
-    PetscCall(CountSweep(memo, &stack[depth - 1], &child, &pushed, &done));
-    if (pushed) {
-      if (depth == cap) {
-        CountFrame *grown;
-
-        PetscCall(PetscMalloc1(2 * cap, &grown));
-        PetscCall(PetscArraycpy(grown, stack, depth));
-        PetscCall(PetscFree(stack));
-        stack = grown;
-        cap *= 2;
+    if (have && F->state == 1) { /* the part above is counted: now the part below, from a+j */
+      MergeUpper(&F->acc, &res);
+      F->state = 2;
+      tc       = F->t;
+      Bc       = F->B;
+      Lower(F->j, F->m, &tc, &Bc);
+      have = PETSC_FALSE;
+      PetscCall(CountPush(&stack, &depth, &cap, F->j, F->m, tc, Bc));
+    } else if (have) { /* both parts counted */
+      MergeLower(&F->acc, &res);
+      res = F->acc;
+      PetscCall(MemoInsert(memo, F->l, F->m, &res));
+      depth--;
+    } else if (Closed(F->l, F->m, F->t, &res) || MemoFind(memo, F->l, F->m, &res)) {
+      have = PETSC_TRUE;
+      depth--;
+    } else {
+      f.a = 0, f.b = F->l, f.m = F->m, f.t = F->t, f.B = F->B;
+      PetscCall(Split(&f, &F->j));
+      F->acc.adv    = F->j;
+      F->acc.advact = 1;
+      if (F->j == F->l - 1) { /* no store: reverse the top, then the rest from the start */
+        F->state = 2;
+        tc       = F->t;
+        Bc       = F->B;
+        Lower(F->j, F->m, &tc, &Bc);
+        PetscCall(CountPush(&stack, &depth, &cap, F->j, F->m, tc, Bc));
+      } else {
+        F->acc.stores = 1;
+        F->state      = 1;
+        tc            = F->t;
+        Bc            = RwMulDivExact(F->B, F->m, F->m + F->t - 1);
+        Lower(F->l - F->j, F->m - 1, &tc, &Bc);
+        PetscCall(CountPush(&stack, &depth, &cap, F->l - F->j, F->m - 1, tc, Bc));
       }
-      stack[depth++] = child;
-    } else if (done) {
-      CountFrame *F = &stack[--depth];
-
-      PetscCall(MemoInsert(memo, F->l0, F->m, &F->acc));
-      if (depth) Merge(&stack[depth - 1].acc, &F->acc);
-      else *counts = F->acc;
     }
   }
+  *counts = res;
   PetscCall(PetscFree(stack));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -115,7 +115,7 @@ PetscErrorCode RwNestedPredict(RwSchedule s, const RwNested *nest, RwSegMemo mem
 {
   PetscInt64  n = nest->n, N = nest->N, k = nest->stride, top = n - (N - 1) * k, mid = PetscMax(N - 2, 0), advact = 0, copies = 0;
   PetscInt    L = nest->outer_level;
-  RwSegCounts out, in0, intop, inmid;
+  RwSegCounts out, in0, intop = {0}, inmid = {0};
   PetscInt64  ramslots = nest->ram_slots == RW_SLOTS_UNLIMITED ? n : nest->ram_slots;
 
   PetscFunctionBegin;

@@ -362,7 +362,7 @@ PetscErrorCode RwScheduleSetCosts(RwSchedule sched, PetscReal uf, PetscReal ub, 
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(sched, RW_SCHEDULE_CLASSID, 1);
-  for (int i = 0; i < 4; i++) PetscCheck(c[i] >= 0 && !PetscIsInfOrNanReal(c[i]), PetscObjectComm((PetscObject)sched), PETSC_ERR_ARG_OUTOFRANGE, "Cost %s = %g (-rw_schedule_costs uf,ub,wd,rd); expected a finite cost >= 0", name[i], (double)c[i]);
+  for (int i = 0; i < 4; i++) PetscCheck(c[i] >= 0 && !PetscIsInfOrNanReal(c[i]), PetscObjectComm((PetscObject)sched), PETSC_ERR_ARG_OUTOFRANGE, "Cost %s = %.6g (-rw_schedule_costs uf,ub,wd,rd); expected a finite cost >= 0", name[i], (double)c[i]);
   sched->uf          = uf;
   sched->ub          = ub;
   sched->wd          = wd;
@@ -770,14 +770,14 @@ PetscErrorCode RwScheduleView(RwSchedule sched, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "steps: %" PetscInt64_FMT "\n", sched->n));
   for (PetscInt lv = 0; lv < (sched->setupcalled ? sched->nlevels : RW_NUM_LEVELS); lv++) PetscCall(ViewSlots(sched, lv, viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "costs: uf %g, ub %g, wd %g, rd %g\n", (double)sched->uf, (double)sched->ub, (double)sched->wd, (double)sched->rd));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "costs: uf %.6g, ub %.6g, wd %.6g, rd %.6g\n", (double)sched->uf, (double)sched->ub, (double)sched->wd, (double)sched->rd));
   PetscTryTypeMethod(sched, view, viewer);
   if (sched->setupcalled) {
     PetscCall(RwScheduleGetPrediction(sched, &c));
     PetscCall(PetscViewerASCIIPrintf(viewer, "forward steps: %" PetscInt64_FMT " (%.4g per step), reverse steps: %" PetscInt64_FMT "\n", c.forward_steps, (double)c.forward_steps / (double)sched->n, c.reverse_steps));
     PetscCall(PetscViewerASCIIPrintf(viewer, "RAM: %" PetscInt64_FMT " stores, %" PetscInt64_FMT " restores, at most %" PetscInt64_FMT " held\n", c.stores[RW_LEVEL_RAM], c.restores[RW_LEVEL_RAM], c.max_slots_used[RW_LEVEL_RAM]));
     if (sched->nlevels > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "disk: %" PetscInt64_FMT " writes, %" PetscInt64_FMT " reads, at most %" PetscInt64_FMT " held\n", c.stores[RW_LEVEL_DISK], c.restores[RW_LEVEL_DISK], c.max_slots_used[RW_LEVEL_DISK]));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "predicted cost: %g\n", (double)c.cost));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "predicted cost: %.6g\n", (double)c.cost));
   }
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -8,6 +8,16 @@
 
 PETSC_HASH_MAP(HMapRwV, PetscInt64, PetscInt64, PetscHash_UInt64, PetscHashEqual, -1)
 
+/* Checks cond; only a failure formats the action (as `what`, for the message) */
+#define VCHECK(cond, ...) \
+  do { \
+    if (PetscUnlikely(!(cond))) { \
+      char what[192]; \
+      PetscCall(What(v, act, what, sizeof(what))); \
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, __VA_ARGS__); \
+    } \
+  } while (0)
+
 struct _n_RwScheduleValidator {
   PetscInt64       n, slots[RW_NUM_LEVELS];
   PetscReal        uf, ub, wd, rd;
@@ -91,39 +101,50 @@ PetscErrorCode RwScheduleValidatorSetCosts(RwScheduleValidator v, PetscReal uf, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CheckAdvance(RwScheduleValidator v, const RwAction *act, const char *what)
+/* "Schedule action 17 \"restore disk 12\"": where the stream broke a rule */
+static PetscErrorCode What(RwScheduleValidator v, const RwAction *act, char what[], size_t len)
+{
+  char line[128];
+
+  PetscFunctionBegin;
+  PetscCall(RwActionFormat(act, line, sizeof(line)));
+  PetscCall(PetscSNPrintf(what, len, "Schedule action %" PetscInt64_FMT " \"%s\"", v->counts.actions, line));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckAdvance(RwScheduleValidator v, const RwAction *act)
 {
   PetscFunctionBegin;
-  PetscCheck(v->work >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: the working state is undefined; after a REVERSE the next action must be RESTORE, FREE or END", what);
-  PetscCheck(act->a == v->work, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: the working state is x_%" PetscInt64_FMT ", not x_%" PetscInt64_FMT, what, v->work, act->a);
-  PetscCheck(act->b > act->a, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: expected an advance to a later step", what);
-  PetscCheck(act->b <= v->next, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: goes past step %" PetscInt64_FMT ", the next step to reverse", what, v->next);
+  VCHECK(v->work >= 0, "%s: the working state is undefined; after a REVERSE the next action must be RESTORE, FREE or END", what);
+  VCHECK(act->a == v->work, "%s: the working state is x_%" PetscInt64_FMT ", not x_%" PetscInt64_FMT, what, v->work, act->a);
+  VCHECK(act->b > act->a, "%s: expected an advance to a later step", what);
+  VCHECK(act->b <= v->next, "%s: goes past step %" PetscInt64_FMT ", the next step to reverse", what, v->next);
   v->adv += act->b - act->a;
   v->work = act->b;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CheckLevelSlot(RwScheduleValidator v, const RwAction *act, const char *what)
+static PetscErrorCode CheckLevelSlot(RwScheduleValidator v, const RwAction *act)
 {
   PetscFunctionBegin;
-  PetscCheck(act->level >= 0 && act->level < RW_NUM_LEVELS, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: level %" PetscInt_FMT "; expected RW_LEVEL_RAM (0) or RW_LEVEL_DISK (1)", what, act->level);
+  VCHECK(act->level >= 0 && act->level < RW_NUM_LEVELS, "%s: level %" PetscInt_FMT "; expected RW_LEVEL_RAM (0) or RW_LEVEL_DISK (1)", what, act->level);
   if (act->type == RW_ACTION_RESTORE && act->slot == -1) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(v->slots[act->level] != 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: this level has no slots", what);
-  PetscCheck(act->slot >= 0 && (v->slots[act->level] == RW_SLOTS_UNLIMITED || act->slot < v->slots[act->level]), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: slot %" PetscInt64_FMT "; expected 0 <= slot < %" PetscInt64_FMT " (the level's slots)", what, act->slot, v->slots[act->level]);
+  VCHECK(v->slots[act->level] != 0, "%s: this level has no slots", what);
+  VCHECK(act->slot >= 0 && (v->slots[act->level] == RW_SLOTS_UNLIMITED || act->slot < v->slots[act->level]), "%s: slot %" PetscInt64_FMT "; expected 0 <= slot < %" PetscInt64_FMT " (the level's slots)", what, act->slot, v->slots[act->level]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CheckStore(RwScheduleValidator v, const RwAction *act, const char *what)
+static PetscErrorCode CheckStore(RwScheduleValidator v, const RwAction *act)
 {
   PetscInt64 had, cnt;
   PetscInt   size;
 
   PetscFunctionBegin;
-  PetscCall(CheckLevelSlot(v, act, what));
-  PetscCheck(v->work >= 0 && act->a == v->work, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: the working state is %s%" PetscInt64_FMT ", not x_%" PetscInt64_FMT, what, v->work >= 0 ? "x_" : "undefined ", v->work, act->a);
-  PetscCheck(act->a >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: step 0 is never stored: x_0 is the driver's input, restorable without a slot", what);
+  PetscCall(CheckLevelSlot(v, act));
+  VCHECK(v->work >= 0 && act->a == v->work, "%s: the working state is %s%" PetscInt64_FMT ", not x_%" PetscInt64_FMT, what, v->work >= 0 ? "x_" : "undefined ", v->work, act->a);
+  VCHECK(act->a >= 1, "%s: step 0 is never stored: x_0 is the driver's input, restorable without a slot", what);
   PetscCall(PetscHMapRwVGet(v->held[act->level], act->slot, &had));
-  PetscCheck(had < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: slot %" PetscInt64_FMT " already holds x_%" PetscInt64_FMT, what, act->slot, had / 2);
+  VCHECK(had < 0, "%s: slot %" PetscInt64_FMT " already holds x_%" PetscInt64_FMT, what, act->slot, had / 2);
   PetscCall(PetscHMapRwVSet(v->held[act->level], act->slot, 2 * act->a));
   PetscCall(PetscHMapRwVGet(v->steps, act->a, &cnt));
   PetscCall(PetscHMapRwVSet(v->steps, act->a, cnt < 0 ? 1 : cnt + 1));
@@ -133,18 +154,18 @@ static PetscErrorCode CheckStore(RwScheduleValidator v, const RwAction *act, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CheckRestore(RwScheduleValidator v, const RwAction *act, const char *what)
+static PetscErrorCode CheckRestore(RwScheduleValidator v, const RwAction *act)
 {
   PetscInt64 had;
 
   PetscFunctionBegin;
-  PetscCall(CheckLevelSlot(v, act, what));
+  PetscCall(CheckLevelSlot(v, act));
   if (act->slot == -1) {
-    PetscCheck(act->level == RW_LEVEL_RAM && act->a == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: slot -1 is x_0 only, restored as level RAM step 0", what);
+    VCHECK(act->level == RW_LEVEL_RAM && act->a == 0, "%s: slot -1 is x_0 only, restored as level RAM step 0", what);
   } else {
     PetscCall(PetscHMapRwVGet(v->held[act->level], act->slot, &had));
-    PetscCheck(had >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: slot %" PetscInt64_FMT " holds nothing; only stored checkpoints can be restored", what, act->slot);
-    PetscCheck(had / 2 == act->a, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: slot %" PetscInt64_FMT " holds x_%" PetscInt64_FMT ", not x_%" PetscInt64_FMT, what, act->slot, had / 2, act->a);
+    VCHECK(had >= 0, "%s: slot %" PetscInt64_FMT " holds nothing; only stored checkpoints can be restored", what, act->slot);
+    VCHECK(had / 2 == act->a, "%s: slot %" PetscInt64_FMT " holds x_%" PetscInt64_FMT ", not x_%" PetscInt64_FMT, what, act->slot, had / 2, act->a);
     PetscCall(PetscHMapRwVSet(v->held[act->level], act->slot, 2 * act->a + 1));
   }
   v->work = act->a;
@@ -152,16 +173,19 @@ static PetscErrorCode CheckRestore(RwScheduleValidator v, const RwAction *act, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CheckFree(RwScheduleValidator v, const RwAction *act, const char *what)
+static PetscErrorCode CheckFree(RwScheduleValidator v, const RwAction *act)
 {
   PetscInt64 cnt;
-  char       last[128];
 
   PetscFunctionBegin;
-  PetscCall(CheckLevelSlot(v, act, what));
-  PetscCheck(act->slot != -1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: x_0 (slot -1) is the driver's input and is never freed", what);
-  PetscCall(RwActionFormat(&v->last, last, sizeof(last)));
-  PetscCheck(v->last.type == RW_ACTION_RESTORE && v->last.level == act->level && v->last.slot == act->slot && v->last.a == act->a, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: a checkpoint is freed right after its last restore, but the previous action was \"%s\" (slot %" PetscInt64_FMT ")", what, last, v->last.slot);
+  VCHECK(act->slot != -1, "%s: x_0 (slot -1) is the driver's input and is never freed", what);
+  PetscCall(CheckLevelSlot(v, act));
+  if (!(v->last.type == RW_ACTION_RESTORE && v->last.level == act->level && v->last.slot == act->slot && v->last.a == act->a)) {
+    char last[128];
+
+    PetscCall(RwActionFormat(&v->last, last, sizeof(last)));
+    VCHECK(PETSC_FALSE, "%s: a checkpoint is freed right after its last restore, but the previous action was \"%s\" (slot %" PetscInt64_FMT ")", what, last, v->last.slot);
+  }
   PetscCall(PetscHMapRwVDel(v->held[act->level], act->slot));
   PetscCall(PetscHMapRwVGet(v->steps, act->a, &cnt));
   if (cnt > 1) PetscCall(PetscHMapRwVSet(v->steps, act->a, cnt - 1));
@@ -192,18 +216,18 @@ static PetscErrorCode FindHeld(RwScheduleValidator v, PetscInt64 k, PetscInt *le
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CheckReverse(RwScheduleValidator v, const RwAction *act, const char *what)
+static PetscErrorCode CheckReverse(RwScheduleValidator v, const RwAction *act)
 {
   PetscInt64 cnt, slot = -1;
   PetscInt   level     = 0;
   PetscBool  restored  = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCheck(act->a == v->next, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: expected reverse %" PetscInt64_FMT "; steps are reversed once each in the order n-1, ..., 0", what, v->next);
-  PetscCheck(v->work == act->a, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: the working state must be x_%" PetscInt64_FMT "; it is %s%" PetscInt64_FMT, what, act->a, v->work >= 0 ? "x_" : "undefined ", v->work);
+  VCHECK(act->a == v->next, "%s: expected reverse %" PetscInt64_FMT "; steps are reversed once each in the order n-1, ..., 0", what, v->next);
+  VCHECK(v->work == act->a, "%s: the working state must be x_%" PetscInt64_FMT "; it is %s%" PetscInt64_FMT, what, act->a, v->work >= 0 ? "x_" : "undefined ", v->work);
   PetscCall(PetscHMapRwVGet(v->steps, act->a, &cnt));
   if (cnt > 0) PetscCall(FindHeld(v, act->a, &level, &slot, &restored));
-  PetscCheck(cnt <= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: slot %" PetscInt64_FMT " of %s still holds x_%" PetscInt64_FMT ", which is never needed again: %s", what, slot, level == RW_LEVEL_RAM ? "RAM" : "disk", act->a,
+  VCHECK(cnt <= 0, "%s: slot %" PetscInt64_FMT " of %s still holds x_%" PetscInt64_FMT ", which is never needed again: %s", what, slot, level == RW_LEVEL_RAM ? "RAM" : "disk", act->a,
              restored ? "a checkpoint is freed right after its last restore" : "it was stored and never restored");
   v->next--;
   v->work = -1;
@@ -211,14 +235,14 @@ static PetscErrorCode CheckReverse(RwScheduleValidator v, const RwAction *act, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CheckEnd(RwScheduleValidator v, const char *what)
+static PetscErrorCode CheckEnd(RwScheduleValidator v, const RwAction *act)
 {
   PetscInt size[RW_NUM_LEVELS];
 
   PetscFunctionBegin;
-  PetscCheck(v->next == -1, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: steps %" PetscInt64_FMT ", ..., 0 are not reversed yet", what, v->next);
+  VCHECK(v->next == -1, "%s: steps %" PetscInt64_FMT ", ..., 0 are not reversed yet", what, v->next);
   for (PetscInt lv = 0; lv < RW_NUM_LEVELS; lv++) PetscCall(PetscHMapRwVGetSize(v->held[lv], &size[lv]));
-  PetscCheck(!size[0] && !size[1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: %" PetscInt_FMT " RAM and %" PetscInt_FMT " disk checkpoints still held; every checkpoint is freed", what, size[0], size[1]);
+  VCHECK(!size[0] && !size[1], "%s: %" PetscInt_FMT " RAM and %" PetscInt_FMT " disk checkpoints still held; every checkpoint is freed", what, size[0], size[1]);
   v->ended = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -242,34 +266,30 @@ static PetscErrorCode CheckEnd(RwScheduleValidator v, const char *what)
 @*/
 PetscErrorCode RwScheduleValidatorCheck(RwScheduleValidator v, const RwAction *act)
 {
-  char line[128], what[192];
-
   PetscFunctionBegin;
   PetscValidPointer(act, 2);
-  PetscCall(RwActionFormat(act, line, sizeof(line)));
-  PetscCall(PetscSNPrintf(what, sizeof(what), "Schedule action %" PetscInt64_FMT " \"%s\"", v->counts.actions, line));
-  PetscCheck(!v->ended, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: comes after END", what);
+  VCHECK(!v->ended, "%s: comes after END", what);
   switch (act->type) {
   case RW_ACTION_ADVANCE:
-    PetscCall(CheckAdvance(v, act, what));
+    PetscCall(CheckAdvance(v, act));
     break;
   case RW_ACTION_STORE:
-    PetscCall(CheckStore(v, act, what));
+    PetscCall(CheckStore(v, act));
     break;
   case RW_ACTION_RESTORE:
-    PetscCall(CheckRestore(v, act, what));
+    PetscCall(CheckRestore(v, act));
     break;
   case RW_ACTION_FREE:
-    PetscCall(CheckFree(v, act, what));
+    PetscCall(CheckFree(v, act));
     break;
   case RW_ACTION_REVERSE:
-    PetscCall(CheckReverse(v, act, what));
+    PetscCall(CheckReverse(v, act));
     break;
   case RW_ACTION_END:
-    PetscCall(CheckEnd(v, what));
+    PetscCall(CheckEnd(v, act));
     break;
   default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: unknown action type", what);
+    VCHECK(PETSC_FALSE, "%s: unknown action type", what);
   }
   v->last = *act;
   v->counts.actions++;

@@ -349,14 +349,14 @@ static PetscErrorCode View_Multilevel(RwSchedule s, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (!s->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
-  if (ml->mode == MODE_DP) PetscCall(PetscViewerASCIIPrintf(viewer, "exact: dynamic programme over %" PetscInt64_FMT " steps and %" PetscInt64_FMT " disk columns, optimum %g\n", ml->n, ml->cols, (double)ml->dpcost));
+  if (ml->mode == MODE_DP) PetscCall(PetscViewerASCIIPrintf(viewer, "exact: dynamic programme over %" PetscInt64_FMT " steps and %" PetscInt64_FMT " disk columns, optimum %.6g\n", ml->n, ml->cols, (double)ml->dpcost));
   else if (ml->mode == MODE_REVOLVE) PetscCall(PetscViewerASCIIPrintf(viewer, "exact: the disk cannot help (no disk slots, or RAM for every state): revolve\n"));
   else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "not exact: the DP would take about %g > %g steps (-rw_schedule_multilevel_max_work); best nested schedule\n", 0.5 * (double)ml->n * (double)(ml->n + 1) * (double)(ml->cols + 1), (double)ml->max_work));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "not exact: the DP would take about %.6g > %.6g steps (-rw_schedule_multilevel_max_work); best nested schedule\n", 0.5 * (double)ml->n * (double)(ml->n + 1) * (double)(ml->cols + 1), (double)ml->max_work));
     PetscCall(RwNestedView(&ml->nested.nest, viewer));
   }
   PetscCall(RwOptimalForwardSteps(ml->n, ml->sr, &opt));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "RAM-only revolve: %" PetscInt64_FMT " forward steps, cost %g\n", opt, (double)(s->uf * (PetscReal)opt + s->ub * (PetscReal)ml->n)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "RAM-only revolve: %" PetscInt64_FMT " forward steps, cost %.6g\n", opt, (double)(s->uf * (PetscReal)opt + s->ub * (PetscReal)ml->n)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -378,7 +378,7 @@ static PetscErrorCode Destroy_Multilevel(RwSchedule s)
 static PetscErrorCode SetMaxWork_Multilevel(RwSchedule s, PetscReal w)
 {
   PetscFunctionBegin;
-  PetscCheck(w >= 0, PetscObjectComm((PetscObject)s), PETSC_ERR_ARG_OUTOFRANGE, "-rw_schedule_multilevel_max_work %g; expected >= 0", (double)w);
+  PetscCheck(w >= 0, PetscObjectComm((PetscObject)s), PETSC_ERR_ARG_OUTOFRANGE, "-rw_schedule_multilevel_max_work %.6g; expected >= 0", (double)w);
   ((Multilevel *)s->data)->max_work = w;
   s->setupcalled                    = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
