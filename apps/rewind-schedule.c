@@ -4,6 +4,7 @@ static char help[] = "rewind-schedule: prints, checks and draws a checkpointing 
                      "Moderate n (up to 2e5) is replayed and validated; larger n is summarised from the type's prediction.\n\n";
 
 #include <rewind.h>
+#include <string.h>
 
 /* The fewest forward steps possible with all the slots this schedule may hold */
 static PetscErrorCode OptimalForward(RwSchedule s, const RwScheduleCounts *c, PetscInt64 *opt)
@@ -101,7 +102,13 @@ int main(int argc, char **argv)
   PetscCall(RwScheduleGetPrediction(s, &c));
   if (vset ? validate : n <= 200000) PetscCall(Validate(s, &c));
   PetscCall(PrintSummary(s, &c));
-  if (dset) PetscCall(RwScheduleViewSVG(s, draw));
+  if (dset) {
+    size_t len;
+
+    PetscCall(PetscStrlen(draw, &len));
+    PetscCheck(len > 4 && !strcmp(draw + len - 4, ".svg"), PETSC_COMM_WORLD, PETSC_ERR_SUP, "-rw_schedule_view_draw %s: rewind-schedule draws SVG; name the file *.svg (any browser shows it; rsvg-convert makes a PNG)", draw);
+    PetscCall(RwScheduleViewSVG(s, draw));
+  }
   PetscCall(RwScheduleDestroy(&s));
   PetscCall(PetscFinalize());
   return 0;

@@ -15,33 +15,38 @@
 */
 #include "../engine.h"
 
-static PetscInt64 Gcd(PetscInt64 a, PetscInt64 b)
+/*
+  RwMulDivExact - x*y/z for nonnegative x, y and positive z where z divides
+  x*y (binomial identities); RW_INT64_MAX when the result does not fit, which
+  comparisons against step counts read as "huge".  128-bit where the compiler
+  has it, otherwise by cancelling gcd(x, z) first.
+*/
+#if defined(__SIZEOF_INT128__)
+PetscInt64 RwMulDivExact(PetscInt64 x, PetscInt64 y, PetscInt64 z)
 {
-  while (b) {
+  unsigned __int128 q = (unsigned __int128)x * (unsigned __int128)y / (unsigned __int128)z;
+
+  return q > (unsigned __int128)RW_INT64_MAX ? RW_INT64_MAX : (PetscInt64)q;
+}
+#else
+PetscInt64 RwMulDivExact(PetscInt64 x, PetscInt64 y, PetscInt64 z)
+{
+  PetscInt64 a = x, b = z;
+
+  while (b) { /* gcd(x, z) */
     PetscInt64 r = a % b;
     a            = b;
     b            = r;
   }
-  return a;
-}
-
-/*
-  RwMulDivExact - x*y/z for nonnegative x, y and positive z where z divides
-  x*y (binomial identities), without forming x*y; RW_INT64_MAX when the
-  result does not fit, which comparisons against step counts read as "huge"
-*/
-PetscInt64 RwMulDivExact(PetscInt64 x, PetscInt64 y, PetscInt64 z)
-{
-  PetscInt64 g = Gcd(x, z);
-
-  if (g > 1) {
-    x /= g;
-    z /= g;
+  if (a > 1) {
+    x /= a;
+    z /= a;
   }
   y /= z; /* exact: z now divides y */
   if (y && x > RW_INT64_MAX / y) return RW_INT64_MAX;
   return x * y;
 }
+#endif
 
 /* Repetition number t of l steps with m checkpoints and B = beta(m, t-1), 0 for t = 0 */
 void RwRepetition(PetscInt64 l, PetscInt64 m, PetscInt64 *t, PetscInt64 *B)

@@ -14,8 +14,9 @@
   store; then the start is restored for the part below (free from x_0, rd
   from disk, after which the disk checkpoint may be copied into RAM:
   Dr(l, d) = min(D(l, d), uf*p(l, s_ram))).  Disk checkpoints are never
-  placed above a RAM checkpoint's start: an exchange argument shows it never
-  pays, and the unrestricted three-level DP (tests/schedule) agrees.
+  placed above a RAM checkpoint's start: an exchange argument suggests it never
+  pays, and an unrestricted three-table DP and Dijkstra over all schedules
+  agree (tests/schedule/t204-multilevel).
   Work ~ n^2/2 (d+1); beyond -rw_schedule_multilevel_max_work the type falls
   back to the best nested schedule (revolve over disk-checkpointed coarse
   steps, revolve in RAM inside), pure revolve included.
@@ -448,7 +449,7 @@ PetscErrorCode RwScheduleMultilevelGetExact(RwSchedule sched, PetscBool *exact)
   to copy) and on disk (s_disk slots or unlimited, wd to write, rd to read),
   the cheapest schedule under cost = uf*forward + ub*reverse + wd*writes + rd*reads.
 
-  Exact by dynamic programming up to -rw_schedule_multilevel_max_work (n ~ 2.4e4
+  Exact by dynamic programming up to -rw_schedule_multilevel_max_work (n ~ 17000
   with unlimited disk, n ~ 2400 with 100 disk slots); never worse than revolve
   with the same RAM (pure revolve is one of its choices) and never over the
   disk slots. Beyond the limit: the best nested schedule (revolve over coarse
