@@ -123,6 +123,16 @@ static PetscErrorCode FromOptions(const char *opts, RwSchedule *s)
   return e;
 }
 
+/* The error of FromOptions, the schedule destroyed */
+static PetscErrorCode OptionsError(const char *opts)
+{
+  RwSchedule     s = NULL;
+  PetscErrorCode e = FromOptions(opts, &s);
+
+  PetscCall(RwScheduleDestroy(&s));
+  return e;
+}
+
 START_TEST(test_options)
 {
   RwSchedule     s = NULL;
@@ -149,20 +159,13 @@ START_TEST(test_options)
   RW_CHECK(RwScheduleDestroy(&s));
   RW_CHECK(FromOptions("-rw_schedule_type periodic -rw_schedule_period 1e1", &s));
   RW_CHECK(RwScheduleDestroy(&s));
-  rw_assert_error(FromOptions("-rw_schedule_costs 1,2,3", &s), "-rw_schedule_costs takes 4 costs uf,ub,wd,rd; got 3");
-  RW_CHECK(RwScheduleDestroy(&s));
-  rw_assert_error(FromOptions("-rw_schedule_costs 1,2,-3,4", &s), "Cost wd = -3");
-  RW_CHECK(RwScheduleDestroy(&s));
-  rw_assert_error(FromOptions("-rw_checkpoint_ram 4GX", &s), "-rw_checkpoint_ram 4GX: unknown unit \"GX\"");
-  RW_CHECK(RwScheduleDestroy(&s));
-  rw_assert_error(FromOptions("-rw_checkpoint_ram 1KiB", &s), "-rw_checkpoint_ram = 1024 bytes holds no state: one state is 1048576 bytes per MPI rank");
-  RW_CHECK(RwScheduleDestroy(&s));
-  rw_assert_error(FromOptions("-rw_schedule_ram_slots many", &s), "-rw_schedule_ram_slots many: expected a whole number >= 0 or inf");
-  RW_CHECK(RwScheduleDestroy(&s));
-  rw_assert_error(FromOptions("-rw_schedule_type periodic -rw_schedule_period inf", &s), "-rw_schedule_period inf: expected a whole number >= 0");
-  RW_CHECK(RwScheduleDestroy(&s));
-  rw_assert_error(FromOptions("-rw_schedule_type revolve2", &s), "Unknown RwSchedule type \"revolve2\"");
-  RW_CHECK(RwScheduleDestroy(&s));
+  rw_assert_error(OptionsError("-rw_schedule_costs 1,2,3"), "-rw_schedule_costs takes 4 costs uf,ub,wd,rd; got 3");
+  rw_assert_error(OptionsError("-rw_schedule_costs 1,2,-3,4"), "Cost wd = -3");
+  rw_assert_error(OptionsError("-rw_checkpoint_ram 4GX"), "-rw_checkpoint_ram 4GX: unknown unit \"GX\"");
+  rw_assert_error(OptionsError("-rw_checkpoint_ram 1KiB"), "-rw_checkpoint_ram = 1024 bytes holds no state: one state is 1048576 bytes per MPI rank");
+  rw_assert_error(OptionsError("-rw_schedule_ram_slots many"), "-rw_schedule_ram_slots many: expected a whole number >= 0 or inf");
+  rw_assert_error(OptionsError("-rw_schedule_type periodic -rw_schedule_period inf"), "-rw_schedule_period inf: expected a whole number >= 0");
+  rw_assert_error(OptionsError("-rw_schedule_type revolve2"), "Unknown RwSchedule type \"revolve2\"");
 }
 END_TEST
 
