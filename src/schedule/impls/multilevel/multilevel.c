@@ -299,7 +299,7 @@ static PetscErrorCode SetUp_Multilevel(RwSchedule s)
   if (sd == 0 || ml->sr >= n - 2) {
     ml->mode = MODE_REVOLVE;
     PetscCall(RwNestedScheduleSetUp(s, n, RW_LEVEL_DISK, 0, ml->sr));
-  } else if (work > ml->max_work) {
+  } else if (work > ml->max_work || n > (1 << 28)) { /* the tables index steps with PetscInt */
     ml->mode = MODE_NESTED;
     PetscCall(ChooseNested(s, ml, ml->unlimited ? RW_SLOTS_UNLIMITED : sd));
   } else {
@@ -353,7 +353,7 @@ static PetscErrorCode View_Multilevel(RwSchedule s, PetscViewer viewer)
   if (ml->mode == MODE_DP) PetscCall(PetscViewerASCIIPrintf(viewer, "exact: dynamic programme over %" PetscInt64_FMT " steps and %" PetscInt64_FMT " disk columns, optimum %.6g\n", ml->n, ml->cols, (double)ml->dpcost));
   else if (ml->mode == MODE_REVOLVE) PetscCall(PetscViewerASCIIPrintf(viewer, "exact: the disk cannot help (no disk slots, or RAM for every state): revolve\n"));
   else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "not exact: the DP would take about %.6g > %.6g steps (-rw_schedule_multilevel_max_work); best nested schedule\n", 0.5 * (double)ml->n * (double)(ml->n + 1) * (double)(ml->cols + 1), (double)ml->max_work));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "not exact: the DP (about %.6g steps, -rw_schedule_multilevel_max_work %.6g, at most 2^28 steps) is too big; the best nested schedule\n", 0.5 * (double)ml->n * (double)(ml->n + 1) * (double)(ml->cols + 1), (double)ml->max_work));
     PetscCall(RwNestedView(&ml->nested.nest, viewer));
   }
   PetscCall(RwOptimalForwardSteps(ml->n, ml->sr, &opt));
