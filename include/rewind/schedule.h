@@ -122,6 +122,7 @@ PETSC_EXTERN PetscErrorCode RwScheduleGetSlots(RwSchedule, PetscInt, PetscInt64 
 PETSC_EXTERN PetscErrorCode RwScheduleSetCosts(RwSchedule, PetscReal, PetscReal, PetscReal, PetscReal);
 PETSC_EXTERN PetscErrorCode RwScheduleGetCosts(RwSchedule, PetscReal *, PetscReal *, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwScheduleSetStateBytes(RwSchedule, PetscInt64, PetscInt64);
+PETSC_EXTERN PetscErrorCode RwScheduleSetBudget(RwSchedule, PetscInt, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwScheduleSetPeriod(RwSchedule, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwScheduleGetNumLevels(RwSchedule, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwScheduleSetFromOptions(RwSchedule);
@@ -131,7 +132,11 @@ PETSC_EXTERN PetscErrorCode RwScheduleReset(RwSchedule);
 PETSC_EXTERN PetscErrorCode RwScheduleGetPrediction(RwSchedule, RwScheduleCounts *);
 PETSC_EXTERN PetscErrorCode RwScheduleValidate(RwSchedule, RwScheduleCounts *);
 PETSC_EXTERN PetscErrorCode RwScheduleView(RwSchedule, PetscViewer);
+PETSC_EXTERN PetscErrorCode RwScheduleViewSVG(RwSchedule, const char[]);
 PETSC_EXTERN PetscErrorCode RwScheduleDestroy(RwSchedule *);
+
+PETSC_EXTERN PetscErrorCode RwScheduleMultilevelSetMaxWork(RwSchedule, PetscReal);
+PETSC_EXTERN PetscErrorCode RwScheduleMultilevelGetExact(RwSchedule, PetscBool *);
 
 PETSC_EXTERN PetscErrorCode RwActionView(const RwAction *, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwOptimalForwardSteps(PetscInt64, PetscInt64, PetscInt64 *);

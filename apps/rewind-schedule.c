@@ -1,0 +1,115 @@
+static char help[] = "rewind-schedule: prints, checks and draws a checkpointing schedule.\n"
+                     "  rewind-schedule -rw_steps 10000 -rw_schedule_type revolve -rw_schedule_ram_slots 10\n"
+                     "prints a summary (forward_steps, reverse_steps, stores_ram, ..., recompute_ratio) as `key value` lines.\n"
+                     "Moderate n (up to 2e5) is replayed and validated; larger n is summarised from the type's prediction.\n\n";
+
+#include <rewind.h>
+#include <string.h>
+
+/* The fewest forward steps possible with all the slots this schedule may hold */
+static PetscErrorCode OptimalForward(RwSchedule s, const RwScheduleCounts *c, PetscInt64 *opt)
+{
+  PetscInt   nlevels;
+  PetscInt64 n, slots = 0, sl;
+
+  PetscFunctionBegin;
+  PetscCall(RwScheduleGetSteps(s, &n));
+  PetscCall(RwScheduleGetNumLevels(s, &nlevels));
+  for (PetscInt lv = 0; lv < nlevels; lv++) {
+    PetscCall(RwScheduleGetSlots(s, lv, &sl));
+    slots += sl == RW_SLOTS_UNLIMITED ? c->max_slots_used[lv] : PetscMin(sl, n);
+  }
+  PetscCall(RwOptimalForwardSteps(n, slots, opt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PrintSummary(RwSchedule s, const RwScheduleCounts *c)
+{
+  PetscInt64 n, opt;
+
+  PetscFunctionBegin;
+  PetscCall(RwScheduleGetSteps(s, &n));
+  PetscCall(OptimalForward(s, c, &opt));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "forward_steps %" PetscInt64_FMT "\nreverse_steps %" PetscInt64_FMT "\n", c->forward_steps, c->reverse_steps));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stores_ram %" PetscInt64_FMT "\nrestores_ram %" PetscInt64_FMT "\n", c->stores[RW_LEVEL_RAM], c->restores[RW_LEVEL_RAM]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stores_disk %" PetscInt64_FMT "\nrestores_disk %" PetscInt64_FMT "\n", c->stores[RW_LEVEL_DISK], c->restores[RW_LEVEL_DISK]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "predicted_cost %.10g\noptimal_forward_steps %" PetscInt64_FMT "\nrecompute_ratio %.6f\n", (double)c->cost, opt, (double)c->forward_steps / (double)n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The replayed counts must be the predicted ones */
+static PetscErrorCode Validate(RwSchedule s, const RwScheduleCounts *p)
+{
+  RwScheduleCounts r;
+
+  PetscFunctionBegin;
+  PetscCall(RwScheduleValidate(s, &r));
+  PetscCheck(r.forward_steps == p->forward_steps && r.stores[0] == p->stores[0] && r.stores[1] == p->stores[1] && r.restores[0] == p->restores[0] && r.restores[1] == p->restores[1] && r.actions == p->actions, PETSC_COMM_WORLD, PETSC_ERR_PLIB,
+             "The replayed stream (%" PetscInt64_FMT " forward steps, %" PetscInt64_FMT " actions) differs from the prediction (%" PetscInt64_FMT ", %" PetscInt64_FMT ")", r.forward_steps, r.actions, p->forward_steps, p->actions);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# validated: %" PetscInt64_FMT " actions replayed, every rule holds, counts as predicted\n", r.actions));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ViewActions(RwSchedule s)
+{
+  RwAction a;
+
+  PetscFunctionBegin;
+  PetscCall(RwScheduleReset(s));
+  do {
+    PetscCall(RwScheduleNext(s, &a));
+    PetscCall(RwActionView(&a, PETSC_VIEWER_STDOUT_WORLD));
+  } while (a.type != RW_ACTION_END);
+  PetscCall(RwScheduleReset(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  RwSchedule       s;
+  RwScheduleCounts c;
+  PetscReal        steps = 0;
+  PetscInt64       n, bytes = 0;
+  char             draw[PETSC_MAX_PATH_LEN] = "", state[64] = "";
+  PetscBool        actions = PETSC_FALSE, validate = PETSC_FALSE, vset, dset, helped;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-schedule options", "RwSchedule");
+  PetscCall(PetscOptionsReal("-rw_steps", "Number of time steps n (1e9 is fine)", NULL, steps, &steps, NULL));
+  PetscCall(PetscOptionsBool("-rw_schedule_view_actions", "Print the actions, one a line", NULL, actions, &actions, NULL));
+  PetscCall(PetscOptionsString("-rw_schedule_view_draw", "Draw the schedule into this SVG file", "RwScheduleViewSVG", draw, draw, sizeof(draw), &dset));
+  PetscCall(PetscOptionsBool("-rw_schedule_validate", "Replay and validate the stream (default: when n <= 2e5)", "RwScheduleValidate", validate, &validate, &vset));
+  PetscCall(PetscOptionsString("-rw_state_bytes", "Bytes of one state, for -rw_checkpoint_ram and -rw_checkpoint_disk", "RwScheduleSetStateBytes", state, state, sizeof(state), NULL));
+  PetscOptionsEnd();
+  PetscCall(PetscOptionsHasHelp(NULL, &helped));
+  if (helped) { /* list the schedule's options too, and stop */
+    PetscCall(RwScheduleCreate(PETSC_COMM_WORLD, &s));
+    PetscCall(RwScheduleSetFromOptions(s));
+    PetscCall(RwScheduleDestroy(&s));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  n = (PetscInt64)steps;
+  PetscCheck(steps >= 1 && (PetscReal)n == steps && steps < 9e18, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_steps %.17g: expected a whole number of steps >= 1", (double)steps);
+  if (state[0]) PetscCall(RwParseBytes(state, &bytes));
+  PetscCall(RwScheduleCreate(PETSC_COMM_WORLD, &s));
+  PetscCall(RwScheduleSetSteps(s, n));
+  PetscCall(RwScheduleSetStateBytes(s, bytes, bytes));
+  PetscCall(RwScheduleSetFromOptions(s));
+  PetscCall(RwScheduleSetUp(s));
+  PetscCall(PetscObjectViewFromOptions((PetscObject)s, NULL, "-rw_schedule_view"));
+  if (actions) PetscCall(ViewActions(s));
+  PetscCall(RwScheduleGetPrediction(s, &c));
+  if (vset ? validate : n <= 200000) PetscCall(Validate(s, &c));
+  PetscCall(PrintSummary(s, &c));
+  if (dset) {
+    size_t len;
+
+    PetscCall(PetscStrlen(draw, &len));
+    PetscCheck(len > 4 && !strcmp(draw + len - 4, ".svg"), PETSC_COMM_WORLD, PETSC_ERR_SUP, "-rw_schedule_view_draw %s: rewind-schedule draws SVG; name the file *.svg (any browser shows it; rsvg-convert makes a PNG)", draw);
+    PetscCall(RwScheduleViewSVG(s, draw));
+  }
+  PetscCall(RwScheduleDestroy(&s));
+  PetscCall(PetscFinalize());
+  return 0;
+}
