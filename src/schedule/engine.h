@@ -19,7 +19,6 @@
 #include <rewind/private/scheduleimpl.h>
 #include <stdint.h>
 
-#define RW_INT64_MAX ((PetscInt64)INT64_MAX)
 
 /* Binomial checkpointing arithmetic (binomial.c) */
 PETSC_INTERN PetscInt64     RwMulDivExact(PetscInt64, PetscInt64, PetscInt64);
