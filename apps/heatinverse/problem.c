@@ -211,17 +211,9 @@ PetscErrorCode InvCreateDefault(Inverse *inv, PetscInt64 n)
 /* A standard normal number from a hash of (seed, index): Box-Muller on two hashed uniforms */
 static PetscReal HashNormal(PetscInt64 seed, PetscInt64 index)
 {
-  uint64_t  z[2];
-  PetscReal u[2];
+  PetscReal u0 = RwHashUniform01(seed, 2 * index) + 0x1p-54, u1 = RwHashUniform01(seed, 2 * index + 1);
 
-  for (int i = 0; i < 2; i++) {
-    z[i] = (uint64_t)seed * 0x9e3779b97f4a7c15ULL + (uint64_t)(2 * index + i) * 0xd1b54a32d192ed03ULL + 0x632be59bd9b4e019ULL;
-    z[i] = (z[i] ^ (z[i] >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z[i] = (z[i] ^ (z[i] >> 27)) * 0x94d049bb133111ebULL;
-    z[i] = z[i] ^ (z[i] >> 31);
-    u[i] = ((PetscReal)(z[i] >> 11) + 0.5) / 9007199254740992.0;
-  }
-  return PetscSqrtReal(-2 * PetscLogReal(u[0])) * PetscCosReal(2 * PETSC_PI * u[1]);
+  return PetscSqrtReal(-2 * PetscLogReal(u0)) * PetscCosReal(2 * PETSC_PI * u1);
 }
 
 /*

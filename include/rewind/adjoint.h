@@ -33,7 +33,9 @@ typedef struct {
   PetscInt64 tangent_steps;
   PetscInt64 stores[RW_NUM_LEVELS], restores[RW_NUM_LEVELS];
   PetscInt64 bytes_stored[RW_NUM_LEVELS], bytes_restored[RW_NUM_LEVELS]; /* this rank */
-  PetscReal  seconds_forward, seconds_reverse, seconds_store, seconds_restore, seconds_total;
+  PetscReal  seconds_forward, seconds_reverse, seconds_total;
+  PetscReal  seconds_store[RW_NUM_LEVELS], seconds_restore[RW_NUM_LEVELS];
+  PetscInt64 resumed_from; /* -rw_restart: the step the forward sweep resumed from; -1 if it did not */
 } RwAdjointCounts;
 
 PETSC_EXTERN PetscErrorCode RwAdjointCreate(RwModel, RwObjective, RwAdjoint *);
@@ -48,6 +50,7 @@ PETSC_EXTERN PetscErrorCode RwAdjointSolve(RwAdjoint, Vec, Vec, PetscReal *, Vec
 PETSC_EXTERN PetscErrorCode RwAdjointForward(RwAdjoint, Vec, Vec, PetscReal *, Vec);
 PETSC_EXTERN PetscErrorCode RwTangentSolve(RwAdjoint, Vec, Vec, Vec, Vec, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwAdjointGetCounts(RwAdjoint, RwAdjointCounts *);
+PETSC_EXTERN PetscErrorCode RwAdjointGetMeasuredCosts(RwAdjoint, PetscReal[4]);
 PETSC_EXTERN PetscErrorCode RwAdjointView(RwAdjoint, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwAdjointDestroy(RwAdjoint *);
 

@@ -29,6 +29,9 @@ PETSC_EXTERN PetscErrorCode RwObjectiveAdjointSource(RwObjective, PetscInt64, Ve
 PETSC_EXTERN PetscErrorCode RwObjectiveTangent(RwObjective, PetscInt64, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwObjectiveEnd(RwObjective, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwObjectiveGetTermValues(RwObjective, PetscInt, PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwObjectiveGetStateSize(RwObjective, PetscInt *);
+PETSC_EXTERN PetscErrorCode RwObjectiveExportState(RwObjective, PetscInt64[]);
+PETSC_EXTERN PetscErrorCode RwObjectiveImportState(RwObjective, const PetscInt64[]);
 PETSC_EXTERN PetscErrorCode RwObjectiveInterpolate(RwObjective, PetscInt, Vec, PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwObjectiveView(RwObjective, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwObjectiveDestroy(RwObjective *);

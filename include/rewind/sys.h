@@ -6,6 +6,26 @@
 #include <petscviewer.h>
 #include <petscvec.h>
 
+#include <stdint.h>
+
+/* The splitmix64 finaliser (Steele, Lea and Flood 2014): a strong 64-bit mix */
+static inline uint64_t RwSplitMix64(uint64_t z)
+{
+  z += 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+/* A number uniform in [0, 1) drawn from (seed, index) alone: random fields
+   and noise that are the same on any number of ranks */
+static inline double RwHashUniform01(int64_t seed, int64_t index)
+{
+  return (double)(RwSplitMix64(RwSplitMix64((uint64_t)seed) ^ (uint64_t)index) >> 11) * 0x1p-53;
+}
+
+PETSC_EXTERN uint64_t       RwChecksumBlock(const PetscInt[3], const PetscInt[3], const PetscInt[3], PetscInt, const PetscScalar[]);
+
 /* The largest 64-bit step or index, a "none" marker for minimum reductions */
 #define RW_INT64_MAX ((PetscInt64)9223372036854775807LL)
 
@@ -45,6 +65,9 @@ PETSC_EXTERN PetscErrorCode RwReproSumAddArray(RwReproSum, PetscInt, PetscInt, c
 PETSC_EXTERN PetscErrorCode RwReproSumAllreduce(RwReproSum, MPI_Comm, PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwReproSumDestroy(RwReproSum *);
 PETSC_EXTERN PetscErrorCode RwGlobalSum(MPI_Comm, PetscInt, const PetscReal[], PetscReal *);
+PETSC_EXTERN PetscErrorCode RwReproSumGetStateSize(RwReproSum, PetscInt *);
+PETSC_EXTERN PetscErrorCode RwReproSumExport(RwReproSum, MPI_Comm, PetscInt64[]);
+PETSC_EXTERN PetscErrorCode RwReproSumImport(RwReproSum, MPI_Comm, const PetscInt64[]);
 PETSC_EXTERN PetscErrorCode RwVecDotRepro(Vec, Vec, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwVecSumRepro(Vec, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwVecNormRepro(Vec, PetscReal *);

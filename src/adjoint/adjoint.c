@@ -11,11 +11,19 @@
                     handles, no copy), so the next REVERSE finds its x_k+1.
                     The first REVERSE (k = n-1) takes the one step to x_n into N.
 
-  Nothing is allocated during a solve; the stores hold exactly the slots the
-  schedule predicts it will use.
+  Nothing is allocated during a solve; the stores, made at the first solve,
+  hold exactly the slots the schedule predicts it will use.
+
+  Restart: every checkpoint of the first forward sweep keeps, beside its state,
+  the exact partial sum of J up to its step.  With -rw_restart and a store that
+  keeps its file (hdf5), a solve replays the schedule's first sweep without
+  executing it as far as the kept checkpoints agree with it, reads the last of
+  them and carries on; the sums are exact, so J and the gradient come out bit
+  for bit as in an uninterrupted run.
 */
 #include <rewind/private/adjointimpl.h>
 #include <rewind/private/storeimpl.h>
+#include <signal.h>
 
 PetscClassId RW_ADJOINT_CLASSID;
 
@@ -214,6 +222,13 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   adj->checkinterval = ci;
   PetscCall(PetscOptionsFList("-rw_store_type", "Store of a single-level schedule", "RwStoreSetType", RwStoreList, adj->storetype[0], adj->storetype[0], sizeof(adj->storetype[0]), NULL));
   PetscCall(PetscOptionsFList("-rw_store_disk_type", "Store of the disk level of a multilevel schedule", "RwStoreSetType", RwStoreList, adj->storetype[1], adj->storetype[1], sizeof(adj->storetype[1]), NULL));
+  PetscCall(PetscOptionsBool("-rw_restart", "Resume the forward sweep from the checkpoints a killed run kept (hdf5 store, same file)", "RwAdjointSolve", adj->restart, &adj->restart, NULL));
+  PetscCall(PetscOptionsBool("-rw_adjoint_measured_costs", "After the first solve, re-plan the schedule with the measured step and disk costs", "RwAdjointGetMeasuredCosts", adj->usemeasured, &adj->usemeasured, NULL));
+  {
+    PetscInt k = (PetscInt)adj->killat;
+    PetscCall(PetscOptionsInt("-rw_debug_kill_at_step", "Testing: the process kills itself (SIGKILL) when the first forward sweep reaches this step", "RwAdjointSolve", k, &k, NULL));
+    adj->killat = k;
+  }
   PetscOptionsEnd();
   PetscCall(RwAdjointPrepareSchedule(adj));
   PetscCall(RwAdjointGetSchedule(adj, &sched));
@@ -222,23 +237,76 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One store per level the schedule uses, sized to the slots it will hold at most */
-static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj)
+/* What a kept checkpoint file must match to be resumed: the problem, the
+   schedule and the checksums of the parameters and the initial state */
+static PetscErrorCode RwAdjointIdentity(RwAdjoint adj, Vec m, Vec u0, char id[], size_t len)
+{
+  RwModel     model = adj->model;
+  RwModelType type;
+  RwScheduleType stype;
+  PetscInt    M[3], xs[3], xm[3];
+  PetscInt64  slots[RW_NUM_LEVELS] = {0, 0};
+  uint64_t    local = 0, sum;
+  PetscInt    nlevels;
+  char        mid[256] = "";
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(model->da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  for (PetscInt f = 0; f <= model->nfields; f++) { /* the fields of m, then u0 */
+    Vec                v;
+    const PetscScalar *a;
+
+    if (f < model->nfields) PetscCall(RwModelGetParameterField(model, m, f, &v));
+    else v = u0;
+    PetscCall(VecGetArrayRead(v, &a));
+    local += RwSplitMix64((uint64_t)f + RwChecksumBlock(M, xs, xm, 1, a));
+    PetscCall(VecRestoreArrayRead(v, &a));
+    if (f < model->nfields) PetscCall(RwModelRestoreParameterField(model, m, f, &v));
+  }
+  PetscCallMPI(MPI_Allreduce(&local, &sum, 1, MPI_UINT64_T, MPI_SUM, PetscObjectComm((PetscObject)adj)));
+  for (PetscInt i = 0; i < model->nscalars; i++) {
+    PetscReal v;
+    uint64_t  bits;
+    PetscCall(RwModelGetParameterScalar(model, m, i, &v));
+    memcpy(&bits, &v, sizeof(bits));
+    sum += RwSplitMix64(bits + (uint64_t)i);
+  }
+  PetscCall(RwModelGetType(model, &type));
+  if (model->ops->identity) PetscCall((*model->ops->identity)(model, mid, sizeof(mid)));
+  PetscCall(RwScheduleGetType(adj->sched, &stype));
+  PetscCall(RwScheduleGetNumLevels(adj->sched, &nlevels));
+  for (PetscInt l = 0; l < nlevels; l++) PetscCall(RwScheduleGetSlots(adj->sched, l, &slots[l]));
+  PetscCall(PetscSNPrintf(id, len, "%s, model %s (%s), grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", dt %.17g, %" PetscInt64_FMT " steps, schedule %s with %" PetscInt64_FMT " + %" PetscInt64_FMT " slots, parameters and u0 %016llx", RW_VERSION_STRING, type, mid, M[0], M[1], M[2], (double)model->dt, adj->n, stype, slots[0], slots[1], (unsigned long long)sum));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One store per level the schedule uses, sized to the slots it will hold at
+   most; made at the first solve, when the identity of the problem is known */
+static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj, Vec m, Vec u0)
 {
   RwScheduleCounts pred;
+  RwModelType      type;
+  char             id[1024];
 
   PetscFunctionBegin;
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
+  PetscCall(RwModelGetType(adj->model, &type));
+  PetscCall(RwAdjointIdentity(adj, m, u0, id, sizeof(id)));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     const char *prefix;
 
-    if (!pred.max_slots_used[l]) continue;
+    if (adj->store[l] || !pred.max_slots_used[l]) continue;
     PetscCall(RwStoreCreate(PetscObjectComm((PetscObject)adj), &adj->store[l]));
     PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj->store[l], prefix));
     PetscCall(RwStoreSetType(adj->store[l], adj->storetype[l]));
     PetscCall(RwStoreSetSlots(adj->store[l], pred.max_slots_used[l]));
     PetscCall(RwStoreSetTemplate(adj->store[l], adj->W));
+    PetscCall(RwStoreSetInfo(adj->store[l], type, adj->model->dt));
+    PetscCall(RwStoreSetIdentity(adj->store[l], id));
+    PetscCall(RwStoreSetAttachmentSize(adj->store[l], adj->nattach));
+    PetscCall(RwStoreSetRestart(adj->store[l], adj->restart));
     PetscCall(RwStoreSetFromOptions(adj->store[l]));
     PetscCall(RwStoreSetUp(adj->store[l]));
   }
@@ -273,7 +341,9 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscCall(VecDuplicate(adj->W, &adj->lam[1]));
   PetscCall(VecDuplicate(adj->W, &adj->dW));
   PetscCall(VecDuplicate(adj->W, &adj->dT));
-  PetscCall(RwAdjointCreateStores(adj));
+  PetscCall(RwObjectiveGetStateSize(adj->obj, &adj->nattach));
+  adj->nattach++;
+  PetscCall(PetscCalloc1(adj->nattach, &adj->attach));
   adj->setupcalled = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -308,6 +378,7 @@ static PetscErrorCode RwAdjointAdvance(RwAdjoint adj, RwRun *run, PetscInt64 a, 
     if (k + 1 > run->reached) {
       PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
       run->reached = k + 1;
+      if (PetscUnlikely(run->reached == adj->killat)) raise(SIGKILL);
     }
     PetscCall(RwAdjointCheckFiniteEvery(adj, k + 1));
   }
@@ -324,9 +395,13 @@ static PetscErrorCode RwAdjointStore(RwAdjoint adj, RwRun *run, const RwAction *
   PetscFunctionBegin;
   PetscCheck(run->w == act->a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to store step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, act->a, run->w);
   PetscCall(PetscTime(&t0));
+  /* the first sweep keeps J so far with each checkpoint; later stores mark theirs unusable */
+  adj->attach[0] = run->reversing ? 0 : 1;
+  if (!run->reversing) PetscCall(RwObjectiveExportState(adj->obj, adj->attach + 1));
+  PetscCall(RwStoreSetAttachment(adj->store[act->level], adj->attach));
   PetscCall(RwStoreWrite(adj->store[act->level], act->slot, act->a, adj->W));
   PetscCall(PetscTime(&t1));
-  adj->counts.seconds_store += t1 - t0;
+  adj->counts.seconds_store[act->level] += t1 - t0;
   adj->counts.stores[act->level]++;
   adj->counts.bytes_stored[act->level] += adj->store[act->level]->bytes;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -348,7 +423,7 @@ static PetscErrorCode RwAdjointRestore(RwAdjoint adj, RwRun *run, const RwAction
   }
   run->w = act->a;
   PetscCall(PetscTime(&t1));
-  adj->counts.seconds_restore += t1 - t0;
+  adj->counts.seconds_restore[act->level] += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -398,6 +473,77 @@ static PetscErrorCode RwAdjointBeginRun(RwAdjoint adj, Vec m, Vec u0, PetscInt64
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The first sweep's checkpoints a resumed run can use: its stores, in order,
+   as long as each slot still holds that step, kept by that sweep */
+static PetscErrorCode RwAdjointFindResume(RwAdjoint adj, PetscInt64 *upto, RwAction *last)
+{
+  PetscInt64 *valid[RW_NUM_LEVELS] = {NULL, NULL};
+  RwAction    act;
+
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    if (!adj->store[l]) continue;
+    PetscCall(PetscMalloc1(adj->store[l]->slots, &valid[l]));
+    PetscCall(RwStoreGetValidSteps(adj->store[l], valid[l]));
+  }
+  *upto = -1;
+  PetscCall(RwScheduleReset(adj->sched));
+  for (PetscInt64 i = 0;; i++) {
+    PetscCall(RwScheduleNext(adj->sched, &act));
+    if (act.type == RW_ACTION_ADVANCE) continue;
+    if (act.type != RW_ACTION_STORE || !valid[act.level] || valid[act.level][act.slot] != act.a) break;
+    PetscCall(RwStoreGetAttachment(adj->store[act.level], act.slot, adj->attach));
+    if (adj->attach[0] != 1) break;
+    *upto = i;
+    *last = act;
+  }
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(PetscFree(valid[l]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -rw_restart: positions the schedule and the run after the last usable kept checkpoint */
+static PetscErrorCode RwAdjointResume(RwAdjoint adj, RwRun *run)
+{
+  MPI_Comm   comm = PetscObjectComm((PetscObject)adj);
+  PetscInt64 upto = -1;
+  RwAction   last = {RW_ACTION_END, 0, 0, 0, 0}, act;
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointFindResume(adj, &upto, &last));
+  PetscCall(RwScheduleReset(adj->sched));
+  if (upto < 0) {
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "rewind: -rw_restart found no kept checkpoint of this problem's forward sweep; starting from step 0\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt64 i = 0; i <= upto; i++) PetscCall(RwScheduleNext(adj->sched, &act));
+  PetscCall(RwStoreRead(adj->store[last.level], last.slot, last.a, adj->W));
+  PetscCall(RwStoreGetAttachment(adj->store[last.level], last.slot, adj->attach));
+  PetscCall(RwObjectiveImportState(adj->obj, adj->attach + 1));
+  run->w = run->reached    = last.a;
+  adj->counts.resumed_from = last.a;
+  PetscCall(PetscFPrintf(comm, PETSC_STDERR, "rewind: -rw_restart resumes the forward sweep at step %" PetscInt64_FMT " of %" PetscInt64_FMT " from a kept checkpoint\n", last.a, adj->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Re-plans the schedule with the costs just measured; stores grow if they must */
+static PetscErrorCode RwAdjointReplan(RwAdjoint adj)
+{
+  PetscReal        c[4], old[4];
+  RwScheduleCounts pred;
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointGetMeasuredCosts(adj, c));
+  PetscCall(RwScheduleGetCosts(adj->sched, &old[0], &old[1], &old[2], &old[3]));
+  for (int i = 0; i < 4; i++)
+    if (!(c[i] > 0)) c[i] = old[i]; /* a level not used yet keeps its cost */
+  PetscCall(RwScheduleSetCosts(adj->sched, c[0], c[1], c[2], c[3]));
+  PetscCall(RwScheduleSetUp(adj->sched));
+  PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
+    if (adj->store[l] && adj->store[l]->slots < pred.max_slots_used[l]) PetscCall(RwStoreDestroy(&adj->store[l]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwAdjointSolve - J and its gradient with respect to the parameters and the initial state
 
@@ -436,8 +582,11 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   PetscValidHeaderSpecific(dJdm, VEC_CLASSID, 5);
   PetscCall(PetscTime(&t0));
   PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
+  PetscCall(RwAdjointCreateStores(adj, m, u0));
+  adj->counts.resumed_from = -1;
   PetscCall(VecCopy(u0, adj->W)); /* the run starts at x_0 */
   PetscCall(RwScheduleReset(adj->sched));
+  if (adj->restart && !adj->solves) PetscCall(RwAdjointResume(adj, &run));
   do {
     PetscCall(RwScheduleNext(adj->sched, &act));
     switch (act.type) {
@@ -458,6 +607,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   adj->counts.forward_steps = f1 - f0;
   PetscCall(PetscTime(&t1));
   adj->counts.seconds_total = t1 - t0;
+  if (!adj->solves++ && adj->usemeasured) PetscCall(RwAdjointReplan(adj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -569,6 +719,34 @@ PetscErrorCode RwAdjointGetCounts(RwAdjoint adj, RwAdjointCounts *counts)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  RwAdjointGetMeasuredCosts - the costs the last solve measured, in seconds: a
+  forward step, a reverse step, a disk write and a disk read of one state (0
+  when none was made), the largest over the ranks; the units of RwScheduleSetCosts()
+
+  Collective: every rank must plan the same schedule, so all get the same costs
+
+  Options Database Key:
+. -rw_adjoint_measured_costs - re-plan the schedule with them after the first solve
+
+  Level: intermediate
+
+.seealso: RwScheduleSetCosts(), RwAdjointGetCounts()
+@*/
+PetscErrorCode RwAdjointGetMeasuredCosts(RwAdjoint adj, PetscReal costs[4])
+{
+  RwAdjointCounts *c = &adj->counts;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  costs[0] = c->forward_steps ? c->seconds_forward / c->forward_steps : 0;
+  costs[1] = c->reverse_steps ? c->seconds_reverse / c->reverse_steps : 0;
+  costs[2] = c->stores[RW_LEVEL_DISK] ? c->seconds_store[RW_LEVEL_DISK] / c->stores[RW_LEVEL_DISK] : 0;
+  costs[3] = c->restores[RW_LEVEL_DISK] ? c->seconds_restore[RW_LEVEL_DISK] / c->restores[RW_LEVEL_DISK] : 0;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, costs, 4, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)adj)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   RwAdjointView - the schedule, the stores and what the last solve did
 
@@ -581,7 +759,6 @@ PetscErrorCode RwAdjointGetCounts(RwAdjoint adj, RwAdjointCounts *counts)
 PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
 {
   RwAdjointCounts *c = &adj->counts;
-  const char      *lv[RW_NUM_LEVELS] = {"RAM", "disk"};
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
@@ -593,8 +770,9 @@ PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
     if (adj->store[l]) PetscCall(RwStoreView(adj->store[l], viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " forward steps (%" PetscInt64_FMT " recomputed), %" PetscInt64_FMT " reverse steps, %" PetscInt64_FMT " tangent steps\n", c->forward_steps, c->forward_steps > adj->n ? c->forward_steps - adj->n : 0, c->reverse_steps, c->tangent_steps));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
-    if (adj->store[l]) PetscCall(PetscViewerASCIIPrintf(viewer, "  %s: %" PetscInt64_FMT " stores (%.3g MB), %" PetscInt64_FMT " restores (%.3g MB) on rank 0\n", lv[l], c->stores[l], c->bytes_stored[l] / 1e6, c->restores[l], c->bytes_restored[l] / 1e6));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "seconds: total %.4g, forward %.4g, reverse %.4g, store %.4g, restore %.4g\n", c->seconds_total, c->seconds_forward, c->seconds_reverse, c->seconds_store, c->seconds_restore));
+    if (adj->store[l]) PetscCall(PetscViewerASCIIPrintf(viewer, "  level %" PetscInt_FMT " (%s store): %" PetscInt64_FMT " stores (%.3g MB, %.3g s), %" PetscInt64_FMT " restores (%.3g MB, %.3g s) on rank 0\n", l, ((PetscObject)adj->store[l])->type_name, c->stores[l], c->bytes_stored[l] / 1e6, (double)c->seconds_store[l], c->restores[l], c->bytes_restored[l] / 1e6, (double)c->seconds_restore[l]));
+  if (c->resumed_from >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  resumed at step %" PetscInt64_FMT " from kept checkpoints (-rw_restart)\n", c->resumed_from));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "seconds: total %.4g, forward %.4g, reverse %.4g\n", c->seconds_total, c->seconds_forward, c->seconds_reverse));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -624,6 +802,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
   PetscCall(VecDestroy(&(*adj)->lam[1]));
   PetscCall(VecDestroy(&(*adj)->dW));
   PetscCall(VecDestroy(&(*adj)->dT));
+  PetscCall(PetscFree((*adj)->attach));
   PetscCall(RwObjectiveDestroy(&(*adj)->obj));
   PetscCall(RwModelDestroy(&(*adj)->model));
   PetscCall(PetscHeaderDestroy(adj));

@@ -348,3 +348,70 @@ PetscErrorCode RwGlobalSum(MPI_Comm comm, PetscInt n, const PetscReal x[], Petsc
   PetscCall(RwReproSumDestroy(&rs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@C
+  RwReproSumGetStateSize - the number of 64-bit integers that hold the exact
+  state of the accumulators (RwReproSumExport())
+
+  Not collective
+
+  Level: developer
+@*/
+PetscErrorCode RwReproSumGetStateSize(RwReproSum rs, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = rs->n * RW_WORDS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwReproSumExport - the exact sums of all ranks so far, as integers, the same
+  on every rank; the accumulators are unchanged
+
+  Collective
+
+  Output Parameter:
+. state - RwReproSumGetStateSize() integers
+
+  Level: developer
+
+  Notes:
+  Importing the state on any number of ranks and adding the remaining terms
+  gives bitwise the same totals as one uninterrupted run: the sums are exact.
+
+.seealso: RwReproSumImport()
+@*/
+PetscErrorCode RwReproSumExport(RwReproSum rs, MPI_Comm comm, PetscInt64 state[])
+{
+  PetscMPIInt n;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMPIIntCast(rs->n, &n));
+  for (PetscInt i = 0; i < rs->n; i++) RwAccNormalize(&rs->acc[i]);
+  rs->adds = 0;
+  PetscCallMPI(MPI_Allreduce(rs->acc, rs->total, n, RwAccType, RwAccOp, comm));
+  for (PetscInt i = 0; i < rs->n; i++) memcpy(state + i * RW_WORDS, rs->total[i].w, sizeof(rs->total[i].w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwReproSumImport - sets the accumulators to an exported state: rank 0 holds
+  it, the other ranks start from zero, so the next reduction adds it once
+
+  Collective
+
+  Level: developer
+
+.seealso: RwReproSumExport()
+@*/
+PetscErrorCode RwReproSumImport(RwReproSum rs, MPI_Comm comm, const PetscInt64 state[])
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(RwReproSumReset(rs));
+  if (!rank)
+    for (PetscInt i = 0; i < rs->n; i++) memcpy(rs->acc[i].w, state + i * RW_WORDS, sizeof(rs->acc[i].w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

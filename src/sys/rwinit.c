@@ -24,6 +24,7 @@ static void       *rw_h5_saved_data;
 PetscErrorCode RwFinalizePackage(void)
 {
   PetscFunctionBegin;
+  PetscCall(RwStoreLogView_Private());
   PetscCall(PetscFunctionListDestroy(&RwModelList));
   PetscCall(PetscFunctionListDestroy(&RwScheduleList));
   PetscCall(PetscFunctionListDestroy(&RwStoreList));

@@ -1,5 +1,6 @@
 /* Reductions of whole vectors that do not depend on the decomposition. */
 #include <rewind/private/rwimpl.h>
+#include <string.h>
 
 /*@
   RwVecDotRepro - <x, y> and, if asked, sum |x_i y_i|; each product is rounded
@@ -81,4 +82,43 @@ PetscErrorCode RwVecNormRepro(Vec x, PetscReal *norm)
   PetscCall(RwVecDotRepro(x, x, &d, NULL));
   *norm = PetscSqrtReal(d);
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwChecksumBlock - this rank's share of a checksum of a field on a grid that
+  does not depend on the decomposition: the sum, modulo 2^64, of
+  splitmix64(splitmix64(i) ^ bits(v)) over the values v of the block and their
+  natural indices i = ((z M_y + y) M_x + x) dof + c.  Add the shares of all
+  ranks (wrapping MPI_SUM of uint64_t) for the checksum of the whole field.
+
+  Not collective
+
+  Input Parameters:
++ M     - the grid sizes x, y, z (1 for unused directions)
+. start - the block's first point
+. count - the block's extent
+. dof   - values per point
+- a     - the block's values, x fastest, then components
+
+  Level: developer
+
+.seealso: RwSplitMix64()
+@*/
+uint64_t RwChecksumBlock(const PetscInt M[3], const PetscInt start[3], const PetscInt count[3], PetscInt dof, const PetscScalar a[])
+{
+  uint64_t local = 0;
+  PetscInt p     = 0;
+
+  for (PetscInt z = start[2]; z < start[2] + count[2]; z++)
+    for (PetscInt y = start[1]; y < start[1] + count[1]; y++) {
+      uint64_t row = (((uint64_t)z * (uint64_t)M[1] + (uint64_t)y) * (uint64_t)M[0] + (uint64_t)start[0]) * (uint64_t)dof;
+
+      for (PetscInt c = 0; c < count[0] * dof; c++, p++) {
+        uint64_t bits;
+
+        memcpy(&bits, &a[p], sizeof(bits));
+        local += RwSplitMix64(RwSplitMix64(row + (uint64_t)c) ^ bits);
+      }
+    }
+  return local;
 }

@@ -9,15 +9,10 @@
 #include <rewind/private/adjointimpl.h>
 #include <rewind/verify.h>
 
-/* splitmix64: a strong 64-bit mix; uniform in [-1, 1) */
+/* uniform in [-1, 1) */
 static PetscReal HashUniform(PetscInt64 seed, PetscInt64 index)
 {
-  uint64_t z = (uint64_t)seed * 0x9e3779b97f4a7c15ULL + (uint64_t)index + 0x632be59bd9b4e019ULL;
-
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z = z ^ (z >> 31);
-  return 2.0 * (PetscReal)(z >> 11) / 9007199254740992.0 - 1.0;
+  return 2 * RwHashUniform01(seed, index) - 1;
 }
 
 /* v = hash(seed, natural index) over the model's grid */

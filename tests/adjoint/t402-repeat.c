@@ -66,6 +66,11 @@ START_TEST(test_repeat)
   check_repeat("-da_grid_x 20 -da_grid_y 16 -rw_steps 12");
   check_repeat("-da_grid_x 20 -da_grid_y 16 -rw_steps 12 -rw_heat_scheme crank-nicolson");
   check_repeat("-rw_heat_dim 3 -da_grid_x 6 -da_grid_y 6 -da_grid_z 5 -rw_steps 6 -rw_heat_bc dirichlet -rw_heat_scheme implicit");
+  /* every store and schedule resets between solves */
+  check_repeat("-da_grid_x 20 -da_grid_y 16 -rw_steps 25 -rw_schedule_type revolve -rw_schedule_ram_slots 3");
+  check_repeat("-da_grid_x 20 -da_grid_y 16 -rw_steps 25 -rw_schedule_type revolve -rw_schedule_ram_slots 3 -rw_store_type hdf5");
+  check_repeat("-da_grid_x 20 -da_grid_y 16 -rw_steps 25 -rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 4");
+  check_repeat("-rw_heat_dim 1 -da_grid_x 40 -rw_steps 30 -rw_schedule_type periodic -rw_schedule_period 6 -rw_heat_scheme crank-nicolson");
 }
 END_TEST
 

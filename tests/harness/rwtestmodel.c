@@ -1,14 +1,23 @@
 /* Test helpers: models and drivers configured by option strings. */
 #include "rwtest.h"
+#include <stdlib.h>
+#include <unistd.h>
 
-/* Inserts options under a prefix of their own, so that cases do not mix */
-static PetscErrorCode rw_test_options(const char *options, char prefix[], size_t len)
+/* Inserts options under a prefix of their own, so that cases do not mix; an
+   hdf5 store gets a file of its own too, unless the options name one */
+static PetscErrorCode rw_test_options(MPI_Comm comm, const char *options, char prefix[], size_t len)
 {
-  static int count = 0;
+  static int  count = 0;
+  char        file[PETSC_MAX_PATH_LEN];
+  const char *tmp = getenv("TMPDIR");
+  int         pid = (int)getpid();
 
   PetscFunctionBegin;
+  PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, comm));
   PetscCall(PetscSNPrintf(prefix, len, "c%d_", count++));
+  PetscCall(PetscSNPrintf(file, sizeof(file), "-rw_store_hdf5_file %s/rwtest-%d-%s.h5", tmp ? tmp : "/tmp", pid, prefix));
   PetscCall(PetscOptionsPrefixPush(NULL, prefix));
+  PetscCall(PetscOptionsInsertString(NULL, file));
   PetscCall(PetscOptionsInsertString(NULL, options));
   PetscCall(PetscOptionsPrefixPop(NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -19,7 +28,7 @@ PetscErrorCode rw_test_model_comm(MPI_Comm comm, const char *options, RwModel *m
   char prefix[32];
 
   PetscFunctionBegin;
-  PetscCall(rw_test_options(options, prefix, sizeof(prefix)));
+  PetscCall(rw_test_options(comm, options, prefix, sizeof(prefix)));
   PetscCall(RwModelCreate(comm, model));
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*model, prefix));
   PetscCall(RwModelSetType(*model, RWMODELHEAT));

@@ -19,6 +19,7 @@ struct _RwModelOps {
   PetscErrorCode (*defaults)(RwModel, Vec, Vec, Vec);
   PetscErrorCode (*coordinate)(RwModel, PetscInt, PetscInt, PetscReal *);
   PetscErrorCode (*ghostrule)(RwModel, PetscInt, PetscBool *, PetscReal *);
+  PetscErrorCode (*identity)(RwModel, char[], size_t); /* what makes two runs the same problem, beyond grid and dt */
   PetscErrorCode (*globaltolocal)(RwModel, Vec, Vec, PetscBool);
   PetscErrorCode (*setparameters)(RwModel, Vec);
   PetscErrorCode (*setdirection)(RwModel, Vec);

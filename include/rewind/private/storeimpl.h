@@ -16,9 +16,11 @@ struct _RwStoreOps {
   PetscErrorCode (*read)(RwStore, PetscInt64, PetscInt64, Vec);
   PetscErrorCode (*free)(RwStore, PetscInt64);
   PetscErrorCode (*validsteps)(RwStore, PetscInt64[]); /* steps the kept states validly hold; NULL: the step table */
+  PetscErrorCode (*getattachment)(RwStore, PetscInt64, PetscInt64[]); /* as kept; NULL: the copy in memory */
 };
 
 PETSC_EXTERN PetscErrorCode RwStoreCreate_Memory(RwStore);
+PETSC_EXTERN PetscErrorCode RwStoreLogView_Private(void);
 PETSC_EXTERN PetscErrorCode RwStoreCreate_HDF5(RwStore);
 
 struct _p_RwStore {
@@ -33,6 +35,9 @@ struct _p_RwStore {
   PetscReal   dt;        /* time of step k is k dt; 0 when unknown */
   char       *identity;  /* RwStoreSetIdentity(): the problem a kept file belongs to */
   PetscBool   restart;   /* set-up reopens what a previous run kept */
+  PetscInt    nattach;   /* integers kept with every checkpoint (RwStoreSetAttachmentSize()) */
+  PetscInt64 *attach;    /* what the next write keeps */
+  PetscInt64 *slotattach; /* what each slot keeps, slot by slot */
   void       *data; /* the type's own state */
 };
 

@@ -327,6 +327,59 @@ PetscErrorCode RwObjectiveGetTermValues(RwObjective obj, PetscInt n, PetscReal v
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  RwObjectiveGetStateSize - integers that hold the exact partial objective of a run
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwObjectiveExportState()
+@*/
+PetscErrorCode RwObjectiveGetStateSize(RwObjective obj, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
+  PetscCheck(obj->acc, PetscObjectComm((PetscObject)obj), PETSC_ERR_ORDER, "The objective has no terms");
+  PetscCall(RwReproSumGetStateSize(obj->acc, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwObjectiveExportState - the exact partial objective of the run so far, the
+  same on every rank; kept with checkpoints so a resumed run ends with J bit for bit
+
+  Collective
+
+  Level: developer
+
+.seealso: RwObjectiveImportState()
+@*/
+PetscErrorCode RwObjectiveExportState(RwObjective obj, PetscInt64 state[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
+  PetscCall(RwReproSumExport(obj->acc, PetscObjectComm((PetscObject)obj), state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwObjectiveImportState - continues a run from an exported partial objective
+
+  Collective
+
+  Level: developer
+
+.seealso: RwObjectiveExportState()
+@*/
+PetscErrorCode RwObjectiveImportState(RwObjective obj, const PetscInt64 state[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
+  PetscCall(RwReproSumImport(obj->acc, PetscObjectComm((PetscObject)obj), state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   RwObjectiveView - lists the terms
 

@@ -2,6 +2,57 @@
 #include <rewind/private/storeimpl.h>
 
 PetscFunctionList RwStoreList              = NULL;
+
+/* Checkpoint traffic of the whole run by store type, for -log_view */
+#define RW_STORE_MAX_TYPES 8
+typedef struct {
+  char           type[32];
+  PetscInt64     writes, reads, bwrite, bread;
+  PetscLogDouble twrite, tread;
+} RwStoreTraffic;
+static RwStoreTraffic rw_traffic[RW_STORE_MAX_TYPES];
+
+static RwStoreTraffic *RwStoreTrafficOf(RwStore store)
+{
+  const char *type = ((PetscObject)store)->type_name;
+
+  for (int i = 0; i < RW_STORE_MAX_TYPES; i++) {
+    if (!rw_traffic[i].type[0]) PetscStrncpy(rw_traffic[i].type, type, sizeof(rw_traffic[i].type));
+    if (!strcmp(rw_traffic[i].type, type)) return &rw_traffic[i];
+  }
+  return &rw_traffic[RW_STORE_MAX_TYPES - 1];
+}
+
+/*
+  RwStoreLogView_Private - with -log_view, a table of the checkpoint traffic of
+  the run (summed over ranks) beside PETSc's events RwStoreWrite/RwStoreRead,
+  whose columns have no room for bytes
+*/
+PetscErrorCode RwStoreLogView_Private(void)
+{
+  PetscBool  view;
+  PetscInt64 n[4], all[4];
+  double     t[2], tmax[2];
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-log_view", &view));
+  if (!view || !rw_traffic[0].type[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nrewind checkpoint traffic (bytes summed over ranks; rates from the slowest rank's time in RwStoreWrite/RwStoreRead):\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-8s %10s %12s %10s %10s %12s %10s\n", "store", "writes", "MB written", "MB/s", "reads", "MB read", "MB/s"));
+  for (int i = 0; i < RW_STORE_MAX_TYPES && rw_traffic[i].type[0]; i++) {
+    RwStoreTraffic *r = &rw_traffic[i];
+
+    n[0] = r->writes, n[1] = r->bwrite, n[2] = r->reads, n[3] = r->bread;
+    t[0] = r->twrite, t[1] = r->tread;
+    PetscCallMPI(MPI_Allreduce(n, all, 4, MPIU_INT64, MPI_SUM, PETSC_COMM_WORLD));
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, n, 4, MPIU_INT64, MPI_MAX, PETSC_COMM_WORLD)); /* each write is one collective call */
+    all[0] = n[0];
+    all[2] = n[2];
+    PetscCallMPI(MPI_Allreduce(t, tmax, 2, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-8s %10" PetscInt64_FMT " %12.4g %10.4g %10" PetscInt64_FMT " %12.4g %10.4g\n", r->type, all[0], all[1] / 1e6, tmax[0] > 0 ? all[1] / 1e6 / tmax[0] : 0.0, all[2], all[3] / 1e6, tmax[1] > 0 ? all[3] / 1e6 / tmax[1] : 0.0));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 PetscBool         RwStoreRegisterAllCalled = PETSC_FALSE;
 
 /*@C
@@ -173,6 +224,7 @@ PetscErrorCode RwStoreSetUp(RwStore store)
   PetscCheck(((PetscObject)store)->type_name, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "RwStore has no type: call RwStoreSetType() or RwStoreSetFromOptions() first");
   PetscCheck(store->templ, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetTemplate() before RwStoreSetUp()");
   PetscCall(PetscMalloc1(store->slots, &store->step));
+  PetscCall(PetscCalloc2(store->nattach, &store->attach, store->slots * store->nattach, &store->slotattach));
   for (PetscInt64 i = 0; i < store->slots; i++) store->step[i] = -1;
   PetscTryTypeMethod(store, setup);
   store->setupcalled = PETSC_TRUE;
@@ -225,6 +277,7 @@ PetscErrorCode RwStoreDestroy(RwStore *store)
   }
   PetscTryTypeMethod(*store, destroy);
   PetscCall(PetscFree((*store)->step));
+  PetscCall(PetscFree2((*store)->attach, (*store)->slotattach));
   PetscCall(PetscFree((*store)->modeltype));
   PetscCall(PetscFree((*store)->identity));
   PetscCall(VecDestroy(&(*store)->templ));
@@ -411,6 +464,67 @@ PetscErrorCode RwStoreGetValidSteps(RwStore store, PetscInt64 steps[])
   PetscCheck((slot) >= 0 && (slot) < (store)->slots, PetscObjectComm((PetscObject)(store)), PETSC_ERR_ARG_OUTOFRANGE, "Checkpoint slot %" PetscInt64_FMT " out of range [0, %" PetscInt64_FMT ") of the %s store", (PetscInt64)(slot), (store)->slots, ((PetscObject)(store))->type_name)
 
 /*@
+  RwStoreSetAttachmentSize - how many integers every checkpoint keeps beside its state
+
+  Logically collective; before RwStoreSetUp()
+
+  Level: developer
+
+  Notes:
+  The driver keeps there the exact partial sum of the objective up to the
+  checkpoint's step, so that a run resumed from a checkpoint obtains J bit for bit.
+
+.seealso: RwStoreSetAttachment(), RwStoreGetAttachment()
+@*/
+PetscErrorCode RwStoreSetAttachmentSize(RwStore store, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Set the attachment size before RwStoreSetUp()");
+  PetscCheck(n >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "Attachment size %" PetscInt_FMT " must be >= 0", n);
+  store->nattach = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetAttachment - the integers the next RwStoreWrite() keeps with its state;
+  the same on every rank
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwStoreSetAttachmentSize(), RwStoreGetAttachment()
+@*/
+PetscErrorCode RwStoreSetAttachment(RwStore store, const PetscInt64 data[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
+  PetscCall(PetscArraycpy(store->attach, data, store->nattach));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetAttachment - the integers kept with the checkpoint of a slot
+
+  Collective
+
+  Level: developer
+
+.seealso: RwStoreSetAttachment()
+@*/
+PetscErrorCode RwStoreGetAttachment(RwStore store, PetscInt64 slot, PetscInt64 data[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  RwStoreCheckSlot(store, slot);
+  if (store->ops->getattachment) PetscUseTypeMethod(store, getattachment, slot, data);
+  else PetscCall(PetscArraycpy(data, store->slotattach + slot * store->nattach, store->nattach));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   RwStoreWrite - keeps state u, which is x_k, in a slot
 
   Collective
@@ -427,17 +541,27 @@ PetscErrorCode RwStoreGetValidSteps(RwStore store, PetscInt64 steps[])
 @*/
 PetscErrorCode RwStoreWrite(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 {
+  PetscLogDouble  t0, t1;
+  RwStoreTraffic *traffic;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
   RwStoreCheckSlot(store, slot);
   PetscCall(PetscLogEventBegin(RW_StoreWrite, store, u, 0, 0));
+  PetscCall(PetscTime(&t0));
   store->step[slot] = -1; /* not valid until written */
   PetscUseTypeMethod(store, write, slot, k, u);
+  PetscCall(PetscArraycpy(store->slotattach + slot * store->nattach, store->attach, store->nattach));
   store->step[slot] = k;
+  PetscCall(PetscTime(&t1));
   PetscCall(PetscLogEventEnd(RW_StoreWrite, store, u, 0, 0));
   store->nwrite++;
   store->bwrite += store->bytes;
+  traffic = RwStoreTrafficOf(store);
+  traffic->writes++;
+  traffic->bwrite += store->bytes;
+  traffic->twrite += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -460,6 +584,9 @@ PetscErrorCode RwStoreWrite(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 @*/
 PetscErrorCode RwStoreRead(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 {
+  PetscLogDouble  t0, t1;
+  RwStoreTraffic *traffic;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
@@ -467,10 +594,16 @@ PetscErrorCode RwStoreRead(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
   PetscCheck(store->step[slot] >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds no valid state, not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, k);
   PetscCheck(store->step[slot] == k, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds step %" PetscInt64_FMT ", not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, store->step[slot], k);
   PetscCall(PetscLogEventBegin(RW_StoreRead, store, u, 0, 0));
+  PetscCall(PetscTime(&t0));
   PetscUseTypeMethod(store, read, slot, k, u);
+  PetscCall(PetscTime(&t1));
   PetscCall(PetscLogEventEnd(RW_StoreRead, store, u, 0, 0));
   store->nread++;
   store->bread += store->bytes;
+  traffic = RwStoreTrafficOf(store);
+  traffic->reads++;
+  traffic->bread += store->bytes;
+  traffic->tread += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -163,6 +163,15 @@ static PetscErrorCode RwModelGhostRule_Heat(RwModel model, PetscInt d, PetscBool
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode RwModelIdentity_Heat(RwModel model, char id[], size_t len)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(id, len, "%" PetscInt_FMT "D, boundaries %s,%s,%s, theta %.17g", heat->dim, RwHeatBCs[heat->bc[0]], RwHeatBCs[heat->bc[1]], RwHeatBCs[heat->bc[2]], (double)heat->theta));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Fills the ghosts beyond physical boundaries: sign * the adjacent value */
 static PetscErrorCode RwHeatFillBoundaryGhosts(RwModel model, Vec l, PetscBool state)
 {
@@ -445,6 +454,7 @@ PetscErrorCode RwModelCreate_Heat(RwModel model)
   model->ops->defaults       = RwModelDefaults_Heat;
   model->ops->coordinate     = RwModelCoordinate_Heat;
   model->ops->ghostrule      = RwModelGhostRule_Heat;
+  model->ops->identity       = RwModelIdentity_Heat;
   model->ops->globaltolocal  = RwModelGlobalToLocal_Heat;
   model->ops->setparameters  = RwHeatSetParameters;
   model->ops->setdirection   = RwHeatSetDirection;

@@ -288,34 +288,13 @@ static void RwH5Shape(int rank, const hsize_t dims[], char buf[], size_t len)
 
 /* ---- the checksum ---------------------------------------------------------- */
 
-static inline uint64_t RwSplitMix64(uint64_t z)
-{
-  z += 0x9E3779B97F4A7C15ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
-
 /* The checksum of the state a (this rank's block) over the ranks of the file */
 static PetscErrorCode RwStoreHDF5Checksum(RwStore store, const PetscScalar a[], uint64_t *sum)
 {
-  RwStore_HDF5  *h5 = (RwStore_HDF5 *)store->data;
-  const PetscInt dof = h5->dof;
-  uint64_t       local = 0;
-  PetscInt       p     = 0;
+  RwStore_HDF5 *h5    = (RwStore_HDF5 *)store->data;
+  uint64_t      local = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a);
 
   PetscFunctionBegin;
-  for (PetscInt z = h5->start[2]; z < h5->start[2] + h5->count[2]; z++)
-    for (PetscInt y = h5->start[1]; y < h5->start[1] + h5->count[1]; y++) {
-      uint64_t row = (((uint64_t)z * (uint64_t)h5->M[1] + (uint64_t)y) * (uint64_t)h5->M[0] + (uint64_t)h5->start[0]) * (uint64_t)dof;
-
-      for (PetscInt c = 0; c < h5->count[0] * dof; c++, p++) {
-        uint64_t bits;
-
-        memcpy(&bits, &a[p], sizeof(bits));
-        local += RwSplitMix64(RwSplitMix64(row + (uint64_t)c) ^ bits);
-      }
-    }
   PetscCallMPI(MPI_Allreduce(&local, sum, 1, MPI_UINT64_T, MPI_SUM, h5->fcomm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -531,6 +510,7 @@ static herr_t RwH5NewSlot(RwStore store, PetscInt64 slot, hid_t space, hid_t dcp
   s |= RwH5AttrNew(d, "time", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &time);
   s |= RwH5AttrNew(d, "checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64, 0, &checksum);
   s |= RwH5AttrNew(d, "valid", H5T_STD_I32LE, H5T_NATIVE_INT, 0, &valid);
+  if (store->nattach) s |= RwH5AttrNew(d, "attachment", H5T_STD_I64LE, H5T_NATIVE_INT64, (hsize_t)store->nattach, store->attach);
   return s < 0 ? -1 : 0;
 }
 
@@ -699,8 +679,9 @@ static herr_t RwStoreHDF5WriteData(RwStore store, PetscInt64 slot, const PetscSc
   return H5Dwrite(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->dxpl, a);
 }
 
-static herr_t RwH5PutRecord(hid_t fid, hid_t dset, int64_t step, double time, uint64_t checksum)
+static herr_t RwH5PutRecord(RwStore store, hid_t fid, hid_t dset, int64_t step, double time, uint64_t checksum)
 {
+  if (store->nattach && RwH5AttrPut(dset, "attachment", H5T_NATIVE_INT64, store->attach) < 0) return -1;
   if (RwH5AttrPut(dset, "step", H5T_NATIVE_INT64, &step) < 0) return -1;
   if (RwH5AttrPut(dset, "time", H5T_NATIVE_DOUBLE, &time) < 0) return -1;
   if (RwH5AttrPut(dset, "checksum", H5T_NATIVE_UINT64, &checksum) < 0) return -1;
@@ -722,7 +703,7 @@ static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt
   PetscCall(RwStoreHDF5Checksum(store, a, &sum));
   RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Mark(h5->fid, h5->dset[slot], 0));
   RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5WriteData(store, slot, a));
-  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5PutRecord(h5->fid, h5->dset[slot], k, time, sum));
+  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5PutRecord(store, h5->fid, h5->dset[slot], k, time, sum));
   RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Mark(h5->fid, h5->dset[slot], 1));
   PetscCall(VecRestoreArrayRead(u, &a));
   PetscCall(PetscTime(&t1));
@@ -806,6 +787,22 @@ static PetscErrorCode RwStoreGetValidSteps_HDF5(RwStore store, PetscInt64 steps[
   PetscCallMPI(MPI_Allreduce(steps, hi, (PetscMPIInt)store->slots, MPIU_INT64, MPI_MAX, comm));
   for (PetscInt64 i = 0; i < store->slots; i++) steps[i] = lo[i] == hi[i] ? lo[i] : -1;
   PetscCall(PetscFree2(lo, hi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The integers kept with a slot's checkpoint, as the file holds them */
+static PetscErrorCode RwStoreGetAttachment_HDF5(RwStore store, PetscInt64 slot, PetscInt64 data[])
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  hid_t         a;
+  herr_t        s;
+
+  PetscFunctionBegin;
+  if (!store->nattach) PetscFunctionReturn(PETSC_SUCCESS);
+  a = H5Aopen(h5->dset[slot], "attachment", H5P_DEFAULT);
+  s = a < 0 ? -1 : H5Aread(a, H5T_NATIVE_INT64, data);
+  if (a >= 0 && H5Aclose(a) < 0) s = -1;
+  RwH5Try(store, slot, store->step[slot], RW_H5_READ, s);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -943,6 +940,7 @@ PetscErrorCode RwStoreCreate_HDF5(RwStore store)
   store->ops->setup          = RwStoreSetUp_HDF5;
   store->ops->write          = RwStoreWrite_HDF5;
   store->ops->read           = RwStoreRead_HDF5;
+  store->ops->getattachment  = RwStoreGetAttachment_HDF5;
   store->ops->validsteps     = RwStoreGetValidSteps_HDF5;
   store->ops->view           = RwStoreView_HDF5;
   store->ops->destroy        = RwStoreDestroy_HDF5;

@@ -1,0 +1,102 @@
+/*
+  One expected result, many settings: J and every gradient computed with any
+  schedule and store are bitwise those of storeall in RAM (recomputation is
+  deterministic), and each run takes exactly the forward steps its schedule
+  predicts.  Heat in 1D, 2D and 3D, explicit and Crank-Nicolson.
+*/
+#include "rwtest.h"
+#include <stdlib.h>
+#include <unistd.h>
+
+static char dir[PETSC_MAX_PATH_LEN];
+
+/* A scratch directory for the HDF5 stores, shared by the ranks, removed at the end */
+static void make_dir(void)
+{
+  if (!rw_test_rank()) {
+    snprintf(dir, sizeof(dir), "%s/rewind-t403.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+  }
+  MPI_Bcast(dir, sizeof(dir), MPI_CHAR, 0, PETSC_COMM_WORLD);
+}
+
+static const char *settings[] = {
+  "-rw_schedule_type storeall",
+  "-rw_schedule_type periodic -rw_schedule_period 4",
+  "-rw_schedule_type revolve -rw_schedule_ram_slots 3",
+  "-rw_schedule_type revolve -rw_schedule_ram_slots 2 -rw_store_type hdf5",
+  "-rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 3 -rw_schedule_costs 1,1,2,2",
+  "-rw_schedule_type multilevel -rw_schedule_ram_slots 1 -rw_schedule_disk_slots inf -rw_adjoint_measured_costs",
+};
+
+static void check_problem(const char *grid)
+{
+  const int n = sizeof(settings) / sizeof(settings[0]);
+  Vec       g0 = NULL, gu00 = NULL;
+  PetscReal J0 = 0;
+
+  for (int i = 0; i < n; i++) {
+    char             opts[1024];
+    RwModel          model;
+    RwTestProblem    p;
+    RwScheduleCounts pred;
+    RwAdjointCounts  c;
+    RwSchedule       sched;
+    PetscReal        J;
+    PetscBool        e1 = PETSC_TRUE, e2 = PETSC_TRUE;
+
+    snprintf(opts, sizeof(opts), "%s %s -rw_steps 23 -rw_store_hdf5_file %s/c%d.h5 -ksp_rtol 1e-12", grid, settings[i], dir, i);
+    RW_CHECK(rw_test_model(opts, &model));
+    RW_CHECK(rw_test_problem(model, &p));
+    RW_CHECK(RwAdjointGetSchedule(p.adj, &sched));
+    RW_CHECK(RwScheduleGetPrediction(sched, &pred));
+    RW_CHECK(RwAdjointSolve(p.adj, p.m, p.u0, &J, p.g, p.gu0));
+    RW_CHECK(RwAdjointGetCounts(p.adj, &c));
+    if (!i) {
+      RW_CHECK(VecDuplicate(p.g, &g0));
+      RW_CHECK(VecDuplicate(p.gu0, &gu00));
+      RW_CHECK(VecCopy(p.g, g0));
+      RW_CHECK(VecCopy(p.gu0, gu00));
+      J0 = J;
+    } else {
+      RW_CHECK(VecEqual(g0, p.g, &e1));
+      RW_CHECK(VecEqual(gu00, p.gu0, &e2));
+    }
+    if (!rw_test_rank()) printf("# %-110s J %.17g forward steps %lld (predicted %lld)\n", opts, J, (long long)c.forward_steps, (long long)pred.forward_steps);
+    rw_assert_all(J == J0 && e1 && e2, "%s: J %.17g (storeall %.17g), dJ/dm identical %d, dJ/du0 identical %d", opts, J, J0, e1, e2);
+    rw_assert_all(c.forward_steps == pred.forward_steps, "%s: %lld forward steps, the schedule predicted %lld", opts, (long long)c.forward_steps, (long long)pred.forward_steps);
+    /* a second solve (after -rw_adjoint_measured_costs re-plans) gives the same again */
+    RW_CHECK(RwScheduleGetPrediction(sched, &pred));
+    RW_CHECK(RwAdjointSolve(p.adj, p.m, p.u0, &J, p.g, p.gu0));
+    RW_CHECK(RwAdjointGetCounts(p.adj, &c));
+    RW_CHECK(VecEqual(g0 ? g0 : p.g, p.g, &e1));
+    rw_assert_all(J == J0 && e1 && c.forward_steps == pred.forward_steps, "%s: a second solve gave J %.17g with %lld forward steps (predicted %lld)", opts, J, (long long)c.forward_steps, (long long)pred.forward_steps);
+    RW_CHECK(rw_test_problem_destroy(&p));
+    RW_CHECK(RwModelDestroy(&model));
+  }
+  RW_CHECK(VecDestroy(&g0));
+  RW_CHECK(VecDestroy(&gu00));
+}
+
+START_TEST(test_schedules_do_not_change_the_gradient)
+{
+  make_dir();
+  check_problem("-rw_heat_dim 1 -da_grid_x 31 -rw_heat_bc dirichlet");
+  check_problem("-rw_heat_dim 2 -da_grid_x 16 -da_grid_y 12");
+  check_problem("-rw_heat_dim 2 -da_grid_x 16 -da_grid_y 12 -rw_heat_scheme crank-nicolson -rw_heat_bc neumann");
+  check_problem("-rw_heat_dim 3 -da_grid_x 7 -da_grid_y 6 -da_grid_z 5 -rw_heat_bc periodic,dirichlet,neumann");
+  check_problem("-rw_heat_dim 3 -da_grid_x 7 -da_grid_y 6 -da_grid_z 5 -rw_heat_scheme crank-nicolson");
+  MPI_Barrier(PETSC_COMM_WORLD);
+  if (!rw_test_rank()) ck_assert_msg(rmdir(dir) == 0, "the stores left files in %s", dir);
+}
+END_TEST
+
+Suite *rw_test_suite(void)
+{
+  Suite *s  = suite_create("schedules");
+  TCase *tc = tcase_create("core");
+
+  tcase_add_test(tc, test_schedules_do_not_change_the_gradient);
+  suite_add_tcase(s, tc);
+  return s;
+}
