@@ -288,8 +288,18 @@ static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj, Vec m, Vec u0)
   RwScheduleCounts pred;
   RwModelType      type;
   char             id[1024];
+  PetscInt         nattach;
 
   PetscFunctionBegin;
+  /* checkpoints keep the objective's partial sum: terms added since the last
+     solve change its size, and the stores are made anew for it */
+  PetscCall(RwObjectiveGetStateSize(adj->obj, &nattach));
+  if (nattach + 1 != adj->nattach) {
+    for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(RwStoreDestroy(&adj->store[l]));
+    PetscCall(PetscFree(adj->attach));
+    adj->nattach = nattach + 1;
+    PetscCall(PetscCalloc1(adj->nattach, &adj->attach));
+  }
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
   PetscCall(RwModelGetType(adj->model, &type));
   PetscCall(RwAdjointIdentity(adj, m, u0, id, sizeof(id)));
@@ -341,9 +351,6 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscCall(VecDuplicate(adj->W, &adj->lam[1]));
   PetscCall(VecDuplicate(adj->W, &adj->dW));
   PetscCall(VecDuplicate(adj->W, &adj->dT));
-  PetscCall(RwObjectiveGetStateSize(adj->obj, &adj->nattach));
-  adj->nattach++;
-  PetscCall(PetscCalloc1(adj->nattach, &adj->attach));
   adj->setupcalled = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -7,15 +7,15 @@
   (the owner of its lowest corner); its adjoint source is gathered at every
   owned corner, sensor by sensor in index order, so each point sums the same
   contributions in the same order on any decomposition.  Corners beyond a
-  boundary read the model's ghost values (wrapped or mirrored) and spread
-  their share back to the mirrored point with the ghost's sign.
+  boundary stand for the point the model's ghost rule maps them to (wrapped,
+  or mirrored with a sign): they read it and spread their share back to it.
 */
 #include <rewind/private/objectiveimpl.h>
 
 typedef struct {
   PetscInt  id;
   PetscBool owner;
-  PetscInt  gidx[8]; /* corner in the ghosted local array */
+  PetscInt  gidx[8]; /* the point a corner stands for, in the ghosted local array */
   PetscInt  oidx[8]; /* corner's point in the owned array, -1 if another rank's */
   PetscReal w[8];    /* interpolation weight */
   PetscReal sign[8]; /* ghost sign of the corner: how its point enters */
@@ -50,11 +50,13 @@ static PetscBool SensorsActive(RwObjective obj, RwTerm *t, PetscInt64 k)
   return SensorsFindTime((RwSensors *)t->ctx, k) >= 0 ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* A corner beyond a boundary reads its mirrored point with the ghost's sign:
+   the ghost itself may not be filled (diagonal corners are not exchanged) */
 static PetscReal SensorRead(const RwSensorLocal *s, PetscInt nc, const PetscScalar *uloc)
 {
   PetscReal v = 0;
 
-  for (PetscInt c = 0; c < nc; c++) v += s->w[c] * PetscRealPart(uloc[s->gidx[c]]);
+  for (PetscInt c = 0; c < nc; c++) v += s->w[c] * s->sign[c] * PetscRealPart(uloc[s->gidx[c]]);
   return v;
 }
 
@@ -238,8 +240,8 @@ static PetscErrorCode SensorsLocate(RwObjective obj, RwSensors *c, PetscInt s, R
         real[d] = raw[d] < 0 ? 0 : M[d] - 1;
         sign *= sgn[d];
       } else real[d] = raw[d];
-      /* the ghosted array holds the corner at raw, or (periodic) raw shifted by M */
-      g[d] = raw[d];
+      /* the ghosted array holds the corner's point; periodic, perhaps as an image M away */
+      g[d] = real[d];
       if (per[d] && (g[d] < gs[d] || g[d] >= gs[d] + gm[d])) g[d] = g[d] + (g[d] < gs[d] ? M[d] : -M[d]);
       if (g[d] < gs[d] || g[d] >= gs[d] + gm[d]) readable = PETSC_FALSE;
       if (real[d] < xs[d] || real[d] >= xs[d] + xm[d]) mine = PETSC_FALSE;
