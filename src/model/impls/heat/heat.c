@@ -118,28 +118,41 @@ static PetscErrorCode RwHeatCreateGrid(RwModel model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Grids with the model's decomposition, one per input a pass exchanges at once */
-static PetscErrorCode RwHeatCreateExchangeGrids(RwModel model)
+/* Scatters that move only the ghost points a pass reads, one per input */
+static PetscErrorCode RwHeatCreateHalo(RwModel model)
 {
-  RwModel_Heat   *heat = (RwModel_Heat *)model->data;
-  MPI_Comm        comm = PetscObjectComm((PetscObject)model);
-  const PetscInt *l[3];
-  PetscInt        m[3];
-  DMBoundaryType  b[3];
+  RwModel_Heat          *heat = (RwModel_Heat *)model->data;
+  ISLocalToGlobalMapping ltog;
+  const PetscInt        *global;
+  PetscInt              *from, *to, n = 0, q = 0;
+  const PetscInt        *gs = heat->ghost.s, *gn = heat->ghost.n, *os = heat->own.s, *on = heat->own.n;
+  IS                     isfrom, isto;
+  Vec                    g, l;
 
   PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(model->da, NULL, NULL, NULL, NULL, &m[0], &m[1], &m[2], NULL, NULL, &b[0], &b[1], &b[2], NULL));
-  PetscCall(DMDAGetOwnershipRanges(model->da, &l[0], &l[1], &l[2]));
-  heat->xda[0] = model->da;
-  PetscCall(PetscObjectReference((PetscObject)model->da));
-  for (PetscInt x = 1; x < 3; x++) {
-    switch (heat->dim) {
-    case 1: PetscCall(DMDACreate1d(comm, b[0], heat->M[0], 1, 1, l[0], &heat->xda[x])); break;
-    case 2: PetscCall(DMDACreate2d(comm, b[0], b[1], DMDA_STENCIL_STAR, heat->M[0], heat->M[1], m[0], m[1], 1, 1, l[0], l[1], &heat->xda[x])); break;
-    default: PetscCall(DMDACreate3d(comm, b[0], b[1], b[2], DMDA_STENCIL_STAR, heat->M[0], heat->M[1], heat->M[2], m[0], m[1], m[2], 1, 1, l[0], l[1], l[2], &heat->xda[x])); break;
-    }
-    PetscCall(DMSetUp(heat->xda[x]));
-  }
+  PetscCall(DMGetLocalToGlobalMapping(model->da, &ltog));
+  PetscCall(ISLocalToGlobalMappingGetIndices(ltog, &global));
+  PetscCall(PetscMalloc2(gn[0] * gn[1] * gn[2], &from, gn[0] * gn[1] * gn[2], &to));
+  for (PetscInt k = gs[2]; k < gs[2] + gn[2]; k++)
+    for (PetscInt j = gs[1]; j < gs[1] + gn[1]; j++)
+      for (PetscInt i = gs[0]; i < gs[0] + gn[0]; i++, q++) {
+        PetscBool owned = (PetscBool)(i >= os[0] && i < os[0] + on[0] && j >= os[1] && j < os[1] + on[1] && k >= os[2] && k < os[2] + on[2]);
+        /* ghosts beyond a non-periodic boundary have no source: the ghost rule fills them */
+        if (owned || global[q] < 0) continue;
+        from[n] = global[q];
+        to[n++] = q;
+      }
+  PetscCall(ISLocalToGlobalMappingRestoreIndices(ltog, &global));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, from, PETSC_COPY_VALUES, &isfrom));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, to, PETSC_COPY_VALUES, &isto));
+  PetscCall(PetscFree2(from, to));
+  PetscCall(DMGetGlobalVector(model->da, &g));
+  PetscCall(DMGetLocalVector(model->da, &l));
+  for (PetscInt x = 0; x < 3; x++) PetscCall(VecScatterCreate(g, isfrom, l, isto, &heat->halo[x]));
+  PetscCall(DMRestoreLocalVector(model->da, &l));
+  PetscCall(DMRestoreGlobalVector(model->da, &g));
+  PetscCall(ISDestroy(&isfrom));
+  PetscCall(ISDestroy(&isto));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -202,33 +215,72 @@ static PetscErrorCode RwHeatFillBoundaryGhosts(RwModel model, Vec l, PetscBool s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Halo exchange through copy x of the grid (see xda in heatimpl.h) */
-PetscErrorCode RwHeatGlobalToLocalBegin(RwModel model, PetscInt x, Vec g, Vec l)
+/* A full copy with ghosts, boundary ghosts by the rule for states or fields
+   (kappa and its direction once per solve, sensors, regularisers) */
+PetscErrorCode RwHeatGlobalToLocal(RwModel model, Vec g, Vec l, PetscBool state)
 {
-  RwModel_Heat *heat = (RwModel_Heat *)model->data;
-
   PetscFunctionBegin;
-  PetscCall(DMGlobalToLocalBegin(heat->xda[x], g, INSERT_VALUES, l));
+  PetscCall(DMGlobalToLocalBegin(model->da, g, INSERT_VALUES, l));
+  PetscCall(DMGlobalToLocalEnd(model->da, g, INSERT_VALUES, l));
+  PetscCall(RwHeatFillBoundaryGhosts(model, l, state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* state: the vector is a state (or tangent, or adjoint), whose Dirichlet
-   ghosts negate; otherwise a conductivity, whose ghosts mirror */
-PetscErrorCode RwHeatGlobalToLocalEnd(RwModel model, PetscInt x, Vec g, Vec l, PetscBool state)
+/* Copies the owned points within two of the box's edges from g to l: the
+   edge rows a pass computes from l, and their inner neighbours */
+static PetscErrorCode RwHeatCopyEdgeBand(RwModel model, Vec g, Vec l)
+{
+  RwModel_Heat      *heat = (RwModel_Heat *)model->data;
+  const PetscInt    *os = heat->own.s, *on = heat->own.n, *gs = heat->ghost.s, *gn = heat->ghost.n;
+  const PetscScalar *a;
+  PetscScalar       *b;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(g, &a));
+  PetscCall(VecGetArray(l, &b));
+  for (PetscInt k = 0; k < on[2]; k++)
+    for (PetscInt j = 0; j < on[1]; j++) {
+      const PetscScalar *src = a + (k * on[1] + j) * on[0];
+      PetscScalar       *dst = b + ((k + os[2] - gs[2]) * gn[1] + (j + os[1] - gs[1])) * gn[0] + (os[0] - gs[0]);
+      PetscBool          edge = (heat->dim > 1 && (j < 2 || j >= on[1] - 2)) || (heat->dim > 2 && (k < 2 || k >= on[2] - 2));
+
+      if (edge || on[0] <= 4) PetscCall(PetscArraycpy(dst, src, on[0]));
+      else {
+        PetscCall(PetscArraycpy(dst, src, 2));
+        PetscCall(PetscArraycpy(dst + on[0] - 2, src + on[0] - 2, 2));
+      }
+    }
+  PetscCall(VecRestoreArray(l, &b));
+  PetscCall(VecRestoreArrayRead(g, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Ghosts of input x of a pass, through its own scatter */
+PetscErrorCode RwHeatHaloBegin(RwModel model, PetscInt x, Vec g, Vec l)
 {
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
 
   PetscFunctionBegin;
-  PetscCall(DMGlobalToLocalEnd(heat->xda[x], g, INSERT_VALUES, l));
-  PetscCall(RwHeatFillBoundaryGhosts(model, l, state));
+  PetscCall(VecScatterBegin(heat->halo[x], g, l, INSERT_VALUES, SCATTER_FORWARD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ... then the owned edge band and the ghosts beyond the boundary (a state's rule) */
+PetscErrorCode RwHeatHaloEnd(RwModel model, PetscInt x, Vec g, Vec l)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+
+  PetscFunctionBegin;
+  PetscCall(VecScatterEnd(heat->halo[x], g, l, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(RwHeatCopyEdgeBand(model, g, l));
+  PetscCall(RwHeatFillBoundaryGhosts(model, l, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode RwModelGlobalToLocal_Heat(RwModel model, Vec g, Vec l, PetscBool state)
 {
   PetscFunctionBegin;
-  PetscCall(RwHeatGlobalToLocalBegin(model, 0, g, l));
-  PetscCall(RwHeatGlobalToLocalEnd(model, 0, g, l, state));
+  PetscCall(RwHeatGlobalToLocal(model, g, l, state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -354,7 +406,7 @@ static PetscErrorCode RwModelSetUp_Heat(RwModel model)
   model->fieldnames  = RwHeatFieldNames;
   model->scalarnames = RwHeatScalarNames;
   PetscCall(RwModelCreatePack_Private(model));
-  PetscCall(RwHeatCreateExchangeGrids(model));
+  PetscCall(RwHeatCreateHalo(model));
   if (!model->dtset) PetscCall(RwHeatDefaultTimeStep(model));
   /* everything the time loop needs, allocated once here */
   PetscCall(DMCreateLocalVector(model->da, &heat->kappa));
@@ -402,7 +454,7 @@ static PetscErrorCode RwModelDestroy_Heat(RwModel model)
   PetscCall(VecDestroy(&heat->kappa));
   PetscCall(VecDestroy(&heat->dkappa));
   for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&heat->work[i]));
-  for (PetscInt i = 0; i < 3; i++) PetscCall(DMDestroy(&heat->xda[i]));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(VecScatterDestroy(&heat->halo[i]));
   PetscCall(VecDestroy(&heat->s));
   PetscCall(VecDestroy(&heat->ds));
   PetscCall(VecDestroy(&heat->gkappa));

@@ -67,11 +67,13 @@ typedef struct {
   Vec gkappa, gs, gr;
 
   /* work: ghosted copies of the states a pass reads, and the implicit solver.
-     PETSc 3.18 cannot have two halo exchanges of one DMDA in flight at once,
-     so input i of a pass is exchanged through its own copy of the grid, xda[i]
-     (xda[0] is the model's DMDA, the others share its decomposition) */
-  DM  xda[3];
-  Vec work[3];
+     A pass needs in its ghosted copies only the ghosts and the two owned
+     layers next to the box's edges (the interior is read from the owned
+     array): halo[i] moves the ghosts of input i, alone, so a step does not
+     copy the whole state as DMGlobalToLocal would; one scatter per input,
+     because PETSc 3.18 cannot have one scatter in flight twice */
+  VecScatter halo[3];
+  Vec        work[3];
   Vec rhs, mu;
   Mat P;   /* I - theta dt (div kappa grad - r) */
   KSP ksp;
@@ -83,8 +85,9 @@ PETSC_INTERN void RwHeatRowTangent(const RwHeatPass *, PetscInt, RwHeatRow, RwHe
 PETSC_INTERN void RwHeatRowAdjoint(const RwHeatPass *, PetscInt, RwHeatRow, RwHeatRow, RwHeatRow, RwHeatRow, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscReal *);
 
 /* heat.c */
-PETSC_INTERN PetscErrorCode RwHeatGlobalToLocalBegin(RwModel, PetscInt, Vec, Vec);
-PETSC_INTERN PetscErrorCode RwHeatGlobalToLocalEnd(RwModel, PetscInt, Vec, Vec, PetscBool);
+PETSC_INTERN PetscErrorCode RwHeatGlobalToLocal(RwModel, Vec, Vec, PetscBool);
+PETSC_INTERN PetscErrorCode RwHeatHaloBegin(RwModel, PetscInt, Vec, Vec);
+PETSC_INTERN PetscErrorCode RwHeatHaloEnd(RwModel, PetscInt, Vec, Vec);
 
 /* heatstep.c */
 PETSC_INTERN PetscErrorCode RwHeatSetParameters(RwModel, Vec);

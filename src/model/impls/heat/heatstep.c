@@ -2,11 +2,12 @@
   The heat model's steps: forward, tangent and adjoint, each one pass of the
   kernels in heatkernels.c (around a KSP solve for implicit schemes).
 
-  Every pass overlaps the halo exchange with work: it starts the exchange,
-  computes the interior rows (whose neighbours are all owned) straight from
-  the global arrays, ends the exchange, fills the ghosts beyond physical
-  boundaries, then computes the shell of rows next to other ranks or to the
-  boundary from the ghosted arrays.  Nothing is allocated here.
+  Every pass overlaps the halo exchange with work: it starts moving the
+  ghosts, computes the interior rows (whose neighbours are all owned) straight
+  from the global arrays, ends the exchange, copies the owned band next to
+  the box's edges and fills the ghosts beyond physical boundaries, then
+  computes the shell of rows next to other ranks or to the boundary from the
+  ghosted arrays.  No step copies a whole state; nothing is allocated here.
 */
 #include "heatimpl.h"
 
@@ -77,11 +78,11 @@ static PetscErrorCode HeatRunPass(RwModel model, HeatInput *in, PetscInt nin, He
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < nin; i++) PetscCall(RwHeatGlobalToLocalBegin(model, i, in[i].g, in[i].l));
+  for (PetscInt i = 0; i < nin; i++) PetscCall(RwHeatHaloBegin(model, i, in[i].g, in[i].l));
   for (PetscInt i = 0; i < nin; i++) PetscCall(VecGetArrayRead(in[i].g, &in[i].ga));
   HeatForInterior(heat, fn, ctx);
   for (PetscInt i = 0; i < nin; i++) {
-    PetscCall(RwHeatGlobalToLocalEnd(model, i, in[i].g, in[i].l, PETSC_TRUE));
+    PetscCall(RwHeatHaloEnd(model, i, in[i].g, in[i].l));
     PetscCall(VecGetArrayRead(in[i].l, &in[i].la));
   }
   HeatForShell(heat, fn, ctx);
@@ -444,8 +445,7 @@ PetscErrorCode RwHeatSetParameters(RwModel model, Vec m)
   PetscCall(HeatCheckKappa(model, kappa));
   /* the operator is reassembled only when kappa, r or dt changed */
   if (heat->haveparams) PetscCall(HeatOwnedDiffer(model, kappa, heat->kappa, &changed));
-  PetscCall(RwHeatGlobalToLocalBegin(model, 0, kappa, heat->kappa));
-  PetscCall(RwHeatGlobalToLocalEnd(model, 0, kappa, heat->kappa, PETSC_FALSE));
+  PetscCall(RwHeatGlobalToLocal(model, kappa, heat->kappa, PETSC_FALSE));
   PetscCall(RwModelRestoreParameterField(model, m, 0, &kappa));
   PetscCall(RwModelGetParameterField(model, m, 1, &s));
   PetscCall(VecCopy(s, heat->s));
@@ -473,8 +473,7 @@ PetscErrorCode RwHeatSetDirection(RwModel model, Vec dm)
   PetscCall(RwModelGetParameterField(model, dm, 0, &dkappa));
   PetscCall(VecNorm(dkappa, NORM_INFINITY, &dkmax));
   heat->dkappazero = dkmax == 0 ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(RwHeatGlobalToLocalBegin(model, 0, dkappa, heat->dkappa));
-  PetscCall(RwHeatGlobalToLocalEnd(model, 0, dkappa, heat->dkappa, PETSC_FALSE));
+  PetscCall(RwHeatGlobalToLocal(model, dkappa, heat->dkappa, PETSC_FALSE));
   PetscCall(RwModelRestoreParameterField(model, dm, 0, &dkappa));
   PetscCall(RwModelGetParameterField(model, dm, 1, &ds));
   PetscCall(VecCopy(ds, heat->ds));
