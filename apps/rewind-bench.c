@@ -21,59 +21,60 @@ static const char *const BenchSections[] = {"stream", "kernels", "gradient", "io
 #define BENCH_NSECTIONS 7
 
 /* The presets: tiny for tests (seconds), small by default, large for make bench (minutes) */
+typedef struct {
+  PetscInt  stream, kgrid[2], kimplicit;
+  PetscReal seconds;
+  PetscInt  repeat, ggrid, gsteps, slots[2], iogrid, ioslots, pgrid, psteps, terms, sreps, rreps;
+} BenchPresetSizes;
+static const BenchPresetSizes BenchPresets[3] = {
+  /*         stream   kernel grids  impl.  seconds  rep  gradient  slots   io       peer     sum */
+  /* tiny  */ {1 << 20, {32, 128},   128,   0.002,   2,   48, 20,   {3, 6},  64, 3,   24, 10,  100000, 2, 100},
+  /* small */ {1 << 23, {256, 1024}, 512,   0.1,     3,   512, 100, {5, 20}, 1024, 4, 256, 50, 1000000, 20, 2000},
+  /* large */ {1 << 24, {512, 4096}, 1024,  0.3,     3,   2048, 20, {3, 6},  2048, 4, 1024, 50, 1000000, 20, 2000}
+};
+
 static void BenchPreset(PetscInt size, BenchConfig *c)
 {
-  const PetscInt  stream[3] = {1 << 20, 1 << 23, 1 << 24};
-  const PetscInt  kgrid[3][2] = {{32, 128}, {256, 1024}, {512, 4096}};
-  const PetscReal seconds[3] = {0.002, 0.1, 0.3};
-  const PetscInt  repeat[3] = {2, 3, 3};
-  const PetscInt  kimplicit[3] = {128, 512, 1024};
-  const PetscInt  ggrid[3] = {48, 512, 2048}, gsteps[3] = {20, 100, 20};
-  const PetscInt  slots[3][2] = {{3, 6}, {5, 20}, {3, 6}};
-  const PetscInt  iogrid[3] = {64, 1024, 2048}, iowrites[3] = {3, 4, 4};
-  const PetscInt  pgrid[3] = {24, 256, 1024}, psteps[3] = {10, 50, 50};
-  const PetscInt  terms[3] = {100000, 1000000, 1000000}, sreps[3] = {2, 20, 20}, rreps[3] = {100, 2000, 2000};
+  const BenchPresetSizes *p = &BenchPresets[size];
 
-  c->stream_n       = stream[size];
-  c->nkernel_grid   = 2;
-  c->kernel_grid[0] = kgrid[size][0];
-  c->kernel_grid[1] = kgrid[size][1];
-  c->nkernel_dims   = 3;
+  c->size                = size;
+  c->stream_n            = p->stream;
+  c->nkernel_grid        = 2;
+  c->kernel_grid[0]      = p->kgrid[0];
+  c->kernel_grid[1]      = p->kgrid[1];
+  c->kernel_implicit_max = p->kimplicit;
+  c->nkernel_dims        = 3;
   for (PetscInt d = 0; d < 3; d++) c->kernel_dims[d] = d + 1;
-  c->kernel_explicit = c->kernel_implicit = PETSC_TRUE;
-  c->seconds                              = seconds[size];
-  c->repeat                               = repeat[size];
-  c->gradient_grid                        = ggrid[size];
-  c->gradient_steps                       = gsteps[size];
-  c->kernel_implicit_max                  = kimplicit[size];
-  c->nrevolve_slots                       = 2;
-  for (PetscInt s = 0; s < 2; s++) c->revolve_slots[s] = slots[size][s];
-  c->io_grid           = iogrid[size];
-  c->io_writes         = iowrites[size];
-  c->peer_grid         = pgrid[size];
-  c->peer_steps        = psteps[size];
-  c->sum_terms         = terms[size];
-  c->sum_repeat        = sreps[size];
-  c->sum_reduce_repeat = rreps[size];
+  c->seconds        = p->seconds;
+  c->repeat         = p->repeat;
+  c->gradient_grid  = p->ggrid;
+  c->gradient_steps = p->gsteps;
+  c->nrevolve_slots = 2;
+  for (PetscInt s = 0; s < 2; s++) c->revolve_slots[s] = p->slots[s];
+  c->io_grid           = p->iogrid;
+  c->io_writes         = p->ioslots;
+  c->peer_grid         = p->pgrid;
+  c->peer_steps        = p->psteps;
+  c->sum_terms         = p->terms;
+  c->sum_repeat        = p->sreps;
+  c->sum_reduce_repeat = p->rreps;
 }
 
-/* Which sections run: the names of -rw_bench_sections */
-static PetscErrorCode BenchParseSections(const char list[], PetscBool run[])
+/* Every file of -rw_bench_output ends in .csv or .json */
+static PetscErrorCode BenchCheckOutput(const char list[])
 {
-  char **words;
+  char **files;
   int    n;
 
   PetscFunctionBegin;
-  PetscCall(PetscStrToArray(list, ',', &n, &words));
-  for (PetscInt s = 0; s < BENCH_NSECTIONS; s++) run[s] = PETSC_FALSE;
+  PetscCall(PetscStrToArray(list, ',', &n, &files));
   for (int i = 0; i < n; i++) {
-    PetscInt  s;
-    PetscBool found;
-    PetscCall(PetscEListFind(BENCH_NSECTIONS, BenchSections, words[i], &s, &found));
-    PetscCheck(found, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "-rw_bench_sections: unknown section \"%s\"; use stream, kernels, gradient, io, peer, sum and/or targets", words[i]);
-    run[s] = PETSC_TRUE;
+    PetscBool csv, json;
+    PetscCall(PetscStrendswith(files[i], ".csv", &csv));
+    PetscCall(PetscStrendswith(files[i], ".json", &json));
+    PetscCheck(csv || json, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_bench_output: \"%s\" must end in .csv or .json", files[i]);
   }
-  PetscCall(PetscStrToArrayDestroy(n, words));
+  PetscCall(PetscStrToArrayDestroy(n, files));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -94,19 +95,19 @@ static PetscErrorCode BenchIntList(PetscOptionItems *PetscOptionsObject, const c
 
 static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char output[], size_t len)
 {
-  char      sections[256] = "stream,kernels,gradient,io,peer,sum,targets", schemes[64] = "explicit,implicit";
-  PetscInt  size = 1;
+  const char *const schemenames[2] = {"explicit", "implicit"};
+  char              sections[256] = "stream,kernels,gradient,io,peer,sum,targets", schemes[64] = "explicit,implicit", cases[256] = "storeall,revolve,revolve-hdf5,multilevel";
+  PetscBool         scheme[2];
+  PetscInt          size = 1;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(c, sizeof(*c)));
   PetscCall(PetscStrncpy(c->dir, ".", sizeof(c->dir)));
-  PetscCall(PetscStrncpy(c->gradient_cases, "storeall,revolve,revolve-hdf5,multilevel", sizeof(c->gradient_cases)));
   output[0] = 0;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-bench options", "rewind");
   PetscCall(PetscOptionsString("-rw_bench_sections", "Sections to run: stream, kernels, gradient, io, peer, sum, targets (comma separated)", "rewind-bench", sections, sections, sizeof(sections), NULL));
   PetscCall(PetscOptionsEList("-rw_bench_size", "Preset sizes: tiny (tests, seconds), small, large (make bench, minutes)", "rewind-bench", BenchSizes, 3, BenchSizes[size], &size, NULL));
   BenchPreset(size, c);
-  c->size = size;
   PetscCall(PetscOptionsString("-rw_bench_output", "Write the results: file.csv and/or file.json (comma separated)", "rewind-bench", output, output, len, NULL));
   PetscCall(PetscOptionsString("-rw_bench_dir", "Directory of checkpoint and plain-write files", "rewind-bench", c->dir, c->dir, sizeof(c->dir), NULL));
   PetscCall(PetscOptionsReal("-rw_bench_seconds", "Least seconds of one timed repetition", "rewind-bench", c->seconds, &c->seconds, NULL));
@@ -118,7 +119,7 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(PetscOptionsString("-rw_bench_kernel_schemes", "Kernel schemes: explicit and/or implicit", "rewind-bench", schemes, schemes, sizeof(schemes), NULL));
   PetscCall(PetscOptionsInt("-rw_bench_gradient_grid", "Gradient section: side of the 2D grid of the built-in cases", "rewind-bench", c->gradient_grid, &c->gradient_grid, NULL));
   PetscCall(PetscOptionsInt("-rw_bench_gradient_steps", "Gradient section: time steps of the built-in cases", "rewind-bench", c->gradient_steps, &c->gradient_steps, NULL));
-  PetscCall(PetscOptionsString("-rw_bench_gradient_cases", "Gradient cases: storeall, revolve, revolve-hdf5, multilevel, options (the problem and schedule of the options database)", "rewind-bench", c->gradient_cases, c->gradient_cases, sizeof(c->gradient_cases), NULL));
+  PetscCall(PetscOptionsString("-rw_bench_gradient_cases", "Gradient cases: storeall, revolve, revolve-hdf5, multilevel, options (the problem and schedule of the options database)", "rewind-bench", cases, cases, sizeof(cases), NULL));
   PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_revolve_slots", "RAM slots of the revolve cases (the first also for revolve-hdf5 and multilevel)", 4, c->revolve_slots, &c->nrevolve_slots));
   PetscCall(PetscOptionsBool("-rw_bench_weak", "Options case: -da_grid_* give the grid of one rank (weak scaling)", "rewind-bench", c->weak, &c->weak, NULL));
   PetscCall(PetscOptionsInt("-rw_bench_io_grid", "IO section: side of the 2D grid of a checkpoint", "rewind-bench", c->io_grid, &c->io_grid, NULL));
@@ -129,10 +130,12 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(PetscOptionsInt("-rw_bench_sum_repeat", "Sum section: repetitions of the local accumulation", "rewind-bench", c->sum_repeat, &c->sum_repeat, NULL));
   PetscCall(PetscOptionsInt("-rw_bench_sum_reduce_repeat", "Sum section: repetitions of each reduction", "rewind-bench", c->sum_reduce_repeat, &c->sum_reduce_repeat, NULL));
   PetscOptionsEnd();
-  PetscCall(BenchParseSections(sections, run));
-  PetscCall(PetscStrInList("explicit", schemes, ',', &c->kernel_explicit));
-  PetscCall(PetscStrInList("implicit", schemes, ',', &c->kernel_implicit));
-  PetscCheck(c->kernel_explicit || c->kernel_implicit, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_bench_kernel_schemes %s: use explicit and/or implicit", schemes);
+  PetscCall(BenchParseNames("-rw_bench_sections", sections, BENCH_NSECTIONS, BenchSections, run));
+  PetscCall(BenchParseNames("-rw_bench_gradient_cases", cases, BENCH_NGRADIENT, BenchGradientCases, c->gradient));
+  PetscCall(BenchParseNames("-rw_bench_kernel_schemes", schemes, 2, schemenames, scheme));
+  c->kernel_explicit = scheme[0];
+  c->kernel_implicit = scheme[1];
+  PetscCall(BenchCheckOutput(output));
   for (PetscInt d = 0; d < c->nkernel_dims; d++) PetscCheck(c->kernel_dims[d] <= 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_kernel_dims: %" PetscInt_FMT " is not 1, 2 or 3", c->kernel_dims[d]);
   PetscCheck(c->seconds >= 0 && c->repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_seconds must be >= 0 and -rw_bench_repeat >= 1");
   PetscCheck(c->stream_n >= 1 && c->gradient_grid >= 2 && c->gradient_steps >= 1 && c->io_grid >= 2 && c->io_writes >= 1 && c->peer_steps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_stream_size, -rw_bench_gradient_steps, -rw_bench_io_slots and -rw_bench_peer_steps must be >= 1, grids >= 2");

@@ -12,6 +12,17 @@
 
 #include <rewind.h>
 
+/* The cases of the gradient section, in the order they run */
+typedef enum {
+  BENCH_STOREALL,
+  BENCH_REVOLVE,
+  BENCH_REVOLVE_HDF5,
+  BENCH_MULTILEVEL,
+  BENCH_OPTIONS,
+  BENCH_NGRADIENT
+} BenchGradientCase;
+PETSC_INTERN const char *const BenchGradientCases[];
+
 /* What each section measures and how big; presets by -rw_bench_size, each
    field overridable by its own option (rewind-bench.c) */
 typedef struct {
@@ -31,7 +42,7 @@ typedef struct {
   PetscInt  peer_grid, peer_steps;
   PetscInt  sum_terms, sum_repeat, sum_reduce_repeat;
   char      dir[PETSC_MAX_PATH_LEN]; /* for checkpoint and plain-write files */
-  char      gradient_cases[256];
+  PetscBool gradient[BENCH_NGRADIENT]; /* the cases to run */
 } BenchConfig;
 
 /* ---- results: rows of named values (results.c) ---- */
@@ -61,6 +72,7 @@ PETSC_INTERN PetscErrorCode BenchOptionsPop(PetscOptions *);
 PETSC_INTERN PetscErrorCode BenchHeatModel(MPI_Comm, PetscInt, const char[], const PetscInt[], RwModel *);
 PETSC_INTERN PetscErrorCode BenchGridName(RwModel, char[], size_t);
 PETSC_INTERN PetscErrorCode BenchPath(const BenchConfig *, const char[], char[], size_t);
+PETSC_INTERN PetscErrorCode BenchParseNames(const char[], const char[], PetscInt, const char *const[], PetscBool[]);
 
 /* ---- the sections ---- */
 PETSC_INTERN PetscErrorCode BenchStream(const BenchConfig *, BenchResults);

@@ -189,7 +189,7 @@ static PetscErrorCode GradOptionsCase(const BenchConfig *cfg, BenchResults res)
 
 /* The built-in cases on the 2D explicit problem; multilevel's disk costs are
    those the revolve/hdf5 case measured, in forward steps */
-static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res, const char *const *want, int nwant)
+static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res)
 {
   GradProblem     p;
   RwModel         model;
@@ -203,65 +203,43 @@ static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res,
   PetscCall(GradProblemCreate(model, &p));
   PetscCall(BenchPath(cfg, "rewind-bench-checkpoints.h5", file, sizeof(file)));
   PetscCall(PetscSNPrintf(steps, sizeof(steps), "-rw_steps %" PetscInt_FMT, cfg->gradient_steps));
-  for (int w = 0; w < nwant; w++) {
-    PetscBool storeall, revolve, hdf5, multilevel;
-
-    PetscCall(PetscStrcmp(want[w], "storeall", &storeall));
-    PetscCall(PetscStrcmp(want[w], "revolve", &revolve));
-    PetscCall(PetscStrcmp(want[w], "revolve-hdf5", &hdf5));
-    PetscCall(PetscStrcmp(want[w], "multilevel", &multilevel));
-    if (storeall) {
-      PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type storeall -rw_store_type memory", steps));
-      PetscCall(GradCase(cfg, res, &p, "storeall/memory", opts, &fwd, &counts));
-    }
-    for (PetscInt s = 0; revolve && s < cfg->nrevolve_slots; s++) {
-      PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type revolve -rw_schedule_ram_slots %" PetscInt_FMT " -rw_store_type memory", steps, cfg->revolve_slots[s]));
-      PetscCall(PetscSNPrintf(name, sizeof(name), "revolve/memory s=%" PetscInt_FMT, cfg->revolve_slots[s]));
-      PetscCall(GradCase(cfg, res, &p, name, opts, &fwd, &counts));
-    }
-    if (hdf5) {
-      PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type revolve -rw_schedule_ram_slots %" PetscInt_FMT " -rw_store_type hdf5 -rw_store_hdf5_file %s", steps, s0, file));
-      PetscCall(PetscSNPrintf(name, sizeof(name), "revolve/hdf5 s=%" PetscInt_FMT, s0));
-      PetscCall(GradCase(cfg, res, &p, name, opts, &fwd, &counts));
-      wd = (counts.seconds_store / PetscMax(counts.stores[RW_LEVEL_RAM], 1)) / (fwd / cfg->gradient_steps);
-      rd = (counts.seconds_restore / PetscMax(counts.restores[RW_LEVEL_RAM], 1)) / (fwd / cfg->gradient_steps);
-    }
-    if (multilevel) {
-      PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type multilevel -rw_schedule_ram_slots %" PetscInt_FMT " -rw_schedule_disk_slots inf -rw_schedule_costs 1,1,%g,%g -rw_store_disk_type hdf5 -rw_store_hdf5_file %s", steps, s0, (double)wd, (double)rd, file));
-      PetscCall(PetscSNPrintf(name, sizeof(name), "multilevel ram=%" PetscInt_FMT " disk=inf", s0));
-      PetscCall(GradCase(cfg, res, &p, name, opts, &fwd, &counts));
-      PetscCall(BenchNote(res, "multilevel costs uf,ub,wd,rd = 1,1,%.3g,%.3g: disk write and read in forward steps, as the revolve/hdf5 case measured them (1,1 if it did not run)", (double)wd, (double)rd));
-    }
+  if (cfg->gradient[BENCH_STOREALL]) {
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type storeall -rw_store_type memory", steps));
+    PetscCall(GradCase(cfg, res, &p, "storeall/memory", opts, &fwd, &counts));
+  }
+  for (PetscInt s = 0; cfg->gradient[BENCH_REVOLVE] && s < cfg->nrevolve_slots; s++) {
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type revolve -rw_schedule_ram_slots %" PetscInt_FMT " -rw_store_type memory", steps, cfg->revolve_slots[s]));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "revolve/memory s=%" PetscInt_FMT, cfg->revolve_slots[s]));
+    PetscCall(GradCase(cfg, res, &p, name, opts, &fwd, &counts));
+  }
+  if (cfg->gradient[BENCH_REVOLVE_HDF5]) {
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type revolve -rw_schedule_ram_slots %" PetscInt_FMT " -rw_store_type hdf5 -rw_store_hdf5_file %s", steps, s0, file));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "revolve/hdf5 s=%" PetscInt_FMT, s0));
+    PetscCall(GradCase(cfg, res, &p, name, opts, &fwd, &counts));
+    wd = (counts.seconds_store / PetscMax(counts.stores[RW_LEVEL_RAM], 1)) / (fwd / cfg->gradient_steps);
+    rd = (counts.seconds_restore / PetscMax(counts.restores[RW_LEVEL_RAM], 1)) / (fwd / cfg->gradient_steps);
+  }
+  if (cfg->gradient[BENCH_MULTILEVEL]) {
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type multilevel -rw_schedule_ram_slots %" PetscInt_FMT " -rw_schedule_disk_slots inf -rw_schedule_costs 1,1,%g,%g -rw_store_disk_type hdf5 -rw_store_hdf5_file %s", steps, s0, (double)wd, (double)rd, file));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "multilevel ram=%" PetscInt_FMT " disk=inf", s0));
+    PetscCall(GradCase(cfg, res, &p, name, opts, &fwd, &counts));
+    PetscCall(BenchNote(res, "multilevel costs uf,ub,wd,rd = 1,1,%.3g,%.3g: disk write and read in forward steps, as the revolve/hdf5 case measured them (1,1 if it did not run)", (double)wd, (double)rd));
   }
   PetscCall(GradProblemDestroy(&p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const GradCaseNames[] = {"storeall", "revolve", "revolve-hdf5", "multilevel", "options"};
+const char *const BenchGradientCases[] = {"storeall", "revolve", "revolve-hdf5", "multilevel", "options"};
 
 PetscErrorCode BenchGradient(const BenchConfig *cfg, BenchResults res)
 {
-  char    **want;
-  int       nwant;
-  PetscBool options = PETSC_FALSE;
+  PetscBool builtin = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(BenchSectionBegin(res, "gradient", "gradient time / forward time by schedule and store"));
-  PetscCall(PetscStrToArray(cfg->gradient_cases, ',', &nwant, &want));
-  for (int w = 0; w < nwant; w++) {
-    PetscBool o, known = PETSC_FALSE;
-    PetscCall(PetscStrcmp(want[w], "options", &o));
-    options = (PetscBool)(options || o);
-    for (int k = 0; k < 5; k++) {
-      PetscBool same;
-      PetscCall(PetscStrcmp(want[w], GradCaseNames[k], &same));
-      known = (PetscBool)(known || same);
-    }
-    PetscCheck(known, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "-rw_bench_gradient_cases: unknown case \"%s\"; use storeall, revolve, revolve-hdf5, multilevel and/or options", want[w]);
-  }
-  if (nwant > (options ? 1 : 0)) PetscCall(GradBuiltinCases(cfg, res, (const char *const *)want, nwant));
-  if (options) PetscCall(GradOptionsCase(cfg, res));
-  PetscCall(PetscStrToArrayDestroy(nwant, want));
+  for (PetscInt c = 0; c < BENCH_OPTIONS; c++) builtin = (PetscBool)(builtin || cfg->gradient[c]);
+  if (builtin) PetscCall(GradBuiltinCases(cfg, res));
+  if (cfg->gradient[BENCH_OPTIONS]) PetscCall(GradOptionsCase(cfg, res));
   PetscCall(BenchNote(res, "forward: RwAdjointForward (J alone, nothing stored); gradient: RwAdjointSolve (J, dJ/dm, dJ/du0), best of %" PetscInt_FMT "; fwd_steps: forward steps the driver took, predicted: RwScheduleGetPrediction", cfg->repeat));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -6,6 +6,7 @@
   and rows).  Every rank adds the same rows: the figures are reduced first.
 */
 #include "bench.h"
+#include <errno.h>
 #include <math.h>
 
 #define BENCH_MAXVALS  16
@@ -370,24 +371,27 @@ static void BenchWriteJSON(BenchResults res, FILE *f)
   fputs("  ]\n}\n", f);
 }
 
-/* Writes the table to file: CSV or JSON by its extension */
+/* Writes the table to file: JSON if its name ends in .json, else CSV; the
+   outcome on rank 0 is agreed, so a failure stops every rank */
 PetscErrorCode BenchResultsWrite(BenchResults res, const char file[])
 {
   PetscMPIInt rank;
-  PetscBool   csv, json;
-  FILE       *f;
+  PetscBool   json;
+  int         ok = 1;
 
   PetscFunctionBegin;
-  PetscCall(PetscStrendswith(file, ".csv", &csv));
   PetscCall(PetscStrendswith(file, ".json", &json));
-  PetscCheck(csv || json, res->comm, PETSC_ERR_ARG_WRONG, "-rw_bench_output %s: expected a file name ending in .csv or .json", file);
   PetscCallMPI(MPI_Comm_rank(res->comm, &rank));
   if (rank == 0) {
-    f = fopen(file, "w");
-    PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-rw_bench_output %s: cannot open the file for writing", file);
-    if (csv) BenchWriteCSV(res, f);
-    else BenchWriteJSON(res, f);
-    PetscCheck(fclose(f) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "-rw_bench_output %s: writing failed (disk full?)", file);
+    FILE *f = fopen(file, "w");
+
+    if (f) {
+      if (json) BenchWriteJSON(res, f);
+      else BenchWriteCSV(res, f);
+    }
+    ok = f && !ferror(f) && fclose(f) == 0;
   }
+  PetscCallMPI(MPI_Bcast(&ok, 1, MPI_INT, 0, res->comm));
+  PetscCheck(ok, res->comm, PETSC_ERR_FILE_WRITE, "-rw_bench_output %s: cannot write the file (%s)", file, rank == 0 ? strerror(errno) : "see rank 0");
   PetscFunctionReturn(PETSC_SUCCESS);
 }

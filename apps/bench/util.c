@@ -116,3 +116,27 @@ PetscErrorCode BenchPath(const BenchConfig *cfg, const char name[], char path[],
   PetscCall(PetscSNPrintf(path, len, "%s/%s", cfg->dir, name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* on[i]: whether names[i] is in the comma-separated list given to option opt */
+PetscErrorCode BenchParseNames(const char opt[], const char list[], PetscInt n, const char *const names[], PetscBool on[])
+{
+  char **words, known[256] = "";
+  int    nw;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < n; i++) {
+    on[i] = PETSC_FALSE;
+    PetscCall(PetscStrlcat(known, i ? ", " : "", sizeof(known)));
+    PetscCall(PetscStrlcat(known, names[i], sizeof(known)));
+  }
+  PetscCall(PetscStrToArray(list, ',', &nw, &words));
+  for (int w = 0; w < nw; w++) {
+    PetscInt  i;
+    PetscBool found;
+    PetscCall(PetscEListFind(n, names, words[w], &i, &found));
+    PetscCheck(found, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "%s: unknown \"%s\"; use any of %s (comma separated)", opt, words[w], known);
+    on[i] = PETSC_TRUE;
+  }
+  PetscCall(PetscStrToArrayDestroy(nw, words));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
