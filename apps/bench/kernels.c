@@ -13,13 +13,15 @@
 typedef enum {
   KERNEL_FORWARD,
   KERNEL_TANGENT,
-  KERNEL_ADJOINT
+  KERNEL_ADJOINT,
+  KERNEL_EXCHANGE /* the halo exchange alone, as every pass does it for each input */
 } KernelForm;
-static const char *const KernelForms[] = {"forward", "tangent", "adjoint"};
+static const char *const KernelForms[] = {"forward", "tangent", "adjoint", "exchange"};
 
 typedef struct {
   RwModel    model;
   Vec        u, w, du, dw, l, lw; /* u_k, u_k+1, their tangents, lambda_k+1, lambda_k */
+  Vec        loc;                  /* u with ghosts */
   KernelForm form;
 } KernelCtx;
 
@@ -34,6 +36,7 @@ static PetscErrorCode KernelRun(void *ctx, PetscInt calls)
     case KERNEL_FORWARD: PetscCall(RwModelStep(c->model, k, c->u, c->w)); break;
     case KERNEL_TANGENT: PetscCall(RwModelStepTangent(c->model, k, c->u, c->w, c->du, c->dw)); break;
     case KERNEL_ADJOINT: PetscCall(RwModelStepAdjoint(c->model, k, c->u, c->w, c->l, c->lw)); break;
+    case KERNEL_EXCHANGE: PetscCall(RwModelGlobalToLocal(c->model, c->u, c->loc)); break;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -54,6 +57,11 @@ static void KernelBytes(KernelForm form, PetscInt dim, PetscBool implicit, Petsc
   const PetscReal arrays[3] = {4, 6, 10};
   const PetscReal inputs[3] = {1, 2, 2}; /* exchanged: u; du, u_a; mu, u_a (+ u_b when implicit) */
 
+  if (form == KERNEL_EXCHANGE) { /* owned values read, written into the ghosted array */
+    *pass = 16;
+    *halo = *matmult = *cgvec = 0;
+    return;
+  }
   *pass    = 8 * (arrays[form] + (implicit && form != KERNEL_FORWARD ? 1 : 0));
   *halo    = 16 * (inputs[form] + (implicit && form != KERNEL_FORWARD ? 1 : 0));
   *matmult = (2 * dim + 1) * 12.0 + 4 + 16;
@@ -154,7 +162,8 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
   PetscCall(KernelParameters(model, &m, &dm));
   PetscCall(KernelStates(model, &c));
   PetscCall(RwModelAdjointBegin(model));
-  for (PetscInt f = KERNEL_FORWARD; f <= KERNEL_ADJOINT; f++) {
+  PetscCall(DMCreateLocalVector(da, &c.loc));
+  for (PetscInt f = KERNEL_FORWARD; f <= (implicit ? KERNEL_ADJOINT : KERNEL_EXCHANGE); f++) {
     BenchTiming t;
     PetscReal   pass, halo, matmult, cgvec, mm0 = 0, mm1 = 0, its = (PetscReal)NAN, bytes;
     PetscInt64  steps;
@@ -186,6 +195,7 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
   PetscCall(RwModelAdjointEnd(model, dm));
   KernelVecs(&c, v);
   for (PetscInt i = 0; i < 6; i++) PetscCall(VecDestroy(v[i]));
+  PetscCall(VecDestroy(&c.loc));
   PetscCall(VecDestroy(&m));
   PetscCall(VecDestroy(&dm));
   PetscCall(RwModelDestroy(&model));
@@ -222,7 +232,8 @@ PetscErrorCode BenchKernels(const BenchConfig *cfg, BenchResults res)
   PetscCall(BenchNote(res, "bytes: minimal per point of a step, 8 per array read or written once: explicit forward 32 (reads u, kappa, s; writes u_new), tangent 48 (du, kappa, dkappa, u, ds; du_new), adjoint 80 (lambda, kappa, u; lambda_new; gradient accumulators of kappa, s, r read and written); implicit schemes add u_k+1 to tangent and adjoint"));
   PetscCall(BenchNote(res, "implicit (backward Euler, CG + Jacobi): bytes add, per CG iteration, the assembled MatMult ((2d+1) x 12 B entries, row pointer, x, y) and 17 vector accesses of CG and Jacobi; cg_its counted from the MatMult event"));
   PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); halo: the halo exchange's copy of each exchanged input into its ghosted array (16 B per input and point), not in bytes; moved_of_copy counts it", (double)copy));
-  PetscCall(BenchNote(res, "vs_forward: step time / forward step time of the same case; in-cache grids can exceed the copy bandwidth"));
+  PetscCall(BenchNote(res, "exchange (explicit cases): RwModelGlobalToLocal of one state, the DMGlobalToLocal every pass makes per input: it copies every owned value into the ghosted array, 16 B per point"));
+  PetscCall(BenchNote(res, "vs_forward: time / forward step time of the same case; in-cache grids can exceed the copy bandwidth"));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

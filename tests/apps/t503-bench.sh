@@ -51,7 +51,7 @@ for name, keys in need.items():
 run = section("run")[0]["values"]
 assert run["ranks"] == int(sys.argv[3]) and run["oversubscribed"] in ("yes", "no"), run
 assert len(section("stream")) == (1 if sys.argv[3] == "1" else 2)
-assert len(section("kernels")) == 2 * 3 * 2 * 3, "2 grids x 3 dims x 2 schemes x 3 forms"
+assert len(section("kernels")) == 2 * 3 * (4 + 3), "2 grids x 3 dims x (explicit: 3 forms + exchange, implicit: 3 forms)"
 for r in section("kernels"):
     v = r["values"]
     assert v["rate"] > 0 and v["bw"] > 0, r
