@@ -123,6 +123,8 @@ static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, GradPro
   PetscCall(BenchInt(res, "fwd_steps", counts->forward_steps));
   PetscCall(BenchInt(res, "predicted", pred.forward_steps));
   PetscCall(BenchInt(res, "disk_writes", counts->stores[RW_LEVEL_DISK] + (h5 ? counts->stores[RW_LEVEL_RAM] : 0)));
+  PetscCall(BenchReal(res, "in_forward", "s", counts->seconds_forward));
+  PetscCall(BenchReal(res, "in_reverse", "s", counts->seconds_reverse));
   PetscCall(BenchReal(res, "store_restore", "s", counts->seconds_store + counts->seconds_restore));
   PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&tg)));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -241,6 +243,7 @@ PetscErrorCode BenchGradient(const BenchConfig *cfg, BenchResults res)
   if (builtin) PetscCall(GradBuiltinCases(cfg, res));
   if (cfg->gradient[BENCH_OPTIONS]) PetscCall(GradOptionsCase(cfg, res));
   PetscCall(BenchNote(res, "forward: RwAdjointForward (J alone, nothing stored); gradient: RwAdjointSolve (J, dJ/dm, dJ/du0), best of %" PetscInt_FMT "; fwd_steps: forward steps the driver took, predicted: RwScheduleGetPrediction", cfg->repeat));
+  PetscCall(BenchNote(res, "in_forward, in_reverse, store_restore: seconds of the last gradient in ADVANCE, REVERSE (adjoint steps, the first forward step) and STORE/RESTORE actions (RwAdjointGetCounts)"));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
