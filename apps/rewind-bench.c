@@ -14,6 +14,7 @@ static char help[] = "rewind-bench: what rewind costs on this machine, against t
                      "Output: a table on rank 0; -rw_bench_output file.csv,file.json writes it. doc/benchmarks.md explains every figure.\n\n";
 
 #include "bench/bench.h"
+#include <stdlib.h>
 #include <unistd.h>
 
 static const char *const BenchSizes[]    = {"tiny", "small", "large"};
@@ -149,6 +150,7 @@ static PetscErrorCode BenchRunInfo(const BenchConfig *cfg, BenchResults res)
   MPI_Comm    node;
   PetscMPIInt ranks, onnode, leader, nodes, most, cores, maxcores;
   PetscInt    v[3];
+  double      load[1];
   char        version[128];
 
   PetscFunctionBegin;
@@ -169,6 +171,9 @@ static PetscErrorCode BenchRunInfo(const BenchConfig *cfg, BenchResults res)
   PetscCall(BenchInt(res, "ranks_per_node", most));
   PetscCall(BenchInt(res, "cores_per_node", maxcores));
   PetscCall(BenchText(res, "oversubscribed", most > maxcores ? "yes" : "no"));
+  if (getloadavg(load, 1) != 1) load[0] = -1;
+  PetscCallMPI(MPI_Bcast(load, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
+  PetscCall(BenchReal(res, "load_before", "", load[0])); /* runnable processes, 1-minute average: others sharing the cores */
   PetscCall(BenchText(res, "size", BenchSizes[cfg->size]));
   PetscCall(RwGetVersion(version, sizeof(version)));
   PetscCall(BenchText(res, "rewind", version));

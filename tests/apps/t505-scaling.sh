@@ -17,7 +17,7 @@ tiny="-da_grid_x 24 -da_grid_y 24 -rw_steps 4 -rw_bench_repeat 1 -rw_bench_secon
 "$top_srcdir/jobs/local/scaling" -n 3 -o "$tmp/w" weak "$top_srcdir/jobs/options/weak.opts" -- $tiny
 "$PYTHON" - "$tmp/s/strong.csv" "$tmp/w/weak.csv" "$(getconf _NPROCESSORS_ONLN)" <<'PY'
 import csv, sys
-columns = ["study", "ranks", "nodes", "ranks_per_node", "cores_per_node", "oversubscribed", "case", "grid", "steps",
+columns = ["study", "ranks", "nodes", "ranks_per_node", "cores_per_node", "oversubscribed", "load_before", "case", "grid", "steps",
            "schedule", "store", "seconds_forward", "seconds_gradient", "gradient_over_forward", "forward_steps",
            "predicted_steps", "spread_percent", "source"]
 cores = int(sys.argv[3])
