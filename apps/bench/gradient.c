@@ -8,6 +8,7 @@
 */
 #include "bench.h"
 #include <petscdmda.h>
+#include <unistd.h>
 
 typedef struct {
   RwModel     model;
@@ -231,7 +232,93 @@ static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const BenchGradientCases[] = {"storeall", "revolve", "revolve-hdf5", "multilevel", "options"};
+/* Ranks outside a measurement wait here without spinning, so that they leave
+   their cores (and memory bandwidth) to the ranks that measure */
+static PetscErrorCode GradWaitAll(void)
+{
+  MPI_Request req;
+  int         done = 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Ibarrier(PETSC_COMM_WORLD, &req));
+  PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+  while (!done) {
+    usleep(200);
+    PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Weak scaling inside one run: ranks [0, p) solve p blocks of the grid while
+  the others sleep, for p = 1, 2, 4, ... and all; a block is the built-in
+  grid's share of one rank of the whole run (rounded down), so p = all is
+  the storeall case.  The rank counts take turns within every repetition, so that a slow period
+  of a shared machine falls on all of them; efficiency = time on 1 rank /
+  time on p ranks, each the best of its repetitions.
+*/
+#define GRAD_MAXCOUNTS 32
+static PetscErrorCode GradWeakCases(const BenchConfig *cfg, BenchResults res)
+{
+  PetscMPIInt size, rank, count[GRAD_MAXCOUNTS];
+  PetscInt    n = 0;
+  GradProblem prob[GRAD_MAXCOUNTS];
+  MPI_Comm    sub[GRAD_MAXCOUNTS];
+  PetscReal   best[GRAD_MAXCOUNTS][2];
+  BenchConfig once = *cfg;
+  char        opts[128], grid[64];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCheck(cfg->gradient_grid >= size, PETSC_COMM_WORLD, PETSC_ERR_ARG_SIZ, "-rw_bench_gradient_grid %" PetscInt_FMT ": the weak case needs a row of the grid per rank, %d ranks", cfg->gradient_grid, size);
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-rw_steps %" PetscInt_FMT " -rw_schedule_type storeall -rw_store_type memory", cfg->gradient_steps));
+  for (PetscMPIInt p = 1; p <= size && n < GRAD_MAXCOUNTS; p = p < size && 2 * p > size ? size : 2 * p, n++) {
+    const PetscInt M[2] = {cfg->gradient_grid, p * (cfg->gradient_grid / size)};
+
+    count[n]   = p;
+    best[n][0] = best[n][1] = PETSC_MAX_REAL;
+    PetscCallMPI(MPI_Comm_split(PETSC_COMM_WORLD, rank < p ? 0 : MPI_UNDEFINED, rank, &sub[n]));
+    if (rank >= p) continue;
+    PetscCall(BenchHeatModel(sub[n], 2, "explicit", M, &prob[n].model));
+    PetscCall(GradProblemCreate(prob[n].model, &prob[n]));
+    PetscCall(GradAdjoint(&prob[n], opts));
+  }
+  once.repeat = 1;
+  for (PetscInt r = 0; r < cfg->repeat; r++)
+    for (PetscInt i = 0; i < n; i++) {
+      BenchTiming tf, tg;
+      PetscReal   t[2] = {0, 0};
+
+      if (rank < count[i]) {
+        PetscCall(BenchTime(sub[i], &once, GradForward, &prob[i], &tf));
+        PetscCall(BenchTime(sub[i], &once, GradSolve, &prob[i], &tg));
+        t[0] = tf.best;
+        t[1] = tg.best;
+      }
+      PetscCall(GradWaitAll());
+      PetscCallMPI(MPI_Bcast(t, 2, MPIU_REAL, 0, PETSC_COMM_WORLD));
+      best[i][0] = PetscMin(best[i][0], t[0]);
+      best[i][1] = PetscMin(best[i][1], t[1]);
+    }
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT "x%" PetscInt_FMT, cfg->gradient_grid, count[i] * (cfg->gradient_grid / size)));
+    PetscCall(BenchRow(res, "weak %d/%d ranks", count[i], size));
+    PetscCall(BenchText(res, "grid", grid));
+    PetscCall(BenchReal(res, "forward", "s", best[i][0]));
+    PetscCall(BenchReal(res, "gradient", "s", best[i][1]));
+    PetscCall(BenchReal(res, "ratio", "", best[i][1] / best[i][0]));
+    PetscCall(BenchReal(res, "efficiency_forward", "", best[0][0] / best[i][0]));
+    PetscCall(BenchReal(res, "efficiency_gradient", "", best[0][1] / best[i][1]));
+    if (rank >= count[i]) continue;
+    PetscCall(GradProblemDestroy(&prob[i]));
+    PetscCallMPI(MPI_Comm_free(&sub[i]));
+  }
+  PetscCall(BenchNote(res, "weak p/N: ranks [0, p) solve a %" PetscInt_FMT " x %" PetscInt_FMT " block each (storeall, %" PetscInt_FMT " steps) while the others sleep, the rank counts in turn within each of %" PetscInt_FMT " repetitions; efficiency = best time on 1 rank / best time on p ranks", cfg->gradient_grid, cfg->gradient_grid / size, cfg->gradient_steps, cfg->repeat));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const char *const BenchGradientCases[] = {"storeall", "revolve", "revolve-hdf5", "multilevel", "weak", "options"};
 
 PetscErrorCode BenchGradient(const BenchConfig *cfg, BenchResults res)
 {
@@ -239,8 +326,9 @@ PetscErrorCode BenchGradient(const BenchConfig *cfg, BenchResults res)
 
   PetscFunctionBegin;
   PetscCall(BenchSectionBegin(res, "gradient", "gradient time / forward time by schedule and store"));
-  for (PetscInt c = 0; c < BENCH_OPTIONS; c++) builtin = (PetscBool)(builtin || cfg->gradient[c]);
+  for (PetscInt c = 0; c < BENCH_WEAK; c++) builtin = (PetscBool)(builtin || cfg->gradient[c]);
   if (builtin) PetscCall(GradBuiltinCases(cfg, res));
+  if (cfg->gradient[BENCH_WEAK]) PetscCall(GradWeakCases(cfg, res));
   if (cfg->gradient[BENCH_OPTIONS]) PetscCall(GradOptionsCase(cfg, res));
   PetscCall(BenchNote(res, "forward: RwAdjointForward (J alone, nothing stored); gradient: RwAdjointSolve (J, dJ/dm, dJ/du0), best of %" PetscInt_FMT "; fwd_steps: forward steps the driver took, predicted: RwScheduleGetPrediction", cfg->repeat));
   PetscCall(BenchNote(res, "in_forward, in_reverse, store_restore: seconds of the last gradient in ADVANCE, REVERSE (adjoint steps, the first forward step) and STORE/RESTORE actions (RwAdjointGetCounts)"));

@@ -33,7 +33,7 @@ typedef struct {
 
 typedef struct {
   char     name[16], title[128];
-  char     note[BENCH_MAXNOTES][256];
+  char     note[BENCH_MAXNOTES][512];
   PetscInt nnotes;
 } BenchSectionData;
 
