@@ -31,7 +31,7 @@ static const BenchPresetSizes BenchPresets[3] = {
   /*         stream   kernel grids  impl.  seconds  rep  gradient  slots   io       peer     sum */
   /* tiny  */ {1 << 20, {32, 128},   128,   0.002,   2,   48, 20,   {3, 6},  64, 3,   24, 10,  100000, 2, 100},
   /* small */ {1 << 23, {256, 1024}, 512,   0.1,     3,   512, 100, {5, 20}, 1024, 4, 256, 50, 1000000, 20, 2000},
-  /* large */ {1 << 24, {512, 4096}, 1024,  0.3,     3,   2048, 20, {3, 6},  2048, 4, 1024, 50, 1000000, 20, 2000}
+  /* large */ {1 << 24, {512, 4096}, 1024,  0.3,     3,   2048, 20, {3, 6},  2048, 4, 2048, 20, 1000000, 20, 2000}
 };
 
 static void BenchPreset(PetscInt size, BenchConfig *c)

@@ -52,7 +52,7 @@ PetscErrorCode BenchTargets(const BenchConfig *cfg, BenchResults res)
   PetscCall(TargetRow(res, &targets[2], x, cfg->gradient_grid, 2048));
   PetscCall(PetscSNPrintf(name, sizeof(name), "2D explicit %" PetscInt_FMT "x%" PetscInt_FMT ", %" PetscInt_FMT " steps", cfg->peer_grid, cfg->peer_grid, cfg->peer_steps));
   PetscCall(BenchLookup(res, "peer", name, "speedup", &x));
-  PetscCall(TargetRow(res, &targets[3], x, cfg->peer_grid, 0));
+  PetscCall(TargetRow(res, &targets[3], x, cfg->peer_grid, 2048));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscSNPrintf(name, sizeof(name), "weak 2/%d ranks", size));
   PetscCall(BenchLookup(res, "gradient", name, "efficiency_gradient", &x));
