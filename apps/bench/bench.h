@@ -61,6 +61,17 @@ PETSC_INTERN PetscErrorCode BenchLookup(BenchResults, const char[], const char[]
 PETSC_INTERN PetscErrorCode BenchResultsWrite(BenchResults, const char[]);
 
 /* ---- measurement helpers (util.c) ---- */
+/* A model's default problem (kappa, u0, a terminal misfit to the default
+   target) and a driver for it, with the gradients it fills */
+typedef struct {
+  RwModel     model;
+  RwObjective obj;
+  Vec         m, u0, target, g, gu0;
+  RwAdjoint   adj;
+} BenchProblem;
+PETSC_INTERN PetscErrorCode BenchProblemCreate(RwModel, BenchProblem *);
+PETSC_INTERN PetscErrorCode BenchProblemAdjoint(BenchProblem *, const char[]);
+PETSC_INTERN PetscErrorCode BenchProblemDestroy(BenchProblem *);
 typedef PetscErrorCode (*BenchFn)(void *, PetscInt);
 typedef struct {
   PetscReal best, worst; /* seconds per call of the slowest rank: best and worst repetition */

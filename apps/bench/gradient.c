@@ -10,16 +10,9 @@
 #include <petscdmda.h>
 #include <unistd.h>
 
-typedef struct {
-  RwModel     model;
-  RwObjective obj;
-  Vec         m, u0, target, g, gu0;
-  RwAdjoint   adj;
-} GradProblem;
-
 static PetscErrorCode GradForward(void *ctx, PetscInt calls)
 {
-  GradProblem *p = (GradProblem *)ctx;
+  BenchProblem *p = (BenchProblem *)ctx;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < calls; i++) PetscCall(RwAdjointForward(p->adj, p->m, p->u0, NULL, NULL));
@@ -28,61 +21,15 @@ static PetscErrorCode GradForward(void *ctx, PetscInt calls)
 
 static PetscErrorCode GradSolve(void *ctx, PetscInt calls)
 {
-  GradProblem *p = (GradProblem *)ctx;
+  BenchProblem *p = (BenchProblem *)ctx;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < calls; i++) PetscCall(RwAdjointSolve(p->adj, p->m, p->u0, NULL, p->g, p->gu0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The default problem of a set-up model: kappa, u0, the target of a terminal misfit */
-static PetscErrorCode GradProblemCreate(RwModel model, GradProblem *p)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(p, sizeof(*p)));
-  p->model = model;
-  PetscCall(RwModelCreateParameters(model, &p->m));
-  PetscCall(RwModelCreateState(model, &p->u0));
-  PetscCall(RwModelCreateState(model, &p->target));
-  PetscCall(RwModelGetDefaults(model, p->m, p->u0, p->target));
-  PetscCall(RwObjectiveCreate(model, &p->obj));
-  PetscCall(RwObjectiveAddTerminalMisfit(p->obj, p->target, 1.0));
-  PetscCall(VecDuplicate(p->m, &p->g));
-  PetscCall(VecDuplicate(p->u0, &p->gu0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode GradProblemDestroy(GradProblem *p)
-{
-  PetscFunctionBegin;
-  PetscCall(RwAdjointDestroy(&p->adj));
-  PetscCall(RwObjectiveDestroy(&p->obj));
-  PetscCall(VecDestroy(&p->m));
-  PetscCall(VecDestroy(&p->u0));
-  PetscCall(VecDestroy(&p->target));
-  PetscCall(VecDestroy(&p->g));
-  PetscCall(VecDestroy(&p->gu0));
-  PetscCall(RwModelDestroy(&p->model));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A driver from the options in opts (a built-in case), or from the options database (opts NULL) */
-static PetscErrorCode GradAdjoint(GradProblem *p, const char *opts)
-{
-  PetscOptions o = NULL;
-
-  PetscFunctionBegin;
-  PetscCall(RwAdjointDestroy(&p->adj));
-  if (opts) PetscCall(BenchOptionsPush(&o, "%s", opts));
-  PetscCall(RwAdjointCreate(p->model, p->obj, &p->adj));
-  PetscCall(RwAdjointSetFromOptions(p->adj));
-  PetscCall(RwAdjointSetUp(p->adj));
-  if (opts) PetscCall(BenchOptionsPop(&o));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* One row: gradient time over forward time, steps taken against steps predicted */
-static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, GradProblem *p, const char *name, const char *opts, PetscReal *fwd, RwAdjointCounts *counts)
+static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, BenchProblem *p, const char *name, const char *opts, PetscReal *fwd, RwAdjointCounts *counts)
 {
   BenchTiming      tf, tg;
   RwSchedule       sched;
@@ -95,7 +42,7 @@ static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, GradPro
   char             grid[64], stores[64];
 
   PetscFunctionBegin;
-  PetscCall(GradAdjoint(p, opts));
+  PetscCall(BenchProblemAdjoint(p, opts));
   if (*fwd <= 0) { /* the forward sweep does not depend on the schedule: timed once */
     PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, GradForward, p, &tf));
     *fwd = tf.best;
@@ -173,7 +120,7 @@ static PetscErrorCode GradWeakGrid(void)
 /* The options case: problem, steps, schedule and stores all from the options database */
 static PetscErrorCode GradOptionsCase(const BenchConfig *cfg, BenchResults res)
 {
-  GradProblem     p;
+  BenchProblem     p;
   RwModel         model;
   RwAdjointCounts counts;
   PetscReal       fwd = 0;
@@ -184,9 +131,9 @@ static PetscErrorCode GradOptionsCase(const BenchConfig *cfg, BenchResults res)
   PetscCall(RwModelSetType(model, RWMODELHEAT));
   PetscCall(RwModelSetFromOptions(model));
   PetscCall(RwModelSetUp(model));
-  PetscCall(GradProblemCreate(model, &p));
+  PetscCall(BenchProblemCreate(model, &p));
   PetscCall(GradCase(cfg, res, &p, cfg->weak ? "options (weak)" : "options", NULL, &fwd, &counts));
-  PetscCall(GradProblemDestroy(&p));
+  PetscCall(BenchProblemDestroy(&p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -194,7 +141,7 @@ static PetscErrorCode GradOptionsCase(const BenchConfig *cfg, BenchResults res)
    those the revolve/hdf5 case measured, in forward steps */
 static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res)
 {
-  GradProblem     p;
+  BenchProblem     p;
   RwModel         model;
   RwAdjointCounts counts;
   const PetscInt  M[2] = {cfg->gradient_grid, cfg->gradient_grid}, s0 = cfg->revolve_slots[0];
@@ -203,7 +150,7 @@ static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res)
 
   PetscFunctionBegin;
   PetscCall(BenchHeatModel(PETSC_COMM_WORLD, 2, "explicit", M, &model));
-  PetscCall(GradProblemCreate(model, &p));
+  PetscCall(BenchProblemCreate(model, &p));
   PetscCall(BenchPath(cfg, "rewind-bench-checkpoints.h5", file, sizeof(file)));
   PetscCall(PetscSNPrintf(steps, sizeof(steps), "-rw_steps %" PetscInt_FMT, cfg->gradient_steps));
   if (cfg->gradient[BENCH_STOREALL]) {
@@ -228,7 +175,7 @@ static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res)
     PetscCall(GradCase(cfg, res, &p, name, opts, &fwd, &counts));
     PetscCall(BenchNote(res, "multilevel costs uf,ub,wd,rd = 1,1,%.3g,%.3g: disk write and read in forward steps, as the revolve/hdf5 case measured them (1,1 if it did not run)", (double)wd, (double)rd));
   }
-  PetscCall(GradProblemDestroy(&p));
+  PetscCall(BenchProblemDestroy(&p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -262,7 +209,7 @@ static PetscErrorCode GradWeakCases(const BenchConfig *cfg, BenchResults res)
 {
   PetscMPIInt size, rank, count[GRAD_MAXCOUNTS];
   PetscInt    n = 0;
-  GradProblem prob[GRAD_MAXCOUNTS];
+  BenchProblem prob[GRAD_MAXCOUNTS];
   MPI_Comm    sub[GRAD_MAXCOUNTS];
   PetscReal   best[GRAD_MAXCOUNTS][2];
   BenchConfig once = *cfg;
@@ -281,8 +228,8 @@ static PetscErrorCode GradWeakCases(const BenchConfig *cfg, BenchResults res)
     PetscCallMPI(MPI_Comm_split(PETSC_COMM_WORLD, rank < p ? 0 : MPI_UNDEFINED, rank, &sub[n]));
     if (rank >= p) continue;
     PetscCall(BenchHeatModel(sub[n], 2, "explicit", M, &prob[n].model));
-    PetscCall(GradProblemCreate(prob[n].model, &prob[n]));
-    PetscCall(GradAdjoint(&prob[n], opts));
+    PetscCall(BenchProblemCreate(prob[n].model, &prob[n]));
+    PetscCall(BenchProblemAdjoint(&prob[n], opts));
   }
   once.repeat = 1;
   for (PetscInt r = 0; r < cfg->repeat; r++)
@@ -311,7 +258,7 @@ static PetscErrorCode GradWeakCases(const BenchConfig *cfg, BenchResults res)
     PetscCall(BenchReal(res, "efficiency_forward", "", best[0][0] / best[i][0]));
     PetscCall(BenchReal(res, "efficiency_gradient", "", best[0][1] / best[i][1]));
     if (rank >= count[i]) continue;
-    PetscCall(GradProblemDestroy(&prob[i]));
+    PetscCall(BenchProblemDestroy(&prob[i]));
     PetscCallMPI(MPI_Comm_free(&sub[i]));
   }
   PetscCall(BenchNote(res, "weak p/N: ranks [0, p) solve a %" PetscInt_FMT " x %" PetscInt_FMT " block each (storeall, %" PetscInt_FMT " steps) while the others sleep, the rank counts in turn within each of %" PetscInt_FMT " repetitions; efficiency = best time on 1 rank / best time on p ranks", cfg->gradient_grid, cfg->gradient_grid / size, cfg->gradient_steps, cfg->repeat));

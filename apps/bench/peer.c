@@ -65,45 +65,37 @@ static PetscErrorCode PeerRHS(TS ts, PetscReal t, Vec U, Vec F, void *ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The five entries of row (i, j) from the ghosted array a (kappa or u) */
+typedef void (*PeerRowFn)(const PeerCtx *, const PetscScalar **, PetscInt, PetscInt, const MatStencil[5], PetscScalar[5]);
+
 /* df/du: the face conductivities over h^2 off the diagonal, minus their sum on it */
-static PetscErrorCode PeerJacobian(TS ts, PetscReal t, Vec U, Mat A, Mat P, void *ctx)
+static void PeerRowJacobian(const PeerCtx *c, const PetscScalar **k, PetscInt i, PetscInt j, const MatStencil col[5], PetscScalar v[5])
 {
-  PeerCtx            *c = (PeerCtx *)ctx;
-  const PetscScalar **k;
-  PetscInt            xs, ys, xm, ym;
-
-  PetscFunctionBegin;
-  PetscCall(DMDAVecGetArrayRead(c->da, c->kloc, &k));
-  PetscCall(DMDAGetCorners(c->da, &xs, &ys, NULL, &xm, &ym, NULL));
-  for (PetscInt j = ys; j < ys + ym; j++)
-    for (PetscInt i = xs; i < xs + xm; i++) {
-      MatStencil  col[5];
-      PetscScalar v[5];
-
-      PeerStencil(i, j, col);
-      v[4] = 0;
-      for (PetscInt s = 0; s < 4; s++) {
-        v[s] = 0.5 * c->ih2[s / 2] * (k[j][i] + k[col[s].j][col[s].i]);
-        v[4] -= v[s];
-      }
-      PetscCall(MatSetValuesStencil(P, 1, &col[4], 5, col, v, INSERT_VALUES));
-    }
-  PetscCall(DMDAVecRestoreArrayRead(c->da, c->kloc, &k));
-  PetscCall(MatAssemblyBegin(P, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(P, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  v[4] = 0;
+  for (PetscInt s = 0; s < 4; s++) {
+    v[s] = 0.5 * c->ih2[s / 2] * (k[j][i] + k[col[s].j][col[s].i]);
+    v[4] -= v[s];
+  }
 }
 
 /* df/dkappa at u: entry (i, nb) is 0.5 h^-2 (u_nb - u_i), entry (i, i) their sum */
-static PetscErrorCode PeerJacobianP(TS ts, PetscReal t, Vec U, Mat A, void *ctx)
+static void PeerRowJacobianP(const PeerCtx *c, const PetscScalar **u, PetscInt i, PetscInt j, const MatStencil col[5], PetscScalar v[5])
 {
-  PeerCtx            *c = (PeerCtx *)ctx;
-  const PetscScalar **u;
+  v[4] = 0;
+  for (PetscInt s = 0; s < 4; s++) {
+    v[s] = 0.5 * c->ih2[s / 2] * (u[col[s].j][col[s].i] - u[j][i]);
+    v[4] += v[s];
+  }
+}
+
+/* Assembles A row by row with MatSetValuesStencil, the way PETSc users do */
+static PetscErrorCode PeerAssemble(const PeerCtx *c, Vec loc, PeerRowFn row, Mat A)
+{
+  const PetscScalar **a;
   PetscInt            xs, ys, xm, ym;
 
   PetscFunctionBegin;
-  PetscCall(DMGlobalToLocal(c->da, U, INSERT_VALUES, c->uloc));
-  PetscCall(DMDAVecGetArrayRead(c->da, c->uloc, &u));
+  PetscCall(DMDAVecGetArrayRead(c->da, loc, &a));
   PetscCall(DMDAGetCorners(c->da, &xs, &ys, NULL, &xm, &ym, NULL));
   for (PetscInt j = ys; j < ys + ym; j++)
     for (PetscInt i = xs; i < xs + xm; i++) {
@@ -111,26 +103,37 @@ static PetscErrorCode PeerJacobianP(TS ts, PetscReal t, Vec U, Mat A, void *ctx)
       PetscScalar v[5];
 
       PeerStencil(i, j, col);
-      v[4] = 0;
-      for (PetscInt s = 0; s < 4; s++) {
-        v[s] = 0.5 * c->ih2[s / 2] * (u[col[s].j][col[s].i] - u[j][i]);
-        v[4] += v[s];
-      }
+      row(c, a, i, j, col, v);
       PetscCall(MatSetValuesStencil(A, 1, &col[4], 5, col, v, INSERT_VALUES));
     }
-  PetscCall(DMDAVecRestoreArrayRead(c->da, c->uloc, &u));
+  PetscCall(DMDAVecRestoreArrayRead(c->da, loc, &a));
   PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* TS scales and shifts the matrix it is given, so df/du is refilled whenever TS asks */
+static PetscErrorCode PeerJacobian(TS ts, PetscReal t, Vec U, Mat A, Mat P, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(PeerAssemble((PeerCtx *)ctx, ((PeerCtx *)ctx)->kloc, PeerRowJacobian, P));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PeerJacobianP(TS ts, PetscReal t, Vec U, Mat A, void *ctx)
+{
+  PeerCtx *c = (PeerCtx *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(DMGlobalToLocal(c->da, U, INSERT_VALUES, c->uloc));
+  PetscCall(PeerAssemble(c, c->uloc, PeerRowJacobianP, A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Everything both solvers share, and what TS needs besides */
 typedef struct {
-  RwModel     model;
-  RwObjective obj;
-  RwAdjoint   adj;
-  Vec         m, u0, target, g, gu0; /* rewind */
-  PeerCtx     ctx;
+  BenchProblem rw;
+  PeerCtx      ctx;
   Mat         J, Jp;
   Vec         u, lambda, mu; /* TS */
   PetscReal   dt, vol, Jrw, Jts;
@@ -144,7 +147,7 @@ static PetscErrorCode PeerCreateTS(Peer *p, TS *ts)
   TSAdapt      adapt;
 
   PetscFunctionBegin;
-  PetscCall(TSCreate(PetscObjectComm((PetscObject)p->model), ts));
+  PetscCall(TSCreate(PetscObjectComm((PetscObject)p->rw.model), ts));
   PetscCall(TSSetType(*ts, TSRK));
   PetscCall(TSRKSetType(*ts, TSRK1FE));
   PetscCall(TSSetRHSFunction(*ts, NULL, PeerRHS, &p->ctx));
@@ -176,13 +179,13 @@ static PetscErrorCode PeerRunTS(void *ctx, PetscInt calls)
   PetscFunctionBegin;
   for (PetscInt i = 0; i < calls; i++) {
     PetscCall(PeerCreateTS(p, &ts));
-    PetscCall(VecCopy(p->u0, p->u));
+    PetscCall(VecCopy(p->rw.u0, p->u));
     PetscCall(PetscTime(&t0));
     PetscCall(TSSolve(ts, p->u));
     PetscCall(PetscTime(&t1));
     PetscCall(TSGetStepNumber(ts, &steps));
     PetscCheck(steps == p->steps, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "TS took %" PetscInt_FMT " steps, not %" PetscInt_FMT, steps, p->steps);
-    PetscCall(VecWAXPY(p->lambda, -1.0, p->target, p->u));
+    PetscCall(VecWAXPY(p->lambda, -1.0, p->rw.target, p->u));
     PetscCall(VecDot(p->lambda, p->lambda, &p->Jts));
     p->Jts *= 0.5 * p->vol;
     PetscCall(VecScale(p->lambda, p->vol));
@@ -201,7 +204,7 @@ static PetscErrorCode PeerRunRewind(void *ctx, PetscInt calls)
   Peer *p = (Peer *)ctx;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < calls; i++) PetscCall(RwAdjointSolve(p->adj, p->m, p->u0, &p->Jrw, p->g, p->gu0));
+  for (PetscInt i = 0; i < calls; i++) PetscCall(RwAdjointSolve(p->rw.adj, p->rw.m, p->rw.u0, &p->Jrw, p->rw.g, p->rw.gu0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -209,26 +212,17 @@ static PetscErrorCode PeerRunRewind(void *ctx, PetscInt calls)
 static PetscErrorCode PeerSetUpRewind(const BenchConfig *cfg, Peer *p)
 {
   const PetscInt M[2] = {cfg->peer_grid, cfg->peer_grid};
-  PetscOptions   opts;
+  RwModel        model;
+  char           opts[128];
 
   PetscFunctionBegin;
   PetscCheck(cfg->peer_grid >= 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_peer_grid %" PetscInt_FMT ": the peer needs at least 3 points per direction", cfg->peer_grid);
-  PetscCall(BenchHeatModel(PETSC_COMM_WORLD, 2, "explicit", M, &p->model));
-  PetscCall(RwModelCreateParameters(p->model, &p->m));
-  PetscCall(RwModelCreateState(p->model, &p->u0));
-  PetscCall(RwModelCreateState(p->model, &p->target));
-  PetscCall(RwModelGetDefaults(p->model, p->m, p->u0, p->target));
-  PetscCall(RwObjectiveCreate(p->model, &p->obj));
-  PetscCall(RwObjectiveAddTerminalMisfit(p->obj, p->target, 1.0));
-  PetscCall(BenchOptionsPush(&opts, "-rw_steps %" PetscInt_FMT " -rw_schedule_type storeall -rw_store_type memory", cfg->peer_steps));
-  PetscCall(RwAdjointCreate(p->model, p->obj, &p->adj));
-  PetscCall(RwAdjointSetFromOptions(p->adj));
-  PetscCall(RwAdjointSetUp(p->adj));
-  PetscCall(BenchOptionsPop(&opts));
-  PetscCall(VecDuplicate(p->m, &p->g));
-  PetscCall(VecDuplicate(p->u0, &p->gu0));
-  PetscCall(RwModelGetTimeStep(p->model, &p->dt));
-  PetscCall(RwModelGetCellVolume(p->model, &p->vol));
+  PetscCall(BenchHeatModel(PETSC_COMM_WORLD, 2, "explicit", M, &model));
+  PetscCall(BenchProblemCreate(model, &p->rw));
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-rw_steps %" PetscInt_FMT " -rw_schedule_type storeall -rw_store_type memory", cfg->peer_steps));
+  PetscCall(BenchProblemAdjoint(&p->rw, opts));
+  PetscCall(RwModelGetTimeStep(model, &p->dt));
+  PetscCall(RwModelGetCellVolume(model, &p->vol));
   p->steps = cfg->peer_steps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -240,33 +234,31 @@ static PetscErrorCode PeerSetUpTS(Peer *p)
   PetscInt M[2];
 
   PetscFunctionBegin;
-  PetscCall(RwModelGetStateDM(p->model, &p->ctx.da));
+  PetscCall(RwModelGetStateDM(p->rw.model, &p->ctx.da));
   PetscCall(DMDAGetInfo(p->ctx.da, NULL, &M[0], &M[1], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   for (PetscInt d = 0; d < 2; d++) p->ctx.ih2[d] = (PetscReal)M[d] * M[d]; /* h = 1/M, as rewind */
   PetscCall(DMCreateLocalVector(p->ctx.da, &p->ctx.kloc));
   PetscCall(DMCreateLocalVector(p->ctx.da, &p->ctx.uloc));
-  PetscCall(RwModelGetParameterField(p->model, p->m, 0, &kappa));
+  PetscCall(RwModelGetParameterField(p->rw.model, p->rw.m, 0, &kappa));
   PetscCall(DMGlobalToLocal(p->ctx.da, kappa, INSERT_VALUES, p->ctx.kloc));
-  PetscCall(RwModelRestoreParameterField(p->model, p->m, 0, &kappa));
+  PetscCall(RwModelRestoreParameterField(p->rw.model, p->rw.m, 0, &kappa));
   PetscCall(DMCreateMatrix(p->ctx.da, &p->J));
   PetscCall(DMCreateMatrix(p->ctx.da, &p->Jp));
-  PetscCall(VecDuplicate(p->u0, &p->u));
-  PetscCall(VecDuplicate(p->u0, &p->lambda));
-  PetscCall(VecDuplicate(p->u0, &p->mu));
+  PetscCall(VecDuplicate(p->rw.u0, &p->u));
+  PetscCall(VecDuplicate(p->rw.u0, &p->lambda));
+  PetscCall(VecDuplicate(p->rw.u0, &p->mu));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PeerDestroy(Peer *p)
 {
-  Vec *v[] = {&p->m, &p->u0, &p->target, &p->g, &p->gu0, &p->ctx.kloc, &p->ctx.uloc, &p->u, &p->lambda, &p->mu};
+  Vec *v[] = {&p->ctx.kloc, &p->ctx.uloc, &p->u, &p->lambda, &p->mu};
 
   PetscFunctionBegin;
   for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(v); i++) PetscCall(VecDestroy(v[i]));
   PetscCall(MatDestroy(&p->J));
   PetscCall(MatDestroy(&p->Jp));
-  PetscCall(RwAdjointDestroy(&p->adj));
-  PetscCall(RwObjectiveDestroy(&p->obj));
-  PetscCall(RwModelDestroy(&p->model));
+  PetscCall(BenchProblemDestroy(&p->rw));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -301,12 +293,12 @@ PetscErrorCode BenchPeer(const BenchConfig *cfg, BenchResults res)
   PetscCall(PeerSetUpTS(&p));
   PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, PeerRunRewind, &p, &trw));
   PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, PeerRunTS, &p, &tts));
-  PetscCall(RwModelGetParameterField(p.model, p.g, 0, &gk));
+  PetscCall(RwModelGetParameterField(p.rw.model, p.rw.g, 0, &gk));
   PetscCall(PeerRelativeDifference(p.mu, gk, &dk));
-  PetscCall(RwModelRestoreParameterField(p.model, p.g, 0, &gk));
-  PetscCall(PeerRelativeDifference(p.lambda, p.gu0, &du));
+  PetscCall(RwModelRestoreParameterField(p.rw.model, p.rw.g, 0, &gk));
+  PetscCall(PeerRelativeDifference(p.lambda, p.rw.gu0, &du));
   dJ = PetscAbsReal(p.Jts - p.Jrw) / PetscAbsReal(p.Jrw);
-  PetscCall(BenchGridName(p.model, grid, sizeof(grid)));
+  PetscCall(BenchGridName(p.rw.model, grid, sizeof(grid)));
   PetscCall(BenchRow(res, "2D explicit %s, %" PetscInt_FMT " steps", grid, p.steps));
   PetscCall(BenchReal(res, "rewind", "s", trw.best));
   PetscCall(BenchReal(res, "tsadjoint", "s", tts.best));

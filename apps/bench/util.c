@@ -140,3 +140,50 @@ PetscErrorCode BenchParseNames(const char opt[], const char list[], PetscInt n, 
   PetscCall(PetscStrToArrayDestroy(nw, words));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The default problem of a set-up model: kappa, u0, the target of a terminal
+   misfit; the problem takes over the caller's reference to the model */
+PetscErrorCode BenchProblemCreate(RwModel model, BenchProblem *p)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  p->model = model;
+  PetscCall(RwModelCreateParameters(model, &p->m));
+  PetscCall(RwModelCreateState(model, &p->u0));
+  PetscCall(RwModelCreateState(model, &p->target));
+  PetscCall(RwModelGetDefaults(model, p->m, p->u0, p->target));
+  PetscCall(RwObjectiveCreate(model, &p->obj));
+  PetscCall(RwObjectiveAddTerminalMisfit(p->obj, p->target, 1.0));
+  PetscCall(VecDuplicate(p->m, &p->g));
+  PetscCall(VecDuplicate(p->u0, &p->gu0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BenchProblemDestroy(BenchProblem *p)
+{
+  PetscFunctionBegin;
+  PetscCall(RwAdjointDestroy(&p->adj));
+  PetscCall(RwObjectiveDestroy(&p->obj));
+  PetscCall(VecDestroy(&p->m));
+  PetscCall(VecDestroy(&p->u0));
+  PetscCall(VecDestroy(&p->target));
+  PetscCall(VecDestroy(&p->g));
+  PetscCall(VecDestroy(&p->gu0));
+  PetscCall(RwModelDestroy(&p->model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A driver from the options in opts (a built-in case), or from the options database (opts NULL) */
+PetscErrorCode BenchProblemAdjoint(BenchProblem *p, const char *opts)
+{
+  PetscOptions o = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointDestroy(&p->adj));
+  if (opts) PetscCall(BenchOptionsPush(&o, "%s", opts));
+  PetscCall(RwAdjointCreate(p->model, p->obj, &p->adj));
+  PetscCall(RwAdjointSetFromOptions(p->adj));
+  PetscCall(RwAdjointSetUp(p->adj));
+  if (opts) PetscCall(BenchOptionsPop(&o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
