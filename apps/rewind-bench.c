@@ -53,7 +53,7 @@ static void BenchPreset(PetscInt size, BenchConfig *c)
   c->nrevolve_slots = 2;
   for (PetscInt s = 0; s < 2; s++) c->revolve_slots[s] = p->slots[s];
   c->io_grid           = p->iogrid;
-  c->io_writes         = p->ioslots;
+  c->io_slots          = p->ioslots;
   c->peer_grid         = p->pgrid;
   c->peer_steps        = p->psteps;
   c->sum_terms         = p->terms;
@@ -124,7 +124,7 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_revolve_slots", "RAM slots of the revolve cases (the first also for revolve-hdf5 and multilevel)", 4, c->revolve_slots, &c->nrevolve_slots));
   PetscCall(PetscOptionsBool("-rw_bench_weak", "Options case: -da_grid_* give the grid of one rank (weak scaling)", "rewind-bench", c->weak, &c->weak, NULL));
   PetscCall(PetscOptionsInt("-rw_bench_io_grid", "IO section: side of the 2D grid of a checkpoint", "rewind-bench", c->io_grid, &c->io_grid, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_io_slots", "IO section: checkpoint slots written in turn", "rewind-bench", c->io_writes, &c->io_writes, NULL));
+  PetscCall(PetscOptionsInt("-rw_bench_io_slots", "IO section: checkpoint slots written in turn", "rewind-bench", c->io_slots, &c->io_slots, NULL));
   PetscCall(PetscOptionsInt("-rw_bench_peer_grid", "Peer section: side of the 2D grid", "rewind-bench", c->peer_grid, &c->peer_grid, NULL));
   PetscCall(PetscOptionsInt("-rw_bench_peer_steps", "Peer section: time steps", "rewind-bench", c->peer_steps, &c->peer_steps, NULL));
   PetscCall(PetscOptionsInt("-rw_bench_sum_terms", "Sum section: terms of the local accumulation", "rewind-bench", c->sum_terms, &c->sum_terms, NULL));
@@ -139,7 +139,7 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(BenchCheckOutput(output));
   for (PetscInt d = 0; d < c->nkernel_dims; d++) PetscCheck(c->kernel_dims[d] <= 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_kernel_dims: %" PetscInt_FMT " is not 1, 2 or 3", c->kernel_dims[d]);
   PetscCheck(c->seconds >= 0 && c->repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_seconds must be >= 0 and -rw_bench_repeat >= 1");
-  PetscCheck(c->stream_n >= 1 && c->gradient_grid >= 2 && c->gradient_steps >= 1 && c->io_grid >= 2 && c->io_writes >= 1 && c->peer_steps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_stream_size, -rw_bench_gradient_steps, -rw_bench_io_slots and -rw_bench_peer_steps must be >= 1, grids >= 2");
+  PetscCheck(c->stream_n >= 1 && c->gradient_grid >= 2 && c->gradient_steps >= 1 && c->io_grid >= 2 && c->io_slots >= 1 && c->peer_steps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_stream_size, -rw_bench_gradient_steps, -rw_bench_io_slots and -rw_bench_peer_steps must be >= 1, grids >= 2");
   PetscCheck(c->sum_terms >= 1 && c->sum_repeat >= 1 && c->sum_reduce_repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_sum_terms, -rw_bench_sum_repeat and -rw_bench_sum_reduce_repeat must be >= 1");
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -39,7 +39,7 @@ typedef struct {
   PetscInt  gradient_grid, gradient_steps;
   PetscInt  revolve_slots[4], nrevolve_slots;
   PetscBool weak;              /* -da_grid_* of the options case are per rank */
-  PetscInt  io_grid, io_writes;
+  PetscInt  io_grid, io_slots;
   PetscInt  peer_grid, peer_steps;
   PetscInt  sum_terms, sum_repeat, sum_reduce_repeat;
   char      dir[PETSC_MAX_PATH_LEN]; /* for checkpoint and plain-write files */

@@ -117,7 +117,7 @@ PetscErrorCode BenchIO(const BenchConfig *cfg, BenchResults res)
   PetscCall(VecGetLocalSize(c.u, &n));
   PetscCall(VecGetSize(c.u, &N));
   mb      = N * sizeof(PetscScalar) / 1e6;
-  c.slots = cfg->io_writes;
+  c.slots = cfg->io_slots;
   c.bytes = n * sizeof(PetscScalar);
   PetscCall(PetscMalloc1(c.bytes, &c.buf));
   PetscCall(PetscMemzero(c.buf, c.bytes));
