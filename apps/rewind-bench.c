@@ -1,76 +1,246 @@
-static char help[] = "rewind-bench: what rewind's building blocks cost on this machine.\n"
-                     "All figures are measured in one process, so their ratios hold on a noisy machine.\n\n";
+static char help[] = "rewind-bench: what rewind costs on this machine, against the machine's limits and PETSc TSAdjoint.\n"
+                     "All figures are measured in one process, so their ratios hold on a noisy machine.\n"
+                     "Sections (-rw_bench_sections, default all):\n"
+                     "  stream    copy and triad bandwidth with 1, 2, 4, ... and all ranks active\n"
+                     "  kernels   forward, tangent and adjoint heat steps: points/s, GB/s, fraction of copy bandwidth\n"
+                     "  gradient  gradient time / forward time by schedule and store; steps taken against predicted\n"
+                     "  io        hdf5 checkpoint write and read against plain write()+fdatasync() and read()\n"
+                     "  peer      the same gradient by PETSc TSAdjoint: time ratio and relative differences\n"
+                     "  sum       reproducible sums against plain ones\n"
+                     "  targets   the performance targets against the figures measured\n"
+                     "Sizes: -rw_bench_size tiny|small|large, each overridable (-rw_bench_kernel_grid, ...).\n"
+                     "The options case of the gradient section (-rw_bench_gradient_cases options) takes the\n"
+                     "problem and the schedule from the usual options (-da_grid_x, -rw_steps, -rw_schedule_type, ...).\n"
+                     "Output: a table on rank 0; -rw_bench_output file.csv,file.json writes it. doc/benchmarks.md explains every figure.\n\n";
 
-#include <rewind.h>
+#include "bench/bench.h"
+#include <stdlib.h>
+#include <unistd.h>
 
-/* Local accumulation: exact adds against a plain loop over the same terms */
-static PetscErrorCode BenchReproSumAdd(PetscInt n, PetscInt reps)
+static const char *const BenchSizes[]    = {"tiny", "small", "large"};
+static const char *const BenchSections[] = {"stream", "kernels", "gradient", "io", "peer", "sum", "targets"};
+#define BENCH_NSECTIONS 7
+
+/* The presets: tiny for tests (seconds), small by default, large for make bench (minutes) */
+typedef struct {
+  PetscInt  stream, kgrid[2], kimplicit;
+  PetscReal seconds;
+  PetscInt  repeat, ggrid, gsteps, slots[2], iogrid, ioslots, pgrid, psteps, terms, sreps, rreps;
+} BenchPresetSizes;
+static const BenchPresetSizes BenchPresets[3] = {
+  /*         stream   kernel grids  impl.  seconds  rep  gradient  slots   io       peer     sum */
+  /* tiny  */ {1 << 20, {32, 128},   128,   0.002,   2,   48, 20,   {3, 6},  64, 3,   24, 10,  100000, 2, 100},
+  /* small */ {1 << 23, {256, 1024}, 512,   0.1,     3,   512, 100, {5, 20}, 1024, 4, 256, 50, 1000000, 20, 2000},
+  /* large */ {1 << 24, {512, 4096}, 1024,  0.3,     3,   2048, 20, {3, 6},  2048, 4, 2048, 20, 1000000, 20, 2000}
+};
+
+static void BenchPreset(PetscInt size, BenchConfig *c)
 {
-  PetscReal     *x, plain = 0, exact;
-  RwReproSum     rs;
-  PetscLogDouble t0, t1, t2;
+  const BenchPresetSizes *p = &BenchPresets[size];
 
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc1(n, &x));
-  for (PetscInt i = 0; i < n; i++) x[i] = PetscSinReal((PetscReal)i) * PetscPowReal(10.0, (PetscReal)(i % 41 - 20));
-  PetscCall(RwReproSumCreate(1, &rs));
-  PetscCall(PetscTime(&t0));
-  for (PetscInt r = 0; r < reps; r++)
-    for (PetscInt i = 0; i < n; i++) plain += x[i];
-  PetscCall(PetscTime(&t1));
-  for (PetscInt r = 0; r < reps; r++) PetscCall(RwReproSumAddArray(rs, 0, n, x));
-  PetscCall(PetscTime(&t2));
-  PetscCall(RwReproSumAllreduce(rs, PETSC_COMM_SELF, &exact));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "reprosum_add_ns_per_term     %.3g   (plain double sum: %.3g ns; ratio %.1f)\n", 1e9 * (t2 - t1) / (n * reps), 1e9 * (t1 - t0) / (n * reps), (t2 - t1) / (t1 - t0)));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "reprosum_check                %.17g %.17g\n", (double)plain, (double)exact));
-  PetscCall(RwReproSumDestroy(&rs));
-  PetscCall(PetscFree(x));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  c->size                = size;
+  c->stream_n            = p->stream;
+  c->nkernel_grid        = 2;
+  c->kernel_grid[0]      = p->kgrid[0];
+  c->kernel_grid[1]      = p->kgrid[1];
+  c->kernel_implicit_max = p->kimplicit;
+  c->nkernel_dims        = 3;
+  for (PetscInt d = 0; d < 3; d++) c->kernel_dims[d] = d + 1;
+  c->seconds        = p->seconds;
+  c->repeat         = p->repeat;
+  c->gradient_grid  = p->ggrid;
+  c->gradient_steps = p->gsteps;
+  c->nrevolve_slots = 2;
+  for (PetscInt s = 0; s < 2; s++) c->revolve_slots[s] = p->slots[s];
+  c->io_grid           = p->iogrid;
+  c->io_slots          = p->ioslots;
+  c->peer_grid         = p->pgrid;
+  c->peer_steps        = p->psteps;
+  c->sum_terms         = p->terms;
+  c->sum_repeat        = p->sreps;
+  c->sum_reduce_repeat = p->rreps;
 }
 
-/* Reduction of k sums across all ranks: RwReproSumAllreduce against MPI_Allreduce */
-static PetscErrorCode BenchReproSumReduce(PetscInt k, PetscInt reps)
+/* Every file of -rw_bench_output ends in .csv or .json */
+static PetscErrorCode BenchCheckOutput(const char list[])
 {
-  PetscReal     *x, *y;
-  RwReproSum     rs;
-  PetscLogDouble t0, t1, t2;
-  PetscMPIInt    size, kk;
+  char **files;
+  int    n;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscMPIIntCast(k, &kk));
-  PetscCall(PetscMalloc2(k, &x, k, &y));
-  PetscCall(RwReproSumCreate(k, &rs));
-  for (PetscInt i = 0; i < k; i++) {
-    x[i] = 1.0 / (i + 1);
-    PetscCall(RwReproSumAdd(rs, i, x[i]));
+  PetscCall(PetscStrToArray(list, ',', &n, &files));
+  for (int i = 0; i < n; i++) {
+    PetscBool csv, json;
+    PetscCall(PetscStrendswith(files[i], ".csv", &csv));
+    PetscCall(PetscStrendswith(files[i], ".json", &json));
+    PetscCheck(csv || json, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_bench_output: \"%s\" must end in .csv or .json", files[i]);
   }
-  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
-  PetscCall(PetscTime(&t0));
-  for (PetscInt r = 0; r < reps; r++) PetscCallMPI(MPI_Allreduce(x, y, kk, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
-  PetscCall(PetscTime(&t1));
-  for (PetscInt r = 0; r < reps; r++) PetscCall(RwReproSumAllreduce(rs, PETSC_COMM_WORLD, y));
-  PetscCall(PetscTime(&t2));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "reprosum_allreduce_us_%-6" PetscInt_FMT " %.3g   (MPI_Allreduce: %.3g us; ratio %.1f; %d ranks)\n", k, 1e6 * (t2 - t1) / reps, 1e6 * (t1 - t0) / reps, (t2 - t1) / (t1 - t0), size));
-  PetscCall(RwReproSumDestroy(&rs));
-  PetscCall(PetscFree2(x, y));
+  PetscCall(PetscStrToArrayDestroy(n, files));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* A list option of at most max positive integers; unchanged when not given */
+static PetscErrorCode BenchIntList(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscInt max, PetscInt v[], PetscInt *n)
+{
+  PetscInt  k = max;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsIntArray(opt, text, "rewind-bench", v, &k, &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(k >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%s needs at least one value", opt);
+  for (PetscInt i = 0; i < k; i++) PetscCheck(v[i] >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "%s: every value must be >= 1, got %" PetscInt_FMT, opt, v[i]);
+  *n = k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char output[], size_t len)
+{
+  const char *const schemenames[2] = {"explicit", "implicit"};
+  char              sections[256] = "stream,kernels,gradient,io,peer,sum,targets", schemes[64] = "explicit,implicit", cases[256] = "storeall,revolve,revolve-hdf5,multilevel,weak";
+  PetscBool         scheme[2];
+  PetscInt          size = 1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  PetscCall(PetscStrncpy(c->dir, ".", sizeof(c->dir)));
+  output[0] = 0;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-bench options", "rewind");
+  PetscCall(PetscOptionsString("-rw_bench_sections", "Sections to run: stream, kernels, gradient, io, peer, sum, targets (comma separated)", "rewind-bench", sections, sections, sizeof(sections), NULL));
+  PetscCall(PetscOptionsEList("-rw_bench_size", "Preset sizes: tiny (tests, seconds), small, large (make bench, minutes)", "rewind-bench", BenchSizes, 3, BenchSizes[size], &size, NULL));
+  BenchPreset(size, c);
+  PetscCall(PetscOptionsString("-rw_bench_output", "Write the results: file.csv and/or file.json (comma separated)", "rewind-bench", output, output, len, NULL));
+  PetscCall(PetscOptionsString("-rw_bench_dir", "Directory of checkpoint and plain-write files", "rewind-bench", c->dir, c->dir, sizeof(c->dir), NULL));
+  PetscCall(PetscOptionsReal("-rw_bench_seconds", "Least seconds of one timed repetition", "rewind-bench", c->seconds, &c->seconds, NULL));
+  PetscCall(PetscOptionsInt("-rw_bench_repeat", "Timed repetitions of each measurement; the best is kept", "rewind-bench", c->repeat, &c->repeat, NULL));
+  PetscCall(PetscOptionsInt("-rw_bench_stream_size", "Doubles per array per rank of the stream section", "rewind-bench", c->stream_n, &c->stream_n, NULL));
+  PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_kernel_grid", "Kernel grids: 2D sides; 1D and 3D grids get as many points", 4, c->kernel_grid, &c->nkernel_grid));
+  PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_kernel_dims", "Kernel dimensions: 1, 2 and/or 3", 3, c->kernel_dims, &c->nkernel_dims));
+  PetscCall(PetscOptionsInt("-rw_bench_kernel_implicit_grid_max", "Largest 2D side of the implicit kernel cases (their steps take many CG iterations)", "rewind-bench", c->kernel_implicit_max, &c->kernel_implicit_max, NULL));
+  PetscCall(PetscOptionsString("-rw_bench_kernel_schemes", "Kernel schemes: explicit and/or implicit", "rewind-bench", schemes, schemes, sizeof(schemes), NULL));
+  PetscCall(PetscOptionsInt("-rw_bench_gradient_grid", "Gradient section: side of the 2D grid of the built-in cases", "rewind-bench", c->gradient_grid, &c->gradient_grid, NULL));
+  PetscCall(PetscOptionsInt("-rw_bench_gradient_steps", "Gradient section: time steps of the built-in cases", "rewind-bench", c->gradient_steps, &c->gradient_steps, NULL));
+  PetscCall(PetscOptionsString("-rw_bench_gradient_cases", "Gradient cases: storeall, revolve, revolve-hdf5, multilevel, weak (1, 2, ... ranks, a block each), options (the problem and schedule of the options database)", "rewind-bench", cases, cases, sizeof(cases), NULL));
+  PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_revolve_slots", "RAM slots of the revolve cases (the first also for revolve-hdf5 and multilevel)", 4, c->revolve_slots, &c->nrevolve_slots));
+  PetscCall(PetscOptionsBool("-rw_bench_weak", "Options case: -da_grid_* give the grid of one rank (weak scaling)", "rewind-bench", c->weak, &c->weak, NULL));
+  PetscCall(PetscOptionsInt("-rw_bench_io_grid", "IO section: side of the 2D grid of a checkpoint", "rewind-bench", c->io_grid, &c->io_grid, NULL));
+  PetscCall(PetscOptionsInt("-rw_bench_io_slots", "IO section: checkpoint slots written in turn", "rewind-bench", c->io_slots, &c->io_slots, NULL));
+  PetscCall(PetscOptionsInt("-rw_bench_peer_grid", "Peer section: side of the 2D grid", "rewind-bench", c->peer_grid, &c->peer_grid, NULL));
+  PetscCall(PetscOptionsInt("-rw_bench_peer_steps", "Peer section: time steps", "rewind-bench", c->peer_steps, &c->peer_steps, NULL));
+  PetscCall(PetscOptionsInt("-rw_bench_sum_terms", "Sum section: terms of the local accumulation", "rewind-bench", c->sum_terms, &c->sum_terms, NULL));
+  PetscCall(PetscOptionsInt("-rw_bench_sum_repeat", "Sum section: repetitions of the local accumulation", "rewind-bench", c->sum_repeat, &c->sum_repeat, NULL));
+  PetscCall(PetscOptionsInt("-rw_bench_sum_reduce_repeat", "Sum section: repetitions of each reduction", "rewind-bench", c->sum_reduce_repeat, &c->sum_reduce_repeat, NULL));
+  PetscOptionsEnd();
+  PetscCall(BenchParseNames("-rw_bench_sections", sections, BENCH_NSECTIONS, BenchSections, run));
+  PetscCall(BenchParseNames("-rw_bench_gradient_cases", cases, BENCH_NGRADIENT, BenchGradientCases, c->gradient));
+  PetscCall(BenchParseNames("-rw_bench_kernel_schemes", schemes, 2, schemenames, scheme));
+  c->kernel_explicit = scheme[0];
+  c->kernel_implicit = scheme[1];
+  PetscCall(BenchCheckOutput(output));
+  for (PetscInt d = 0; d < c->nkernel_dims; d++) PetscCheck(c->kernel_dims[d] <= 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_kernel_dims: %" PetscInt_FMT " is not 1, 2 or 3", c->kernel_dims[d]);
+  PetscCheck(c->seconds >= 0 && c->repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_seconds must be >= 0 and -rw_bench_repeat >= 1");
+  PetscCheck(c->stream_n >= 1 && c->gradient_grid >= 2 && c->gradient_steps >= 1 && c->io_grid >= 2 && c->io_slots >= 1 && c->peer_steps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_stream_size, -rw_bench_gradient_steps, -rw_bench_io_slots and -rw_bench_peer_steps must be >= 1, grids >= 2");
+  PetscCheck(c->sum_terms >= 1 && c->sum_repeat >= 1 && c->sum_reduce_repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_sum_terms, -rw_bench_sum_repeat and -rw_bench_sum_reduce_repeat must be >= 1");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The run itself: ranks, nodes, cores, whether ranks outnumber the cores of a node */
+static PetscErrorCode BenchRunInfo(const BenchConfig *cfg, BenchResults res)
+{
+  MPI_Comm    node;
+  PetscMPIInt ranks, onnode, leader, nodes, most, cores, maxcores;
+  PetscInt    v[3];
+  double      load[1];
+  char        version[128];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &ranks));
+  PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  PetscCallMPI(MPI_Comm_size(node, &onnode));
+  PetscCallMPI(MPI_Comm_rank(node, &leader));
+  leader = leader == 0;
+  PetscCallMPI(MPI_Comm_free(&node));
+  PetscCallMPI(MPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Allreduce(&onnode, &most, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
+  cores = (PetscMPIInt)sysconf(_SC_NPROCESSORS_ONLN);
+  PetscCallMPI(MPI_Allreduce(&cores, &maxcores, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD));
+  PetscCall(BenchSectionBegin(res, "run", "this run"));
+  PetscCall(BenchRow(res, "run"));
+  PetscCall(BenchInt(res, "ranks", ranks));
+  PetscCall(BenchInt(res, "nodes", nodes));
+  PetscCall(BenchInt(res, "ranks_per_node", most));
+  PetscCall(BenchInt(res, "cores_per_node", maxcores));
+  PetscCall(BenchText(res, "oversubscribed", most > maxcores ? "yes" : "no"));
+  if (getloadavg(load, 1) != 1) load[0] = -1;
+  PetscCallMPI(MPI_Bcast(load, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
+  PetscCall(BenchReal(res, "load_before", "", load[0])); /* runnable processes, 1-minute average: others sharing the cores */
+  PetscCall(BenchText(res, "size", BenchSizes[cfg->size]));
+  PetscCall(RwGetVersion(version, sizeof(version)));
+  PetscCall(BenchText(res, "rewind", version));
+  PetscCall(PetscGetVersionNumber(&v[0], &v[1], &v[2], NULL));
+  PetscCall(PetscSNPrintf(version, sizeof(version), "%" PetscInt_FMT ".%" PetscInt_FMT ".%" PetscInt_FMT, v[0], v[1], v[2]));
+  PetscCall(BenchText(res, "petsc", version));
+  PetscCall(BenchSectionEnd(res));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -help: the options of every object the options case creates, without measuring */
+static PetscErrorCode BenchHelp(void)
+{
+  RwModel     model;
+  RwObjective obj;
+  RwAdjoint   adj;
+  RwStore     store;
+  PetscBool   file;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelCreate(PETSC_COMM_WORLD, &model));
+  PetscCall(RwModelSetType(model, RWMODELHEAT));
+  PetscCall(RwModelSetFromOptions(model));
+  PetscCall(RwModelSetUp(model));
+  PetscCall(RwObjectiveCreate(model, &obj));
+  PetscCall(RwAdjointCreate(model, obj, &adj));
+  PetscCall(RwAdjointSetFromOptions(adj));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_store_hdf5_file", &file));
+  if (!file) PetscCall(PetscOptionsSetValue(NULL, "-rw_store_hdf5_file", "checkpoints.h5")); /* required; nothing is created */
+  PetscCall(RwStoreCreate(PETSC_COMM_WORLD, &store));
+  PetscCall(RwStoreSetType(store, RWSTOREHDF5));
+  PetscCall(RwStoreSetFromOptions(store));
+  PetscCall(RwStoreDestroy(&store));
+  PetscCall(RwAdjointDestroy(&adj));
+  PetscCall(RwObjectiveDestroy(&obj));
+  PetscCall(RwModelDestroy(&model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef PetscErrorCode (*BenchSectionFn)(const BenchConfig *, BenchResults);
 
 int main(int argc, char **argv)
 {
-  PetscInt n = 1000000, reps = 20, rreps = 2000;
+  const BenchSectionFn fn[BENCH_NSECTIONS] = {BenchStream, BenchKernels, BenchGradient, BenchIO, BenchPeer, BenchSum, BenchTargets};
+  BenchConfig          cfg;
+  BenchResults         res;
+  PetscBool            run[BENCH_NSECTIONS], askhelp;
+  char                 output[PETSC_MAX_PATH_LEN], **files;
+  int                  nfiles;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-bench options", "rewind");
-  PetscCall(PetscOptionsInt("-rw_bench_sum_terms", "Terms per local accumulation measurement", NULL, n, &n, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_repeat", "Repetitions of each local measurement", NULL, reps, &reps, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_reduce_repeat", "Repetitions of each reduction measurement", NULL, rreps, &rreps, NULL));
-  PetscOptionsEnd();
-  PetscCheck(n > 0 && reps > 0 && rreps > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_sum_terms, -rw_bench_repeat and -rw_bench_reduce_repeat must be > 0");
-  PetscCall(BenchReproSumAdd(n, reps));
-  PetscCall(BenchReproSumReduce(1, rreps));
-  PetscCall(BenchReproSumReduce(8, rreps));
+  PetscCall(BenchReadOptions(&cfg, run, output, sizeof(output)));
+  PetscCall(PetscOptionsHasHelp(NULL, &askhelp));
+  if (askhelp) {
+    PetscCall(BenchHelp());
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  run[0] = (PetscBool)(run[0] || run[1]); /* the kernels' fractions of bandwidth need the stream section */
+  PetscCall(BenchResultsCreate(PETSC_COMM_WORLD, &res));
+  PetscCall(BenchRunInfo(&cfg, res));
+  for (PetscInt s = 0; s < BENCH_NSECTIONS; s++)
+    if (run[s]) PetscCall(fn[s](&cfg, res));
+  PetscCall(PetscStrToArray(output, ',', &nfiles, &files));
+  for (int i = 0; i < nfiles; i++) PetscCall(BenchResultsWrite(res, files[i]));
+  PetscCall(PetscStrToArrayDestroy(nfiles, files));
+  PetscCall(BenchResultsDestroy(&res));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -1,0 +1,284 @@
+/*
+  What a gradient costs: RwAdjointSolve time over RwAdjointForward time (J
+  alone) for checkpointing schedules and stores, with the forward steps the
+  driver took against the schedule's prediction.  Built-in cases run the 2D
+  explicit heat problem of -rw_bench_gradient_grid; the "options" case runs
+  the problem and schedule the options database describes, as
+  rewind-gradient would (the scaling studies of jobs/ use it).
+*/
+#include "bench.h"
+#include <petscdmda.h>
+#include <unistd.h>
+
+static PetscErrorCode GradForward(void *ctx, PetscInt calls)
+{
+  BenchProblem *p = (BenchProblem *)ctx;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < calls; i++) PetscCall(RwAdjointForward(p->adj, p->m, p->u0, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GradSolve(void *ctx, PetscInt calls)
+{
+  BenchProblem *p = (BenchProblem *)ctx;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < calls; i++) PetscCall(RwAdjointSolve(p->adj, p->m, p->u0, NULL, p->g, p->gu0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One row: gradient time over forward time, steps taken against steps predicted */
+static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, BenchProblem *p, const char *name, const char *opts, PetscReal *fwd, RwAdjointCounts *counts)
+{
+  BenchTiming      tf, tg;
+  RwSchedule       sched;
+  RwScheduleCounts pred;
+  RwScheduleType   type;
+  RwStore          store;
+  RwStoreType      stype = "none", dtype = "";
+  PetscInt64       n;
+  PetscBool        h5;
+  char             grid[64], stores[64];
+
+  PetscFunctionBegin;
+  PetscCall(BenchProblemAdjoint(p, opts));
+  if (*fwd <= 0) { /* the forward sweep does not depend on the schedule: timed once */
+    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, GradForward, p, &tf));
+    *fwd = tf.best;
+  }
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, GradSolve, p, &tg));
+  PetscCall(RwAdjointGetCounts(p->adj, counts));
+  PetscCall(RwAdjointGetSchedule(p->adj, &sched));
+  PetscCall(RwScheduleGetPrediction(sched, &pred));
+  PetscCall(RwScheduleGetType(sched, &type));
+  PetscCall(RwAdjointGetStore(p->adj, RW_LEVEL_RAM, &store));
+  if (store) PetscCall(RwStoreGetType(store, &stype));
+  PetscCall(PetscStrcmp(stype, RWSTOREHDF5, &h5));
+  PetscCall(RwAdjointGetStore(p->adj, RW_LEVEL_DISK, &store));
+  if (store) PetscCall(RwStoreGetType(store, &dtype));
+  PetscCall(PetscSNPrintf(stores, sizeof(stores), "%s%s%s", stype, store ? "+" : "", store ? dtype : ""));
+  PetscCall(RwAdjointGetSteps(p->adj, &n));
+  PetscCall(BenchGridName(p->model, grid, sizeof(grid)));
+  PetscCall(BenchRow(res, "%s", name));
+  PetscCall(BenchText(res, "grid", grid));
+  PetscCall(BenchInt(res, "steps", n));
+  PetscCall(BenchText(res, "schedule", type));
+  PetscCall(BenchText(res, "store", stores));
+  PetscCall(BenchReal(res, "forward", "s", *fwd));
+  PetscCall(BenchReal(res, "gradient", "s", tg.best));
+  PetscCall(BenchReal(res, "ratio", "", tg.best / *fwd));
+  PetscCall(BenchInt(res, "fwd_steps", counts->forward_steps));
+  PetscCall(BenchInt(res, "predicted", pred.forward_steps));
+  PetscCall(BenchInt(res, "disk_writes", counts->stores[RW_LEVEL_DISK] + (h5 ? counts->stores[RW_LEVEL_RAM] : 0)));
+  PetscCall(BenchReal(res, "in_forward", "s", counts->seconds_forward));
+  PetscCall(BenchReal(res, "in_reverse", "s", counts->seconds_reverse));
+  PetscCall(BenchReal(res, "store_restore", "s", counts->seconds_store + counts->seconds_restore));
+  PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&tg)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Processors per direction for P ranks in dim directions, as even as possible */
+static void GradSplitRanks(PetscMPIInt P, PetscInt dim, PetscInt p[3])
+{
+  p[0] = p[1] = p[2] = 1;
+  for (PetscMPIInt f = P; f > 1; f--) /* prime factors, largest first, to the smallest count */
+    while (P % f == 0) {
+      PetscInt d = 0;
+      for (PetscInt e = 1; e < dim; e++)
+        if (p[e] < p[d]) d = e;
+      p[d] *= f;
+      P /= f;
+    }
+}
+
+/* -rw_bench_weak: -da_grid_* give one rank's grid; the run's grid has a block per rank */
+static PetscErrorCode GradWeakGrid(void)
+{
+  PetscInt    dim = 2, p[3], M;
+  PetscMPIInt size;
+  char        opt[32], val[32];
+  PetscBool   set;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-rw_heat_dim", &dim, NULL));
+  GradSplitRanks(size, dim, p);
+  for (PetscInt d = 0; d < dim; d++) {
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-da_grid_%c", "xyz"[d]));
+    PetscCall(PetscOptionsGetInt(NULL, NULL, opt, &M, &set));
+    PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_bench_weak needs the grid of one rank: give %s", opt);
+    PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT, M * p[d]));
+    PetscCall(PetscOptionsSetValue(NULL, opt, val));
+    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-da_processors_%c", "xyz"[d]));
+    PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT, p[d]));
+    PetscCall(PetscOptionsSetValue(NULL, opt, val));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The options case: problem, steps, schedule and stores all from the options database */
+static PetscErrorCode GradOptionsCase(const BenchConfig *cfg, BenchResults res)
+{
+  BenchProblem     p;
+  RwModel         model;
+  RwAdjointCounts counts;
+  PetscReal       fwd = 0;
+
+  PetscFunctionBegin;
+  if (cfg->weak) PetscCall(GradWeakGrid());
+  PetscCall(RwModelCreate(PETSC_COMM_WORLD, &model));
+  PetscCall(RwModelSetType(model, RWMODELHEAT));
+  PetscCall(RwModelSetFromOptions(model));
+  PetscCall(RwModelSetUp(model));
+  PetscCall(BenchProblemCreate(model, &p));
+  PetscCall(GradCase(cfg, res, &p, cfg->weak ? "options (weak)" : "options", NULL, &fwd, &counts));
+  PetscCall(BenchProblemDestroy(&p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The built-in cases on the 2D explicit problem; multilevel's disk costs are
+   those the revolve/hdf5 case measured, in forward steps */
+static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res)
+{
+  BenchProblem     p;
+  RwModel         model;
+  RwAdjointCounts counts;
+  const PetscInt  M[2] = {cfg->gradient_grid, cfg->gradient_grid}, s0 = cfg->revolve_slots[0];
+  PetscReal       fwd = 0, wd = 1, rd = 1;
+  char            file[PETSC_MAX_PATH_LEN], name[64], opts[1024], steps[64];
+
+  PetscFunctionBegin;
+  PetscCall(BenchHeatModel(PETSC_COMM_WORLD, 2, "explicit", M, &model));
+  PetscCall(BenchProblemCreate(model, &p));
+  PetscCall(BenchPath(cfg, "rewind-bench-checkpoints.h5", file, sizeof(file)));
+  PetscCall(PetscSNPrintf(steps, sizeof(steps), "-rw_steps %" PetscInt_FMT, cfg->gradient_steps));
+  if (cfg->gradient[BENCH_STOREALL]) {
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type storeall -rw_store_type memory", steps));
+    PetscCall(GradCase(cfg, res, &p, "storeall/memory", opts, &fwd, &counts));
+  }
+  for (PetscInt s = 0; cfg->gradient[BENCH_REVOLVE] && s < cfg->nrevolve_slots; s++) {
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type revolve -rw_schedule_ram_slots %" PetscInt_FMT " -rw_store_type memory", steps, cfg->revolve_slots[s]));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "revolve/memory s=%" PetscInt_FMT, cfg->revolve_slots[s]));
+    PetscCall(GradCase(cfg, res, &p, name, opts, &fwd, &counts));
+  }
+  if (cfg->gradient[BENCH_REVOLVE_HDF5]) {
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type revolve -rw_schedule_ram_slots %" PetscInt_FMT " -rw_store_type hdf5 -rw_store_hdf5_file %s", steps, s0, file));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "revolve/hdf5 s=%" PetscInt_FMT, s0));
+    PetscCall(GradCase(cfg, res, &p, name, opts, &fwd, &counts));
+    wd = (counts.seconds_store / PetscMax(counts.stores[RW_LEVEL_RAM], 1)) / (fwd / cfg->gradient_steps);
+    rd = (counts.seconds_restore / PetscMax(counts.restores[RW_LEVEL_RAM], 1)) / (fwd / cfg->gradient_steps);
+  }
+  if (cfg->gradient[BENCH_MULTILEVEL]) {
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type multilevel -rw_schedule_ram_slots %" PetscInt_FMT " -rw_schedule_disk_slots inf -rw_schedule_costs 1,1,%g,%g -rw_store_disk_type hdf5 -rw_store_hdf5_file %s", steps, s0, (double)wd, (double)rd, file));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "multilevel ram=%" PetscInt_FMT " disk=inf", s0));
+    PetscCall(GradCase(cfg, res, &p, name, opts, &fwd, &counts));
+    PetscCall(BenchNote(res, "multilevel costs uf,ub,wd,rd = 1,1,%.3g,%.3g: disk write and read in forward steps, as the revolve/hdf5 case measured them (1,1 if it did not run)", (double)wd, (double)rd));
+  }
+  PetscCall(BenchProblemDestroy(&p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Ranks outside a measurement wait here without spinning, so that they leave
+   their cores (and memory bandwidth) to the ranks that measure */
+static PetscErrorCode GradWaitAll(void)
+{
+  MPI_Request req;
+  int         done = 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Ibarrier(PETSC_COMM_WORLD, &req));
+  PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+  while (!done) {
+    usleep(200);
+    PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Weak scaling inside one run: ranks [0, p) solve p blocks of the grid while
+  the others sleep, for p = 1, 2, 4, ... and all; a block is the built-in
+  grid's share of one rank of the whole run (rounded down), so p = all is
+  the storeall case.  The rank counts take turns within every repetition, so that a slow period
+  of a shared machine falls on all of them; efficiency = time on 1 rank /
+  time on p ranks, each the best of its repetitions.
+*/
+#define GRAD_MAXCOUNTS 32
+static PetscErrorCode GradWeakCases(const BenchConfig *cfg, BenchResults res)
+{
+  PetscMPIInt size, rank, count[GRAD_MAXCOUNTS];
+  PetscInt    n = 0;
+  BenchProblem prob[GRAD_MAXCOUNTS];
+  MPI_Comm    sub[GRAD_MAXCOUNTS];
+  PetscReal   best[GRAD_MAXCOUNTS][2];
+  BenchConfig once = *cfg;
+  char        opts[128], grid[64];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCheck(cfg->gradient_grid >= size, PETSC_COMM_WORLD, PETSC_ERR_ARG_SIZ, "-rw_bench_gradient_grid %" PetscInt_FMT ": the weak case needs a row of the grid per rank, %d ranks", cfg->gradient_grid, size);
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-rw_steps %" PetscInt_FMT " -rw_schedule_type storeall -rw_store_type memory", cfg->gradient_steps));
+  for (PetscMPIInt p = 1; p <= size && n < GRAD_MAXCOUNTS; p = p < size && 2 * p > size ? size : 2 * p, n++) {
+    const PetscInt M[2] = {cfg->gradient_grid, p * (cfg->gradient_grid / size)};
+
+    count[n]   = p;
+    best[n][0] = best[n][1] = PETSC_MAX_REAL;
+    PetscCallMPI(MPI_Comm_split(PETSC_COMM_WORLD, rank < p ? 0 : MPI_UNDEFINED, rank, &sub[n]));
+    if (rank >= p) continue;
+    PetscCall(BenchHeatModel(sub[n], 2, "explicit", M, &prob[n].model));
+    PetscCall(BenchProblemCreate(prob[n].model, &prob[n]));
+    PetscCall(BenchProblemAdjoint(&prob[n], opts));
+  }
+  once.repeat = 1;
+  for (PetscInt r = 0; r < cfg->repeat; r++)
+    for (PetscInt i = 0; i < n; i++) {
+      BenchTiming tf, tg;
+      PetscReal   t[2] = {0, 0};
+
+      if (rank < count[i]) {
+        PetscCall(BenchTime(sub[i], &once, GradForward, &prob[i], &tf));
+        PetscCall(BenchTime(sub[i], &once, GradSolve, &prob[i], &tg));
+        t[0] = tf.best;
+        t[1] = tg.best;
+      }
+      PetscCall(GradWaitAll());
+      PetscCallMPI(MPI_Bcast(t, 2, MPIU_REAL, 0, PETSC_COMM_WORLD));
+      best[i][0] = PetscMin(best[i][0], t[0]);
+      best[i][1] = PetscMin(best[i][1], t[1]);
+    }
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT "x%" PetscInt_FMT, cfg->gradient_grid, count[i] * (cfg->gradient_grid / size)));
+    PetscCall(BenchRow(res, "weak %d/%d ranks", count[i], size));
+    PetscCall(BenchText(res, "grid", grid));
+    PetscCall(BenchReal(res, "forward", "s", best[i][0]));
+    PetscCall(BenchReal(res, "gradient", "s", best[i][1]));
+    PetscCall(BenchReal(res, "ratio", "", best[i][1] / best[i][0]));
+    PetscCall(BenchReal(res, "efficiency_forward", "", best[0][0] / best[i][0]));
+    PetscCall(BenchReal(res, "efficiency_gradient", "", best[0][1] / best[i][1]));
+    if (rank >= count[i]) continue;
+    PetscCall(BenchProblemDestroy(&prob[i]));
+    PetscCallMPI(MPI_Comm_free(&sub[i]));
+  }
+  PetscCall(BenchNote(res, "weak p/N: ranks [0, p) solve a %" PetscInt_FMT " x %" PetscInt_FMT " block each (storeall, %" PetscInt_FMT " steps) while the others sleep, the rank counts in turn within each of %" PetscInt_FMT " repetitions; efficiency = best time on 1 rank / best time on p ranks", cfg->gradient_grid, cfg->gradient_grid / size, cfg->gradient_steps, cfg->repeat));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const char *const BenchGradientCases[] = {"storeall", "revolve", "revolve-hdf5", "multilevel", "weak", "options"};
+
+PetscErrorCode BenchGradient(const BenchConfig *cfg, BenchResults res)
+{
+  PetscBool builtin = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(BenchSectionBegin(res, "gradient", "gradient time / forward time by schedule and store"));
+  for (PetscInt c = 0; c < BENCH_WEAK; c++) builtin = (PetscBool)(builtin || cfg->gradient[c]);
+  if (builtin) PetscCall(GradBuiltinCases(cfg, res));
+  if (cfg->gradient[BENCH_WEAK]) PetscCall(GradWeakCases(cfg, res));
+  if (cfg->gradient[BENCH_OPTIONS]) PetscCall(GradOptionsCase(cfg, res));
+  PetscCall(BenchNote(res, "forward: RwAdjointForward (J alone, nothing stored); gradient: RwAdjointSolve (J, dJ/dm, dJ/du0), best of %" PetscInt_FMT "; fwd_steps: forward steps the driver took, predicted: RwScheduleGetPrediction", cfg->repeat));
+  PetscCall(BenchNote(res, "in_forward, in_reverse, store_restore: seconds of the last gradient in ADVANCE, REVERSE (adjoint steps, the first forward step) and STORE/RESTORE actions (RwAdjointGetCounts)"));
+  PetscCall(BenchSectionEnd(res));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,239 @@
+/*
+  Step throughput of the heat kernels: forward, tangent and adjoint steps
+  taken directly through RwModelStep, RwModelStepTangent and
+  RwModelStepAdjoint on random states, for each dimension and scheme, at
+  grids in cache and far beyond.  Effective bandwidth counts the minimal
+  bytes a step must move per grid point (KernelBytes), compared with the copy
+  bandwidth of all ranks measured by the stream section in this process.
+*/
+#include "bench.h"
+#include <math.h>
+#include <petscdmda.h>
+
+typedef enum {
+  KERNEL_FORWARD,
+  KERNEL_TANGENT,
+  KERNEL_ADJOINT,
+  KERNEL_EXCHANGE /* the halo exchange alone, as every pass does it for each input */
+} KernelForm;
+static const char *const KernelForms[] = {"forward", "tangent", "adjoint", "exchange"};
+
+typedef struct {
+  RwModel    model;
+  Vec        u, w, du, dw, l, lw; /* u_k, u_k+1, their tangents, lambda_k+1, lambda_k */
+  Vec        loc;                  /* u with ghosts */
+  KernelForm form;
+} KernelCtx;
+
+/* Every call steps from the same states, so an implicit solve does the same work each time */
+static PetscErrorCode KernelRun(void *ctx, PetscInt calls)
+{
+  KernelCtx *c = (KernelCtx *)ctx;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < calls; k++) {
+    switch (c->form) {
+    case KERNEL_FORWARD: PetscCall(RwModelStep(c->model, k, c->u, c->w)); break;
+    case KERNEL_TANGENT: PetscCall(RwModelStepTangent(c->model, k, c->u, c->w, c->du, c->dw)); break;
+    case KERNEL_ADJOINT: PetscCall(RwModelStepAdjoint(c->model, k, c->u, c->w, c->l, c->lw)); break;
+    case KERNEL_EXCHANGE: PetscCall(RwModelGlobalToLocal(c->model, c->u, c->loc)); break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Minimal bytes per point of the pass of one step (8 per array read or written
+  once), the halo exchange's copy of each exchanged input into its ghosted
+  array (read + write), and, for implicit schemes, what one CG iteration with
+  Jacobi moves: the assembled MatMult ((2d+1) entries of value and column
+  index, the row pointer, x and y) and the 17 vector reads and writes of CG
+  and Jacobi.
+*/
+static void KernelBytes(KernelForm form, PetscInt dim, PetscBool implicit, PetscReal *pass, PetscReal *halo, PetscReal *matmult, PetscReal *cgvec)
+{
+  /* arrays: forward u, kappa, s -> y; tangent du, kappa, dkappa, u_a, ds -> y (+ u_b);
+     adjoint mu, kappa, u_a -> y and gk, gs, gr read and written (+ u_b) */
+  const PetscReal arrays[3] = {4, 6, 10};
+  const PetscReal inputs[3] = {1, 2, 2}; /* exchanged: u; du, u_a; mu, u_a (+ u_b when implicit) */
+
+  if (form == KERNEL_EXCHANGE) { /* owned values read, written into the ghosted array */
+    *pass = 16;
+    *halo = *matmult = *cgvec = 0;
+    return;
+  }
+  *pass    = 8 * (arrays[form] + (implicit && form != KERNEL_FORWARD ? 1 : 0));
+  *halo    = 16 * (inputs[form] + (implicit && form != KERNEL_FORWARD ? 1 : 0));
+  *matmult = (2 * dim + 1) * 12.0 + 4 + 16;
+  *cgvec   = 17 * 8.0;
+}
+
+/* MatMult and MatMultTranspose calls so far (implicit schemes: iterations + 1 per solve) */
+static PetscErrorCode KernelMatMults(PetscReal *n)
+{
+  const char *const  names[2] = {"MatMult", "MatMultTranspose"};
+  PetscLogEvent      ev;
+  PetscEventPerfInfo info;
+
+  PetscFunctionBegin;
+  *n = 0;
+  for (PetscInt i = 0; i < 2; i++) {
+    PetscCall(PetscLogEventGetId(names[i], &ev));
+    PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, ev, &info));
+    *n += info.count;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The grid of a case: the points of side^2 in 1, 2 or 3 dimensions */
+static void KernelGrid(PetscInt dim, PetscInt side, PetscInt M[3])
+{
+  const PetscInt N3 = (PetscInt)PetscFloorReal(PetscPowReal((PetscReal)side * side, 1.0 / 3.0) + 0.5);
+
+  M[0] = dim == 1 ? side * side : dim == 2 ? side : N3;
+  M[1] = dim == 2 ? side : N3;
+  M[2] = N3;
+}
+
+static void KernelVecs(KernelCtx *c, Vec *v[6])
+{
+  v[0] = &c->u;
+  v[1] = &c->w;
+  v[2] = &c->du;
+  v[3] = &c->dw;
+  v[4] = &c->l;
+  v[5] = &c->lw;
+}
+
+static PetscErrorCode KernelStates(RwModel model, KernelCtx *c)
+{
+  PetscRandom rnd;
+  Vec        *v[6];
+
+  PetscFunctionBegin;
+  KernelVecs(c, v);
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)model), &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 7));
+  PetscCall(PetscRandomSeed(rnd));
+  for (PetscInt i = 0; i < 6; i++) {
+    PetscCall(RwModelCreateState(model, v[i]));
+    PetscCall(VecSetRandom(*v[i], rnd));
+  }
+  PetscCall(PetscRandomDestroy(&rnd));
+  c->model = model;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Parameters: the default kappa (so the default dt is stable), s = r = 0; a random direction */
+static PetscErrorCode KernelParameters(RwModel model, Vec *m, Vec *dm)
+{
+  PetscRandom rnd;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelCreateParameters(model, m));
+  PetscCall(RwModelGetDefaults(model, *m, NULL, NULL));
+  PetscCall(RwModelSetParameters(model, *m));
+  PetscCall(VecDuplicate(*m, dm));
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)model), &rnd));
+  PetscCall(VecSetRandom(*dm, rnd));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(RwModelSetDirection(model, *dm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, PetscInt dim, PetscBool implicit, PetscInt side, PetscReal copy)
+{
+  PetscInt    M[3];
+  RwModel     model;
+  KernelCtx   c;
+  Vec         m, dm, *v[6];
+  char        grid[64];
+  PetscReal   tfwd = 0;
+  DM          da;
+  PetscInt    N;
+
+  PetscFunctionBegin;
+  KernelGrid(dim, side, M);
+  PetscCall(BenchHeatModel(PETSC_COMM_WORLD, dim, implicit ? "implicit" : "explicit", M, &model));
+  PetscCall(BenchGridName(model, grid, sizeof(grid)));
+  PetscCall(RwModelGetStateDM(model, &da));
+  PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  N = M[0] * M[1] * M[2];
+  PetscCall(KernelParameters(model, &m, &dm));
+  PetscCall(KernelStates(model, &c));
+  PetscCall(RwModelAdjointBegin(model));
+  PetscCall(DMCreateLocalVector(da, &c.loc));
+  for (PetscInt f = KERNEL_FORWARD; f <= (implicit ? KERNEL_ADJOINT : KERNEL_EXCHANGE); f++) {
+    BenchTiming t;
+    PetscReal   pass, halo, matmult, cgvec, mm0 = 0, mm1 = 0, its = (PetscReal)NAN, bytes;
+    PetscInt64  steps;
+
+    c.form = (KernelForm)f;
+    KernelBytes(c.form, dim, implicit, &pass, &halo, &matmult, &cgvec);
+    if (implicit) PetscCall(KernelMatMults(&mm0));
+    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, KernelRun, &c, &t));
+    steps = (PetscInt64)t.calls * cfg->repeat + 1;
+    bytes = pass;
+    if (implicit) {
+      PetscCall(KernelMatMults(&mm1));
+      its = (mm1 - mm0) / steps - 1;
+      bytes += (its + 1) * matmult + its * cgvec;
+    }
+    if (f == KERNEL_FORWARD) tfwd = t.best;
+    PetscCall(BenchRow(res, "%" PetscInt_FMT "D %s %s %s", dim, implicit ? "implicit" : "explicit", grid, KernelForms[f]));
+    PetscCall(BenchReal(res, "rate", "Mpt/s", N / t.best / 1e6));
+    PetscCall(BenchReal(res, "step", "ms", 1e3 * t.best));
+    PetscCall(BenchReal(res, "bytes", "B/pt", bytes));
+    PetscCall(BenchReal(res, "bw", "GB/s", N * bytes / t.best / 1e9));
+    PetscCall(BenchReal(res, "of_copy", "", N * bytes / t.best / 1e9 / copy));
+    PetscCall(BenchReal(res, "halo", "B/pt", halo));
+    PetscCall(BenchReal(res, "moved_of_copy", "", N * (bytes + halo) / t.best / 1e9 / copy));
+    PetscCall(BenchReal(res, "vs_forward", "", t.best / tfwd));
+    PetscCall(BenchReal(res, "cg_its", "", its));
+    PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
+  }
+  PetscCall(RwModelAdjointEnd(model, dm));
+  KernelVecs(&c, v);
+  for (PetscInt i = 0; i < 6; i++) PetscCall(VecDestroy(v[i]));
+  PetscCall(VecDestroy(&c.loc));
+  PetscCall(VecDestroy(&m));
+  PetscCall(VecDestroy(&dm));
+  PetscCall(RwModelDestroy(&model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BenchKernels(const BenchConfig *cfg, BenchResults res)
+{
+  PetscMPIInt size;
+  PetscReal   copy;
+  char        row[32];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscSNPrintf(row, sizeof(row), "%d/%d ranks", size, size));
+  PetscCall(BenchLookup(res, "stream", row, "copy", &copy));
+  if (cfg->kernel_implicit) { /* CG iterations are counted from the MatMult event */
+    PetscBool on;
+    PetscCall(PetscLogIsActive(&on));
+    if (!on) PetscCall(PetscLogDefaultBegin());
+  }
+  PetscCall(BenchSectionBegin(res, "kernels", "heat step throughput: forward, tangent, adjoint"));
+  for (PetscInt d = 0; d < cfg->nkernel_dims; d++)
+    for (PetscInt s = 0; s < 2; s++) {
+      PetscBool implicit = s ? PETSC_TRUE : PETSC_FALSE;
+      if ((implicit && !cfg->kernel_implicit) || (!implicit && !cfg->kernel_explicit)) continue;
+      for (PetscInt g = 0, last = 0; g < cfg->nkernel_grid; g++) {
+        PetscInt side = implicit ? PetscMin(cfg->kernel_grid[g], cfg->kernel_implicit_max) : cfg->kernel_grid[g];
+        if (side == last) continue;
+        PetscCall(KernelCase(cfg, res, cfg->kernel_dims[d], implicit, side, copy));
+        last = side;
+      }
+    }
+  PetscCall(BenchNote(res, "bytes: minimal per point of a step, 8 per array read or written once: explicit forward 32 (reads u, kappa, s; writes u_new), tangent 48 (du, kappa, dkappa, u, ds; du_new), adjoint 80 (lambda, kappa, u; lambda_new; gradient accumulators of kappa, s, r read and written); implicit schemes add u_k+1 to tangent and adjoint"));
+  PetscCall(BenchNote(res, "implicit (backward Euler, CG + Jacobi): bytes add, per CG iteration, the assembled MatMult ((2d+1) x 12 B entries, row pointer, x, y) and 17 vector accesses of CG and Jacobi; cg_its counted from the MatMult event"));
+  PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); halo: the halo exchange's copy of each exchanged input into its ghosted array (16 B per input and point), not in bytes; moved_of_copy counts it", (double)copy));
+  PetscCall(BenchNote(res, "exchange (explicit cases): RwModelGlobalToLocal of one state, the DMGlobalToLocal every pass makes per input: it copies every owned value into the ghosted array, 16 B per point"));
+  PetscCall(BenchNote(res, "vs_forward: time / forward step time of the same case; in-cache grids can exceed the copy bandwidth"));
+  PetscCall(BenchSectionEnd(res));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

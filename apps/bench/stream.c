@@ -1,0 +1,85 @@
+/*
+  The machine's limit: STREAM-like copy and triad bandwidth, with 1, 2, 4, ...
+  and all ranks active at once (the others wait), in the same process as the
+  kernels they are the reference for.
+*/
+#include "bench.h"
+
+typedef struct {
+  PetscInt  n;
+  double   *a, *b, *c;
+  PetscBool active, triad;
+} StreamCtx;
+
+/* "+ 0.0" keeps GCC from turning the loop into memcpy, whose non-temporal
+   stores on large copies no heat kernel uses: the reference must move data
+   the way the kernels do */
+static void StreamCopy(PetscInt n, const double *restrict a, double *restrict b)
+{
+  for (PetscInt i = 0; i < n; i++) b[i] = a[i] + 0.0;
+}
+
+static void StreamTriad(PetscInt n, double *restrict a, const double *restrict b, const double *restrict c, double q)
+{
+  for (PetscInt i = 0; i < n; i++) a[i] = b[i] + q * c[i];
+}
+
+static PetscErrorCode StreamRun(void *ctx, PetscInt calls)
+{
+  StreamCtx *s = (StreamCtx *)ctx;
+
+  PetscFunctionBegin;
+  if (!s->active) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt k = 0; k < calls; k++) {
+    if (s->triad) StreamTriad(s->n, s->a, s->b, s->c, 3.0);
+    else StreamCopy(s->n, s->a, s->b);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Copy and triad with ranks [0, p) active; GB/s summed over the active ranks */
+static PetscErrorCode StreamRanks(const BenchConfig *cfg, BenchResults res, StreamCtx *s, PetscMPIInt p, PetscMPIInt size)
+{
+  PetscMPIInt rank;
+  BenchTiming copy, triad;
+  double      gb = (double)p * s->n * sizeof(double) / 1e9;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  s->active = rank < p ? PETSC_TRUE : PETSC_FALSE;
+  s->triad  = PETSC_FALSE;
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, StreamRun, s, &copy));
+  s->triad = PETSC_TRUE;
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, StreamRun, s, &triad));
+  PetscCall(BenchRow(res, "%d/%d ranks", p, size));
+  PetscCall(BenchReal(res, "copy", "GB/s", 2 * gb / copy.best));
+  PetscCall(BenchReal(res, "copy_per_rank", "GB/s", 2 * gb / copy.best / p));
+  PetscCall(BenchReal(res, "triad", "GB/s", 3 * gb / triad.best));
+  PetscCall(BenchReal(res, "triad_per_rank", "GB/s", 3 * gb / triad.best / p));
+  PetscCall(BenchReal(res, "spread", "%", 100 * PetscMax(BenchSpread(&copy), BenchSpread(&triad))));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BenchStream(const BenchConfig *cfg, BenchResults res)
+{
+  StreamCtx   s;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(BenchSectionBegin(res, "stream", "memory bandwidth, STREAM-like (the reference of every fraction of bandwidth)"));
+  s.n = cfg->stream_n;
+  PetscCall(PetscMalloc3(s.n, &s.a, s.n, &s.b, s.n, &s.c));
+  for (PetscInt i = 0; i < s.n; i++) { /* first touch by the rank that uses the pages */
+    s.a[i] = 1.0;
+    s.b[i] = 2.0;
+    s.c[i] = 0.5;
+  }
+  for (PetscMPIInt p = 1; p < size; p *= 2) PetscCall(StreamRanks(cfg, res, &s, p, size));
+  PetscCall(StreamRanks(cfg, res, &s, size, size));
+  PetscCall(BenchNote(res, "p/N ranks: p ranks stream at once, the others wait; GB/s summed over the p ranks; arrays of %.0f MB per rank", s.n * sizeof(double) / 1e6));
+  PetscCall(BenchNote(res, "bytes counted per element: copy b = a 16, triad a = b + q c 24 (STREAM's count: the write-allocate reads of the stores are not counted, as in every kernel figure)"));
+  PetscCall(BenchSectionEnd(res));
+  PetscCall(PetscFree3(s.a, s.b, s.c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,48 @@
+# Shared by jobs/slurm/*.sbatch, jobs/pbs/*.pbs and jobs/local/scaling (POSIX sh).
+#
+# A scaling study runs rewind-bench with an options file on a list of rank
+# counts, one CSV and one log per run, then gathers the CSVs into one.  The
+# options file says everything about the problem and the schedule; the
+# scripts add only -options_file and -rw_bench_output.
+#
+# The caller defines rw_launch NP COMMAND...: run COMMAND on NP ranks (srun,
+# mpiexec, ...), and sets REWIND_JOBS to the jobs/ directory.
+# REWIND_BENCH names the program (default: rewind-bench from PATH).
+
+# 1 2 4 ... below max, then max
+rw_powers_of_two() {
+  rw_p=1
+  while [ "$rw_p" -lt "$1" ]; do
+    echo "$rw_p"
+    rw_p=$((rw_p * 2))
+  done
+  echo "$1"
+}
+
+# rw_study STUDY OPTIONS_FILE OUTDIR "RANK COUNTS" [more rewind-bench options]
+# writes OUTDIR/STUDY-npP.csv and .txt for each P, then OUTDIR/STUDY.csv
+rw_study() {
+  rw_name=$1 rw_opts=$2 rw_out=$3 rw_counts=$4
+  shift 4
+  if [ ! -r "$rw_opts" ]; then
+    echo "rw_study: cannot read the options file $rw_opts" >&2
+    return 1
+  fi
+  mkdir -p "$rw_out"
+  for rw_np in $rw_counts; do
+    echo "# $rw_name scaling: $rw_np ranks, options $rw_opts $*"
+    rw_launch "$rw_np" "${REWIND_BENCH:-rewind-bench}" -options_file "$rw_opts" "$@" \
+      -rw_bench_output "$rw_out/$rw_name-np$rw_np.csv" > "$rw_out/$rw_name-np$rw_np.txt"
+  done
+  "${PYTHON:-python3}" "$REWIND_JOBS/collect" "$rw_out/$rw_name"-np*.csv > "$rw_out/$rw_name.csv"
+  echo "# $rw_name scaling: $rw_out/$rw_name.csv"
+}
+
+# rw_plot STUDY OUTDIR: OUTDIR/STUDY.png, when this Python has matplotlib
+rw_plot() {
+  if "${PYTHON:-python3}" -c "import matplotlib" 2> /dev/null; then
+    "${PYTHON:-python3}" "$REWIND_JOBS/plot_scaling.py" "$2/$1.csv" "$2/$1.png"
+  else
+    echo "# no matplotlib in ${PYTHON:-python3}: plot later with jobs/plot_scaling.py $2/$1.csv $2/$1.png"
+  fi
+}

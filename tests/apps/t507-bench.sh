@@ -1,0 +1,94 @@
+#!/bin/sh
+# rewind-bench at its tiny size on 1 and 2 ranks: every section runs; the
+# CSV and the JSON parse, hold the same figures and every section with the
+# columns doc/benchmarks.md describes; the gradient cases took the forward
+# steps their schedules predict.  Bad options stop with errors naming them.
+set -eu
+app="$top_builddir/apps/rewind-bench"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-t503.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+run() { # run NP OPTIONS...: the app on NP ranks
+  np=$1
+  shift
+  $RW_MPIEXEC $RW_MPIEXEC_FLAGS -n "$np" "$app" "$@"
+}
+
+for np in 1 2; do
+  run $np -rw_bench_size tiny -rw_bench_dir "$tmp" -rw_bench_output "$tmp/b$np.csv,$tmp/b$np.json" > "$tmp/b$np.txt"
+  "$PYTHON" - "$tmp/b$np.csv" "$tmp/b$np.json" "$np" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and list(rows[0]) == ["section", "case", "metric", "value", "unit"], "CSV header"
+doc = json.load(open(sys.argv[2]))
+names = [s["name"] for s in doc["sections"]]
+assert names == ["run", "stream", "kernels", "gradient", "io", "peer", "sum", "targets"], names
+
+# the same figures in both files
+flat = {(r["section"], r["case"], r["metric"]): r["value"] for r in rows}
+n = 0
+for s in doc["sections"]:
+    for r in s["rows"]:
+        for k, v in r["values"].items():
+            c = flat[(s["name"], r["case"], k)]
+            assert (c == v) if isinstance(v, str) else (c == "nan") if v is None else float(c) == float(v), (s["name"], r["case"], k, c, v)
+            n += 1
+assert n == len(rows), (n, len(rows))
+
+def section(name):
+    return [r for s in doc["sections"] if s["name"] == name for r in s["rows"]]
+
+need = {"stream": ["copy", "copy_per_rank", "triad", "triad_per_rank"],
+        "kernels": ["rate", "step", "bytes", "bw", "of_copy", "halo", "moved_of_copy", "vs_forward", "cg_its"],
+        "gradient": ["grid", "forward", "gradient", "ratio"],
+        "io": ["state", "time", "bw", "of_plain"],
+        "peer": ["rewind", "tsadjoint", "rewind_over_ts", "speedup", "relerr_dJdkappa", "relerr_dJdu0", "relerr_J"],
+        "targets": ["measured", "goal", "verdict"]}
+for name, keys in need.items():
+    for r in section(name):
+        missing = [k for k in keys if k not in r["values"]]
+        assert not missing, (name, r["case"], missing)
+
+run = section("run")[0]["values"]
+assert run["ranks"] == int(sys.argv[3]) and run["oversubscribed"] in ("yes", "no"), run
+assert len(section("stream")) == (1 if sys.argv[3] == "1" else 2)
+assert len(section("kernels")) == 2 * 3 * (4 + 3), "2 grids x 3 dims x (explicit: 3 forms + exchange, implicit: 3 forms)"
+for r in section("kernels"):
+    v = r["values"]
+    assert v["rate"] > 0 and v["bw"] > 0, r
+    assert (v["cg_its"] is None) == ("explicit" in r["case"]), r
+np = int(sys.argv[3])
+weak = ["weak %d/%d ranks" % (p, np) for p in ([1, 2] if np == 2 else [1])]
+grad = section("gradient")
+assert [r["case"] for r in grad] == ["storeall/memory", "revolve/memory s=3", "revolve/memory s=6", "revolve/hdf5 s=3", "multilevel ram=3 disk=inf"] + weak, [r["case"] for r in grad]
+for r in grad[-len(weak):]:
+    v = r["values"]
+    assert v["efficiency_gradient"] > 0 and v["efficiency_forward"] > 0, r
+grad = grad[:-len(weak)]
+for r in grad:
+    assert all(k in r["values"] for k in ("steps", "schedule", "store", "fwd_steps", "predicted", "disk_writes")), r
+    v = r["values"]
+    assert v["fwd_steps"] == v["predicted"] and v["gradient"] > 0, r
+assert grad[0]["values"]["fwd_steps"] == 20 and grad[3]["values"]["disk_writes"] > 0
+peer = section("peer")[0]["values"]
+assert max(peer["relerr_dJdkappa"], peer["relerr_dJdu0"]) <= 1e-12, peer
+print("ok %s ranks: %d figures in %d sections" % (sys.argv[3], len(rows), len(names)))
+PY
+done
+! ls "$tmp"/*.h5 "$tmp"/*.bin 2> /dev/null || { echo "FAIL: checkpoint or plain files left behind"; exit 1; }
+
+# bad options name themselves
+bad() { # bad EXPECTED OPTIONS...
+  expected=$1
+  shift
+  if run 1 -rw_bench_size tiny "$@" > "$tmp/bad.out" 2>&1; then
+    echo "FAIL: accepted $*"; exit 1
+  fi
+  grep -q -- "$expected" "$tmp/bad.out" || { echo "FAIL: $* did not say \"$expected\""; grep 'PETSC ERROR' "$tmp/bad.out" | head -5; exit 1; }
+  echo "ok bad input: $expected"
+}
+bad '-rw_bench_sections: unknown "bogus"; use any of stream, kernels, gradient, io, peer, sum, targets' -rw_bench_sections stream,bogus
+bad '-rw_bench_output: "out.txt" must end in .csv or .json' -rw_bench_output out.txt
+bad '-rw_bench_gradient_cases: unknown "nope"' -rw_bench_sections gradient -rw_bench_gradient_cases storeall,nope
+bad '-rw_bench_kernel_schemes: unknown "leapfrog"' -rw_bench_kernel_schemes explicit,leapfrog
+bad '-rw_bench_weak needs the grid of one rank: give -da_grid_x' -rw_bench_sections gradient -rw_bench_gradient_cases options -rw_bench_weak
+bad '-rw_bench_peer_grid 2: the peer needs at least 3 points' -rw_bench_sections peer -rw_bench_peer_grid 2
