@@ -24,9 +24,17 @@
 */
 #include "heatimpl.h"
 
+/* The kernels below are specialised by constant arguments (dimension, which
+   terms take part): they must be inlined where those constants are known */
+#if defined(__GNUC__)
+  #define RW_INLINE static inline __attribute__((always_inline))
+#else
+  #define RW_INLINE static inline
+#endif
+
 /* div(kappa grad x) at one point; dim is a constant at every call site, so
    the compiler drops the unused directions */
-static inline PetscScalar HeatDiv(const PetscInt dim, const PetscReal *ih2, const PetscScalar *x, PetscInt xy, PetscInt xz, const PetscScalar *k, PetscInt ky, PetscInt kz)
+RW_INLINE PetscScalar HeatDiv(const PetscInt dim, const PetscReal *ih2, const PetscScalar *x, PetscInt xy, PetscInt xz, const PetscScalar *k, PetscInt ky, PetscInt kz)
 {
   const PetscScalar x0 = x[0], k0 = k[0];
   PetscScalar       f;
@@ -38,7 +46,7 @@ static inline PetscScalar HeatDiv(const PetscInt dim, const PetscReal *ih2, cons
 }
 
 /* d/dkappa_i of <mu, div(kappa grad u)>, gathered at point i from its faces */
-static inline PetscScalar HeatGradKappa(const PetscInt dim, const PetscReal *ih2, const PetscScalar *u, PetscInt uy, PetscInt uz, const PetscScalar *m, PetscInt my, PetscInt mz)
+RW_INLINE PetscScalar HeatGradKappa(const PetscInt dim, const PetscReal *ih2, const PetscScalar *u, PetscInt uy, PetscInt uz, const PetscScalar *m, PetscInt my, PetscInt mz)
 {
   const PetscScalar u0 = u[0], m0 = m[0];
   PetscScalar       g;
@@ -50,15 +58,20 @@ static inline PetscScalar HeatGradKappa(const PetscInt dim, const PetscReal *ih2
 }
 
 /* ---- forward: y = x + c B x + cs s ----------------------------------------- */
-static inline void HeatRowForwardDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwHeatRow X, RwHeatRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe)
+/* The coefficients are copied to locals and the arrays marked restrict: read
+   through the pass, they could alias the outputs, and the compiler would
+   reload them at every point and leave the loop scalar */
+RW_INLINE void HeatRowForwardDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwHeatRow X, RwHeatRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe)
 {
-  PetscReal nan = 0;
+  const PetscReal    ih2[3] = {P->ih2[0], P->ih2[1], P->ih2[2]}, c = P->c, r = P->r, cs = P->cs;
+  const PetscScalar *restrict x = X.p, *restrict k = K.p, *restrict sp = s;
+  PetscScalar       *restrict yp = y;
+  PetscReal          nan       = 0;
 
+#pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar *x = X.p + i;
-    PetscScalar        v = x[0] + P->c * (HeatDiv(dim, P->ih2, x, X.sy, X.sz, K.p + i, K.sy, K.sz) - P->r * x[0]);
-    if (s) v += P->cs * s[i];
-    y[i] = v;
+    PetscScalar v = x[i] + c * (HeatDiv(dim, ih2, x + i, X.sy, X.sz, k + i, K.sy, K.sz) - r * x[i]) + cs * sp[i];
+    yp[i]         = v;
     nan += v * 0;
   }
   *probe += nan;
@@ -74,28 +87,41 @@ void RwHeatRowForward(const RwHeatPass *P, PetscInt n, RwHeatRow X, RwHeatRow K,
 }
 
 /* ---- tangent: y = dx + c B dx + ca dB(u_a) + cb dB(u_b) + cs ds ----------- */
-static inline void HeatRowTangentDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwHeatRow DX, RwHeatRow K, RwHeatRow DK, RwHeatRow UA, RwHeatRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
+/* usek (a kappa direction) and useb (a second state, implicit schemes) are
+   constants at each call site, like dim: every case compiles to a loop with
+   no branch in it, which the compiler vectorises */
+RW_INLINE void HeatRowTangentCase(const PetscInt dim, const PetscBool usek, const PetscBool useb, const RwHeatPass *P, PetscInt n, RwHeatRow DX, RwHeatRow K, RwHeatRow DK, RwHeatRow UA, RwHeatRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
 {
-  PetscReal nan = 0;
+  const PetscReal    ih2[3] = {P->ih2[0], P->ih2[1], P->ih2[2]}, c = P->c, r = P->r, ca = P->ca, cb = P->cb, cs = P->cs, dr = P->dr;
+  const PetscScalar *restrict dx = DX.p, *restrict k = K.p, *restrict dk = DK.p, *restrict ua = UA.p, *restrict ub = UB.p, *restrict dsp = ds;
+  PetscScalar       *restrict yp = y;
+  PetscReal          nan       = 0;
 
+#pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar *dx = DX.p + i, *ua = UA.p + i;
-    PetscScalar        v  = dx[0] + P->c * (HeatDiv(dim, P->ih2, dx, DX.sy, DX.sz, K.p + i, K.sy, K.sz) - P->r * dx[0]);
-    PetscScalar        da = -P->dr * ua[0];
+    PetscScalar v  = dx[i] + c * (HeatDiv(dim, ih2, dx + i, DX.sy, DX.sz, k + i, K.sy, K.sz) - r * dx[i]);
+    PetscScalar da = -dr * ua[i];
 
-    if (P->usek) da += HeatDiv(dim, P->ih2, ua, UA.sy, UA.sz, DK.p + i, DK.sy, DK.sz);
-    v += P->ca * da;
-    if (P->useb) {
-      const PetscScalar *ub = UB.p + i;
-      PetscScalar        db = -P->dr * ub[0];
-      if (P->usek) db += HeatDiv(dim, P->ih2, ub, UB.sy, UB.sz, DK.p + i, DK.sy, DK.sz);
-      v += P->cb * db;
+    if (usek) da += HeatDiv(dim, ih2, ua + i, UA.sy, UA.sz, dk + i, DK.sy, DK.sz);
+    v += ca * da;
+    if (useb) {
+      PetscScalar db = -dr * ub[i];
+      if (usek) db += HeatDiv(dim, ih2, ub + i, UB.sy, UB.sz, dk + i, DK.sy, DK.sz);
+      v += cb * db;
     }
-    if (ds) v += P->cs * ds[i];
-    y[i] = v;
+    v += cs * dsp[i];
+    yp[i] = v;
     nan += v * 0;
   }
   *probe += nan;
+}
+
+RW_INLINE void HeatRowTangentDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwHeatRow DX, RwHeatRow K, RwHeatRow DK, RwHeatRow UA, RwHeatRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
+{
+  if (P->usek && P->useb) HeatRowTangentCase(dim, PETSC_TRUE, PETSC_TRUE, P, n, DX, K, DK, UA, UB, ds, y, probe);
+  else if (P->usek) HeatRowTangentCase(dim, PETSC_TRUE, PETSC_FALSE, P, n, DX, K, DK, UA, UB, ds, y, probe);
+  else if (P->useb) HeatRowTangentCase(dim, PETSC_FALSE, PETSC_TRUE, P, n, DX, K, DK, UA, UB, ds, y, probe);
+  else HeatRowTangentCase(dim, PETSC_FALSE, PETSC_FALSE, P, n, DX, K, DK, UA, UB, ds, y, probe);
 }
 
 void RwHeatRowTangent(const RwHeatPass *P, PetscInt n, RwHeatRow DX, RwHeatRow K, RwHeatRow DK, RwHeatRow UA, RwHeatRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
@@ -108,29 +134,37 @@ void RwHeatRowTangent(const RwHeatPass *P, PetscInt n, RwHeatRow DX, RwHeatRow K
 }
 
 /* ---- adjoint: y = mu + c B mu; parameter gradients gathered at each point -- */
-static inline void HeatRowAdjointDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwHeatRow MU, RwHeatRow K, RwHeatRow UA, RwHeatRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
+RW_INLINE void HeatRowAdjointCase(const PetscInt dim, const PetscBool useb, const RwHeatPass *P, PetscInt n, RwHeatRow MU, RwHeatRow K, RwHeatRow UA, RwHeatRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
 {
-  PetscReal nan = 0;
+  const PetscReal    ih2[3] = {P->ih2[0], P->ih2[1], P->ih2[2]}, c = P->c, r = P->r, ca = P->ca, cb = P->cb, cs = P->cs;
+  const PetscScalar *restrict mu = MU.p, *restrict k = K.p, *restrict ua = UA.p, *restrict ub = UB.p;
+  PetscScalar       *restrict yp = y, *restrict gkp = gk, *restrict gsp = gs, *restrict grp = gr;
+  PetscReal          nan       = 0;
 
+#pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar *mu = MU.p + i, *ua = UA.p + i;
-    const PetscScalar  m0 = mu[0];
-    PetscScalar        v  = m0 + P->c * (HeatDiv(dim, P->ih2, mu, MU.sy, MU.sz, K.p + i, K.sy, K.sz) - P->r * m0);
-    PetscScalar        g  = P->ca * HeatGradKappa(dim, P->ih2, ua, UA.sy, UA.sz, mu, MU.sy, MU.sz);
-    PetscScalar        u  = P->ca * ua[0];
+    const PetscScalar m0 = mu[i];
+    PetscScalar       v  = m0 + c * (HeatDiv(dim, ih2, mu + i, MU.sy, MU.sz, k + i, K.sy, K.sz) - r * m0);
+    PetscScalar       g  = ca * HeatGradKappa(dim, ih2, ua + i, UA.sy, UA.sz, mu + i, MU.sy, MU.sz);
+    PetscScalar       u  = ca * ua[i];
 
-    if (P->useb) {
-      const PetscScalar *ub = UB.p + i;
-      g += P->cb * HeatGradKappa(dim, P->ih2, ub, UB.sy, UB.sz, mu, MU.sy, MU.sz);
-      u += P->cb * ub[0];
+    if (useb) {
+      g += cb * HeatGradKappa(dim, ih2, ub + i, UB.sy, UB.sz, mu + i, MU.sy, MU.sz);
+      u += cb * ub[i];
     }
-    y[i] = v;
-    gk[i] += g;
-    gr[i] -= u * m0;
-    gs[i] += P->cs * m0;
+    yp[i] = v;
+    gkp[i] += g;
+    grp[i] -= u * m0;
+    gsp[i] += cs * m0;
     nan += v * 0;
   }
   *probe += nan;
+}
+
+RW_INLINE void HeatRowAdjointDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwHeatRow MU, RwHeatRow K, RwHeatRow UA, RwHeatRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
+{
+  if (P->useb) HeatRowAdjointCase(dim, PETSC_TRUE, P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
+  else HeatRowAdjointCase(dim, PETSC_FALSE, P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
 }
 
 void RwHeatRowAdjoint(const RwHeatPass *P, PetscInt n, RwHeatRow MU, RwHeatRow K, RwHeatRow UA, RwHeatRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
