@@ -551,6 +551,20 @@ static PetscErrorCode RwAdjointReplan(RwAdjoint adj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The steps and seconds of a run that began with f0 model steps at time t0 */
+static PetscErrorCode RwAdjointEndRun(RwAdjoint adj, PetscInt64 f0, PetscLogDouble t0)
+{
+  PetscInt64     f1;
+  PetscLogDouble t1;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetStepCounts(adj->model, &f1, NULL, NULL));
+  adj->counts.forward_steps = f1 - f0;
+  PetscCall(PetscTime(&t1));
+  adj->counts.seconds_total = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwAdjointSolve - J and its gradient with respect to the parameters and the initial state
 
@@ -579,8 +593,8 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
 {
   RwRun          run = {u0, 0, 0, PETSC_FALSE};
   RwAction       act;
-  PetscInt64     f0, f1;
-  PetscLogDouble t0, t1;
+  PetscInt64     f0;
+  PetscLogDouble t0;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
@@ -610,10 +624,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   PetscCall(RwModelAdjointEnd(adj->model, dJdm));
   if (dJdu0) PetscCall(VecCopy(adj->lam[0], dJdu0));
   PetscCall(RwObjectiveEnd(adj->obj, J, NULL));
-  PetscCall(RwModelGetStepCounts(adj->model, &f1, NULL, NULL));
-  adj->counts.forward_steps = f1 - f0;
-  PetscCall(PetscTime(&t1));
-  adj->counts.seconds_total = t1 - t0;
+  PetscCall(RwAdjointEndRun(adj, f0, t0));
   if (!adj->solves++ && adj->usemeasured) PetscCall(RwAdjointReplan(adj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -639,8 +650,8 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
 PetscErrorCode RwAdjointForward(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec un)
 {
   RwRun          run = {u0, 0, 0, PETSC_FALSE};
-  PetscInt64     f0, f1;
-  PetscLogDouble t0, t1;
+  PetscInt64     f0;
+  PetscLogDouble t0;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
@@ -651,10 +662,7 @@ PetscErrorCode RwAdjointForward(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec 
   PetscCall(RwModelCheckFinite(adj->model));
   if (un) PetscCall(VecCopy(adj->W, un));
   PetscCall(RwObjectiveEnd(adj->obj, J, NULL));
-  PetscCall(RwModelGetStepCounts(adj->model, &f1, NULL, NULL));
-  adj->counts.forward_steps = f1 - f0;
-  PetscCall(PetscTime(&t1));
-  adj->counts.seconds_total = t1 - t0;
+  PetscCall(RwAdjointEndRun(adj, f0, t0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -23,6 +23,26 @@ static RwStoreTraffic *RwStoreTrafficOf(RwStore store)
   return &rw_traffic[RW_STORE_MAX_TYPES - 1];
 }
 
+/* Counts one write (or read) of a state that took t seconds, in the store and in the run's totals */
+static void RwStoreCount(RwStore store, PetscBool write, PetscLogDouble t)
+{
+  RwStoreTraffic *traffic = RwStoreTrafficOf(store);
+
+  if (write) {
+    store->nwrite++;
+    store->bwrite += store->bytes;
+    traffic->writes++;
+    traffic->bwrite += store->bytes;
+    traffic->twrite += t;
+  } else {
+    store->nread++;
+    store->bread += store->bytes;
+    traffic->reads++;
+    traffic->bread += store->bytes;
+    traffic->tread += t;
+  }
+}
+
 /*
   RwStoreLogView_Private - with -log_view, a table of the checkpoint traffic of
   the run (summed over ranks) beside PETSc's events RwStoreWrite/RwStoreRead,
@@ -541,8 +561,7 @@ PetscErrorCode RwStoreGetAttachment(RwStore store, PetscInt64 slot, PetscInt64 d
 @*/
 PetscErrorCode RwStoreWrite(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 {
-  PetscLogDouble  t0, t1;
-  RwStoreTraffic *traffic;
+  PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
@@ -556,12 +575,7 @@ PetscErrorCode RwStoreWrite(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
   store->step[slot] = k;
   PetscCall(PetscTime(&t1));
   PetscCall(PetscLogEventEnd(RW_StoreWrite, store, u, 0, 0));
-  store->nwrite++;
-  store->bwrite += store->bytes;
-  traffic = RwStoreTrafficOf(store);
-  traffic->writes++;
-  traffic->bwrite += store->bytes;
-  traffic->twrite += t1 - t0;
+  RwStoreCount(store, PETSC_TRUE, t1 - t0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -584,8 +598,7 @@ PetscErrorCode RwStoreWrite(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 @*/
 PetscErrorCode RwStoreRead(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 {
-  PetscLogDouble  t0, t1;
-  RwStoreTraffic *traffic;
+  PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
@@ -598,12 +611,7 @@ PetscErrorCode RwStoreRead(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
   PetscUseTypeMethod(store, read, slot, k, u);
   PetscCall(PetscTime(&t1));
   PetscCall(PetscLogEventEnd(RW_StoreRead, store, u, 0, 0));
-  store->nread++;
-  store->bread += store->bytes;
-  traffic = RwStoreTrafficOf(store);
-  traffic->reads++;
-  traffic->bread += store->bytes;
-  traffic->tread += t1 - t0;
+  RwStoreCount(store, PETSC_FALSE, t1 - t0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
