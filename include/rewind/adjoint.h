@@ -31,7 +31,7 @@ typedef struct {
   PetscInt64 forward_steps;  /* model steps, including recomputations */
   PetscInt64 reverse_steps;
   PetscInt64 tangent_steps;
-  PetscInt64 stores[RW_NUM_LEVELS], restores[RW_NUM_LEVELS];
+  PetscInt64 stores[RW_NUM_LEVELS], restores[RW_NUM_LEVELS]; /* from the stores' counts: restores of x_0 from u0 are none */
   PetscInt64 bytes_stored[RW_NUM_LEVELS], bytes_restored[RW_NUM_LEVELS]; /* this rank */
   PetscReal  seconds_forward, seconds_reverse, seconds_total;
   PetscReal  seconds_store[RW_NUM_LEVELS], seconds_restore[RW_NUM_LEVELS];

@@ -46,7 +46,18 @@ PETSC_EXTERN PetscErrorCode RwStoreGetAttachment(RwStore, PetscInt64, PetscInt64
 PETSC_EXTERN PetscErrorCode RwStoreWrite(RwStore, PetscInt64, PetscInt64, Vec);
 PETSC_EXTERN PetscErrorCode RwStoreRead(RwStore, PetscInt64, PetscInt64, Vec);
 PETSC_EXTERN PetscErrorCode RwStoreFree(RwStore, PetscInt64);
-PETSC_EXTERN PetscErrorCode RwStoreGetCounts(RwStore, PetscInt64 *, PetscInt64 *, PetscInt64 *, PetscInt64 *);
+/*S
+  RwStoreCounts - what a store did since its last RwStoreResetCounts(), on this rank
+
+  Level: intermediate
+S*/
+typedef struct {
+  PetscInt64 writes, reads;
+  PetscInt64 bytes_written, bytes_read;
+  PetscReal  seconds_write, seconds_read;
+} RwStoreCounts;
+
+PETSC_EXTERN PetscErrorCode RwStoreGetCounts(RwStore, RwStoreCounts *);
 PETSC_EXTERN PetscErrorCode RwStoreResetCounts(RwStore);
 PETSC_EXTERN PetscErrorCode RwStoreView(RwStore, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwStoreDestroy(RwStore *);

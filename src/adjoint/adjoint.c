@@ -287,7 +287,7 @@ static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj, Vec m, Vec u0)
 {
   RwScheduleCounts pred;
   RwModelType      type;
-  char             id[1024];
+  char             id[1024] = ""; /* a pass over m and u0: made only for a new store */
   PetscInt         nattach;
 
   PetscFunctionBegin;
@@ -302,11 +302,11 @@ static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj, Vec m, Vec u0)
   }
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
   PetscCall(RwModelGetType(adj->model, &type));
-  PetscCall(RwAdjointIdentity(adj, m, u0, id, sizeof(id)));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     const char *prefix;
 
     if (adj->store[l] || !pred.max_slots_used[l]) continue;
+    if (!id[0]) PetscCall(RwAdjointIdentity(adj, m, u0, id, sizeof(id)));
     PetscCall(RwStoreCreate(PetscObjectComm((PetscObject)adj), &adj->store[l]));
     PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj->store[l], prefix));
@@ -397,40 +397,27 @@ static PetscErrorCode RwAdjointAdvance(RwAdjoint adj, RwRun *run, PetscInt64 a, 
 
 static PetscErrorCode RwAdjointStore(RwAdjoint adj, RwRun *run, const RwAction *act)
 {
-  PetscLogDouble t0, t1;
+  RwStore store = adj->store[act->level];
 
   PetscFunctionBegin;
   PetscCheck(run->w == act->a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to store step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, act->a, run->w);
-  PetscCall(PetscTime(&t0));
-  /* the first sweep keeps J so far with each checkpoint; later stores mark theirs unusable */
-  adj->attach[0] = run->reversing ? 0 : 1;
-  if (!run->reversing) PetscCall(RwObjectiveExportState(adj->obj, adj->attach + 1));
-  PetscCall(RwStoreSetAttachment(adj->store[act->level], adj->attach));
-  PetscCall(RwStoreWrite(adj->store[act->level], act->slot, act->a, adj->W));
-  PetscCall(PetscTime(&t1));
-  adj->counts.seconds_store[act->level] += t1 - t0;
-  adj->counts.stores[act->level]++;
-  adj->counts.bytes_stored[act->level] += adj->store[act->level]->bytes;
+  /* the first sweep keeps J so far with each checkpoint a later run can resume
+     from (a store that keeps them across runs); any other is marked unusable */
+  adj->attach[0] = !run->reversing && store->ops->validsteps ? 1 : 0;
+  if (adj->attach[0]) PetscCall(RwObjectiveExportState(adj->obj, adj->attach + 1));
+  PetscCall(RwStoreSetAttachment(store, adj->attach));
+  PetscCall(RwStoreWrite(store, act->slot, act->a, adj->W));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode RwAdjointRestore(RwAdjoint adj, RwRun *run, const RwAction *act)
 {
-  PetscLogDouble t0, t1;
-
   PetscFunctionBegin;
-  PetscCall(PetscTime(&t0));
   if (act->slot < 0) { /* x_0 is the input: it takes no slot */
     PetscCheck(act->a == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule restores step %" PetscInt64_FMT " from no slot; only x_0 can be", act->a);
     PetscCall(VecCopy(run->u0, adj->W));
-  } else {
-    PetscCall(RwStoreRead(adj->store[act->level], act->slot, act->a, adj->W));
-    adj->counts.restores[act->level]++;
-    adj->counts.bytes_restored[act->level] += adj->store[act->level]->bytes;
-  }
+  } else PetscCall(RwStoreRead(adj->store[act->level], act->slot, act->a, adj->W));
   run->w = act->a;
-  PetscCall(PetscTime(&t1));
-  adj->counts.seconds_restore[act->level] += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -551,6 +538,25 @@ static PetscErrorCode RwAdjointReplan(RwAdjoint adj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What the stores did in this solve: they count it themselves */
+static PetscErrorCode RwAdjointStoreCounts(RwAdjoint adj)
+{
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    RwStoreCounts s;
+
+    if (!adj->store[l]) continue;
+    PetscCall(RwStoreGetCounts(adj->store[l], &s));
+    adj->counts.stores[l]          = s.writes;
+    adj->counts.restores[l]        = s.reads;
+    adj->counts.bytes_stored[l]    = s.bytes_written;
+    adj->counts.bytes_restored[l]  = s.bytes_read;
+    adj->counts.seconds_store[l]   = s.seconds_write;
+    adj->counts.seconds_restore[l] = s.seconds_read;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The steps and seconds of a run that began with f0 model steps at time t0 */
 static PetscErrorCode RwAdjointEndRun(RwAdjoint adj, PetscInt64 f0, PetscLogDouble t0)
 {
@@ -604,6 +610,8 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   PetscCall(PetscTime(&t0));
   PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
   PetscCall(RwAdjointCreateStores(adj, m, u0));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
+    if (adj->store[l]) PetscCall(RwStoreResetCounts(adj->store[l]));
   adj->counts.resumed_from = -1;
   PetscCall(VecCopy(u0, adj->W)); /* the run starts at x_0 */
   PetscCall(RwScheduleReset(adj->sched));
@@ -624,6 +632,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   PetscCall(RwModelAdjointEnd(adj->model, dJdm));
   if (dJdu0) PetscCall(VecCopy(adj->lam[0], dJdu0));
   PetscCall(RwObjectiveEnd(adj->obj, J, NULL));
+  PetscCall(RwAdjointStoreCounts(adj));
   PetscCall(RwAdjointEndRun(adj, f0, t0));
   if (!adj->solves++ && adj->usemeasured) PetscCall(RwAdjointReplan(adj));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -30,7 +30,7 @@ struct _p_RwStore {
   Vec         templ;     /* the layout of the states kept */
   PetscInt64 *step;      /* step held by each slot, -1 when free */
   PetscInt64  bytes;     /* bytes of one state on this rank */
-  PetscInt64  nwrite, nread, bwrite, bread;
+  RwStoreCounts counts;  /* since the last reset */
   char       *modeltype; /* RwStoreSetInfo(): recorded with each checkpoint */
   PetscReal   dt;        /* time of step k is k dt; 0 when unknown */
   char       *identity;  /* RwStoreSetIdentity(): the problem a kept file belongs to */

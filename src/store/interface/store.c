@@ -27,16 +27,19 @@ static RwStoreTraffic *RwStoreTrafficOf(RwStore store)
 static void RwStoreCount(RwStore store, PetscBool write, PetscLogDouble t)
 {
   RwStoreTraffic *traffic = RwStoreTrafficOf(store);
+  RwStoreCounts  *c       = &store->counts;
 
   if (write) {
-    store->nwrite++;
-    store->bwrite += store->bytes;
+    c->writes++;
+    c->bytes_written += store->bytes;
+    c->seconds_write += t;
     traffic->writes++;
     traffic->bwrite += store->bytes;
     traffic->twrite += t;
   } else {
-    store->nread++;
-    store->bread += store->bytes;
+    c->reads++;
+    c->bytes_read += store->bytes;
+    c->seconds_read += t;
     traffic->reads++;
     traffic->bread += store->bytes;
     traffic->tread += t;
@@ -635,22 +638,22 @@ PetscErrorCode RwStoreFree(RwStore store, PetscInt64 slot)
 }
 
 /*@
-  RwStoreGetCounts - writes, reads and their bytes (this rank's) since the last reset
+  RwStoreGetCounts - writes and reads, their bytes and seconds (this rank's) since the last reset
 
   Not collective
+
+  Output Parameter:
+. counts - the counts
 
   Level: intermediate
 
 .seealso: RwStoreResetCounts()
 @*/
-PetscErrorCode RwStoreGetCounts(RwStore store, PetscInt64 *writes, PetscInt64 *reads, PetscInt64 *bytes_written, PetscInt64 *bytes_read)
+PetscErrorCode RwStoreGetCounts(RwStore store, RwStoreCounts *counts)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
-  if (writes) *writes = store->nwrite;
-  if (reads) *reads = store->nread;
-  if (bytes_written) *bytes_written = store->bwrite;
-  if (bytes_read) *bytes_read = store->bread;
+  *counts = store->counts;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -665,6 +668,6 @@ PetscErrorCode RwStoreResetCounts(RwStore store)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
-  store->nwrite = store->nread = store->bwrite = store->bread = 0;
+  PetscCall(PetscMemzero(&store->counts, sizeof(store->counts)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -77,7 +77,6 @@ typedef struct {
   hsize_t  fdims[4], fstart[4], fcount[4];
   /* counters */
   PetscInt       calls; /* writes attempted */
-  PetscLogDouble twrite, tread;
 } RwStore_HDF5;
 
 /* The fixed and the changing attributes of one slot, as read back */
@@ -694,10 +693,8 @@ static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt
   const PetscScalar *a;
   uint64_t           sum;
   double             time = store->dt > 0 ? (double)k * (double)store->dt : NAN;
-  PetscLogDouble     t0, t1;
 
   PetscFunctionBegin;
-  PetscCall(PetscTime(&t0));
   h5->calls++;
   PetscCall(VecGetArrayRead(u, &a));
   PetscCall(RwStoreHDF5Checksum(store, a, &sum));
@@ -706,8 +703,6 @@ static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt
   RwH5Try(store, slot, k, RW_H5_WRITE, RwH5PutRecord(store, h5->fid, h5->dset[slot], k, time, sum));
   RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Mark(h5->fid, h5->dset[slot], 1));
   PetscCall(VecRestoreArrayRead(u, &a));
-  PetscCall(PetscTime(&t1));
-  h5->twrite += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -749,10 +744,8 @@ static PetscErrorCode RwStoreRead_HDF5(RwStore store, PetscInt64 slot, PetscInt6
   char           msg[RW_H5_MSGLEN] = "", where[RW_H5_WHERELEN];
   PetscScalar   *a;
   uint64_t       recorded = 0, sum;
-  PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
-  PetscCall(PetscTime(&t0));
   PetscCall(RwStoreHDF5CheckRecord(store, slot, k, &recorded));
   PetscCall(VecGetArrayWrite(u, &a));
   RwH5Try(store, slot, k, RW_H5_READ, H5Dread(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->dxpl, a));
@@ -763,8 +756,6 @@ static PetscErrorCode RwStoreRead_HDF5(RwStore store, PetscInt64 slot, PetscInt6
     snprintf(msg, sizeof(msg), "%s: checksum 0x%016llx of the data read differs from 0x%016llx recorded: the file is corrupted", where, (unsigned long long)sum, (unsigned long long)recorded);
   }
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
-  PetscCall(PetscTime(&t1));
-  h5->tread += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -858,10 +849,10 @@ static PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
   RwH5Shape(h5->frank, h5->fdims, shape, sizeof(shape));
   if (h5->alignment) PetscCall(PetscSNPrintf(align, sizeof(align), ", aligned to %" PetscInt_FMT " bytes", h5->alignment));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots: datasets /slot_<i> of %s doubles%s%s\n", store->slots, shape, align, store->restart ? ", reopened for a restart" : ""));
-  PetscCall(RwStoreHDF5Rate(store, store->nwrite, h5->twrite, rate, sizeof(rate)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "written: %" PetscInt64_FMT " checkpoints, %s\n", store->nwrite, rate));
-  PetscCall(RwStoreHDF5Rate(store, store->nread, h5->tread, rate, sizeof(rate)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "read: %" PetscInt64_FMT " checkpoints, %s, checksums verified\n", store->nread, rate));
+  PetscCall(RwStoreHDF5Rate(store, store->counts.writes, store->counts.seconds_write, rate, sizeof(rate)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "written: %" PetscInt64_FMT " checkpoints, %s\n", store->counts.writes, rate));
+  PetscCall(RwStoreHDF5Rate(store, store->counts.reads, store->counts.seconds_read, rate, sizeof(rate)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "read: %" PetscInt64_FMT " checkpoints, %s, checksums verified\n", store->counts.reads, rate));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
