@@ -140,7 +140,7 @@ int main(int argc, char **argv)
   RwModel     model;
   RwObjective obj;
   RwAdjoint   adj;
-  Vec         m, u0, target, g, gu0;
+  Vec         m, u0, g, gu0;
   PetscReal   J;
   PetscBool   ok = PETSC_TRUE;
 
@@ -152,10 +152,9 @@ int main(int argc, char **argv)
   PetscCall(RwModelSetUp(model));
   PetscCall(RwModelCreateParameters(model, &m));
   PetscCall(RwModelCreateState(model, &u0));
-  PetscCall(RwModelCreateState(model, &target));
-  PetscCall(RwModelGetDefaults(model, m, u0, target));
+  PetscCall(RwModelGetDefaults(model, m, u0, NULL));
   PetscCall(RwObjectiveCreate(model, &obj));
-  PetscCall(RwObjectiveAddTerminalMisfit(obj, target, 1.0));
+  PetscCall(RwObjectiveAddDefaultMisfit(obj));
   PetscCall(RwAdjointCreate(model, obj, &adj));
   PetscCall(RwAdjointSetFromOptions(adj));
   PetscCall(RwAdjointSetUp(adj));
@@ -167,7 +166,6 @@ int main(int argc, char **argv)
   PetscCall(Verify(model, adj, m, u0, &o, &ok));
   PetscCall(VecDestroy(&g));
   PetscCall(VecDestroy(&gu0));
-  PetscCall(VecDestroy(&target));
   PetscCall(VecDestroy(&u0));
   PetscCall(VecDestroy(&m));
   PetscCall(RwAdjointDestroy(&adj));

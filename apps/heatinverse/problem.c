@@ -78,55 +78,28 @@ static PetscReal Blob(const PetscReal x[3], PetscReal cx, PetscReal cy, PetscRea
   return PetscExpReal(-((x[0] - cx) * (x[0] - cx) + (x[1] - cy) * (x[1] - cy)) / (2 * s * s));
 }
 
-static PetscReal TrueKappa(const PetscReal x[3], PetscInt e)
+static PetscReal TrueKappa(PetscInt dim, const PetscReal x[], void *ctx)
 {
   return 1 + 0.2 * PetscSinReal(2 * PETSC_PI * x[0]) * PetscSinReal(2 * PETSC_PI * x[1]) + 1.0 * Disk(x, 0.32, 0.36, 0.12, 0.012) - 0.6 * Disk(x, 0.68, 0.70, 0.09, 0.012) + 1.5 * Disk(x, 0.72, 0.27, 0.06, 0.012);
 }
 
 static const PetscReal quadrant[4][2] = {{0.25, 0.25}, {0.75, 0.25}, {0.25, 0.75}, {0.75, 0.75}};
 
-static PetscReal ExperimentSource(const PetscReal x[3], PetscInt e)
+static PetscReal ExperimentSource(PetscInt dim, const PetscReal x[], void *ctx)
 {
+  const PetscInt e = *(const PetscInt *)ctx;
+
   return 40 * Blob(x, quadrant[e][0], quadrant[e][1], 0.05);
 }
 
-static PetscReal TrueSource(const PetscReal x[3], PetscInt e)
+static PetscReal TrueSource(PetscInt dim, const PetscReal x[], void *ctx)
 {
   return 40 * Blob(x, 0.35, 0.6, 0.07) - 25 * Blob(x, 0.7, 0.35, 0.05);
 }
 
-static PetscReal TrueU0(const PetscReal x[3], PetscInt e)
+static PetscReal TrueU0(PetscInt dim, const PetscReal x[], void *ctx)
 {
   return Blob(x, 0.3, 0.3, 0.08) + 0.7 * Blob(x, 0.65, 0.7, 0.1) - 0.4 * Blob(x, 0.75, 0.25, 0.05);
-}
-
-static PetscReal Uniform(const PetscReal x[3], PetscInt e)
-{
-  return 1;
-}
-
-/* v(x) = f(x, e) at the owned grid points */
-static PetscErrorCode Fill(Inverse *inv, Vec v, PetscReal (*f)(const PetscReal[3], PetscInt), PetscInt e)
-{
-  DM           da;
-  PetscInt     xs[3], xm[3], dim, p = 0;
-  PetscScalar *a;
-  PetscReal    x[3] = {0, 0, 0};
-
-  PetscFunctionBegin;
-  PetscCall(RwModelGetStateDM(inv->model, &da));
-  PetscCall(DMDAGetInfo(da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
-  PetscCall(VecGetArray(v, &a));
-  for (PetscInt k = xs[2]; k < xs[2] + xm[2]; k++)
-    for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++)
-      for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++) {
-        const PetscInt idx[3] = {i, j, k};
-        for (PetscInt d = 0; d < dim; d++) PetscCall(RwModelGetCoordinates(inv->model, d, idx[d], &x[d]));
-        a[p++] = f(x, e);
-      }
-  PetscCall(VecRestoreArray(v, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The field the inversion recovers, inside an experiment's parameters or initial state */
@@ -188,13 +161,13 @@ PetscErrorCode InvCreateDefault(Inverse *inv, PetscInt64 n)
     PetscCall(RwModelCreateParameters(inv->model, &inv->exp[e].m));
     PetscCall(RwModelCreateState(inv->model, &inv->exp[e].u0));
     PetscCall(RwModelGetParameterField(inv->model, inv->exp[e].m, 0, &f));
-    PetscCall(Fill(inv, f, TrueKappa, e));
+    PetscCall(RwModelFillField(inv->model, f, TrueKappa, &e));
     PetscCall(RwModelRestoreParameterField(inv->model, inv->exp[e].m, 0, &f));
     PetscCall(RwModelGetParameterField(inv->model, inv->exp[e].m, 1, &f));
-    if (inv->target == INV_KAPPA) PetscCall(Fill(inv, f, ExperimentSource, e));
-    else if (inv->target == INV_S) PetscCall(Fill(inv, f, TrueSource, e));
+    if (inv->target == INV_KAPPA) PetscCall(RwModelFillField(inv->model, f, ExperimentSource, &e));
+    else if (inv->target == INV_S) PetscCall(RwModelFillField(inv->model, f, TrueSource, &e));
     PetscCall(RwModelRestoreParameterField(inv->model, inv->exp[e].m, 1, &f));
-    if (inv->target == INV_U0) PetscCall(Fill(inv, inv->exp[e].u0, TrueU0, e));
+    if (inv->target == INV_U0) PetscCall(RwModelFillField(inv->model, inv->exp[e].u0, TrueU0, &e));
   }
   /* the truth is what experiment 0 holds now; the start is uniform 1 (kappa) or 0 */
   {
@@ -203,8 +176,7 @@ PetscErrorCode InvCreateDefault(Inverse *inv, PetscInt64 n)
     PetscCall(VecCopy(f, inv->xtrue));
     PetscCall(InvRestoreFieldOf(inv, inv->exp[0].m, 0, &f));
   }
-  if (inv->target == INV_KAPPA) PetscCall(Fill(inv, inv->xinit, Uniform, 0));
-  else PetscCall(VecSet(inv->xinit, 0));
+  PetscCall(VecSet(inv->xinit, inv->target == INV_KAPPA ? 1 : 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -60,6 +60,7 @@ PETSC_EXTERN PetscErrorCode RwModelGetParameterScalar(RwModel, Vec, PetscInt, Pe
 PETSC_EXTERN PetscErrorCode RwModelSetParameterScalar(RwModel, Vec, PetscInt, PetscReal);
 PETSC_EXTERN PetscErrorCode RwModelGetDefaults(RwModel, Vec, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwModelGetCoordinates(RwModel, PetscInt, PetscInt, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwModelFillField(RwModel, Vec, PetscReal (*)(PetscInt, const PetscReal[], void *), void *);
 PETSC_EXTERN PetscErrorCode RwModelGetCellVolume(RwModel, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwModelGetGhostRule(RwModel, PetscInt, PetscBool *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwModelSetTimeStep(RwModel, PetscReal);

@@ -47,18 +47,15 @@ PetscErrorCode rw_test_model(const char *options, RwModel *model)
 PetscErrorCode rw_test_problem(RwModel model, RwTestProblem *p)
 {
   const char *prefix;
-  Vec         target;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(p, sizeof(*p)));
   p->model = model;
   PetscCall(RwModelCreateParameters(model, &p->m));
   PetscCall(RwModelCreateState(model, &p->u0));
-  PetscCall(RwModelCreateState(model, &target));
-  PetscCall(RwModelGetDefaults(model, p->m, p->u0, target));
+  PetscCall(RwModelGetDefaults(model, p->m, p->u0, NULL));
   PetscCall(RwObjectiveCreate(model, &p->obj));
-  PetscCall(RwObjectiveAddTerminalMisfit(p->obj, target, 1.0));
-  PetscCall(VecDestroy(&target));
+  PetscCall(RwObjectiveAddDefaultMisfit(p->obj));
   PetscCall(RwAdjointCreate(model, p->obj, &p->adj));
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)model, &prefix));
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)p->adj, prefix));

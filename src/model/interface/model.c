@@ -493,6 +493,45 @@ PetscErrorCode RwModelGetCoordinates(RwModel model, PetscInt dir, PetscInt i, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwModelFillField - sets a field on the state's grid from a function of the coordinates
+
+  Collective
+
+  Input Parameters:
++ model - the model, set up
+. v     - a state or a parameter field
+. f     - f(dim, x, ctx): the value at the point x (x[d] for d < dim)
+- ctx   - passed to f
+
+  Level: intermediate
+
+.seealso: RwModelGetCoordinates()
+@*/
+PetscErrorCode RwModelFillField(RwModel model, Vec v, PetscReal (*f)(PetscInt, const PetscReal[], void *), void *ctx)
+{
+  PetscInt     dim, s[3], n[3], p = 0;
+  PetscReal    x[3] = {0, 0, 0};
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  /* the grid, not the whole setup: a type's setup fills its default fields here */
+  PetscCheck(model->da, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Call RwModelSetUp() first");
+  PetscCall(DMDAGetInfo(model->da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(model->da, &s[0], &s[1], &s[2], &n[0], &n[1], &n[2]));
+  PetscCall(VecGetArray(v, &a));
+  for (PetscInt k = s[2]; k < s[2] + n[2]; k++)
+    for (PetscInt j = s[1]; j < s[1] + n[1]; j++)
+      for (PetscInt i = s[0]; i < s[0] + n[0]; i++) {
+        const PetscInt idx[3] = {i, j, k};
+        for (PetscInt d = 0; d < dim; d++) PetscUseTypeMethod(model, coordinate, d, idx[d], &x[d]);
+        a[p++] = f(dim, x, ctx);
+      }
+  PetscCall(VecRestoreArray(v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelGetGhostRule - how the state's ghosts beyond the boundary in direction
   dir relate to the grid: periodic (wrap around), or a mirror of the adjacent

@@ -95,6 +95,29 @@ PetscErrorCode RwObjectiveAddTerminalMisfit(RwObjective obj, Vec target, PetscRe
 }
 
 /*@
+  RwObjectiveAddDefaultMisfit - adds the terminal misfit (weight 1) to the
+  model type's default target, the objective of the default problem
+
+  Collective
+
+  Level: beginner
+
+.seealso: RwObjectiveAddTerminalMisfit(), RwModelGetDefaults()
+@*/
+PetscErrorCode RwObjectiveAddDefaultMisfit(RwObjective obj)
+{
+  Vec target;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
+  PetscCall(RwModelCreateState(obj->model, &target));
+  PetscCall(RwModelGetDefaults(obj->model, NULL, NULL, target));
+  PetscCall(RwObjectiveAddTerminalMisfit(obj, target, 1.0));
+  PetscCall(VecDestroy(&target));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   RwObjectiveAddSensors - adds 1/2 sum_t sum_s (u(x_s, t) - d_s,t)^2 / sigma^2 for point
   sensors read by multilinear interpolation at chosen steps
 

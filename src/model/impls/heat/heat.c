@@ -277,15 +277,8 @@ PetscErrorCode RwHeatHaloEnd(RwModel model, PetscInt x, Vec g, Vec l)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RwModelGlobalToLocal_Heat(RwModel model, Vec g, Vec l, PetscBool state)
-{
-  PetscFunctionBegin;
-  PetscCall(RwHeatGlobalToLocal(model, g, l, state));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The default fields of the issue, in 1, 2 and 3 dimensions */
-static PetscReal HeatDefaultKappa(PetscInt dim, const PetscReal x[3])
+static PetscReal HeatDefaultKappa(PetscInt dim, const PetscReal x[], void *ctx)
 {
   PetscReal v = PetscSinReal(2 * PETSC_PI * x[0]);
 
@@ -294,7 +287,7 @@ static PetscReal HeatDefaultKappa(PetscInt dim, const PetscReal x[3])
   return 1 + 0.5 * v;
 }
 
-static PetscReal HeatGaussian(PetscInt dim, const PetscReal x[3], const PetscReal c[3], PetscReal sigma)
+static PetscReal HeatGaussian(PetscInt dim, const PetscReal x[], const PetscReal c[3], PetscReal sigma)
 {
   PetscReal r2 = 0;
 
@@ -302,40 +295,16 @@ static PetscReal HeatGaussian(PetscInt dim, const PetscReal x[3], const PetscRea
   return PetscExpReal(-r2 / (2 * sigma * sigma));
 }
 
-static PetscReal HeatDefaultU0(PetscInt dim, const PetscReal x[3])
+static PetscReal HeatDefaultU0(PetscInt dim, const PetscReal x[], void *ctx)
 {
   const PetscReal c[3] = {0.5, 0.5, 0.5};
   return HeatGaussian(dim, x, c, 0.1);
 }
 
-static PetscReal HeatDefaultTarget(PetscInt dim, const PetscReal x[3])
+static PetscReal HeatDefaultTarget(PetscInt dim, const PetscReal x[], void *ctx)
 {
   const PetscReal c[3] = {0.3, 0.6, 0.5};
   return 0.5 * HeatGaussian(dim, x, c, 0.15);
-}
-
-/* v(i,j,k) = f(x_i, y_j, z_k) at the owned points */
-static PetscErrorCode RwHeatFillField(RwModel model, Vec v, PetscReal (*f)(PetscInt, const PetscReal[3]), PetscReal *vmax)
-{
-  RwModel_Heat *heat = (RwModel_Heat *)model->data;
-  PetscScalar  *a;
-  PetscReal     x[3] = {0, 0, 0}, lmax = PETSC_MIN_REAL;
-  PetscInt      p = 0;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetArray(v, &a));
-  for (PetscInt k = heat->own.s[2]; k < heat->own.s[2] + heat->own.n[2]; k++)
-    for (PetscInt j = heat->own.s[1]; j < heat->own.s[1] + heat->own.n[1]; j++)
-      for (PetscInt i = heat->own.s[0]; i < heat->own.s[0] + heat->own.n[0]; i++) {
-        const PetscInt idx[3] = {i, j, k};
-        for (PetscInt d = 0; d < heat->dim; d++) PetscCall(RwModelCoordinate_Heat(model, d, idx[d], &x[d]));
-        a[p] = f(heat->dim, x);
-        lmax = PetscMax(lmax, PetscRealPart(a[p]));
-        p++;
-      }
-  PetscCall(VecRestoreArray(v, &a));
-  if (vmax) PetscCall(MPIU_Allreduce(&lmax, vmax, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)model)));
-  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode RwModelDefaults_Heat(RwModel model, Vec m, Vec u0, Vec target)
@@ -345,15 +314,15 @@ static PetscErrorCode RwModelDefaults_Heat(RwModel model, Vec m, Vec u0, Vec tar
     Vec kappa, s;
 
     PetscCall(RwModelGetParameterField(model, m, 0, &kappa));
-    PetscCall(RwHeatFillField(model, kappa, HeatDefaultKappa, NULL));
+    PetscCall(RwModelFillField(model, kappa, HeatDefaultKappa, NULL));
     PetscCall(RwModelRestoreParameterField(model, m, 0, &kappa));
     PetscCall(RwModelGetParameterField(model, m, 1, &s));
     PetscCall(VecSet(s, 0));
     PetscCall(RwModelRestoreParameterField(model, m, 1, &s));
     PetscCall(RwModelSetParameterScalar(model, m, 0, 0));
   }
-  if (u0) PetscCall(RwHeatFillField(model, u0, HeatDefaultU0, NULL));
-  if (target) PetscCall(RwHeatFillField(model, target, HeatDefaultTarget, NULL));
+  if (u0) PetscCall(RwModelFillField(model, u0, HeatDefaultU0, NULL));
+  if (target) PetscCall(RwModelFillField(model, target, HeatDefaultTarget, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -366,7 +335,8 @@ static PetscErrorCode RwHeatDefaultTimeStep(RwModel model)
 
   PetscFunctionBegin;
   PetscCall(DMGetGlobalVector(model->da, &kappa));
-  PetscCall(RwHeatFillField(model, kappa, HeatDefaultKappa, &kmax));
+  PetscCall(RwModelFillField(model, kappa, HeatDefaultKappa, NULL));
+  PetscCall(VecMax(kappa, NULL, &kmax));
   PetscCall(DMRestoreGlobalVector(model->da, &kappa));
   for (PetscInt d = 0; d < heat->dim; d++) sum += heat->ih2[d];
   model->dt = 0.8 / (2 * kmax * sum);
@@ -507,7 +477,7 @@ PetscErrorCode RwModelCreate_Heat(RwModel model)
   model->ops->coordinate     = RwModelCoordinate_Heat;
   model->ops->ghostrule      = RwModelGhostRule_Heat;
   model->ops->identity       = RwModelIdentity_Heat;
-  model->ops->globaltolocal  = RwModelGlobalToLocal_Heat;
+  model->ops->globaltolocal  = RwHeatGlobalToLocal;
   model->ops->setparameters  = RwHeatSetParameters;
   model->ops->setdirection   = RwHeatSetDirection;
   model->ops->step           = RwHeatStep;
