@@ -100,8 +100,7 @@ static PetscErrorCode Monitor(Tao tao, void *ctx)
 
 static PetscErrorCode SetUp(Inverse *inv, AppOptions *o)
 {
-  PetscInt64 n = 100;
-  PetscBool  set;
+  PetscInt64 n;
 
   PetscFunctionBegin;
   PetscCall(RwModelCreate(PETSC_COMM_WORLD, &inv->model));
@@ -113,29 +112,26 @@ static PetscErrorCode SetUp(Inverse *inv, AppOptions *o)
   PetscCall(VecDuplicate(inv->x, &inv->gx));
   PetscCall(VecDuplicate(inv->x, &inv->gu0));
   PetscCall(RwModelCreateParameters(inv->model, &inv->g));
-  {
-    PetscInt steps = (PetscInt)n;
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-rw_steps", &steps, &set));
-    n = steps;
-  }
+  /* the driver owns -rw_steps; the observations must lie within its run.  One
+     objective serves every experiment: its data are swapped in before each solve */
+  PetscCall(RwObjectiveCreate(inv->model, &inv->obj));
+  PetscCall(RwAdjointCreate(inv->model, inv->obj, &inv->adj));
+  PetscCall(RwAdjointSetFromOptions(inv->adj));
+  PetscCall(RwAdjointGetSteps(inv->adj, &n));
   inv->nexp = 4;
-  if (o->obs[0]) PetscCall(InvReadObservations(inv, o->obs));
+  if (o->obs[0]) PetscCall(InvReadObservations(inv, o->obs, n));
   else PetscCall(InvCreateDefault(inv, n));
-  inv->nobs = inv->nsensors * inv->ntimes;
+  PetscCall(VecSet(inv->xinit, inv->target == INV_KAPPA ? 1 : 0));
   if (o->kappa0[0]) {
     PetscCheck(inv->target == INV_KAPPA, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_kappa0 gives the starting conductivity: it needs -rw_invert kappa");
     PetscCall(InvReadStart(inv, o->kappa0));
   }
-  /* one objective serves every experiment: its data are swapped in before each solve */
   {
     PetscReal *zero;
     PetscCall(PetscCalloc1(inv->nobs, &zero));
-    PetscCall(RwObjectiveCreate(inv->model, &inv->obj));
     PetscCall(RwObjectiveAddSensors(inv->obj, inv->nsensors, inv->coords, inv->ntimes, inv->steps, zero, 1.0));
     PetscCall(PetscFree(zero));
   }
-  PetscCall(RwAdjointCreate(inv->model, inv->obj, &inv->adj));
-  PetscCall(RwAdjointSetFromOptions(inv->adj));
   PetscCall(RwAdjointSetUp(inv->adj));
   if (!o->obs[0]) PetscCall(InvSynthesize(inv, 20261130));
   if (o->obswrite[0]) PetscCall(InvWriteObservations(inv, o->obswrite));

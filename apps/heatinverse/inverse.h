@@ -63,7 +63,7 @@ PetscErrorCode InvFieldOf(Inverse *, Vec, PetscInt, Vec *);
 PetscErrorCode InvRestoreFieldOf(Inverse *, Vec, PetscInt, Vec *);
 
 /* obsfile.c */
-PetscErrorCode InvReadObservations(Inverse *, const char[]);
+PetscErrorCode InvReadObservations(Inverse *, const char[], PetscInt64);
 PetscErrorCode InvWriteObservations(Inverse *, const char[]);
 PetscErrorCode InvReadStart(Inverse *, const char[]);
 

@@ -109,15 +109,15 @@ static PetscErrorCode ReadExperiment(Inverse *inv, const char file[], PetscInt e
 
 /*
   InvReadObservations - the sensors, times, experiments and data of -rw_obs;
-  the truth too, when the file has it
+  the truth too, when the file has it.  Observation times must lie in the run
+  of n steps.
 */
-PetscErrorCode InvReadObservations(Inverse *inv, const char file[])
+PetscErrorCode InvReadObservations(Inverse *inv, const char file[], PetscInt64 n)
 {
-  PetscReal  count, dt;
-  PetscBool  found;
-  PetscInt   dim;
-  PetscInt64 n;
-  char       truth[64];
+  PetscReal count, dt;
+  PetscBool found;
+  PetscInt  dim;
+  char      truth[64];
 
   PetscFunctionBegin;
   PetscCall(RwIOReadAttribute(PETSC_COMM_WORLD, file, "/", "experiments", &count, &found));
@@ -126,11 +126,6 @@ PetscErrorCode InvReadObservations(Inverse *inv, const char file[])
   inv->nexp = (PetscInt)count;
   PetscCall(GridDimension(inv, &dim));
   PetscCall(RwModelGetTimeStep(inv->model, &dt));
-  {
-    PetscInt steps = 100;
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-rw_steps", &steps, NULL));
-    n = steps;
-  }
   PetscCall(ReadSensors(inv, file, dim));
   PetscCall(ReadTimes(inv, file, dt, n));
   inv->nobs = inv->nsensors * inv->ntimes;
@@ -141,8 +136,6 @@ PetscErrorCode InvReadObservations(Inverse *inv, const char file[])
     PetscCall(VecDuplicate(inv->x, &inv->xtrue));
     PetscCall(RwIOReadField(inv->model, file, truth, inv->xtrue));
   }
-  if (inv->target == INV_KAPPA) PetscCall(VecSet(inv->xinit, 1));
-  else PetscCall(VecSet(inv->xinit, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -125,6 +125,7 @@ static PetscErrorCode DefaultSensors(Inverse *inv, PetscInt per, PetscInt every,
   PetscFunctionBegin;
   inv->nsensors = per * per;
   inv->ntimes   = (PetscInt)(n / every);
+  inv->nobs     = inv->nsensors * inv->ntimes;
   PetscCheck(inv->ntimes >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_observe_every %" PetscInt_FMT " leaves no observation in %" PetscInt64_FMT " steps", every, n);
   PetscCall(PetscMalloc1(2 * inv->nsensors, &inv->coords));
   PetscCall(PetscMalloc1(inv->ntimes, &inv->steps));
@@ -169,14 +170,13 @@ PetscErrorCode InvCreateDefault(Inverse *inv, PetscInt64 n)
     PetscCall(RwModelRestoreParameterField(inv->model, inv->exp[e].m, 1, &f));
     if (inv->target == INV_U0) PetscCall(RwModelFillField(inv->model, inv->exp[e].u0, TrueU0, &e));
   }
-  /* the truth is what experiment 0 holds now; the start is uniform 1 (kappa) or 0 */
+  /* the truth is what experiment 0 holds now */
   {
     Vec f;
     PetscCall(InvFieldOf(inv, inv->exp[0].m, 0, &f));
     PetscCall(VecCopy(f, inv->xtrue));
     PetscCall(InvRestoreFieldOf(inv, inv->exp[0].m, 0, &f));
   }
-  PetscCall(VecSet(inv->xinit, inv->target == INV_KAPPA ? 1 : 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
