@@ -4,15 +4,8 @@
 # fields written to HDF5, compared with h5diff without tolerance); the
 # verification passes on 2 ranks; implicit schemes agree across ranks to
 # the solver tolerance.
-set -eu
 app="$top_builddir/apps/rewind-gradient"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-t501.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-run() { # run NP OPTIONS...: the app on NP ranks
-  np=$1
-  shift
-  $RW_MPIEXEC $RW_MPIEXEC_FLAGS -n "$np" "$app" "$@"
-}
+. "$top_srcdir/tests/testlib.sh"
 
 check_ranks() { # check_ranks NAME OPTIONS...: bitwise the same on 1..4 ranks
   name=$1

@@ -4,16 +4,9 @@
 # them, the XDMF parses and the plot script draws them; -rw_invert s and u0
 # reduce their misfits; the shipped example runs; malformed -rw_obs files
 # stop with errors naming the dataset.
-set -eu
 app="$top_builddir/apps/rewind-heat-inverse"
+. "$top_srcdir/tests/testlib.sh"
 example="$top_srcdir/doc/example-obs.h5"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-t502.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-run() {
-  np=$1
-  shift
-  $RW_MPIEXEC $RW_MPIEXEC_FLAGS -n "$np" "$app" "$@"
-}
 # field FILE KEY: the "A -> B" numbers of a summary line, as "A B"
 field() { sed -n "s/^$2[^0-9]*\([0-9.e+-]*\) -> \([0-9.e+-]*\).*/\1 \2/p" "$1"; }
 

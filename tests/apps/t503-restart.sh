@@ -3,15 +3,8 @@
 # resumed with -rw_restart from its HDF5 checkpoints and gives J and every
 # gradient bit for bit as an uninterrupted run; a file from another problem
 # is refused and left alone.
-set -eu
 app="$top_builddir/apps/rewind-gradient"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-t503.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-run() {
-  np=$1
-  shift
-  $RW_MPIEXEC $RW_MPIEXEC_FLAGS -n "$np" "$app" "$@"
-}
+. "$top_srcdir/tests/testlib.sh"
 
 check() { # check NAME NP KILL-STEP OPTIONS...
   name=$1 np=$2 kill=$3

@@ -2,12 +2,10 @@
 # The TSAdjoint peer of rewind-bench solves rewind's 2D explicit problem:
 # its J, dJ/dkappa and dJ/du0 agree with rewind's to 1e-12 relative on 1, 2
 # and 3 ranks (same DMDA, dt, kappa, u0, target and objective).
-set -eu
 app="$top_builddir/apps/rewind-bench"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-t504.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/testlib.sh"
 for np in 1 2 3; do
-  $RW_MPIEXEC $RW_MPIEXEC_FLAGS -n "$np" "$app" -rw_bench_sections peer -rw_bench_peer_grid 33 -rw_bench_peer_steps 40 \
+  run "$np" -rw_bench_sections peer -rw_bench_peer_grid 33 -rw_bench_peer_steps 40 \
     -rw_bench_repeat 1 -rw_bench_seconds 0 -rw_bench_output "$tmp/p$np.csv" > "$tmp/p$np.txt"
   "$PYTHON" - "$tmp/p$np.csv" "$np" <<'PY'
 import csv, sys

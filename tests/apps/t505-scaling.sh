@@ -3,9 +3,7 @@
 # and 3; jobs/collect's CSV has the documented columns, a line per run, the
 # weak grids grow with the ranks, runs with more ranks than cores are marked
 # oversubscribed; jobs/plot_scaling.py draws a PNG of each study.
-set -eu
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-t505.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/testlib.sh"
 REWIND_BENCH="$top_builddir/apps/rewind-bench"
 MPIEXEC=$RW_MPIEXEC
 MPIEXEC_FLAGS=$RW_MPIEXEC_FLAGS

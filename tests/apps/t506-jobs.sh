@@ -3,11 +3,9 @@
 # where they are POSIX sh); every -rw_/-da_/-tao_ option in jobs/options/*.opts
 # and in the scripts is one rewind-bench lists in -help; the options files run
 # (tiny sizes on top) with no option left unused.
-set -eu
 jobs="$top_srcdir/jobs"
 app="$top_builddir/apps/rewind-bench"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-t506.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/testlib.sh"
 scripts="$jobs/slurm/strong.sbatch $jobs/slurm/weak.sbatch $jobs/pbs/strong.pbs $jobs/pbs/weak.pbs $jobs/local/scaling $jobs/lib/study.sh"
 for s in $scripts; do
   bash -n "$s" || { echo "FAIL: bash -n $s"; exit 1; }
@@ -17,7 +15,7 @@ for s in "$jobs/local/scaling" "$jobs/lib/study.sh"; do
 done
 echo "ok bash -n: $(echo $scripts | wc -w) scripts"
 
-$RW_MPIEXEC $RW_MPIEXEC_FLAGS -n 1 "$app" -help > "$tmp/help.txt" 2>&1
+run 1 -help > "$tmp/help.txt" 2>&1
 n=0
 for opt in $(grep -h -o -E -- '-(rw|da|tao)_[a-z0-9_]+' "$jobs"/options/*.opts $scripts | sort -u); do
   grep -q -E -- "^ *${opt}[ :<]" "$tmp/help.txt" || { echo "FAIL: $opt is not an option of rewind-bench (-help)"; exit 1; }
@@ -27,7 +25,7 @@ test "$n" -ge 10 || { echo "FAIL: found only $n options to check"; exit 1; }
 echo "ok $n options of jobs/ are listed by rewind-bench -help"
 
 for opts in "$jobs"/options/*.opts; do
-  $RW_MPIEXEC $RW_MPIEXEC_FLAGS -n 2 "$app" -options_file "$opts" -da_grid_x 16 -da_grid_y 16 -rw_steps 2 \
+  run 2 -options_file "$opts" -da_grid_x 16 -da_grid_y 16 -rw_steps 2 \
     -rw_bench_repeat 1 -rw_bench_seconds 0 -options_left > "$tmp/run.txt" 2>&1 || { cat "$tmp/run.txt"; exit 1; }
   grep -q "There are no unused options" "$tmp/run.txt" || { echo "FAIL: $opts leaves options unused:"; grep -A20 -i "unused" "$tmp/run.txt"; exit 1; }
   echo "ok $(basename "$opts") runs and uses every option"

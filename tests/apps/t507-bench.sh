@@ -3,15 +3,8 @@
 # CSV and the JSON parse, hold the same figures and every section with the
 # columns doc/benchmarks.md describes; the gradient cases took the forward
 # steps their schedules predict.  Bad options stop with errors naming them.
-set -eu
 app="$top_builddir/apps/rewind-bench"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-t503.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-run() { # run NP OPTIONS...: the app on NP ranks
-  np=$1
-  shift
-  $RW_MPIEXEC $RW_MPIEXEC_FLAGS -n "$np" "$app" "$@"
-}
+. "$top_srcdir/tests/testlib.sh"
 
 for np in 1 2; do
   run $np -rw_bench_size tiny -rw_bench_dir "$tmp" -rw_bench_output "$tmp/b$np.csv,$tmp/b$np.json" > "$tmp/b$np.txt"

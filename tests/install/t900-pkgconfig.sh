@@ -1,9 +1,7 @@
 #!/bin/sh
 # make install into a scratch DESTDIR, then build and run an external program
 # with nothing but `pkg-config --cflags --libs rewind`, on 2 ranks.
-set -eu
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-install.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/testlib.sh"
 echo "# make install DESTDIR=$tmp"
 if ! $MAKE -C "$top_builddir" install DESTDIR="$tmp" >"$tmp/install.log" 2>&1; then
   cat "$tmp/install.log"
@@ -22,8 +20,9 @@ export PKG_CONFIG_PATH
 cflags=$($PKG_CONFIG --cflags rewind)
 libs=$($PKG_CONFIG --libs rewind)
 echo "# pkg-config --cflags --libs rewind: $cflags $libs"
-$CC $cflags -o "$tmp/example" "$top_srcdir/tests/install/example.c" $libs
-out=$(LD_LIBRARY_PATH="$tmp$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" $RW_MPIEXEC $RW_MPIEXEC_FLAGS -n 2 "$tmp/example")
+app="$tmp/example"
+$CC $cflags -o "$app" "$top_srcdir/tests/install/example.c" $libs
+out=$(LD_LIBRARY_PATH="$tmp$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" && export LD_LIBRARY_PATH && run 2)
 echo "$out"
 # each of the 2 ranks adds 1e100 + 1 - 1e100 exactly: the sum is 2
 test "$out" = "rewind $(sed -n 's/^Version: //p' "$tmp/pc/rewind.pc") sum 2"

@@ -1,10 +1,8 @@
 #!/bin/sh
 # rewind-schedule: exact actions for tiny cases worked out by hand, the
 # summary keys, n = 1e9 from the prediction, -help, and the SVG drawing.
-set -eu
 app="$top_builddir/apps/rewind-schedule"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/rewind-schedule.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/testlib.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 # revolve, n = 4, one RAM slot (2 checkpoints with x_0): t = 2, beta(2,1) = 3;
