@@ -5,20 +5,9 @@
   predicts.  Heat in 1D, 2D and 3D, explicit and Crank-Nicolson.
 */
 #include "rwtest.h"
-#include <stdlib.h>
 #include <unistd.h>
 
 static char dir[PETSC_MAX_PATH_LEN];
-
-/* A scratch directory for the HDF5 stores, shared by the ranks, removed at the end */
-static void make_dir(void)
-{
-  if (!rw_test_rank()) {
-    snprintf(dir, sizeof(dir), "%s/rewind-t403.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(dir));
-  }
-  MPI_Bcast(dir, sizeof(dir), MPI_CHAR, 0, PETSC_COMM_WORLD);
-}
 
 static const char *settings[] = {
   "-rw_schedule_type storeall",
@@ -36,7 +25,7 @@ static void check_problem(const char *grid)
   PetscReal J0 = 0;
 
   for (int i = 0; i < n; i++) {
-    char             opts[1024];
+    char             opts[PETSC_MAX_PATH_LEN + 1024]; /* the options and the path in dir */
     RwModel          model;
     RwTestProblem    p;
     RwScheduleCounts pred;
@@ -80,7 +69,8 @@ static void check_problem(const char *grid)
 
 START_TEST(test_schedules_do_not_change_the_gradient)
 {
-  make_dir();
+  /* a scratch directory for the HDF5 stores; empty at the end */
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   check_problem("-rw_heat_dim 1 -da_grid_x 31 -rw_heat_bc dirichlet");
   check_problem("-rw_heat_dim 2 -da_grid_x 16 -da_grid_y 12");
   check_problem("-rw_heat_dim 2 -da_grid_x 16 -da_grid_y 12 -rw_heat_scheme crank-nicolson -rw_heat_bc neumann");

@@ -2,6 +2,7 @@
 #include "rwtest.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 
 static char rw_captured[4096];
 
@@ -41,6 +42,19 @@ int rw_test_size(void)
 
   MPI_Comm_size(PETSC_COMM_WORLD, &size);
   return size;
+}
+
+PetscErrorCode rw_test_tmpdir(char dir[], size_t len)
+{
+  const char *tmp = getenv("TMPDIR");
+
+  PetscFunctionBegin;
+  if (!rw_test_rank()) {
+    snprintf(dir, len, "%s/rewind-test.XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
+    PetscCheck(mkdtemp(dir), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "mkdtemp(%s): %s", dir, strerror(errno));
+  }
+  PetscCallMPI(MPI_Bcast(dir, (int)len, MPI_CHAR, 0, PETSC_COMM_WORLD));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Prints this rank's failures, prefixed by the rank, to stdout */

@@ -68,4 +68,7 @@ PetscErrorCode rw_test_problem_destroy(RwTestProblem *p);
 int rw_test_rank(void);
 int rw_test_size(void);
 
+/* A new directory under TMPDIR (or /tmp), the same on every rank */
+PetscErrorCode rw_test_tmpdir(char dir[], size_t len);
+
 #endif

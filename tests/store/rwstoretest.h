@@ -16,20 +16,6 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-/* A new directory under TMPDIR (or /tmp), the same on every rank */
-static inline PetscErrorCode rw_store_tmpdir(char dir[], size_t len)
-{
-  const char *tmp = getenv("TMPDIR");
-
-  PetscFunctionBegin;
-  if (!rw_test_rank()) {
-    snprintf(dir, len, "%s/rewind-t3XXXXXX", tmp && tmp[0] ? tmp : "/tmp");
-    PetscCheck(mkdtemp(dir), PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "mkdtemp(%s): %s", dir, strerror(errno));
-  }
-  PetscCallMPI(MPI_Bcast(dir, (int)len, MPI_CHAR, 0, PETSC_COMM_WORLD));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Removes the directory and whatever the test left in it */
 static inline PetscErrorCode rw_store_rmdir(const char dir[])
 {

@@ -108,7 +108,7 @@ static void roundtrip(PetscInt dim, PetscInt dof)
 
 START_TEST(test_roundtrip)
 {
-  RW_CHECK(rw_store_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   for (PetscInt dim = 1; dim <= 3; dim++) {
     roundtrip(dim, 1);
     roundtrip(dim, 3);
@@ -125,7 +125,7 @@ START_TEST(test_plain_vector_removed)
   RwStore  store;
   PetscInt bad;
 
-  RW_CHECK(rw_store_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   snprintf(file, sizeof(file), "%s/plain.h5", dir);
   snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s", file);
   RW_CHECK(VecCreateMPI(PETSC_COMM_WORLD, PETSC_DECIDE, 101, &u));
@@ -156,7 +156,7 @@ START_TEST(test_alignment)
   RwStore   store;
   long long off[3] = {0, 0, 0};
 
-  RW_CHECK(rw_store_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   snprintf(file, sizeof(file), "%s/aligned.h5", dir);
   snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s -rw_store_keep -rw_store_hdf5_alignment 4096", file);
   RW_CHECK(VecCreateMPI(PETSC_COMM_WORLD, PETSC_DECIDE, 1000, &u)); /* 8000 bytes */

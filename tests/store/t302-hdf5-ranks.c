@@ -76,7 +76,7 @@ START_TEST(test_restore_on_fewer_ranks)
 {
   char file[PETSC_MAX_PATH_LEN];
 
-  RW_CHECK(rw_store_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   for (int g = 0; g < 2; g++) {
     snprintf(file, sizeof(file), "%s/world%d.h5", dir, g);
     write_world(grids[g], file, "");
@@ -105,7 +105,7 @@ START_TEST(test_node_files)
   Vec      u;
   RwStore  store;
 
-  RW_CHECK(rw_store_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   snprintf(file, sizeof(file), "%s/node.h5", dir);
   snprintf(node0, sizeof(node0), "%s/node-node0.h5", dir);
   write_world(grids[0], file, "-rw_store_hdf5_comm node");

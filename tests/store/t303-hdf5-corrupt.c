@@ -33,7 +33,7 @@ START_TEST(test_corrupt)
   PetscInt64 steps[5];
   PetscInt   bad;
 
-  RW_CHECK(rw_store_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   snprintf(file, sizeof(file), "%s/ck.h5", dir);
   snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s -rw_store_keep", file);
   RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, 1, &u));

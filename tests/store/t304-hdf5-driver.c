@@ -29,7 +29,7 @@ static PetscInt differ(Vec a, Vec b)
 
 START_TEST(test_same_gradient)
 {
-  RW_CHECK(rw_store_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   for (int d = 0; d < 3; d++) {
     char          opts[2][2 * PETSC_MAX_PATH_LEN], file[PETSC_MAX_PATH_LEN];
     RwModel       model[2];
@@ -71,7 +71,7 @@ START_TEST(test_full_disk_midrun)
   PetscReal     J;
   PetscInt64    steps[6];
 
-  RW_CHECK(rw_store_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   snprintf(file, sizeof(file), "%s/full.h5", dir);
   snprintf(opts, sizeof(opts), "%s -rw_steps 8 -rw_store_type hdf5 -rw_store_hdf5_file %s -rw_store_hdf5_fail_write 3", grids[1], file);
   RW_CHECK(rw_test_model(opts, &model));

@@ -44,7 +44,7 @@ START_TEST(test_valid_steps)
   PetscInt64 steps[3];
   PetscInt   bad[3];
 
-  RW_CHECK(rw_store_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   snprintf(file, sizeof(file), "%s/ck.h5", dir);
   RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, 1, &u));
   write_file(u);
@@ -76,7 +76,7 @@ START_TEST(test_refused)
   RwStore    store;
   PetscInt64 steps[3];
 
-  RW_CHECK(rw_store_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   snprintf(file, sizeof(file), "%s/ck.h5", dir);
   RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, 1, &u));
   RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 3, 1, &u3));

@@ -50,7 +50,7 @@ START_TEST(test_simulated_full_disk)
   PetscInt64 steps[2];
   PetscInt   bad;
 
-  RW_CHECK(rw_store_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   snprintf(file, sizeof(file), "%s/full.h5", dir);
   snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s -rw_store_hdf5_fail_write 2", file);
   RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, 1, &u));
@@ -114,7 +114,7 @@ START_TEST(test_real_filesystems)
   PetscErrorCode ierr;
   PetscInt64     steps[2];
 
-  RW_CHECK(rw_store_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   snprintf(file, sizeof(file), "%s/ck.h5", dir);
   snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s", file);
   if ((err = mount_tmpfs("size=64k"))) {
