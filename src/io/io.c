@@ -29,6 +29,15 @@ static void RwIOShape(char buf[], size_t len, PetscInt n, const PetscInt64 d[])
   }
 }
 
+/* On rank 0: the file, read-only, or a negative id and the reason in msg */
+static hid_t RwIOOpenFile0(const char file[], char msg[], size_t len)
+{
+  hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
+
+  if (f < 0) snprintf(msg, len, "Cannot open HDF5 file %s (missing, unreadable, or not HDF5)", file);
+  return f;
+}
+
 /* On rank 0: open file, open dataset, compare shape; msg empty when all is well */
 static hid_t RwIOOpen0(const char file[], const char dataset[], PetscInt ndims, const PetscInt64 expected[], PetscInt64 dims[], hid_t *f, char msg[], size_t len)
 {
@@ -37,11 +46,8 @@ static hid_t RwIOOpen0(const char file[], const char dataset[], PetscInt ndims, 
   int     n;
   char    want[128], got[128];
 
-  *f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (*f < 0) {
-    snprintf(msg, len, "Cannot open HDF5 file %s (missing, unreadable, or not HDF5)", file);
-    return -1;
-  }
+  *f = RwIOOpenFile0(file, msg, len);
+  if (*f < 0) return -1;
   if (H5Lexists(*f, dataset, H5P_DEFAULT) <= 0) {
     snprintf(msg, len, "HDF5 file %s has no dataset %s", file, dataset);
     return -1;
@@ -126,9 +132,8 @@ PetscErrorCode RwIOHasDataset(MPI_Comm comm, const char file[], const char datas
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
-    hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0) snprintf(msg, sizeof(msg), "Cannot open HDF5 file %s (missing, unreadable, or not HDF5)", file);
-    else {
+    hid_t f = RwIOOpenFile0(file, msg, sizeof(msg));
+    if (f >= 0) {
       h = H5Lexists(f, dataset, H5P_DEFAULT) > 0;
       H5Fclose(f);
     }
@@ -204,9 +209,8 @@ PetscErrorCode RwIOReadAttribute(MPI_Comm comm, const char file[], const char ob
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
-    hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0) snprintf(msg, sizeof(msg), "Cannot open HDF5 file %s (missing, unreadable, or not HDF5)", file);
-    else {
+    hid_t f = RwIOOpenFile0(file, msg, sizeof(msg));
+    if (f >= 0) {
       if (H5Aexists_by_name(f, object, name, H5P_DEFAULT) > 0) {
         hid_t a = H5Aopen_by_name(f, object, name, H5P_DEFAULT, H5P_DEFAULT);
         if (a < 0 || H5Aread(a, H5T_NATIVE_DOUBLE, &v[1]) < 0) snprintf(msg, sizeof(msg), "Cannot read attribute %s of %s in %s as a real number", name, object, file);
