@@ -36,6 +36,11 @@ typedef struct {
   PetscReal  seconds_forward, seconds_reverse, seconds_total;
   PetscReal  seconds_store[RW_NUM_LEVELS], seconds_restore[RW_NUM_LEVELS];
   PetscInt64 resumed_from; /* -rw_restart: the step the forward sweep resumed from; -1 if it did not */
+  PetscInt64 resumed_reverse_at; /* -rw_restart: the step whose reversal the resumed sweep had kept; -1 if none */
+  PetscInt64 regenerated_steps;  /* steps recomputed to refill checkpoints a resumed reverse sweep needs */
+  PetscInt64 keeps;              /* reverse-sweep keeps written (-rw_adjoint_keep_interval) */
+  PetscInt64 bytes_kept;         /* their bytes, this rank */
+  PetscReal  seconds_keep;
 } RwAdjointCounts;
 
 PETSC_EXTERN PetscErrorCode RwAdjointCreate(RwModel, RwObjective, RwAdjoint *);

@@ -33,6 +33,7 @@ PETSC_EXTERN PetscErrorCode RwObjectiveGetTermValues(RwObjective, PetscInt, Pets
 PETSC_EXTERN PetscErrorCode RwObjectiveGetStateSize(RwObjective, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwObjectiveExportState(RwObjective, PetscInt64[]);
 PETSC_EXTERN PetscErrorCode RwObjectiveImportState(RwObjective, const PetscInt64[]);
+PETSC_EXTERN PetscErrorCode RwObjectiveGetChecksum(RwObjective, uint64_t *);
 PETSC_EXTERN PetscErrorCode RwObjectiveInterpolate(RwObjective, PetscInt, Vec, PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwObjectiveView(RwObjective, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwObjectiveDestroy(RwObjective *);

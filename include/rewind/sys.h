@@ -25,6 +25,7 @@ static inline double RwHashUniform01(int64_t seed, int64_t index)
 }
 
 PETSC_EXTERN uint64_t       RwChecksumBlock(const PetscInt[3], const PetscInt[3], const PetscInt[3], PetscInt, const PetscScalar[]);
+PETSC_EXTERN PetscErrorCode RwVecChecksum(Vec, uint64_t *);
 
 /* The largest 64-bit step or index, a "none" marker for minimum reductions */
 #define RW_INT64_MAX ((PetscInt64)9223372036854775807LL)

@@ -65,6 +65,9 @@ PetscErrorCode RwAdjointCreate(RwModel model, RwObjective obj, RwAdjoint *adj)
   a->obj           = obj;
   a->n             = 100;
   a->checkinterval = 50;
+  a->killat        = -1;
+  a->killreverse   = -1;
+  a->killaction    = -1;
   PetscCall(PetscStrncpy(a->storetype[RW_LEVEL_RAM], RWSTOREMEMORY, sizeof(a->storetype[0])));
   PetscCall(PetscStrncpy(a->storetype[RW_LEVEL_DISK], RWSTOREHDF5, sizeof(a->storetype[0])));
   *adj = a;
@@ -225,9 +228,24 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscCall(PetscOptionsBool("-rw_restart", "Resume the forward sweep from the checkpoints a killed run kept (hdf5 store, same file)", "RwAdjointSolve", adj->restart, &adj->restart, NULL));
   PetscCall(PetscOptionsBool("-rw_adjoint_measured_costs", "After the first solve, re-plan the schedule with the measured step and disk costs", "RwAdjointGetMeasuredCosts", adj->usemeasured, &adj->usemeasured, NULL));
   {
-    PetscInt k = (PetscInt)adj->killat;
-    PetscCall(PetscOptionsInt("-rw_debug_kill_at_step", "Testing: the process kills itself (SIGKILL) when the first forward sweep reaches this step", "RwAdjointSolve", k, &k, NULL));
-    adj->killat = k;
+    PetscInt k = (PetscInt)adj->keepinterval;
+    PetscCall(PetscOptionsInt("-rw_adjoint_keep_interval", "Reverse steps between keeps of the reverse sweep (lambda, gradient so far), from which -rw_restart resumes it (0: none)", "RwAdjointSolve", k, &k, NULL));
+    PetscCheck(k >= 0, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_adjoint_keep_interval %" PetscInt_FMT ": expected a number of reverse steps >= 1, or 0 for none", k);
+    adj->keepinterval = k;
+  }
+  PetscCall(PetscOptionsReal("-rw_adjoint_keep_seconds", "Seconds between keeps of the reverse sweep (0: none)", "RwAdjointSolve", adj->keepseconds, &adj->keepseconds, NULL));
+  PetscCheck(adj->keepseconds >= 0, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_adjoint_keep_seconds %g: expected seconds > 0, or 0 for none", (double)adj->keepseconds);
+  PetscCall(PetscOptionsString("-rw_adjoint_keep_file", "File of the reverse-sweep keep (default: the checkpoint file's name with -reverse, or rewind-reverse.h5)", "RwAdjointSolve", adj->keepfile, adj->keepfile, sizeof(adj->keepfile), NULL));
+  {
+    PetscInt k[4] = {(PetscInt)adj->killat, (PetscInt)adj->killreverse, (PetscInt)adj->killaction, (PetscInt)adj->killsolve};
+    PetscCall(PetscOptionsInt("-rw_debug_kill_at_step", "Testing: the process kills itself (SIGKILL) when the first forward sweep reaches this step", "RwAdjointSolve", k[0], &k[0], NULL));
+    PetscCall(PetscOptionsInt("-rw_debug_kill_at_reverse", "Testing: SIGKILL right after reversing this step (and keeping it, if due)", "RwAdjointSolve", k[1], &k[1], NULL));
+    PetscCall(PetscOptionsInt("-rw_debug_kill_at_action", "Testing: SIGKILL before this schedule action (from 0; see rewind-schedule)", "RwAdjointSolve", k[2], &k[2], NULL));
+    PetscCall(PetscOptionsInt("-rw_debug_kill_solve", "Testing: the solve, from 0, in which the kills above fire", "RwAdjointSolve", k[3], &k[3], NULL));
+    adj->killat      = k[0];
+    adj->killreverse = k[1];
+    adj->killaction  = k[2];
+    adj->killsolve   = k[3];
   }
   PetscOptionsEnd();
   PetscCall(RwAdjointPrepareSchedule(adj));
@@ -237,57 +255,78 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* What a kept checkpoint file must match to be resumed: the problem, the
-   schedule and the checksums of the parameters and the initial state */
-static PetscErrorCode RwAdjointIdentity(RwAdjoint adj, Vec m, Vec u0, char id[], size_t len)
+/* What determines the states of every solve of this driver: the problem, as
+   "name value" items a refused restart can name (RwIdentityDiff()) */
+static PetscErrorCode RwAdjointProblemIdentity(RwAdjoint adj)
 {
-  RwModel     model = adj->model;
-  RwModelType type;
+  RwModel        model = adj->model;
+  RwModelType    type;
   RwScheduleType stype;
-  PetscInt    M[3], xs[3], xm[3];
-  PetscInt64  slots[RW_NUM_LEVELS] = {0, 0};
-  uint64_t    local = 0, sum;
-  PetscInt    nlevels;
-  char        mid[256] = "";
+  PetscInt       M[3], nlevels, nterms;
+  PetscInt64     slots[RW_NUM_LEVELS] = {0, 0};
+  char           mid[512] = "", id[2048];
 
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(model->da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
-  for (PetscInt f = 0; f <= model->nfields; f++) { /* the fields of m, then u0 */
-    Vec                v;
-    const PetscScalar *a;
-
-    if (f < model->nfields) PetscCall(RwModelGetParameterField(model, m, f, &v));
-    else v = u0;
-    PetscCall(VecGetArrayRead(v, &a));
-    local += RwSplitMix64((uint64_t)f + RwChecksumBlock(M, xs, xm, 1, a));
-    PetscCall(VecRestoreArrayRead(v, &a));
-    if (f < model->nfields) PetscCall(RwModelRestoreParameterField(model, m, f, &v));
-  }
-  PetscCallMPI(MPI_Allreduce(&local, &sum, 1, MPI_UINT64_T, MPI_SUM, PetscObjectComm((PetscObject)adj)));
-  for (PetscInt i = 0; i < model->nscalars; i++) {
-    PetscReal v;
-    uint64_t  bits;
-    PetscCall(RwModelGetParameterScalar(model, m, i, &v));
-    memcpy(&bits, &v, sizeof(bits));
-    sum += RwSplitMix64(bits + (uint64_t)i);
-  }
   PetscCall(RwModelGetType(model, &type));
   if (model->ops->identity) PetscCall((*model->ops->identity)(model, mid, sizeof(mid)));
   PetscCall(RwScheduleGetType(adj->sched, &stype));
   PetscCall(RwScheduleGetNumLevels(adj->sched, &nlevels));
   for (PetscInt l = 0; l < nlevels; l++) PetscCall(RwScheduleGetSlots(adj->sched, l, &slots[l]));
-  PetscCall(PetscSNPrintf(id, len, "%s, model %s (%s), grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", dt %.17g, %" PetscInt64_FMT " steps, schedule %s with %" PetscInt64_FMT " + %" PetscInt64_FMT " slots, parameters and u0 %016llx", RW_VERSION_STRING, type, mid, M[0], M[1], M[2], (double)model->dt, adj->n, stype, slots[0], slots[1], (unsigned long long)sum));
+  PetscCall(RwObjectiveGetNumTerms(adj->obj, &nterms));
+  PetscCall(PetscSNPrintf(id, sizeof(id), "version %s; model %s (%s); grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "; dt %.17g; steps %" PetscInt64_FMT "; schedule %s with %" PetscInt64_FMT " + %" PetscInt64_FMT " slots; objective terms %" PetscInt_FMT, RW_VERSION_STRING, type, mid, M[0], M[1], M[2], (double)model->dt, adj->n, stype, slots[0], slots[1], nterms));
+  PetscCall(PetscFree(adj->problem));
+  PetscCall(PetscStrallocpy(id, &adj->problem));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What tells one solve of the problem from another: checksums of every
+   parameter field, the global scalars, u0 and the objective's data, each in
+   natural order, so the same on any number of ranks */
+static PetscErrorCode RwAdjointSolveIdentity(RwAdjoint adj, Vec m, Vec u0)
+{
+  RwModel  model = adj->model;
+  uint64_t sum, scalars = RwSplitMix64((uint64_t)model->nscalars);
+  size_t   used;
+
+  PetscFunctionBegin;
+  adj->solve[0] = 0;
+  for (PetscInt f = 0; f < model->nfields; f++) {
+    Vec v;
+
+    PetscCall(RwModelGetParameterField(model, m, f, &v));
+    PetscCall(RwVecChecksum(v, &sum));
+    PetscCall(RwModelRestoreParameterField(model, m, f, &v));
+    PetscCall(PetscStrlen(adj->solve, &used));
+    PetscCall(PetscSNPrintf(adj->solve + used, sizeof(adj->solve) - used, "m.%s %016llx; ", model->fieldnames[f], (unsigned long long)sum));
+  }
+  for (PetscInt i = 0; i < model->nscalars; i++) {
+    PetscReal v;
+    uint64_t  bits;
+
+    PetscCall(RwModelGetParameterScalar(model, m, i, &v));
+    memcpy(&bits, &v, sizeof(bits));
+    scalars = RwSplitMix64(scalars ^ bits);
+  }
+  PetscCall(PetscStrlen(adj->solve, &used));
+  PetscCall(PetscSNPrintf(adj->solve + used, sizeof(adj->solve) - used, "m.scalars %016llx; ", (unsigned long long)scalars));
+  PetscCall(RwVecChecksum(u0, &sum));
+  PetscCall(PetscStrlen(adj->solve, &used));
+  PetscCall(PetscSNPrintf(adj->solve + used, sizeof(adj->solve) - used, "u0 %016llx; ", (unsigned long long)sum));
+  PetscCall(RwObjectiveGetChecksum(adj->obj, &sum));
+  PetscCall(PetscStrlen(adj->solve, &used));
+  PetscCall(PetscSNPrintf(adj->solve + used, sizeof(adj->solve) - used, "objective data %016llx", (unsigned long long)sum));
+  PetscCall(PetscStrlen(adj->solve, &used));
+  PetscCheck(used + 1 < sizeof(adj->solve), PETSC_COMM_SELF, PETSC_ERR_SUP, "The identity of a solve of a model with %" PetscInt_FMT " parameter fields does not fit in %d characters", model->nfields, (int)sizeof(adj->solve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* One store per level the schedule uses, sized to the slots it will hold at
    most; made at the first solve, when the identity of the problem is known */
-static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj, Vec m, Vec u0)
+static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj)
 {
   RwScheduleCounts pred;
   RwModelType      type;
-  char             id[1024] = ""; /* a pass over m and u0: made only for a new store */
   PetscInt         nattach;
 
   PetscFunctionBegin;
@@ -306,7 +345,7 @@ static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj, Vec m, Vec u0)
     const char *prefix;
 
     if (adj->store[l] || !pred.max_slots_used[l]) continue;
-    if (!id[0]) PetscCall(RwAdjointIdentity(adj, m, u0, id, sizeof(id)));
+    if (!adj->problem) PetscCall(RwAdjointProblemIdentity(adj));
     PetscCall(RwStoreCreate(PetscObjectComm((PetscObject)adj), &adj->store[l]));
     PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj->store[l], prefix));
@@ -314,11 +353,16 @@ static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj, Vec m, Vec u0)
     PetscCall(RwStoreSetSlots(adj->store[l], pred.max_slots_used[l]));
     PetscCall(RwStoreSetTemplate(adj->store[l], adj->W));
     PetscCall(RwStoreSetInfo(adj->store[l], type, adj->model->dt));
-    PetscCall(RwStoreSetIdentity(adj->store[l], id));
+    PetscCall(RwStoreSetIdentity(adj->store[l], adj->problem));
+    PetscCall(RwStoreSetSolve(adj->store[l], adj->solve));
     PetscCall(RwStoreSetAttachmentSize(adj->store[l], adj->nattach));
     PetscCall(RwStoreSetRestart(adj->store[l], adj->restart));
     PetscCall(RwStoreSetFromOptions(adj->store[l]));
     PetscCall(RwStoreSetUp(adj->store[l]));
+  }
+  if (adj->keepinterval || adj->keepseconds > 0) {
+    if (!adj->problem) PetscCall(RwAdjointProblemIdentity(adj));
+    PetscCall(RwAdjointKeepCreate_Private(adj));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -357,14 +401,6 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
 
 /* ---- the executor ---------------------------------------------------------- */
 
-/* The state of one reversal: where the working state is, how far the forward sweep has come */
-typedef struct {
-  Vec        u0;
-  PetscInt64 w;       /* W holds x_w; -1: undefined (after a REVERSE) */
-  PetscInt64 reached; /* the furthest state whose objective terms are in J */
-  PetscBool  reversing;
-} RwRun;
-
 static PetscErrorCode RwAdjointCheckFiniteEvery(RwAdjoint adj, PetscInt64 k)
 {
   PetscFunctionBegin;
@@ -372,7 +408,13 @@ static PetscErrorCode RwAdjointCheckFiniteEvery(RwAdjoint adj, PetscInt64 k)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RwAdjointAdvance(RwAdjoint adj, RwRun *run, PetscInt64 a, PetscInt64 b)
+/* The debugging kills of restart tests fire in one solve only */
+static inline void RwAdjointMaybeKill(RwAdjoint adj, PetscInt64 at, PetscInt64 now)
+{
+  if (PetscUnlikely(at >= 0 && now == at && adj->solves == adj->killsolve)) raise(SIGKILL);
+}
+
+PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a, PetscInt64 b)
 {
   PetscLogDouble t0, t1;
 
@@ -385,7 +427,7 @@ static PetscErrorCode RwAdjointAdvance(RwAdjoint adj, RwRun *run, PetscInt64 a, 
     if (k + 1 > run->reached) {
       PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
       run->reached = k + 1;
-      if (PetscUnlikely(run->reached == adj->killat)) raise(SIGKILL);
+      RwAdjointMaybeKill(adj, adj->killat, run->reached);
     }
     PetscCall(RwAdjointCheckFiniteEvery(adj, k + 1));
   }
@@ -395,7 +437,7 @@ static PetscErrorCode RwAdjointAdvance(RwAdjoint adj, RwRun *run, PetscInt64 a, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RwAdjointStore(RwAdjoint adj, RwRun *run, const RwAction *act)
+PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction *act)
 {
   RwStore store = adj->store[act->level];
 
@@ -510,6 +552,7 @@ static PetscErrorCode RwAdjointResume(RwAdjoint adj, RwRun *run)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt64 i = 0; i <= upto; i++) PetscCall(RwScheduleNext(adj->sched, &act));
+  run->action = upto + 1;
   PetscCall(RwStoreRead(adj->store[last.level], last.slot, last.a, adj->W));
   PetscCall(RwStoreGetAttachment(adj->store[last.level], last.slot, adj->attach));
   PetscCall(RwObjectiveImportState(adj->obj, adj->attach + 1));
@@ -597,10 +640,11 @@ static PetscErrorCode RwAdjointEndRun(RwAdjoint adj, PetscInt64 f0, PetscLogDoub
 @*/
 PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJdm, Vec dJdu0)
 {
-  RwRun          run = {u0, 0, 0, PETSC_FALSE};
+  RwRun          run = {u0, 0, 0, PETSC_FALSE, 0};
   RwAction       act;
   PetscInt64     f0;
   PetscLogDouble t0;
+  PetscBool      resumed = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
@@ -609,21 +653,35 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   PetscValidHeaderSpecific(dJdm, VEC_CLASSID, 5);
   PetscCall(PetscTime(&t0));
   PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
-  PetscCall(RwAdjointCreateStores(adj, m, u0));
-  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
-    if (adj->store[l]) PetscCall(RwStoreResetCounts(adj->store[l]));
-  adj->counts.resumed_from = -1;
+  PetscCall(RwAdjointSolveIdentity(adj, m, u0));
+  PetscCall(RwAdjointCreateStores(adj));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    if (!adj->store[l]) continue;
+    PetscCall(RwStoreResetCounts(adj->store[l]));
+    PetscCall(RwStoreSetSolve(adj->store[l], adj->solve)); /* a new solve: another's checkpoints are not valid for it */
+  }
+  PetscCall(RwAdjointKeepBegin_Private(adj));
+  adj->counts.resumed_from = adj->counts.resumed_reverse_at = -1;
   PetscCall(VecCopy(u0, adj->W)); /* the run starts at x_0 */
   PetscCall(RwScheduleReset(adj->sched));
-  if (adj->restart && !adj->solves) PetscCall(RwAdjointResume(adj, &run));
+  if (adj->restart && !adj->solves) {
+    PetscCall(RwAdjointKeepResume_Private(adj, &run, &resumed));
+    if (!resumed) PetscCall(RwAdjointResume(adj, &run));
+  }
   do {
+    RwAdjointMaybeKill(adj, adj->killaction, run.action);
     PetscCall(RwScheduleNext(adj->sched, &act));
+    run.action++;
     switch (act.type) {
-    case RW_ACTION_ADVANCE: PetscCall(RwAdjointAdvance(adj, &run, act.a, act.b)); break;
-    case RW_ACTION_STORE: PetscCall(RwAdjointStore(adj, &run, &act)); break;
+    case RW_ACTION_ADVANCE: PetscCall(RwAdjointAdvance_Private(adj, &run, act.a, act.b)); break;
+    case RW_ACTION_STORE: PetscCall(RwAdjointStore_Private(adj, &run, &act)); break;
     case RW_ACTION_RESTORE: PetscCall(RwAdjointRestore(adj, &run, &act)); break;
     case RW_ACTION_FREE: PetscCall(RwStoreFree(adj->store[act.level], act.slot)); break;
-    case RW_ACTION_REVERSE: PetscCall(RwAdjointReverse(adj, &run, act.a)); break;
+    case RW_ACTION_REVERSE:
+      PetscCall(RwAdjointReverse(adj, &run, act.a));
+      PetscCall(RwAdjointKeepStep_Private(adj, &run, act.a));
+      RwAdjointMaybeKill(adj, adj->killreverse, act.a);
+      break;
     case RW_ACTION_END: break;
     }
   } while (act.type != RW_ACTION_END);
@@ -632,6 +690,9 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   PetscCall(RwModelAdjointEnd(adj->model, dJdm));
   if (dJdu0) PetscCall(VecCopy(adj->lam[0], dJdu0));
   PetscCall(RwObjectiveEnd(adj->obj, J, NULL));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
+    if (adj->store[l]) PetscCall(RwStoreSetComplete(adj->store[l]));
+  PetscCall(RwAdjointKeepEnd_Private(adj));
   PetscCall(RwAdjointStoreCounts(adj));
   PetscCall(RwAdjointEndRun(adj, f0, t0));
   if (!adj->solves++ && adj->usemeasured) PetscCall(RwAdjointReplan(adj));
@@ -658,7 +719,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
 @*/
 PetscErrorCode RwAdjointForward(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec un)
 {
-  RwRun          run = {u0, 0, 0, PETSC_FALSE};
+  RwRun          run = {u0, 0, 0, PETSC_FALSE, 0};
   PetscInt64     f0;
   PetscLogDouble t0;
 
@@ -667,7 +728,7 @@ PetscErrorCode RwAdjointForward(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec 
   PetscCall(PetscTime(&t0));
   PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
   PetscCall(VecCopy(u0, adj->W));
-  PetscCall(RwAdjointAdvance(adj, &run, 0, adj->n));
+  PetscCall(RwAdjointAdvance_Private(adj, &run, 0, adj->n));
   PetscCall(RwModelCheckFinite(adj->model));
   if (un) PetscCall(VecCopy(adj->W, un));
   PetscCall(RwObjectiveEnd(adj->obj, J, NULL));
@@ -796,6 +857,8 @@ PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     if (adj->store[l]) PetscCall(PetscViewerASCIIPrintf(viewer, "  level %" PetscInt_FMT " (%s store): %" PetscInt64_FMT " stores (%.3g MB, %.3g s), %" PetscInt64_FMT " restores (%.3g MB, %.3g s) on rank 0\n", l, ((PetscObject)adj->store[l])->type_name, c->stores[l], c->bytes_stored[l] / 1e6, (double)c->seconds_store[l], c->restores[l], c->bytes_restored[l] / 1e6, (double)c->seconds_restore[l]));
   if (c->resumed_from >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  resumed at step %" PetscInt64_FMT " from kept checkpoints (-rw_restart)\n", c->resumed_from));
+  if (c->resumed_reverse_at >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  resumed the reverse sweep after step %" PetscInt64_FMT " from its keep (-rw_restart), %" PetscInt64_FMT " steps recomputed to refill checkpoints\n", c->resumed_reverse_at, c->regenerated_steps));
+  if (adj->keep[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "  reverse-sweep keeps: %" PetscInt64_FMT " (%.3g MB, %.3g s) on rank 0\n", c->keeps, c->bytes_kept / 1e6, (double)c->seconds_keep));
   PetscCall(PetscViewerASCIIPrintf(viewer, "seconds: total %.4g, forward %.4g, reverse %.4g\n", c->seconds_total, c->seconds_forward, c->seconds_reverse));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -818,6 +881,9 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(RwStoreDestroy(&(*adj)->store[l]));
+  for (PetscInt l = 0; l < 2; l++) PetscCall(RwStoreDestroy(&(*adj)->keep[l]));
+  PetscCall(PetscFree((*adj)->keepattach));
+  PetscCall(PetscFree((*adj)->problem));
   PetscCall(RwScheduleDestroy(&(*adj)->sched));
   PetscCall(VecDestroy(&(*adj)->W));
   PetscCall(VecDestroy(&(*adj)->N));

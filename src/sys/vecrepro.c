@@ -1,5 +1,6 @@
 /* Reductions of whole vectors that do not depend on the decomposition. */
 #include <rewind/private/rwimpl.h>
+#include <petscdmda.h>
 #include <string.h>
 
 /*@
@@ -121,4 +122,49 @@ uint64_t RwChecksumBlock(const PetscInt M[3], const PetscInt start[3], const Pet
       }
     }
   return local;
+}
+
+/*@
+  RwVecChecksum - a checksum of a vector that does not depend on the
+  decomposition: RwChecksumBlock() over the natural order of its DMDA (a
+  vector without one counts as a 1D grid in the order of its entries), the
+  ranks' shares added with a wrapping sum
+
+  Collective
+
+  Input Parameter:
+. v - the vector
+
+  Output Parameter:
+. sum - the checksum, the same on every rank and for any number of ranks
+
+  Level: developer
+
+.seealso: RwChecksumBlock()
+@*/
+PetscErrorCode RwVecChecksum(Vec v, uint64_t *sum)
+{
+  DM                 dm;
+  PetscBool          isda = PETSC_FALSE;
+  PetscInt           M[3] = {1, 1, 1}, s[3] = {0, 0, 0}, c[3] = {1, 1, 1}, dof = 1, lo, hi;
+  const PetscScalar *a;
+  uint64_t           local;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetDM(v, &dm));
+  if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (isda) {
+    PetscCall(DMDAGetInfo(dm, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(DMDAGetCorners(dm, &s[0], &s[1], &s[2], &c[0], &c[1], &c[2]));
+  } else {
+    PetscCall(VecGetSize(v, &M[0]));
+    PetscCall(VecGetOwnershipRange(v, &lo, &hi));
+    s[0] = lo;
+    c[0] = hi - lo;
+  }
+  PetscCall(VecGetArrayRead(v, &a));
+  local = RwChecksumBlock(M, s, c, dof, a);
+  PetscCall(VecRestoreArrayRead(v, &a));
+  PetscCallMPI(MPI_Allreduce(&local, sum, 1, MPI_UINT64_T, MPI_SUM, PetscObjectComm((PetscObject)v)));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }

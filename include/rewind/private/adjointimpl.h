@@ -24,13 +24,45 @@ struct _p_RwAdjoint {
   PetscBool       restart;       /* -rw_restart: resume the first forward sweep from kept checkpoints */
   PetscBool       usemeasured;   /* -rw_adjoint_measured_costs: re-plan with the costs measured */
   PetscInt64      killat;        /* -rw_debug_kill_at_step: SIGKILL itself there (tests of restart) */
+  PetscInt64      killreverse;   /* -rw_debug_kill_at_reverse: ... after reversing this step */
+  PetscInt64      killaction;    /* -rw_debug_kill_at_action: ... before this schedule action */
+  PetscInt64      killsolve;     /* -rw_debug_kill_solve: the solve (from 0) in which the kills fire */
   PetscInt64      solves;
   PetscInt        nattach;       /* kept with each checkpoint: [valid flag, the objective's exact state] */
   PetscInt64     *attach;
+  char           *problem;       /* what determines the states, beyond the solve's own data (made once) */
+  char            solve[1024];   /* this solve's parameters, initial state and objective data */
+  /* the reverse-sweep keep (keep.c): lambda_k, x_k and the model's accumulators, double-buffered */
+  PetscInt64      keepinterval;  /* -rw_adjoint_keep_interval: reverse steps between keeps; 0: none */
+  PetscReal       keepseconds;   /* -rw_adjoint_keep_seconds: seconds between keeps; 0: none */
+  char            keepfile[PETSC_MAX_PATH_LEN]; /* -rw_adjoint_keep_file; default from the checkpoint file */
+  RwStore         keep[2];       /* [0]: states (lambda, x) x 2 buffers; [1]: accumulators x 2 buffers */
+  PetscInt64     *keepattach;    /* [sequence, step k, action index, the objective's exact state...] */
+  PetscInt64      keepseq;       /* keeps written in this solve */
+  PetscLogDouble  keeplast;      /* when the last keep was written */
   Vec             W, N, T;       /* working state x_w, next state x_k+1, scratch */
   Vec             lam[2];        /* lambda_k+1 and lambda_k */
   Vec             dW, dT;        /* tangent states */
   RwAdjointCounts counts;
 };
+
+/* The state of one reversal: where the working state is, how far the forward sweep has come */
+typedef struct {
+  Vec        u0;
+  PetscInt64 w;       /* W holds x_w; -1: undefined (after a REVERSE) */
+  PetscInt64 reached; /* the furthest state whose objective terms are in J */
+  PetscBool  reversing;
+  PetscInt64 action;  /* actions of the schedule taken so far */
+} RwRun;
+
+#define RW_KEEP_HEADER 3 /* sequence, step, action index; the objective's state follows */
+
+PETSC_INTERN PetscErrorCode RwAdjointAdvance_Private(RwAdjoint, RwRun *, PetscInt64, PetscInt64);
+PETSC_INTERN PetscErrorCode RwAdjointStore_Private(RwAdjoint, RwRun *, const RwAction *);
+PETSC_INTERN PetscErrorCode RwAdjointKeepCreate_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointKeepBegin_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointKeepStep_Private(RwAdjoint, RwRun *, PetscInt64);
+PETSC_INTERN PetscErrorCode RwAdjointKeepEnd_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint, RwRun *, PetscBool *);
 
 #endif

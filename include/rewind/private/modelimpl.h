@@ -28,6 +28,7 @@ struct _RwModelOps {
   PetscErrorCode (*adjointbegin)(RwModel);
   PetscErrorCode (*stepadjoint)(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
   PetscErrorCode (*adjointend)(RwModel, Vec);
+  PetscErrorCode (*adjointaccumulators)(RwModel, PetscInt *, Vec[]); /* the gradient so far, on grids: a resumed reverse sweep reloads them */
 };
 
 struct _p_RwModel {
@@ -56,5 +57,8 @@ static inline void RwModelFlagNonFinite(RwModel model, PetscInt which, PetscInt6
 }
 
 PETSC_EXTERN PetscErrorCode RwModelCreatePack_Private(RwModel);
+
+#define RW_MODEL_MAX_ACCUMULATORS 16
+PETSC_EXTERN PetscErrorCode RwModelGetAdjointAccumulators(RwModel, PetscInt *, Vec[]);
 
 #endif

@@ -19,6 +19,7 @@ struct _RwTerm {
   /* lambda += dJ/du_k, in gather form (each owned point sums its own contributions) */
   PetscErrorCode (*adjoint)(RwObjective, RwTerm *, PetscInt64, Vec, Vec);
   PetscErrorCode (*check)(RwObjective, RwTerm *); /* optional: before a run, once n is known */
+  PetscErrorCode (*checksum)(RwObjective, RwTerm *, uint64_t *); /* of its data, decomposition-independent; collective */
   PetscErrorCode (*view)(RwTerm *, PetscViewer);
   PetscErrorCode (*destroy)(RwTerm *);
   void *ctx;

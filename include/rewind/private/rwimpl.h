@@ -16,6 +16,9 @@ PETSC_EXTERN PetscErrorCode RwTypeFind(PetscObject, PetscFunctionList, const cha
 /* The innermost message on HDF5's error stack, for error reports */
 PETSC_EXTERN PetscErrorCode RwHDF5ErrorMessage(char[], size_t);
 
+/* The items in which two checkpoint identities differ ("name value; ...") */
+PETSC_EXTERN void RwIdentityDiff(const char[], const char[], char[], size_t);
+
 /*MC
   RwCallHDF5 - calls an HDF5 function that returns herr_t and turns a negative
   status into a PETSc error carrying HDF5's own explanation.

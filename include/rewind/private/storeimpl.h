@@ -17,6 +17,8 @@ struct _RwStoreOps {
   PetscErrorCode (*free)(RwStore, PetscInt64);
   PetscErrorCode (*validsteps)(RwStore, PetscInt64[]); /* steps the kept states validly hold; NULL: the step table */
   PetscErrorCode (*getattachment)(RwStore, PetscInt64, PetscInt64[]); /* as kept; NULL: the copy in memory */
+  PetscErrorCode (*setsolve)(RwStore);    /* a new solve begins: forget every slot, record store->solve */
+  PetscErrorCode (*setcomplete)(RwStore); /* the solve finished: a restart may start it over */
 };
 
 PETSC_EXTERN PetscErrorCode RwStoreCreate_Memory(RwStore);
@@ -34,6 +36,7 @@ struct _p_RwStore {
   char       *modeltype; /* RwStoreSetInfo(): recorded with each checkpoint */
   PetscReal   dt;        /* time of step k is k dt; 0 when unknown */
   char       *identity;  /* RwStoreSetIdentity(): the problem a kept file belongs to */
+  char       *solve;     /* RwStoreSetSolve(): the solve of that problem the slots belong to */
   PetscBool   restart;   /* set-up reopens what a previous run kept */
   PetscInt    nattach;   /* integers kept with every checkpoint (RwStoreSetAttachmentSize()) */
   PetscInt64 *attach;    /* what the next write keeps */

@@ -836,6 +836,32 @@ PetscErrorCode RwModelStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwModelGetAdjointAccumulators - the vectors, each on a grid (DMDA), that hold
+  everything a reverse sweep has accumulated so far besides lambda: writing them
+  and reading them back resumes a reverse sweep exactly
+
+  Not collective
+
+  Output Parameters:
++ n   - how many (at most RW_MODEL_MAX_ACCUMULATORS)
+- acc - the model's own vectors, not copies
+
+  Level: developer
+
+.seealso: RwModelAdjointBegin(), RwAdjointSetKeepInterval()
+@*/
+PetscErrorCode RwModelGetAdjointAccumulators(RwModel model, PetscInt *n, Vec acc[])
+{
+  RwModelType type;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetType(model, &type));
+  PetscCheck(model->ops->adjointaccumulators, PetscObjectComm((PetscObject)model), PETSC_ERR_SUP, "Model %s does not expose its adjoint accumulators, so its reverse sweep cannot be kept and resumed (-rw_adjoint_keep_interval)", type);
+  PetscUseTypeMethod(model, adjointaccumulators, n, acc);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelAdjointEnd - writes the accumulated gradient with respect to the parameters into g;
   global scalars are reduced across ranks once, reproducibly

@@ -403,6 +403,42 @@ PetscErrorCode RwObjectiveImportState(RwObjective obj, const PetscInt64 state[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  RwObjectiveGetChecksum - a checksum of everything the objective compares the
+  states with (its terms, their targets, sensor positions, data and weights),
+  the same on any number of ranks; part of a checkpoint's identity, so that a
+  run is never resumed against other data
+
+  Collective
+
+  Output Parameter:
+. sum - the checksum
+
+  Level: developer
+
+.seealso: RwObjectiveAddSensors(), RwObjectiveSetSensorData()
+@*/
+PetscErrorCode RwObjectiveGetChecksum(RwObjective obj, uint64_t *sum)
+{
+  uint64_t h = RwSplitMix64((uint64_t)obj->nterms);
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
+  for (PetscInt i = 0; i < obj->nterms; i++) {
+    RwTerm  *t = &obj->terms[i];
+    uint64_t c = 0;
+    size_t   len;
+
+    PetscCheck(t->checksum, PetscObjectComm((PetscObject)obj), PETSC_ERR_SUP, "Objective term \"%s\" has no checksum of its data, so a restart could not tell its data apart", t->name);
+    PetscCall((*t->checksum)(obj, t, &c));
+    PetscCall(PetscStrlen(t->name, &len));
+    for (size_t j = 0; j < len; j++) c = RwSplitMix64(c ^ (uint64_t)(unsigned char)t->name[j]);
+    h = RwSplitMix64(h ^ c);
+  }
+  *sum = h;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   RwObjectiveView - lists the terms
 

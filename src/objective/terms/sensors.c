@@ -145,6 +145,29 @@ static PetscErrorCode SensorsCheck(RwObjective obj, RwTerm *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Positions, times, data and noise level: replicated, so every rank hashes the same arrays */
+static PetscErrorCode SensorsChecksum(RwObjective obj, RwTerm *t, uint64_t *sum)
+{
+  RwSensors *c = (RwSensors *)t->ctx;
+  PetscInt   dim, nd, nt = c->ntimes, no = c->ntimes * c->nsensors, one = 1;
+  PetscInt   zero[3] = {0, 0, 0}, M[3] = {1, 1, 1};
+  uint64_t   h;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(obj->model->da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  nd   = c->nsensors * dim;
+  M[0] = nd;
+  h    = RwChecksumBlock(M, zero, M, 1, c->coords);
+  M[0] = nt;
+  h    = RwSplitMix64(h ^ RwChecksumBlock(M, zero, M, 1, (const PetscScalar *)c->steps));
+  M[0] = no;
+  h    = RwSplitMix64(h ^ RwChecksumBlock(M, zero, M, 1, c->data));
+  M[0] = one;
+  h    = RwSplitMix64(h ^ RwChecksumBlock(M, zero, M, 1, &c->isigma2));
+  *sum = h;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SensorsView(RwTerm *t, PetscViewer viewer)
 {
   RwSensors *c = (RwSensors *)t->ctx;
@@ -291,6 +314,7 @@ PetscErrorCode RwTermCreate_Sensors(RwObjective obj, RwTerm *t, PetscInt nsensor
   t->value   = SensorsValue;
   t->adjoint = SensorsAdjoint;
   t->check   = SensorsCheck;
+  t->checksum = SensorsChecksum;
   t->view    = SensorsView;
   t->destroy = SensorsDestroy;
   PetscFunctionReturn(PETSC_SUCCESS);

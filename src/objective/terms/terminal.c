@@ -1,5 +1,6 @@
 /* Terminal misfit: (w/2) h^d sum_i (u_n,i - d_i)^2 and its adjoint source. */
 #include <rewind/private/objectiveimpl.h>
+#include <string.h>
 
 typedef struct {
   Vec       target;
@@ -50,6 +51,19 @@ static PetscErrorCode TerminalAdjoint(RwObjective obj, RwTerm *t, PetscInt64 k, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The target in natural order, and the weight */
+static PetscErrorCode TerminalChecksum(RwObjective obj, RwTerm *t, uint64_t *sum)
+{
+  RwTerminal *c = (RwTerminal *)t->ctx;
+  uint64_t    w;
+
+  PetscFunctionBegin;
+  PetscCall(RwVecChecksum(c->target, sum));
+  memcpy(&w, &c->weight, sizeof(w));
+  *sum = RwSplitMix64(*sum ^ w);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TerminalView(RwTerm *t, PetscViewer viewer)
 {
   PetscFunctionBegin;
@@ -83,6 +97,7 @@ PetscErrorCode RwTermCreate_Terminal(RwObjective obj, RwTerm *t, Vec target, Pet
   t->active  = TerminalActive;
   t->value   = TerminalValue;
   t->adjoint = TerminalAdjoint;
+  t->checksum = TerminalChecksum;
   t->view    = TerminalView;
   t->destroy = TerminalDestroy;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -303,6 +303,7 @@ PetscErrorCode RwStoreDestroy(RwStore *store)
   PetscCall(PetscFree2((*store)->attach, (*store)->slotattach));
   PetscCall(PetscFree((*store)->modeltype));
   PetscCall(PetscFree((*store)->identity));
+  PetscCall(PetscFree((*store)->solve));
   PetscCall(VecDestroy(&(*store)->templ));
   PetscCall(PetscHeaderDestroy(store));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -418,6 +419,62 @@ PetscErrorCode RwStoreSetIdentity(RwStore store, const char identity[])
   PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetIdentity() before RwStoreSetUp()");
   PetscCall(PetscFree(store->identity));
   PetscCall(PetscStrallocpy(identity, &store->identity));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetSolve - which solve of the problem the next states belong to: in an
+  optimisation loop each solve (parameters, initial state, data) has its own
+
+  Collective
+
+  Input Parameters:
++ store - the store
+- solve - the solve's identity, "name value" items separated by "; "; the same on every rank
+
+  Level: developer
+
+  Notes:
+  Before RwStoreSetUp() it says which solve a restart must find in a kept
+  file; after, it starts a new solve: a store that keeps a file forgets every
+  slot and records the new identity before anything of the solve is written.
+  A restart resumes a file only if it holds this very solve; a file that holds
+  another solve is started over when that solve completed (RwStoreSetComplete())
+  or left nothing valid, and refused otherwise, with the items that differ.
+
+.seealso: RwStoreSetIdentity(), RwStoreSetComplete(), RwStoreSetRestart()
+@*/
+PetscErrorCode RwStoreSetSolve(RwStore store, const char solve[])
+{
+  PetscBool same;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCall(PetscStrcmp(store->solve, solve, &same));
+  if (store->setupcalled && same) PetscFunctionReturn(PETSC_SUCCESS); /* the solve a restart resumes */
+  PetscCall(PetscFree(store->solve));
+  PetscCall(PetscStrallocpy(solve, &store->solve));
+  if (!store->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt64 i = 0; i < store->slots; i++) store->step[i] = -1;
+  PetscTryTypeMethod(store, setsolve);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetComplete - the solve the store's states belong to has finished
+
+  Collective
+
+  Level: developer
+
+.seealso: RwStoreSetSolve()
+@*/
+PetscErrorCode RwStoreSetComplete(RwStore store)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
+  PetscTryTypeMethod(store, setcomplete);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

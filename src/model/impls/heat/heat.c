@@ -182,6 +182,21 @@ static PetscErrorCode RwModelIdentity_Heat(RwModel model, char id[], size_t len)
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(id, len, "%" PetscInt_FMT "D, boundaries %s,%s,%s, theta %.17g", heat->dim, RwHeatBCs[heat->bc[0]], RwHeatBCs[heat->bc[1]], RwHeatBCs[heat->bc[2]], (double)heat->theta));
+  if (heat->ksp) { /* an implicit step's result depends on its solver, to its tolerance */
+    KSPType   ktype;
+    PCType    ptype;
+    PC        pc;
+    PetscReal rtol, atol;
+    PetscInt  maxit;
+    size_t    used;
+
+    PetscCall(KSPGetType(heat->ksp, &ktype));
+    PetscCall(KSPGetPC(heat->ksp, &pc));
+    PetscCall(PCGetType(pc, &ptype));
+    PetscCall(KSPGetTolerances(heat->ksp, &rtol, &atol, NULL, &maxit));
+    PetscCall(PetscStrlen(id, &used));
+    PetscCall(PetscSNPrintf(id + used, len - used, ", solver %s/%s rtol %.17g atol %.17g max_it %" PetscInt_FMT, ktype ? ktype : "default", ptype ? ptype : "default", (double)rtol, (double)atol, maxit));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -485,5 +500,6 @@ PetscErrorCode RwModelCreate_Heat(RwModel model)
   model->ops->adjointbegin   = RwHeatAdjointBegin;
   model->ops->stepadjoint    = RwHeatStepAdjoint;
   model->ops->adjointend     = RwHeatAdjointEnd;
+  model->ops->adjointaccumulators = RwHeatAdjointAccumulators;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -97,6 +97,7 @@ PETSC_INTERN PetscErrorCode RwHeatStepTangent(RwModel, PetscInt64, Vec, Vec, Vec
 PETSC_INTERN PetscErrorCode RwHeatAdjointBegin(RwModel);
 PETSC_INTERN PetscErrorCode RwHeatStepAdjoint(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwHeatAdjointEnd(RwModel, Vec);
+PETSC_INTERN PetscErrorCode RwHeatAdjointAccumulators(RwModel, PetscInt *, Vec[]);
 PETSC_INTERN PetscErrorCode RwHeatDestroyWork(RwModel);
 
 #endif

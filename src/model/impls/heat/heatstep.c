@@ -285,6 +285,19 @@ PetscErrorCode RwHeatAdjointBegin(RwModel model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* dJ/dkappa, dJ/ds and the per-point terms of dJ/dr: all on the state's grid */
+PetscErrorCode RwHeatAdjointAccumulators(RwModel model, PetscInt *n, Vec acc[])
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+
+  PetscFunctionBegin;
+  *n     = 3;
+  acc[0] = heat->gkappa;
+  acc[1] = heat->gs;
+  acc[2] = heat->gr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Fields are copied; dJ/dr, accumulated point by point, is summed exactly once */
 PetscErrorCode RwHeatAdjointEnd(RwModel model, Vec g)
 {

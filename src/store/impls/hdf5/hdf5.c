@@ -38,7 +38,8 @@
 
 #define RW_H5_WHERELEN (PETSC_MAX_PATH_LEN + 128)
 #define RW_H5_MSGLEN   (2 * PETSC_MAX_PATH_LEN + 1024)
-#define RW_H5_FORMAT "rewind checkpoints 1"
+#define RW_H5_FORMAT "rewind checkpoints 2"
+#define RW_H5_SOLVELEN 1024 /* the root's "solve" is rewritten in place: a fixed size */
 
 typedef enum {
   RW_H5_WORLD,
@@ -62,6 +63,7 @@ typedef struct {
   char            file[PETSC_MAX_PATH_LEN]; /* -rw_store_hdf5_file */
   RwStoreHDF5Comm comm;                     /* -rw_store_hdf5_comm */
   PetscBool       keep;                     /* -rw_store_keep */
+  PetscBool       overwrite;                /* -rw_store_overwrite: replace an existing file */
   PetscInt        alignment;                /* -rw_store_hdf5_alignment; 0: none */
   PetscInt        failwrite;                /* -rw_store_hdf5_fail_write; 0: never */
   /* the file */
@@ -71,6 +73,8 @@ typedef struct {
   hid_t     fid, dxpl, memspace, filespace, *dset;
   PetscBool opened;
   PetscBool owned; /* created here, or reopened and found to be this problem's: removed at the end unless kept */
+  char      filesolve[RW_H5_SOLVELEN]; /* a reopened file's solve, and whether it completed */
+  int       filecomplete;
   /* the grid, x first; a plain vector is a 1D grid */
   PetscInt dim, dof, M[3], start[3], count[3], n;
   int      frank; /* the datasets' rank and shape, and this rank's hyperslab */
@@ -418,7 +422,11 @@ static PetscErrorCode RwStoreHDF5CheckPath(RwStore store)
     int fd = -1, ok;
 
     if (store->restart) ok = access(h5->path, R_OK | W_OK) == 0;
-    else ok = (fd = open(h5->path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0;
+    else if (!h5->overwrite && !access(h5->path, F_OK)) {
+      RwStoreHDF5Option(store, "-rw_store_hdf5_file", opt, sizeof(opt));
+      snprintf(msg, sizeof(msg), "Checkpoint file %s (%s) exists and may hold checkpoints a run kept: resume from it with -rw_restart, replace it with -rw_store_overwrite, or choose another file; it is left as it is", h5->path, opt);
+      ok = 1;
+    } else ok = (fd = open(h5->path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0;
     if (!ok) {
       RwStoreHDF5Option(store, "-rw_store_hdf5_file", opt, sizeof(opt));
       snprintf(msg, sizeof(msg), "Cannot %s checkpoint file %s%s (%s %s): %s", store->restart ? "reopen" : "create", h5->path, store->restart ? " for a restart" : "", opt, h5->file, strerror(errno));
@@ -468,6 +476,22 @@ static PetscErrorCode RwStoreHDF5GatherBlocks(RwStore store, int64_t **blocks, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The root's "solve" (fixed size, so that a new solve rewrites it in place) and "complete" */
+static herr_t RwH5NewSolve(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  char          solve[RW_H5_SOLVELEN] = "";
+  int           complete = 0;
+  hid_t         t = RwH5StringType(RW_H5_SOLVELEN);
+  herr_t        s;
+
+  if (t < 0) return -1;
+  if (store->solve) strncpy(solve, store->solve, sizeof(solve) - 1);
+  s = RwH5AttrNew(h5->fid, "solve", t, t, 0, solve);
+  if (H5Tclose(t) < 0) s = -1;
+  return s < 0 ? -1 : RwH5AttrNew(h5->fid, "complete", H5T_STD_I32LE, H5T_NATIVE_INT, 0, &complete);
+}
+
 static herr_t RwH5NewRoot(RwStore store, const int64_t blocks[], PetscMPIInt nf)
 {
   RwStore_HDF5 *h5    = (RwStore_HDF5 *)store->data;
@@ -477,6 +501,7 @@ static herr_t RwH5NewRoot(RwStore store, const int64_t blocks[], PetscMPIInt nf)
   s |= RwH5AttrNewString(h5->fid, "format", RW_H5_FORMAT);
   s |= RwH5AttrNewString(h5->fid, "identity", store->identity ? store->identity : "");
   s |= RwH5AttrNew(h5->fid, "slots", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &slots);
+  s |= RwH5NewSolve(store);
   s |= RwH5AttrNewString(h5->fid, "layout", RwStoreHDF5Comms[h5->comm]);
   if (h5->comm == RW_H5_NODE) {
     s |= RwH5AttrNew(h5->fid, "node", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &node);
@@ -575,8 +600,15 @@ static PetscErrorCode RwStoreHDF5CheckRoot(RwStore store)
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "identity", identity, len + 2));
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "layout", layout, sizeof(layout)));
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "slots", H5T_NATIVE_INT64, 0, &slots));
+  RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "solve", h5->filesolve, sizeof(h5->filesolve)));
+  RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "complete", H5T_NATIVE_INT, 0, &h5->filecomplete));
   if (strcmp(format, RW_H5_FORMAT)) snprintf(msg, sizeof(msg), "File %s is not a rewind checkpoint file: its root attribute \"format\" is \"%s\", expected \"%s\"", h5->path, format, RW_H5_FORMAT);
-  else if (strcmp(identity, store->identity)) snprintf(msg, sizeof(msg), "File %s belongs to a different problem: it records \"%s\", this run is \"%s\"", h5->path, identity, store->identity);
+  else if (strcmp(identity, store->identity)) {
+    char diff[RW_H5_MSGLEN / 2];
+
+    RwIdentityDiff(identity, store->identity, diff, sizeof(diff));
+    snprintf(msg, sizeof(msg), "File %s belongs to a different problem (%s); it is left as it is", h5->path, diff);
+  }
   else if (slots != store->slots) snprintf(msg, sizeof(msg), "File %s holds %" PetscInt64_FMT " checkpoint slots, this run uses %" PetscInt64_FMT, h5->path, (PetscInt64)slots, store->slots);
   else if (strcmp(layout, RwStoreHDF5Comms[h5->comm])) snprintf(msg, sizeof(msg), "File %s was written with -rw_store_hdf5_comm %s, this run uses %s", h5->path, layout, RwStoreHDF5Comms[h5->comm]);
   else if (h5->comm == RW_H5_NODE) PetscCall(RwStoreHDF5CheckBlocks(store, msg));
@@ -613,6 +645,37 @@ static PetscErrorCode RwStoreHDF5OpenSlots(RwStore store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode RwStoreSetSolve_HDF5(RwStore);
+
+/* A file of this problem resumes only the solve it holds.  Another solve's
+   file is started over if that solve completed or left no valid slot (nothing
+   is lost), and refused otherwise: it is the data of an interrupted solve */
+static PetscErrorCode RwStoreHDF5CheckSolve(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  MPI_Comm      comm = PetscObjectComm((PetscObject)store);
+  char          mine[RW_H5_SOLVELEN] = "", msg[RW_H5_MSGLEN] = "", diff[RW_H5_MSGLEN / 2];
+  PetscInt64    nvalid = 0, *steps;
+
+  PetscFunctionBegin;
+  if (store->solve) PetscCall(PetscStrncpy(mine, store->solve, sizeof(mine)));
+  if (!strcmp(mine, h5->filesolve)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(PetscMax(store->slots, 1), &steps));
+  PetscCall(RwStoreGetValidSteps(store, steps));
+  for (PetscInt64 i = 0; i < store->slots; i++) nvalid += steps[i] >= 0;
+  PetscCall(PetscFree(steps));
+  RwIdentityDiff(h5->filesolve, mine, diff, sizeof(diff));
+  if (h5->filecomplete == 1 || !nvalid) {
+    PetscCall(PetscFPrintf(comm, PETSC_STDERR, "rewind: checkpoint file %s holds %s solve of this problem (%s); it has nothing to resume and is started over\n", h5->path, h5->filecomplete == 1 ? "a completed" : "no valid checkpoint of another", diff));
+    for (PetscInt64 i = 0; i < store->slots; i++) store->step[i] = -1;
+    PetscCall(RwStoreSetSolve_HDF5(store));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  snprintf(msg, sizeof(msg), "File %s holds %" PetscInt64_FMT " checkpoints of an interrupted solve of this problem that is not this one (%s): -rw_restart resumes only the solve that was interrupted; the file is left as it is", h5->path, nvalid, diff);
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Another problem's file is refused, and left alone */
 static PetscErrorCode RwStoreHDF5ReopenFile(RwStore store)
 {
@@ -625,6 +688,7 @@ static PetscErrorCode RwStoreHDF5ReopenFile(RwStore store)
   PetscCall(RwStoreHDF5CheckRoot(store));
   PetscCall(RwStoreHDF5OpenSlots(store));
   h5->owned = PETSC_TRUE;
+  PetscCall(RwStoreHDF5CheckSolve(store));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -797,6 +861,101 @@ static PetscErrorCode RwStoreGetAttachment_HDF5(RwStore store, PetscInt64 slot, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A new solve: every slot loses its valid mark before the root names the
+   solve, so a crash in between leaves nothing valid under either name */
+static PetscErrorCode RwStoreSetSolve_HDF5(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  char          solve[RW_H5_SOLVELEN] = "";
+  int           zero = 0;
+  hid_t         t;
+
+  PetscFunctionBegin;
+  RwH5Try(store, -1, 0, RW_H5_WRITE, RwH5AttrPut(h5->fid, "complete", H5T_NATIVE_INT, &zero));
+  for (PetscInt64 i = 0; i < store->slots; i++) RwH5Try(store, i, -1, RW_H5_WRITE, RwH5AttrPut(h5->dset[i], "valid", H5T_NATIVE_INT, &zero));
+  RwH5Try(store, -1, 0, RW_H5_WRITE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
+  if (store->solve) PetscCall(PetscStrncpy(solve, store->solve, sizeof(solve)));
+  RwCallHDF5Return(t, RwH5StringType, (RW_H5_SOLVELEN));
+  RwH5Try(store, -1, 0, RW_H5_WRITE, RwH5AttrPut(h5->fid, "solve", t, solve));
+  RwCallHDF5(H5Tclose, (t));
+  RwH5Try(store, -1, 0, RW_H5_WRITE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreSetComplete_HDF5(RwStore store)
+{
+  RwStore_HDF5 *h5  = (RwStore_HDF5 *)store->data;
+  int           one = 1;
+
+  PetscFunctionBegin;
+  RwH5Try(store, -1, 0, RW_H5_WRITE, RwH5AttrPut(h5->fid, "complete", H5T_NATIVE_INT, &one));
+  RwH5Try(store, -1, 0, RW_H5_WRITE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The file and its fate, for a store the driver derives from another (the reverse-sweep keep) */
+static PetscErrorCode RwStoreHDF5SetFileOptions_HDF5(RwStore store, const char file[], PetscBool keep, PetscBool overwrite)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  PetscFunctionBegin;
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Set the hdf5 store's file before RwStoreSetUp()");
+  PetscCall(PetscStrncpy(h5->file, file, sizeof(h5->file)));
+  h5->keep      = keep;
+  h5->overwrite = overwrite;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreHDF5GetFileOptions_HDF5(RwStore store, const char **file, PetscBool *keep, PetscBool *overwrite)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  PetscFunctionBegin;
+  *file      = h5->file;
+  *keep      = h5->keep;
+  *overwrite = h5->overwrite;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStoreHDF5SetFileOptions - the file of an hdf5 store, whether it is kept at
+  the end and whether an existing one may be replaced (-rw_store_hdf5_file,
+  -rw_store_keep, -rw_store_overwrite); ignored by other store types
+
+  Logically collective; before RwStoreSetUp()
+
+  Level: developer
+
+.seealso: RwStoreHDF5GetFileOptions(), RWSTOREHDF5
+@*/
+PetscErrorCode RwStoreHDF5SetFileOptions(RwStore store, const char file[], PetscBool keep, PetscBool overwrite)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscTryMethod(store, "RwStoreHDF5SetFileOptions_C", (RwStore, const char[], PetscBool, PetscBool), (store, file, keep, overwrite));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStoreHDF5GetFileOptions - the file of an hdf5 store and its fate; *file is NULL for other types
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwStoreHDF5SetFileOptions()
+@*/
+PetscErrorCode RwStoreHDF5GetFileOptions(RwStore store, const char **file, PetscBool *keep, PetscBool *overwrite)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  *file      = NULL;
+  *keep      = PETSC_FALSE;
+  *overwrite = PETSC_FALSE;
+  PetscTryMethod(store, "RwStoreHDF5GetFileOptions_C", (RwStore, const char **, PetscBool *, PetscBool *), (store, file, keep, overwrite));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- options, view, destroy ------------------------------------------------ */
 
 static PetscErrorCode RwStoreSetFromOptions_HDF5(RwStore store, PetscOptionItems *PetscOptionsObject)
@@ -810,6 +969,7 @@ static PetscErrorCode RwStoreSetFromOptions_HDF5(RwStore store, PetscOptionItems
   PetscCall(PetscOptionsString("-rw_store_hdf5_file", "Checkpoint file (node files get a -node<i> suffix)", "RWSTOREHDF5", h5->file, h5->file, sizeof(h5->file), NULL));
   PetscCall(PetscOptionsEnum("-rw_store_hdf5_comm", "One file shared by all ranks (world) or one file per node (node)", "RWSTOREHDF5", RwStoreHDF5Comms, (PetscEnum)h5->comm, (PetscEnum *)&h5->comm, NULL));
   PetscCall(PetscOptionsBool("-rw_store_keep", "Keep the checkpoint file at the end (it is removed by default)", "RWSTOREHDF5", h5->keep, &h5->keep, NULL));
+  PetscCall(PetscOptionsBool("-rw_store_overwrite", "Replace an existing checkpoint file (without it, a run that does not resume refuses to touch one)", "RWSTOREHDF5", h5->overwrite, &h5->overwrite, NULL));
   PetscCall(PetscOptionsInt("-rw_store_hdf5_alignment", "Align checkpoint datasets of at least this many bytes to multiples of it, e.g. the stripe size (0: no alignment)", "RWSTOREHDF5", h5->alignment, &h5->alignment, NULL));
   PetscCall(PetscOptionsInt("-rw_store_hdf5_fail_write", "Debugging: make the k-th write fail as a full disk would (0: never)", "RWSTOREHDF5", h5->failwrite, &h5->failwrite, NULL));
   PetscOptionsHeadEnd();
@@ -890,6 +1050,8 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
   }
   PetscCall(PetscFree(h5->dset));
   PetscCall(PetscFree(store->data));
+  PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileOptions_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5GetFileOptions_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -903,6 +1065,7 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
 + -rw_store_hdf5_file <name>           - the file (default rewind-checkpoints.h5 in the working directory)
 . -rw_store_hdf5_comm <world,node>     - one file shared by all ranks (default), or one file per node (name-node<i>.h5), which only the same decomposition can read back
 . -rw_store_keep                       - keep the file at the end (by default RwStoreDestroy() removes it)
+. -rw_store_overwrite                  - replace an existing file (by default a run that does not resume refuses to touch it)
 . -rw_store_hdf5_alignment <bytes>     - align datasets of at least that size to multiples of it (the stripe size of a parallel file system); default none
 - -rw_store_hdf5_fail_write <k>        - debugging: the k-th write fails as a full disk would
 
@@ -933,6 +1096,10 @@ PetscErrorCode RwStoreCreate_HDF5(RwStore store)
   store->ops->read           = RwStoreRead_HDF5;
   store->ops->getattachment  = RwStoreGetAttachment_HDF5;
   store->ops->validsteps     = RwStoreGetValidSteps_HDF5;
+  store->ops->setsolve       = RwStoreSetSolve_HDF5;
+  store->ops->setcomplete    = RwStoreSetComplete_HDF5;
+  PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileOptions_C", RwStoreHDF5SetFileOptions_HDF5));
+  PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5GetFileOptions_C", RwStoreHDF5GetFileOptions_HDF5));
   store->ops->view           = RwStoreView_HDF5;
   store->ops->destroy        = RwStoreDestroy_HDF5;
   PetscFunctionReturn(PETSC_SUCCESS);
