@@ -82,7 +82,7 @@ START_TEST(test_refused)
   RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 3, 1, &u3));
   write_file(u);
 
-  snprintf(expect, sizeof(expect), "File %s belongs to a different problem: it records \"heat 2D 13x11 n=10 storeall\", this run is \"heat 2D 13x11 n=12 storeall\"", file);
+  snprintf(expect, sizeof(expect), "File %s belongs to a different problem (heat: 2D 13x11 n=10 storeall in the file, 2D 13x11 n=12 storeall in this run)", file);
   rw_assert_error(open_store(u, file, 3, "heat 2D 13x11 n=12 storeall", PETSC_TRUE, PETSC_FALSE, &store), expect);
   RW_CHECK(RwStoreDestroy(&store));
   rw_assert_all(rw_store_exists(file), "a refused restart removed %s", file);

@@ -646,6 +646,7 @@ static PetscErrorCode RwStoreHDF5OpenSlots(RwStore store)
 }
 
 static PetscErrorCode RwStoreSetSolve_HDF5(RwStore);
+static PetscErrorCode RwStoreGetValidSteps_HDF5(RwStore, PetscInt64[]);
 
 /* A file of this problem resumes only the solve it holds.  Another solve's
    file is started over if that solve completed or left no valid slot (nothing
@@ -661,7 +662,7 @@ static PetscErrorCode RwStoreHDF5CheckSolve(RwStore store)
   if (store->solve) PetscCall(PetscStrncpy(mine, store->solve, sizeof(mine)));
   if (!strcmp(mine, h5->filesolve)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(PetscMax(store->slots, 1), &steps));
-  PetscCall(RwStoreGetValidSteps(store, steps));
+  PetscCall(RwStoreGetValidSteps_HDF5(store, steps));
   for (PetscInt64 i = 0; i < store->slots; i++) nvalid += steps[i] >= 0;
   PetscCall(PetscFree(steps));
   RwIdentityDiff(h5->filesolve, mine, diff, sizeof(diff));

@@ -1,0 +1,62 @@
+#!/bin/sh
+# The kill matrix: rewind-gradient killed with SIGKILL during the first
+# forward sweep, during a recomputation and during the reverse sweep (with
+# -rw_adjoint_keep_interval), on 1, 2 and 3 ranks, and with one rank killed
+# from outside, is resumed with -rw_restart and gives J and every gradient bit
+# for bit as the uninterrupted run; a file written on 2 ranks resumes on 1, 3
+# and 4.  Each line of output is one cell of the matrix.
+app="$top_builddir/apps/rewind-gradient"
+. "$top_srcdir/tests/testlib.sh"
+sched="$top_builddir/apps/rewind-schedule"
+
+base="-da_grid_x 30 -da_grid_y 24 -rw_steps 60 -rw_schedule_type revolve -rw_schedule_ram_slots 5"
+keys() { grep -E '^(J|norm2_|sum_)' "$1"; }
+run 2 $base > "$tmp/full.txt"
+# an action that advances after the first keep (7 reversals): a recomputation
+recompute=$($RW_MPIEXEC $RW_MPIEXEC_FLAGS -n 1 "$sched" $base -rw_schedule_view_actions | awk '/^reverse/ {r++} r > 7 && /^advance/ {print NR - 1; exit}')
+test -n "$recompute" || { echo "FAIL: no recomputation found in the schedule"; exit 1; }
+
+# cell NAME NP-KILLED NP-RESUMED EXPECT KILL-OPTION...: EXPECT is what the resumed run says
+cell() {
+  name=$1 nkill=$2 nresume=$3 expect=$4
+  shift 4
+  opts="$base -rw_store_type hdf5 -rw_store_hdf5_file $tmp/$name.h5 -rw_adjoint_keep_interval 7"
+  if run "$nkill" $opts "$@" > "$tmp/$name-killed.txt" 2>&1; then
+    echo "FAIL $name: the run was not killed"; exit 1
+  fi
+  test -s "$tmp/$name.h5" || { echo "FAIL $name: no checkpoint file survived the kill"; exit 1; }
+  run "$nresume" $opts -rw_restart > "$tmp/$name-resumed.txt" 2> "$tmp/$name-resumed.err" || { echo "FAIL $name: the resumed run failed"; cat "$tmp/$name-resumed.err"; exit 1; }
+  grep -q "$expect" "$tmp/$name-resumed.err" || { echo "FAIL $name: expected \"$expect\""; cat "$tmp/$name-resumed.err"; exit 1; }
+  keys "$tmp/$name-resumed.txt" | cmp -s - "$tmp/full.txt" || { echo "FAIL $name: the resumed gradient differs"; keys "$tmp/$name-resumed.txt" | diff - "$tmp/full.txt"; exit 1; }
+  test ! -e "$tmp/$name.h5" || { echo "FAIL $name: the completed resumed run left its checkpoint file"; exit 1; }
+  echo "ok $name: killed on $nkill ranks ($*), resumed on $nresume: $(sed -n 's/^rewind: -rw_restart //p' "$tmp/$name-resumed.err" | head -1); identical"
+}
+
+for np in 1 2 3; do
+  cell "first$np" $np $np "resumes the forward sweep at step" -rw_debug_kill_at_step 33
+  cell "recompute$np" $np $np "resumes the reverse sweep after step" -rw_debug_kill_at_action "$recompute"
+  cell "reverse$np" $np $np "resumes the reverse sweep after step" -rw_debug_kill_at_reverse 20
+done
+for np2 in 1 3 4; do
+  cell "forward2to$np2" 2 $np2 "resumes the forward sweep at step" -rw_debug_kill_at_step 45
+  cell "reverse2to$np2" 2 $np2 "resumes the reverse sweep after step" -rw_debug_kill_at_reverse 12
+done
+
+# one rank of a longer run killed from outside, wherever the run is
+long="-da_grid_x 96 -da_grid_y 96 -rw_steps 150 -rw_heat_scheme crank-nicolson -rw_schedule_type revolve -rw_schedule_ram_slots 6"
+run 2 $long > "$tmp/long-full.txt"
+opts="$long -rw_store_type hdf5 -rw_store_hdf5_file $tmp/long.h5 -rw_adjoint_keep_interval 10"
+run 2 $opts > "$tmp/long-killed.txt" 2>&1 &
+launcher=$!
+i=0
+while test ! -s "$tmp/long.h5" && test $i -lt 200; do sleep 0.05; i=$((i + 1)); done
+sleep 0.4
+victim=$(pgrep -P "$launcher" | head -1)
+test -n "$victim" && victim=$(pgrep -P "$victim" rewind-gradient | head -1 || true)
+test -n "$victim" || victim=$(pgrep -n -f "lt-rewind-gradient|\.libs/rewind-gradient" || true)
+test -n "$victim" || { echo "FAIL: found no rank to kill"; exit 1; }
+kill -9 "$victim"
+if wait "$launcher"; then echo "FAIL long: the run survived the kill of a rank"; exit 1; fi
+run 2 $opts -rw_restart > "$tmp/long-resumed.txt" 2> "$tmp/long-resumed.err" || { echo "FAIL long: the resumed run failed"; cat "$tmp/long-resumed.err"; exit 1; }
+keys "$tmp/long-resumed.txt" | cmp -s - "$tmp/long-full.txt" || { echo "FAIL long: the resumed gradient differs"; exit 1; }
+echo "ok one rank killed from outside: $(sed -n 's/^rewind: -rw_restart //p' "$tmp/long-resumed.err" | head -1); identical"
