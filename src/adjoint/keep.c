@@ -38,6 +38,13 @@ static PetscErrorCode RwKeepFileName(RwAdjoint adj, char name[], size_t len, Pet
   *keep = *overwrite = PETSC_FALSE;
   for (PetscInt l = RW_NUM_LEVELS - 1; l >= 0 && !file; l--)
     if (adj->store[l]) PetscCall(RwStoreHDF5GetFileOptions(adj->store[l], &file, keep, overwrite));
+  if (!file) { /* checkpoints in RAM: the keep file follows the store options all the same */
+    const char *prefix;
+
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
+    PetscCall(PetscOptionsGetBool(NULL, prefix, "-rw_store_keep", keep, NULL));
+    PetscCall(PetscOptionsGetBool(NULL, prefix, "-rw_store_overwrite", overwrite, NULL));
+  }
   if (adj->keepfile[0]) PetscCall(PetscStrncpy(name, adj->keepfile, len));
   else if (!file) PetscCall(PetscStrncpy(name, "rewind-reverse.h5", len));
   else {
