@@ -137,6 +137,24 @@ static PetscErrorCode GradOptionsCase(const BenchConfig *cfg, BenchResults res)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* revolve/hdf5 keeping its reverse sweep about ten times (-rw_adjoint_keep_interval):
+   what one keep costs, in seconds, bytes and forward steps */
+static PetscErrorCode GradKeepCase(const BenchConfig *cfg, BenchResults res, BenchProblem *p, const char steps[], const char file[], PetscReal *fwd)
+{
+  RwAdjointCounts counts;
+  PetscInt        interval = PetscMax(cfg->gradient_steps / 10, 1);
+  PetscReal       per;
+  char            opts[1024], name[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_schedule_type revolve -rw_schedule_ram_slots %" PetscInt_FMT " -rw_store_type hdf5 -rw_store_hdf5_file %s -rw_adjoint_keep_interval %" PetscInt_FMT, steps, cfg->revolve_slots[0], file, interval));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "revolve/hdf5 s=%" PetscInt_FMT " keep=%" PetscInt_FMT, cfg->revolve_slots[0], interval));
+  PetscCall(GradCase(cfg, res, p, name, opts, fwd, &counts));
+  per = counts.keeps ? counts.seconds_keep / counts.keeps : 0;
+  PetscCall(BenchNote(res, "keep=%" PetscInt_FMT ": %" PetscInt64_FMT " keeps of the reverse sweep in the last gradient, %.4g MB and %.4g ms each on rank 0 = %.3g forward steps each", interval, counts.keeps, counts.keeps ? counts.bytes_kept / 1e6 / counts.keeps : 0.0, 1e3 * per, per / (*fwd / cfg->gradient_steps)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The built-in cases on the 2D explicit problem; multilevel's disk costs are
    those the revolve/hdf5 case measured, in forward steps */
 static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res)
@@ -176,6 +194,7 @@ static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res)
     PetscCall(GradCase(cfg, res, &p, name, opts, &fwd, &counts));
     PetscCall(BenchNote(res, "multilevel costs uf,ub,wd,rd = 1,1,%.3g,%.3g: disk write and read in forward steps, as the revolve/hdf5 case measured them (1,1 if it did not run)", (double)wd, (double)rd));
   }
+  if (cfg->gradient[BENCH_KEEP]) PetscCall(GradKeepCase(cfg, res, &p, steps, file, &fwd));
   PetscCall(BenchProblemDestroy(&p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -266,7 +285,7 @@ static PetscErrorCode GradWeakCases(const BenchConfig *cfg, BenchResults res)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const BenchGradientCases[] = {"storeall", "revolve", "revolve-hdf5", "multilevel", "weak", "options"};
+const char *const BenchGradientCases[] = {"storeall", "revolve", "revolve-hdf5", "multilevel", "keep", "weak", "options"};
 
 PetscErrorCode BenchGradient(const BenchConfig *cfg, BenchResults res)
 {

@@ -108,7 +108,10 @@ PetscErrorCode RwAdjointKeepBegin_Private(RwAdjoint adj)
 {
   PetscFunctionBegin;
   if (!adj->keep[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt l = 0; l < 2; l++) PetscCall(RwStoreSetSolve(adj->keep[l], adj->solve));
+  for (PetscInt l = 0; l < 2; l++) {
+    PetscCall(RwStoreSetSolve(adj->keep[l], adj->solve));
+    PetscCall(RwStoreResetCounts(adj->keep[l]));
+  }
   adj->keepseq = 0;
   PetscCall(PetscTime(&adj->keeplast));
   PetscFunctionReturn(PETSC_SUCCESS);
