@@ -52,7 +52,7 @@ for r in section("kernels"):
 np = int(sys.argv[3])
 weak = ["weak %d/%d ranks" % (p, np) for p in ([1, 2] if np == 2 else [1])]
 grad = section("gradient")
-assert [r["case"] for r in grad] == ["storeall/memory", "revolve/memory s=3", "revolve/memory s=6", "revolve/hdf5 s=3", "multilevel ram=3 disk=inf"] + weak, [r["case"] for r in grad]
+assert [r["case"] for r in grad] == ["storeall/memory", "revolve/memory s=3", "revolve/memory s=6", "revolve/hdf5 s=3", "multilevel ram=3 disk=inf", "revolve/hdf5 s=3 keep=2"] + weak, [r["case"] for r in grad]
 for r in grad[-len(weak):]:
     v = r["values"]
     assert v["efficiency_gradient"] > 0 and v["efficiency_forward"] > 0, r
