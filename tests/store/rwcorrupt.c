@@ -8,7 +8,9 @@
                4      truncate the file at a random length
                5..6   flip 1-4 bits near a rewind attribute's name (its
                       attribute message: header, datatype, dataspace, value)
-               7      overwrite 1-16 bytes near an attribute's name
+                      or an object header's signature (its first messages:
+                      a dataset's dataspace, datatype and layout)
+               7      overwrite 1-16 bytes near one of those
 
   The generator is splitmix64, written out here so that a seed means the same
   damage on every machine (rand() does not).  No HDF5: the point is damage
@@ -38,7 +40,7 @@ static size_t below(uint64_t *s, size_t n)
 /* The offsets of every occurrence of the names rewind gives its attributes */
 static size_t find_names(const unsigned char *buf, size_t len, size_t *at, size_t max)
 {
-  static const char *names[] = {"format", "identity", "slots", "layout", "model", "dim", "grid", "dof", "step", "time", "checksum", "valid", "attachment", "record", NULL};
+  static const char *names[] = {"format", "identity", "slots", "layout", "model", "dim", "grid", "dof", "step", "time", "checksum", "valid", "attachment", "record", "OHDR", "OCHK", NULL};
   size_t             n       = 0;
 
   for (int i = 0; names[i]; i++) {
