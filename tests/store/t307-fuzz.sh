@@ -54,6 +54,12 @@ fi
 
 # trial SEED: damage a copy, resume, write "CLASS SEED what was done | why" to $tmp/r.SEED
 trial() {
+  attempt "$1"
+  # MPI-IO's open now and then fails among concurrent singletons, whatever
+  # the file holds: that says nothing about the damage, so try once more
+  if grep -q '^refused .*MPI_File_open failed' "$tmp/r.$1"; then attempt "$1"; fi
+}
+attempt() {
   d="$tmp/t$1"
   mkdir "$d"
   cp "$tmp/kept.h5" "$d/ck.h5"
