@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -38,7 +39,7 @@
 
 #define RW_H5_WHERELEN (PETSC_MAX_PATH_LEN + 128)
 #define RW_H5_MSGLEN   (2 * PETSC_MAX_PATH_LEN + 1024)
-#define RW_H5_FORMAT "rewind checkpoints 2"
+#define RW_H5_FORMAT "rewind checkpoints 2" /* 2: checksummed HDF5 metadata, record checksums, per-solve identity */
 #define RW_H5_SOLVELEN 1024 /* the root's "solve" is rewritten in place: a fixed size */
 
 typedef enum {
@@ -71,6 +72,7 @@ typedef struct {
   MPI_Comm  fcomm;                    /* the ranks sharing the file */
   PetscInt  node, nodes;
   hid_t     fid, dxpl, memspace, filespace, *dset;
+  int64_t  *attach; /* a slot's attachment as read back, before its record checksum vouches for it */
   PetscBool opened;
   PetscBool owned; /* created here, or reopened and found to be this problem's: removed at the end unless kept */
   char      filesolve[RW_H5_SOLVELEN]; /* a reopened file's solve, and whether it completed */
@@ -87,8 +89,10 @@ typedef struct {
 typedef struct {
   int         valid;
   int64_t     step, dim, dof, grid[3];
-  uint64_t    checksum;
-  const char *missing; /* the first attribute absent or of the wrong size */
+  double      time;
+  uint64_t    checksum, record;
+  int64_t    *attach;  /* nattach values, in a buffer of the store's */
+  const char *missing; /* the first attribute absent or a list of another length */
 } RwH5Record;
 
 /* ---- HDF5-level helpers: return a negative status on failure, like HDF5 --- */
@@ -142,35 +146,132 @@ static herr_t RwH5AttrNewString(hid_t obj, const char name[], const char str[])
   return H5Tclose(t) < 0 ? -1 : s;
 }
 
-/* Reads an attribute of n values (a scalar when n is 0); 1 when it is absent or has another size */
+/* "a 64-bit signed integer", "a fixed-length string": what rewind writes for memtype */
+static void RwH5TypeWanted(hid_t memtype, char buf[], size_t len)
+{
+  size_t size = H5Tget_size(memtype);
+
+  switch (H5Tget_class(memtype)) {
+  case H5T_INTEGER:
+    snprintf(buf, len, "a %d-bit %s integer", (int)(8 * size), H5Tget_sign(memtype) == H5T_SGN_NONE ? "unsigned" : "signed");
+    break;
+  case H5T_FLOAT:
+    snprintf(buf, len, "a %d-bit IEEE float", (int)(8 * size));
+    break;
+  default:
+    snprintf(buf, len, "a fixed-length string");
+  }
+}
+
+/* "type class float (4 bytes)", as HDF5 classifies what the file holds */
+static void RwH5TypeSeen(hid_t ftype, char buf[], size_t len)
+{
+  static const char *const classes[] = {"integer", "float", "time", "string", "bitfield", "opaque", "compound", "reference", "enum", "variable-length", "array"};
+  H5T_class_t              c         = H5Tget_class(ftype);
+  const char              *name      = c >= 0 && c < (int)(sizeof(classes) / sizeof(classes[0])) ? classes[c] : "unknown";
+
+  if (c == H5T_STRING && H5Tis_variable_str(ftype) > 0) snprintf(buf, len, "type class variable-length string");
+  else if (c == H5T_INTEGER) snprintf(buf, len, "type class %s integer (%zu bytes)", H5Tget_sign(ftype) == H5T_SGN_NONE ? "unsigned" : "signed", H5Tget_size(ftype));
+  else snprintf(buf, len, "type class %s (%zu bytes)", name, H5Tget_size(ftype));
+}
+
+/* Whether the file's type is the one rewind writes where it reads memtype:
+   the same class, size and precision (and sign for integers); any fixed-length
+   string for a string.  The byte order is left to HDF5's conversion. */
+static htri_t RwH5TypeIs(hid_t ftype, hid_t memtype)
+{
+  H5T_class_t fc = H5Tget_class(ftype), mc = H5Tget_class(memtype);
+
+  if (fc < 0 || mc < 0) return -1;
+  if (fc != mc) return 0;
+  if (mc == H5T_STRING) return H5Tis_variable_str(ftype) == 0;
+  if (H5Tget_size(ftype) != H5Tget_size(memtype) || H5Tget_precision(ftype) != H5Tget_precision(memtype)) return 0;
+  return mc != H5T_INTEGER || H5Tget_sign(ftype) == H5Tget_sign(memtype);
+}
+
+/* Whether an object's type is what rewind wrote; if not, why not, in why:
+   what = "attribute \"step\" of /slot_3", "dataset /slot_3" */
+static htri_t RwH5CheckType(hid_t ftype, hid_t memtype, const char what[], char why[], size_t len)
+{
+  htri_t is = RwH5TypeIs(ftype, memtype);
+  char   seen[96], wanted[64];
+
+  if (is == 0) {
+    RwH5TypeSeen(ftype, seen, sizeof(seen));
+    RwH5TypeWanted(memtype, wanted, sizeof(wanted));
+    snprintf(why, len, "%s has %s, expected %s: the file is damaged or not rewind's", what, seen, wanted);
+  }
+  return is;
+}
+
+/* Whether a dataspace is the scalar (n = 0) or the one-dimensional list
+   (n > 0) rewind writes; -1 (and why) for another kind, 1 for a list of another length */
+static int RwH5CheckSpace(hid_t space, hsize_t n, const char what[], char why[], size_t len)
+{
+  H5S_class_t c    = H5Sget_simple_extent_type(space);
+  int         rank = c == H5S_SIMPLE ? H5Sget_simple_extent_ndims(space) : 0;
+  hsize_t     dims[1];
+
+  if (n && c == H5S_SIMPLE && rank == 1 && H5Sget_simple_extent_dims(space, dims, NULL) == 1) return dims[0] == n ? 0 : 1;
+  if (!n && c == H5S_SCALAR) return 0;
+  snprintf(why, len, "%s has a %s dataspace%s, expected %s: the file is damaged or not rewind's", what, c == H5S_SCALAR ? "scalar" : c == H5S_NULL ? "null" : c == H5S_SIMPLE ? "simple" : "unreadable", c == H5S_SIMPLE && rank != 1 ? " of another rank" : "", n ? "a one-dimensional list" : "a scalar");
+  return -1;
+}
+
+/* Puts a message of rewind's on HDF5's error stack, after the calls that would clear it */
+static herr_t RwH5Refuse(const char func[], const char why[])
+{
+  H5Epush2(H5E_DEFAULT, __FILE__, func, __LINE__, H5E_ERR_CLS, H5E_ARGS, H5E_BADTYPE, "%s", why);
+  return -1;
+}
+
+/* "attribute \"step\" of /slot_3", for messages */
+static void RwH5AttrWhat(hid_t obj, const char name[], char buf[], size_t len)
+{
+  char    path[64] = "?";
+  ssize_t l        = H5Iget_name(obj, path, sizeof(path));
+
+  if (l <= 0) snprintf(path, sizeof(path), "?");
+  snprintf(buf, len, "attribute \"%s\" of %s", name, path);
+}
+
+/* Reads an attribute of n values (a scalar when n is 0); 1 when it is absent
+   or a list of another length.  Its type and dataspace are checked first, so
+   HDF5 converts (and writes into buf) nothing but what rewind wrote. */
 static herr_t RwH5AttrGet(hid_t obj, const char name[], hid_t memtype, hsize_t n, void *buf)
 {
-  htri_t   e = H5Aexists(obj, name);
-  hid_t    a, sp;
-  hssize_t np = -1;
-  herr_t   s;
+  htri_t e = H5Aexists(obj, name);
+  hid_t  a, sp = -1, ft = -1, es = -1;
+  herr_t s         = -1;
+  char   what[128] = "", why[256] = "";
 
   if (e <= 0) return e < 0 ? -1 : 1;
   if ((a = H5Aopen(obj, name, H5P_DEFAULT)) < 0) return -1;
-  if ((sp = H5Aget_space(a)) >= 0) {
-    np = H5Sget_simple_extent_npoints(sp);
-    if (H5Sclose(sp) < 0) np = -1;
-  }
-  s = np < 0 ? -1 : (hsize_t)np != (n ? n : 1) ? 1 : H5Aread(a, memtype, buf);
-  return H5Aclose(a) < 0 ? -1 : s;
+  RwH5AttrWhat(obj, name, what, sizeof(what));
+  if ((ft = H5Aget_type(a)) >= 0 && (sp = H5Aget_space(a)) >= 0 && RwH5CheckType(ft, memtype, what, why, sizeof(why)) > 0) s = RwH5CheckSpace(sp, n, what, why, sizeof(why));
+  if (s == 0) s = H5Aread(a, memtype, buf);
+  if (s < 0 && !why[0]) es = H5Eget_current_stack(); /* HDF5's reason, which the closes would clear */
+  if (sp >= 0 && H5Sclose(sp) < 0) s = -1;
+  if (ft >= 0 && H5Tclose(ft) < 0) s = -1;
+  if (H5Aclose(a) < 0) s = -1;
+  if (es >= 0) H5Eset_current_stack(es);
+  return why[0] ? RwH5Refuse("RwH5AttrGet", why) : s;
 }
 
 /* Reads a string attribute into buf, truncated to len - 1 characters; 1 when absent */
 static herr_t RwH5AttrGetString(hid_t obj, const char name[], char buf[], size_t len)
 {
-  hid_t  t = RwH5StringType(len);
+  hid_t  t = RwH5StringType(len), es = -1;
   herr_t s;
 
   if (t < 0) return -1;
   buf[0] = 0;
   s      = RwH5AttrGet(obj, name, t, 0, buf);
   buf[len - 1] = 0;
-  return H5Tclose(t) < 0 ? -1 : s;
+  if (s < 0) es = H5Eget_current_stack(); /* the reason, which H5Tclose would clear */
+  if (H5Tclose(t) < 0) s = -1;
+  if (es >= 0) H5Eset_current_stack(es);
+  return s;
 }
 
 /* Sets a slot's valid mark and flushes, so that the mark on disk follows the data on disk */
@@ -180,8 +281,25 @@ static herr_t RwH5Mark(hid_t fid, hid_t dset, int valid)
   return H5Fflush(fid, H5F_SCOPE_LOCAL);
 }
 
+/* The checksum of a slot's record: what a read trusts beside the data (the
+   slot, the step, the time, the data's checksum and the attachment), chained
+   through splitmix64, so that a changed bit in any of them is found */
+static uint64_t RwH5RecordSum(int64_t slot, int64_t step, double time, uint64_t checksum, PetscInt nattach, const int64_t attach[])
+{
+  uint64_t h = RwSplitMix64(0x7265776e64ULL), t; /* "rewnd" */
+
+  memcpy(&t, &time, sizeof(t));
+  h = RwSplitMix64(h ^ (uint64_t)slot);
+  h = RwSplitMix64(h ^ (uint64_t)step);
+  h = RwSplitMix64(h ^ t);
+  h = RwSplitMix64(h ^ checksum);
+  h = RwSplitMix64(h ^ (uint64_t)nattach);
+  for (PetscInt i = 0; i < nattach; i++) h = RwSplitMix64(h ^ (uint64_t)attach[i]);
+  return h;
+}
+
 /* Everything a read or a restart checks, in one pass over the attributes */
-static herr_t RwH5GetRecord(hid_t dset, PetscInt dim, RwH5Record *r)
+static herr_t RwH5GetRecord(hid_t dset, PetscInt dim, PetscInt nattach, int64_t attach[], RwH5Record *r)
 {
   struct {
     const char *name;
@@ -189,16 +307,20 @@ static herr_t RwH5GetRecord(hid_t dset, PetscInt dim, RwH5Record *r)
     hsize_t     n;
     void       *buf;
   } attr[] = {
-    {"valid",    H5T_NATIVE_INT,    0,            &r->valid   },
-    {"step",     H5T_NATIVE_INT64,  0,            &r->step    },
-    {"dim",      H5T_NATIVE_INT64,  0,            &r->dim     },
-    {"grid",     H5T_NATIVE_INT64,  (hsize_t)dim, r->grid     },
-    {"dof",      H5T_NATIVE_INT64,  0,            &r->dof     },
-    {"checksum", H5T_NATIVE_UINT64, 0,            &r->checksum}
+    {"valid",           H5T_NATIVE_INT,    0,                &r->valid   },
+    {"step",            H5T_NATIVE_INT64,  0,                &r->step    },
+    {"dim",             H5T_NATIVE_INT64,  0,                &r->dim     },
+    {"grid",            H5T_NATIVE_INT64,  (hsize_t)dim,     r->grid     },
+    {"dof",             H5T_NATIVE_INT64,  0,                &r->dof     },
+    {"time",            H5T_NATIVE_DOUBLE, 0,                &r->time    },
+    {"checksum",        H5T_NATIVE_UINT64, 0,                &r->checksum},
+    {"record_checksum", H5T_NATIVE_UINT64, 0,                &r->record  },
+    {"attachment",      H5T_NATIVE_INT64,  (hsize_t)nattach, attach      }
   };
 
   memset(r, 0, sizeof(*r));
-  for (size_t i = 0; i < sizeof(attr) / sizeof(attr[0]); i++) {
+  r->attach = attach;
+  for (size_t i = 0; i < sizeof(attr) / sizeof(attr[0]) - (nattach ? 0 : 1); i++) {
     herr_t s = RwH5AttrGet(dset, attr[i].name, attr[i].type, attr[i].n, attr[i].buf);
 
     if (s < 0) return -1;
@@ -269,6 +391,7 @@ static PetscErrorCode RwStoreHDF5Check(RwStore store, PetscInt64 slot, PetscInt6
     RwStoreHDF5Where(store, slot, k, where, sizeof(where));
     snprintf(msg, sizeof(msg), "%s %s failed: %s", RwH5Verbs[doing], where, why);
     if (doing == RW_H5_WRITE) RwStoreHDF5WriteHint(store, msg, sizeof(msg));
+    else if (strstr(why, "metadata checksum")) snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), ": the file is damaged");
   }
   PetscCall(RwStoreHDF5Agree(store, RwH5Codes[doing], msg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -437,23 +560,87 @@ static PetscErrorCode RwStoreHDF5CheckPath(RwStore store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The file format of HDF5 1.8 (superblock 2, object headers 2): every piece
+   of metadata carries a checksum that HDF5 verifies when it reads it, so a
+   damaged header is refused instead of decoded; attributes stay in the
+   object header (compact), which that checksum covers */
+#define RW_H5_MAX_COMPACT 64
+static PetscErrorCode RwStoreHDF5Format(hid_t fapl, hid_t ocpl)
+{
+  PetscFunctionBegin;
+  if (fapl >= 0) RwCallHDF5(H5Pset_libver_bounds, (fapl, H5F_LIBVER_V18, H5F_LIBVER_V18));
+  if (ocpl >= 0) RwCallHDF5(H5Pset_attr_phase_change, (ocpl, RW_H5_MAX_COMPACT, RW_H5_MAX_COMPACT - 8));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rank 0 of a file to reopen looks at its superblock before HDF5 does: a
+   file without checksummed metadata (an older rewind's, or not rewind's) is
+   refused unread, since HDF5 1.10 can crash decoding a damaged header */
+static PetscErrorCode RwStoreHDF5CheckSuperblock(RwStore store)
+{
+  RwStore_HDF5       *h5                = (RwStore_HDF5 *)store->data;
+  static const char   sig[8]            = {'\211', 'H', 'D', 'F', '\r', '\n', '\032', '\n'};
+  char                msg[RW_H5_MSGLEN] = "";
+  unsigned char       sb[9];
+  PetscMPIInt         frank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
+  if (!frank) {
+    int         fd = open(h5->path, O_RDONLY);
+    struct stat st;
+    ssize_t     got = fd < 0 ? -1 : read(fd, sb, sizeof(sb));
+
+    if (fd < 0 || fstat(fd, &st)) snprintf(msg, sizeof(msg), "Cannot read checkpoint file %s for a restart: %s", h5->path, strerror(errno));
+    else if (got < (ssize_t)sizeof(sb) || memcmp(sb, sig, sizeof(sig))) snprintf(msg, sizeof(msg), "File %s is truncated or not an HDF5 file: %lld bytes, without HDF5's signature at the start", h5->path, (long long)st.st_size);
+    else if (sb[8] < 2) snprintf(msg, sizeof(msg), "File %s is not a rewind checkpoint file of this version (format \"%s\"): its HDF5 superblock has version %d, expected 2 or more, whose metadata carries checksums; it is not opened, since HDF5 could not verify it", h5->path, RW_H5_FORMAT, (int)sb[8]);
+    if (fd >= 0) close(fd);
+  }
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* H5Fopen failed on some rank: most often a file cut short (a full disk, a
+   copy interrupted) or damaged metadata; say so with its size and HDF5's reason */
+static PetscErrorCode RwStoreHDF5OpenFailed(RwStore store, PetscBool failed)
+{
+  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
+  char          msg[RW_H5_MSGLEN] = "", why[256];
+  struct stat   st;
+
+  PetscFunctionBegin;
+  if (failed) {
+    PetscCall(RwHDF5ErrorMessage(why, sizeof(why)));
+    if (stat(h5->path, &st)) snprintf(msg, sizeof(msg), "opening file %s failed: %s (%s)", h5->path, why, strerror(errno));
+    else snprintf(msg, sizeof(msg), "File %s is truncated, damaged or not an HDF5 file: %lld bytes, and HDF5 cannot open it: %s", h5->path, (long long)st.st_size, why);
+  }
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_OPEN, msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Collective MPI-IO, collective metadata, and the alignment striped file systems want */
 static PetscErrorCode RwStoreHDF5OpenFile(RwStore store)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
-  hid_t         fapl;
-  RwH5Doing     doing = store->restart ? RW_H5_OPEN : RW_H5_CREATE;
+  hid_t         fapl, fcpl, es = H5I_INVALID_HID;
 
   PetscFunctionBegin;
+  if (store->restart) PetscCall(RwStoreHDF5CheckSuperblock(store));
   RwCallHDF5Return(fapl, H5Pcreate, (H5P_FILE_ACCESS));
+  RwCallHDF5Return(fcpl, H5Pcreate, (H5P_FILE_CREATE));
   RwCallHDF5(H5Pset_fapl_mpio, (fapl, h5->fcomm, MPI_INFO_NULL));
   RwCallHDF5(H5Pset_all_coll_metadata_ops, (fapl, 1));
   RwCallHDF5(H5Pset_coll_metadata_write, (fapl, 1));
+  PetscCall(RwStoreHDF5Format(fapl, fcpl));
   if (h5->alignment > 0) RwCallHDF5(H5Pset_alignment, (fapl, (hsize_t)h5->alignment, (hsize_t)h5->alignment));
   if (store->restart) h5->fid = H5Fopen(h5->path, H5F_ACC_RDWR, fapl);
-  else h5->fid = H5Fcreate(h5->path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  else h5->fid = H5Fcreate(h5->path, H5F_ACC_TRUNC, fcpl, fapl);
+  if (h5->fid < 0) es = H5Eget_current_stack(); /* HDF5's reason, which the closes would clear */
   RwCallHDF5(H5Pclose, (fapl));
-  RwH5Try(store, -1, 0, doing, h5->fid);
+  RwCallHDF5(H5Pclose, (fcpl));
+  if (es >= 0) H5Eset_current_stack(es);
+  if (store->restart) PetscCall(RwStoreHDF5OpenFailed(store, (PetscBool)(h5->fid < 0)));
+  else RwH5Try(store, -1, 0, RW_H5_CREATE, h5->fid);
   h5->opened = PETSC_TRUE;
   h5->owned  = (PetscBool)!store->restart;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -518,7 +705,7 @@ static herr_t RwH5NewSlot(RwStore store, PetscInt64 slot, hid_t space, hid_t dcp
   char          name[64];
   int64_t       dim = h5->dim, dof = h5->dof, grid[3] = {h5->M[0], h5->M[1], h5->M[2]}, step = -1;
   double        time     = NAN;
-  uint64_t      checksum = 0;
+  uint64_t      checksum = 0, record = RwH5RecordSum(slot, step, time, checksum, store->nattach, store->attach);
   int           valid    = 0;
   hid_t         d;
   herr_t        s = 0;
@@ -535,6 +722,7 @@ static herr_t RwH5NewSlot(RwStore store, PetscInt64 slot, hid_t space, hid_t dcp
   s |= RwH5AttrNew(d, "checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64, 0, &checksum);
   s |= RwH5AttrNew(d, "valid", H5T_STD_I32LE, H5T_NATIVE_INT, 0, &valid);
   if (store->nattach) s |= RwH5AttrNew(d, "attachment", H5T_STD_I64LE, H5T_NATIVE_INT64, (hsize_t)store->nattach, store->attach);
+  s |= RwH5AttrNew(d, "record_checksum", H5T_STD_U64LE, H5T_NATIVE_UINT64, 0, &record);
   return s < 0 ? -1 : 0;
 }
 
@@ -557,6 +745,7 @@ static PetscErrorCode RwStoreHDF5CreateFile(RwStore store)
   RwCallHDF5Return(dcpl, H5Pcreate, (H5P_DATASET_CREATE));
   RwCallHDF5(H5Pset_alloc_time, (dcpl, H5D_ALLOC_TIME_EARLY));
   RwCallHDF5(H5Pset_fill_time, (dcpl, H5D_FILL_TIME_NEVER));
+  PetscCall(RwStoreHDF5Format(H5I_INVALID_HID, dcpl));
   for (PetscInt64 i = 0; i < store->slots; i++) RwH5Try(store, i, -1, RW_H5_CREATE, RwH5NewSlot(store, i, space, dcpl));
   RwCallHDF5(H5Pclose, (dcpl));
   RwCallHDF5(H5Sclose, (space));
@@ -617,29 +806,47 @@ static PetscErrorCode RwStoreHDF5CheckRoot(RwStore store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The slots' datasets of a file to restart from, each shaped like this run's states */
+/* Why a slot's dataset is not one of this run's states (8-byte IEEE floats,
+   a simple dataspace of this shape), in msg; empty when it is */
+static PetscErrorCode RwStoreHDF5CheckSlot(RwStore store, PetscInt64 slot, char msg[])
+{
+  RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
+  hid_t         dset = h5->dset[slot], space, type;
+  hsize_t       dims[8];
+  int           rank = -1;
+  char          what[RW_H5_WHERELEN], why[RW_H5_MSGLEN] = "", have[128], want[128];
+  htri_t        isfloat;
+
+  PetscFunctionBegin;
+  RwCallHDF5Return(type, H5Dget_type, (dset));
+  snprintf(what, sizeof(what), "Dataset /slot_%" PetscInt64_FMT " in file %s", slot, h5->path);
+  isfloat = RwH5CheckType(type, H5T_NATIVE_DOUBLE, what, why, sizeof(why));
+  RwCallHDF5(H5Tclose, (type));
+  RwCallHDF5Return(space, H5Dget_space, (dset));
+  if (H5Sget_simple_extent_type(space) == H5S_SIMPLE) rank = H5Sget_simple_extent_ndims(space);
+  if (rank > 0 && rank <= 8) RwCallHDF5Return(rank, H5Sget_simple_extent_dims, (space, dims, NULL));
+  RwCallHDF5(H5Sclose, (space));
+  if (isfloat <= 0) snprintf(msg, RW_H5_MSGLEN, "%s", why);
+  else if (rank != h5->frank || memcmp(dims, h5->fdims, (size_t)rank * sizeof(hsize_t))) {
+    RwH5Shape(rank < 0 || rank > 8 ? 0 : rank, dims, have, sizeof(have));
+    RwH5Shape(h5->frank, h5->fdims, want, sizeof(want));
+    snprintf(msg, RW_H5_MSGLEN, "%s has shape %s, but this run's states have shape %s", what, rank < 0 ? "(not a simple dataspace)" : have, want);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The slots' datasets of a file to restart from, each one of this run's states */
 static PetscErrorCode RwStoreHDF5OpenSlots(RwStore store)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
 
   PetscFunctionBegin;
   for (PetscInt64 i = 0; i < store->slots; i++) {
-    char    name[64], msg[RW_H5_MSGLEN] = "", have[128], want[128];
-    hsize_t dims[8];
-    hid_t   space;
-    int     rank;
+    char name[64], msg[RW_H5_MSGLEN] = "";
 
     snprintf(name, sizeof(name), "slot_%" PetscInt64_FMT, i);
     RwH5TryReturn(h5->dset[i], store, i, -1, RW_H5_OPEN, H5Dopen2(h5->fid, name, H5P_DEFAULT));
-    RwH5TryReturn(space, store, i, -1, RW_H5_OPEN, H5Dget_space(h5->dset[i]));
-    rank = H5Sget_simple_extent_ndims(space);
-    if (rank > 0 && rank <= 8) RwCallHDF5Return(rank, H5Sget_simple_extent_dims, (space, dims, NULL));
-    RwCallHDF5(H5Sclose, (space));
-    if (rank != h5->frank || memcmp(dims, h5->fdims, (size_t)rank * sizeof(hsize_t))) {
-      RwH5Shape(rank < 0 || rank > 8 ? 0 : rank, dims, have, sizeof(have));
-      RwH5Shape(h5->frank, h5->fdims, want, sizeof(want));
-      snprintf(msg, sizeof(msg), "Dataset /%s in file %s has shape %s, but this run's states have shape %s", name, h5->path, have, want);
-    }
+    PetscCall(RwStoreHDF5CheckSlot(store, i, msg));
     PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -721,6 +928,7 @@ static PetscErrorCode RwStoreSetUp_HDF5(RwStore store)
   PetscCall(RwStoreHDF5FileComm(store));
   PetscCall(RwStoreHDF5Selection(store));
   PetscCall(PetscMalloc1(PetscMax(store->slots, 1), &h5->dset));
+  PetscCall(PetscMalloc1(PetscMax(store->nattach, 1), &h5->attach));
   for (PetscInt64 i = 0; i < store->slots; i++) h5->dset[i] = H5I_INVALID_HID;
   if (store->restart) PetscCall(RwStoreHDF5ReopenFile(store));
   else PetscCall(RwStoreHDF5CreateFile(store));
@@ -743,12 +951,16 @@ static herr_t RwStoreHDF5WriteData(RwStore store, PetscInt64 slot, const PetscSc
   return H5Dwrite(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->dxpl, a);
 }
 
-static herr_t RwH5PutRecord(RwStore store, hid_t fid, hid_t dset, int64_t step, double time, uint64_t checksum)
+/* The changing attributes of a write, all covered by the record checksum, then one flush */
+static herr_t RwH5PutRecord(RwStore store, hid_t fid, hid_t dset, int64_t slot, int64_t step, double time, uint64_t checksum)
 {
+  uint64_t record = RwH5RecordSum(slot, step, time, checksum, store->nattach, store->attach);
+
   if (store->nattach && RwH5AttrPut(dset, "attachment", H5T_NATIVE_INT64, store->attach) < 0) return -1;
   if (RwH5AttrPut(dset, "step", H5T_NATIVE_INT64, &step) < 0) return -1;
   if (RwH5AttrPut(dset, "time", H5T_NATIVE_DOUBLE, &time) < 0) return -1;
   if (RwH5AttrPut(dset, "checksum", H5T_NATIVE_UINT64, &checksum) < 0) return -1;
+  if (RwH5AttrPut(dset, "record_checksum", H5T_NATIVE_UINT64, &record) < 0) return -1;
   return H5Fflush(fid, H5F_SCOPE_LOCAL);
 }
 
@@ -765,13 +977,44 @@ static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt
   PetscCall(RwStoreHDF5Checksum(store, a, &sum));
   RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Mark(h5->fid, h5->dset[slot], 0));
   RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5WriteData(store, slot, a));
-  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5PutRecord(store, h5->fid, h5->dset[slot], k, time, sum));
+  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5PutRecord(store, h5->fid, h5->dset[slot], slot, k, time, sum));
   RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Mark(h5->fid, h5->dset[slot], 1));
   PetscCall(VecRestoreArrayRead(u, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* What the file records for a slot agrees with the read asked for: valid, step k, this grid */
+/* Reads a slot's record; a slot marked valid must have all of it, and its
+   record checksum must match, else msg says what is wrong.  A slot without
+   its valid mark (half-written, or never) comes back with valid 0. */
+static PetscErrorCode RwStoreHDF5GetRecord(RwStore store, PetscInt64 slot, PetscInt64 k, RwH5Record *r, char msg[])
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  char          where[RW_H5_WHERELEN];
+  uint64_t      sum;
+
+  PetscFunctionBegin;
+  RwH5Try(store, slot, k, RW_H5_READ, RwH5GetRecord(h5->dset[slot], h5->dim, store->nattach, h5->attach, r));
+  RwStoreHDF5Where(store, slot, k, where, sizeof(where));
+  sum = RwH5RecordSum(slot, r->step, r->time, r->checksum, store->nattach, r->attach);
+  if (r->valid != 1 || (r->missing && !strcmp(r->missing, "valid"))) r->valid = 0;
+  else if (r->missing) snprintf(msg, RW_H5_MSGLEN, "%s: attribute \"%s\" is missing or malformed: the file is damaged", where, r->missing);
+  else if (sum != r->record) snprintf(msg, RW_H5_MSGLEN, "%s: checksum 0x%016llx of its record (step, time, data checksum, attachment) differs from 0x%016llx recorded: the file is corrupted", where, (unsigned long long)sum, (unsigned long long)r->record);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The record of a slot about to be trusted: valid and intact, else msg says why not */
+static PetscErrorCode RwStoreHDF5GetValidRecord(RwStore store, PetscInt64 slot, PetscInt64 k, RwH5Record *r, char msg[])
+{
+  char where[RW_H5_WHERELEN];
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5GetRecord(store, slot, k, r, msg));
+  RwStoreHDF5Where(store, slot, k, where, sizeof(where));
+  if (!r->valid) snprintf(msg, RW_H5_MSGLEN, "%s has no valid mark: its write never completed (or the mark was removed); refusing to read it", where);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What the file records for a slot agrees with the read asked for: valid, intact, step k, this grid */
 static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, PetscInt64 k, uint64_t *checksum)
 {
   RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
@@ -782,7 +1025,7 @@ static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, Pet
   char          hs[96], ws[96];
 
   PetscFunctionBegin;
-  RwH5Try(store, slot, k, RW_H5_READ, RwH5GetRecord(h5->dset[slot], h5->dim, &r));
+  PetscCall(RwStoreHDF5GetValidRecord(store, slot, k, &r, msg));
   RwStoreHDF5Where(store, slot, k, where, sizeof(where));
   samegrid = (PetscBool)(r.dim == h5->dim && r.dof == h5->dof);
   for (PetscInt d = 0; d < h5->dim; d++) {
@@ -790,9 +1033,8 @@ static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, Pet
     want[d] = (hsize_t)h5->M[d];
     samegrid = (PetscBool)(samegrid && have[d] == want[d]);
   }
-  if (r.missing && strcmp(r.missing, "valid")) snprintf(msg, sizeof(msg), "%s: attribute \"%s\" is missing or malformed: the file is damaged", where, r.missing);
-  else if (r.valid != 1) snprintf(msg, sizeof(msg), "%s has no valid mark: its write never completed (or the mark was removed); refusing to read it", where);
-  else if (r.step != k) snprintf(msg, sizeof(msg), "%s records step %" PetscInt64_FMT ", not the step expected", where, (PetscInt64)r.step);
+  if (msg[0]) { /* reported as found */
+  } else if (r.step != k) snprintf(msg, sizeof(msg), "%s records step %" PetscInt64_FMT ", not the step expected", where, (PetscInt64)r.step);
   else if (!samegrid) {
     RwH5Shape((int)h5->dim, have, hs, sizeof(hs));
     RwH5Shape((int)h5->dim, want, ws, sizeof(ws));
@@ -824,19 +1066,23 @@ static PetscErrorCode RwStoreRead_HDF5(RwStore store, PetscInt64 slot, PetscInt6
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A slot holds a step when its file marks it valid; node files answer for
-   their node only, so a step counts when every node's file holds it */
+/* A slot holds a step when its file marks it valid; a slot marked valid
+   whose record is damaged is refused here, before anything trusts its step.
+   Node files answer for their node only, so a step counts when every node's
+   file holds it */
 static PetscErrorCode RwStoreGetValidSteps_HDF5(RwStore store, PetscInt64 steps[])
 {
-  RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
-  MPI_Comm      comm = PetscObjectComm((PetscObject)store);
-  PetscInt64   *lo, *hi;
-  RwH5Record    r;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)store);
+  PetscInt64 *lo, *hi;
+  RwH5Record  r;
 
   PetscFunctionBegin;
   for (PetscInt64 i = 0; i < store->slots; i++) {
-    RwH5Try(store, i, -1, RW_H5_READ, RwH5GetRecord(h5->dset[i], h5->dim, &r));
-    steps[i] = r.valid == 1 && !r.missing ? (PetscInt64)r.step : -1;
+    char msg[RW_H5_MSGLEN] = "";
+
+    PetscCall(RwStoreHDF5GetRecord(store, i, -1, &r, msg));
+    steps[i] = r.valid ? (PetscInt64)r.step : -1;
+    PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
   }
   PetscCall(PetscMalloc2(store->slots, &lo, store->slots, &hi));
   PetscCallMPI(MPI_Allreduce(steps, lo, (PetscMPIInt)store->slots, MPIU_INT64, MPI_MIN, comm));
@@ -846,19 +1092,19 @@ static PetscErrorCode RwStoreGetValidSteps_HDF5(RwStore store, PetscInt64 steps[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The integers kept with a slot's checkpoint, as the file holds them */
+/* The integers kept with a slot's checkpoint, as the file holds them, once
+   its record checksum vouches for them */
 static PetscErrorCode RwStoreGetAttachment_HDF5(RwStore store, PetscInt64 slot, PetscInt64 data[])
 {
-  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
-  hid_t         a;
-  herr_t        s;
+  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
+  char          msg[RW_H5_MSGLEN] = "";
+  RwH5Record    r;
 
   PetscFunctionBegin;
   if (!store->nattach) PetscFunctionReturn(PETSC_SUCCESS);
-  a = H5Aopen(h5->dset[slot], "attachment", H5P_DEFAULT);
-  s = a < 0 ? -1 : H5Aread(a, H5T_NATIVE_INT64, data);
-  if (a >= 0 && H5Aclose(a) < 0) s = -1;
-  RwH5Try(store, slot, store->step[slot], RW_H5_READ, s);
+  PetscCall(RwStoreHDF5GetValidRecord(store, slot, store->step[slot], &r, msg));
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  PetscCall(PetscArraycpy(data, h5->attach, store->nattach));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1050,6 +1296,7 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
     PetscCallMPI(MPI_Comm_free(&h5->fcomm));
   }
   PetscCall(PetscFree(h5->dset));
+  PetscCall(PetscFree(h5->attach));
   PetscCall(PetscFree(store->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileOptions_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5GetFileOptions_C", NULL));
