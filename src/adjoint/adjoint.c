@@ -215,9 +215,9 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
   PetscObjectOptionsBegin((PetscObject)adj);
-  PetscCall(PetscOptionsInt("-rw_steps", "Number of time steps", "RwAdjointSetSteps", n, &n, &set));
+  PetscCall(RwOptionsInt("-rw_steps", "Number of time steps", "RwAdjointSetSteps", n, &n, &set, 1, PETSC_MAX_INT));
   if (set) PetscCall(RwAdjointSetSteps(adj, n));
-  PetscCall(PetscOptionsInt("-rw_check_finite_interval", "Steps between collective checks for NaN/Inf in the states", "RwAdjointSetFromOptions", ci, &ci, NULL));
+  PetscCall(RwOptionsInt("-rw_check_finite_interval", "Steps between collective checks for NaN/Inf in the states", "RwAdjointSetFromOptions", ci, &ci, NULL, 1, PETSC_MAX_INT));
   PetscCheck(ci >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_check_finite_interval %" PetscInt_FMT " must be >= 1", ci);
   adj->checkinterval = ci;
   PetscCall(PetscOptionsFList("-rw_store_type", "Store of a single-level schedule", "RwStoreSetType", RwStoreList, adj->storetype[0], adj->storetype[0], sizeof(adj->storetype[0]), NULL));
@@ -226,7 +226,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscCall(PetscOptionsBool("-rw_adjoint_measured_costs", "After the first solve, re-plan the schedule with the measured step and disk costs", "RwAdjointGetMeasuredCosts", adj->usemeasured, &adj->usemeasured, NULL));
   {
     PetscInt k = (PetscInt)adj->killat;
-    PetscCall(PetscOptionsInt("-rw_debug_kill_at_step", "Testing: the process kills itself (SIGKILL) when the first forward sweep reaches this step", "RwAdjointSolve", k, &k, NULL));
+    PetscCall(RwOptionsInt("-rw_debug_kill_at_step", "Testing: the process kills itself (SIGKILL) when the first forward sweep reaches this step", "RwAdjointSolve", k, &k, NULL, 0, PETSC_MAX_INT));
     adj->killat = k;
   }
   PetscOptionsEnd();
