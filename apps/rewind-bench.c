@@ -241,6 +241,7 @@ int main(int argc, char **argv)
   for (int i = 0; i < nfiles; i++) PetscCall(BenchResultsWrite(res, files[i]));
   PetscCall(PetscStrToArrayDestroy(nfiles, files));
   PetscCall(BenchResultsDestroy(&res));
+  PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD)); /* a misspelled option would otherwise pass in silence */
   PetscCall(PetscFinalize());
   return 0;
 }

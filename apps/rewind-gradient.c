@@ -171,6 +171,7 @@ int main(int argc, char **argv)
   PetscCall(RwAdjointDestroy(&adj));
   PetscCall(RwObjectiveDestroy(&obj));
   PetscCall(RwModelDestroy(&model));
+  PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD)); /* a misspelled option would otherwise pass in silence */
   PetscCall(PetscFinalize());
   return ok ? 0 : 2;
 }

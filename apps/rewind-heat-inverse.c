@@ -221,6 +221,7 @@ int main(int argc, char **argv)
   if (o.output[0]) PetscCall(InvWriteOutput(&inv, o.output));
   PetscCall(TaoDestroy(&tao));
   PetscCall(Destroy(&inv));
+  PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD)); /* a misspelled option would otherwise pass in silence */
   PetscCall(PetscFinalize());
   return 0;
 }

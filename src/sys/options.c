@@ -141,26 +141,31 @@ static PetscErrorCode RwEditDistance(const char a[], const char b[], PetscInt ca
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* How close a given name is to a known one: 0 for a prefix either way, else the edit distance */
-static PetscErrorCode RwNameCloseness(const char given[], const char known[], PetscInt *d)
+/* How close a given name is to a known one, lower is closer: twice the edit
+   distance when it is at most 2, then 5 when the given name is a prefix of
+   the known one (cut short), 6 when the known one is a prefix of it; 7: not close */
+static PetscErrorCode RwNameCloseness(const char given[], const char known[], PetscInt *score)
 {
   size_t    lg, lk;
+  PetscInt  e = 3;
   PetscBool pre = PETSC_FALSE;
 
   PetscFunctionBegin;
+  PetscCall(RwEditDistance(given, known, 2, &e));
+  *score = e <= 2 ? 2 * e : 7;
+  if (*score < 7) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscStrlen(given, &lg));
   PetscCall(PetscStrlen(known, &lk));
   /* a prefix counts only when it is more than the class part ("-rw_", "-rw_store_") */
   if (PetscMin(lg, lk) >= 8) PetscCall(PetscStrncmp(given, known, PetscMin(lg, lk), &pre));
-  if (pre) *d = 0;
-  else PetscCall(RwEditDistance(given, known, 2, d));
+  if (pre) *score = lg < lk ? 5 : 6;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The closest known name: the table's and those of the options this run used */
 static PetscErrorCode RwSuggestOption(const char given[], char **used, PetscInt nused, char best[], size_t len)
 {
-  PetscInt bestd = 3, d;
+  PetscInt bestd = 7, d;
 
   PetscFunctionBegin;
   best[0] = 0;
