@@ -139,11 +139,33 @@ PetscErrorCode InvReadObservations(Inverse *inv, const char file[], PetscInt64 n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -rw_kappa0: the starting conductivity, dataset /kappa */
-PetscErrorCode InvReadStart(Inverse *inv, const char file[])
+/*
+  -rw_kappa0: the starting conductivity, dataset /kappa.  TAO would clip a
+  start outside the bounds [kmin, kmax] in silence, so it is refused with the
+  first offending point, or with clip (-rw_kappa0_clip) clipped with a warning
+  that says how many points moved.
+*/
+PetscErrorCode InvReadStart(Inverse *inv, const char file[], PetscReal kmin, PetscReal kmax, PetscBool clip)
 {
+  PetscInt64 nout, ijk[3];
+  PetscInt   c;
+  PetscReal  v;
+
   PetscFunctionBegin;
   PetscCall(RwIOReadField(inv->model, file, "/kappa", inv->xinit));
+  PetscCall(RwIOFieldFindOutside(inv->model, inv->xinit, kmin, kmax, &nout, ijk, &c, &v));
+  if (!nout) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(clip, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "-rw_kappa0 %s: dataset /kappa has %" PetscInt64_FMT " values outside the bounds [%g, %g] (-rw_kappa_min, -rw_kappa_max); the first in natural order is %g at grid point (%" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT "). Give a start within the bounds, or -rw_kappa0_clip to clip it", file, nout, (double)kmin, (double)kmax, (double)v, ijk[0], ijk[1], ijk[2]);
+  {
+    PetscScalar *a;
+    PetscInt     n;
+
+    PetscCall(VecGetLocalSize(inv->xinit, &n));
+    PetscCall(VecGetArray(inv->xinit, &a));
+    for (PetscInt i = 0; i < n; i++) a[i] = PetscMin(PetscMax(PetscRealPart(a[i]), kmin), kmax);
+    PetscCall(VecRestoreArray(inv->xinit, &a));
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "rewind: warning: -rw_kappa0_clip moved %" PetscInt64_FMT " values of /kappa in %s into the bounds [%g, %g]; the first was %g at grid point (%" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT ")\n", nout, file, (double)kmin, (double)kmax, (double)v, ijk[0], ijk[1], ijk[2]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -22,7 +22,11 @@ static PetscErrorCode FileDefaults(const char file[])
 
   PetscFunctionBegin;
   for (size_t i = 0; i < sizeof(attr) / sizeof(attr[0]); i++) {
-    PetscCall(RwIOReadAttribute(PETSC_COMM_WORLD, file, "/", attr[i][0], &v, &found));
+    if (i < 4) { /* grid sizes and steps: whole numbers, checked before they become options */
+      PetscInt64 k = 0;
+      PetscCall(RwIOReadAttributeInt(PETSC_COMM_WORLD, file, "/", attr[i][0], 1, PETSC_MAX_INT, &k, &found));
+      v = (PetscReal)k;
+    } else PetscCall(RwIOReadAttribute(PETSC_COMM_WORLD, file, "/", attr[i][0], &v, &found));
     if (found && i < 3) dim++;
     PetscCall(PetscOptionsHasName(NULL, NULL, attr[i][1], &set));
     if (!found || set) continue;
