@@ -253,12 +253,14 @@ PetscErrorCode RwIOReadAttribute(MPI_Comm comm, const char file[], const char ob
 PetscErrorCode RwIOReadAttributeInt(MPI_Comm comm, const char file[], const char object[], const char name[], PetscInt64 lo, PetscInt64 hi, PetscInt64 *value, PetscBool *found)
 {
   PetscReal v = 0;
+  char      val[32];
 
   PetscFunctionBegin;
   PetscCall(RwIOReadAttribute(comm, file, object, name, &v, found));
   if (!*found) PetscFunctionReturn(PETSC_SUCCESS);
   /* the range is compared in double before the cast, which would be undefined outside it */
-  PetscCheck(v == PetscFloorReal(v) && v >= (PetscReal)lo && v <= (PetscReal)hi, comm, PETSC_ERR_FILE_UNEXPECTED, "Attribute %s of %s in %s is %.17g: expected a whole number in [%" PetscInt64_FMT ", %" PetscInt64_FMT "]", name, object, file, (double)v, lo, hi);
+  snprintf(val, sizeof(val), "%.17g", (double)v); /* as the file holds it */
+  PetscCheck(v == PetscFloorReal(v) && v >= (PetscReal)lo && v <= (PetscReal)hi, comm, PETSC_ERR_FILE_UNEXPECTED, "Attribute %s of %s in %s is %s: expected a whole number in [%" PetscInt64_FMT ", %" PetscInt64_FMT "]", name, object, file, val, lo, hi);
   *value = (PetscInt64)v;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -382,6 +384,7 @@ PetscErrorCode RwIOReadField(RwModel model, const char file[], const char datase
   PetscReal   bad;
   PetscInt64  nbad, ijk[3];
   PetscInt    c;
+  char        val[32];
 
   PetscFunctionBegin;
   PetscCall(RwIOGridShape(model, &n, shape));
@@ -398,7 +401,8 @@ PetscErrorCode RwIOReadField(RwModel model, const char file[], const char datase
   PetscCall(PetscViewerDestroy(&v));
   PetscCall(PetscObjectSetName((PetscObject)f, keep));
   PetscCall(RwIOFieldFindOutside(model, f, PETSC_NINFINITY, PETSC_INFINITY, &nbad, ijk, &c, &bad));
-  PetscCheck(!nbad, PetscObjectComm((PetscObject)model), PETSC_ERR_FILE_UNEXPECTED, "Dataset %s in %s holds %" PetscInt64_FMT " non-finite values, expected finite values only; the first in natural order is %g at grid point (%" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT ")", dataset, file, nbad, (double)bad, ijk[0], ijk[1], ijk[2]);
+  snprintf(val, sizeof(val), "%g", (double)bad); /* PETSc's %g would print NaN as "nan." */
+  PetscCheck(!nbad, PetscObjectComm((PetscObject)model), PETSC_ERR_FILE_UNEXPECTED, "Dataset %s in %s holds %" PetscInt64_FMT " non-finite values, expected finite values only; the first in natural order is %s at grid point (%" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT ")", dataset, file, nbad, val, ijk[0], ijk[1], ijk[2]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
