@@ -310,7 +310,7 @@ static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj, Vec m, Vec u0)
     PetscCall(RwStoreCreate(PetscObjectComm((PetscObject)adj), &adj->store[l]));
     PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj->store[l], prefix));
-    PetscCall(RwStoreSetType(adj->store[l], adj->storetype[l]));
+    PetscCall(RwStoreSetTypeFromOption(adj->store[l], adj->storetype[l], l == RW_LEVEL_DISK ? "-rw_store_disk_type" : "-rw_store_type"));
     PetscCall(RwStoreSetSlots(adj->store[l], pred.max_slots_used[l]));
     PetscCall(RwStoreSetTemplate(adj->store[l], adj->W));
     PetscCall(RwStoreSetInfo(adj->store[l], type, adj->model->dt));
