@@ -150,12 +150,15 @@ PetscErrorCode InvReadStart(Inverse *inv, const char file[], PetscReal kmin, Pet
   PetscInt64 nout, ijk[3];
   PetscInt   c;
   PetscReal  v;
+  char       what[256];
 
   PetscFunctionBegin;
   PetscCall(RwIOReadField(inv->model, file, "/kappa", inv->xinit));
   PetscCall(RwIOFieldFindOutside(inv->model, inv->xinit, kmin, kmax, &nout, ijk, &c, &v));
   if (!nout) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(clip, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "-rw_kappa0 %s: dataset /kappa has %" PetscInt64_FMT " values outside the bounds [%g, %g] (-rw_kappa_min, -rw_kappa_max); the first in natural order is %g at grid point (%" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT "). Give a start within the bounds, or -rw_kappa0_clip to clip it", file, nout, (double)kmin, (double)kmax, (double)v, ijk[0], ijk[1], ijk[2]);
+  /* C's %g: PETSc's prints 2 as "2." */
+  snprintf(what, sizeof(what), "%lld values of /kappa in %s outside the bounds [%g, %g] (-rw_kappa_min, -rw_kappa_max); the first in natural order is %g at grid point (%lld, %lld, %lld)", (long long)nout, file, (double)kmin, (double)kmax, (double)v, (long long)ijk[0], (long long)ijk[1], (long long)ijk[2]);
+  PetscCheck(clip, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "-rw_kappa0 %s: %s. Give a start within the bounds, or -rw_kappa0_clip to clip it", file, what);
   {
     PetscScalar *a;
     PetscInt     n;
@@ -165,7 +168,7 @@ PetscErrorCode InvReadStart(Inverse *inv, const char file[], PetscReal kmin, Pet
     for (PetscInt i = 0; i < n; i++) a[i] = PetscMin(PetscMax(PetscRealPart(a[i]), kmin), kmax);
     PetscCall(VecRestoreArray(inv->xinit, &a));
   }
-  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "rewind: warning: -rw_kappa0_clip moved %" PetscInt64_FMT " values of /kappa in %s into the bounds [%g, %g]; the first was %g at grid point (%" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT ")\n", nout, file, (double)kmin, (double)kmax, (double)v, ijk[0], ijk[1], ijk[2]));
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "rewind: warning: -rw_kappa0_clip clipped %s\n", what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
