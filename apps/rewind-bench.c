@@ -79,17 +79,27 @@ static PetscErrorCode BenchCheckOutput(const char list[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A list option of at most max positive integers; unchanged when not given */
+/* A list option of at most max positive integers; unchanged when not given.
+   Read as strings: PetscOptionsIntArray would wrap 4294967306 to 10 */
 static PetscErrorCode BenchIntList(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscInt max, PetscInt v[], PetscInt *n)
 {
-  PetscInt  k = max;
-  PetscBool set;
+  char     *s[8];
+  PetscInt  k = PetscMin(max, 8);
+  PetscBool set, ok;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsIntArray(opt, text, "rewind-bench", v, &k, &set));
+  PetscCall(PetscOptionsStringArray(opt, text, "rewind-bench", s, &k, &set));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(k >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%s needs at least one value", opt);
-  for (PetscInt i = 0; i < k; i++) PetscCheck(v[i] >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "%s: every value must be >= 1, got %" PetscInt_FMT, opt, v[i]);
+  for (PetscInt i = 0; i < k; i++) {
+    PetscInt64 x = 0;
+    char       why[128];
+
+    PetscCall(RwParseInt64(s[i], 1, PETSC_MAX_INT, &x, &ok, why, sizeof(why)));
+    PetscCheck(ok, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "%s: value %s: %s", opt, s[i], why);
+    v[i] = (PetscInt)x;
+    PetscCall(PetscFree(s[i]));
+  }
   *n = k;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

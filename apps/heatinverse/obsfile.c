@@ -57,6 +57,8 @@ static PetscErrorCode ReadTimes(Inverse *inv, const char file[], PetscReal dt, P
   PetscCall(PetscMalloc1(inv->ntimes, &inv->steps));
   for (PetscInt i = 0; i < inv->ntimes; i++) {
     PetscReal k = t[i] / dt;
+    /* checked in floating point first: the cast of a time far outside the run is undefined */
+    PetscCheck(k > -0.5 && k < (PetscReal)n + 0.5, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "Dataset /times in %s: time %g (index %" PetscInt_FMT ") lies outside the run [0, %g] (-rw_steps %" PetscInt64_FMT ", -rw_dt %g)", file, (double)t[i], i, (double)(n * dt), n, (double)dt);
     inv->steps[i] = (PetscInt64)PetscFloorReal(k + 0.5);
     PetscCheck(PetscAbsReal(k - (PetscReal)inv->steps[i]) <= 1e-6 * PetscMax(1, k), PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "Dataset /times in %s: time %g (index %" PetscInt_FMT ") is not a multiple of the time step %g (-rw_dt)", file, (double)t[i], i, (double)dt);
     PetscCheck(inv->steps[i] >= 0 && inv->steps[i] <= n, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "Dataset /times in %s: time %g (index %" PetscInt_FMT ") lies outside the run [0, %g] (-rw_steps %" PetscInt64_FMT ", -rw_dt %g)", file, (double)t[i], i, (double)(n * dt), n, (double)dt);
