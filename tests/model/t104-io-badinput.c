@@ -60,7 +60,7 @@ START_TEST(test_nan_on_last_rank)
 {
   RwModel     model;
   Vec         f;
-  char        file[PETSC_MAX_PATH_LEN], want[PETSC_MAX_PATH_LEN + 128];
+  char        file[PETSC_MAX_PATH_LEN], want[PETSC_MAX_PATH_LEN + 256];
   PetscInt    lo, hi, at = 13 + 16 * 12;
   PetscMPIInt owner = -1, mine;
 
@@ -87,11 +87,43 @@ START_TEST(test_nan_on_last_rank)
 }
 END_TEST
 
+/* A NaN in kappa on the last rank: the model's check reduces the first bad
+   index, and the value reaches every rank intact */
+START_TEST(test_nan_kappa_on_last_rank)
+{
+  RwModel       model;
+  RwTestProblem p;
+  Vec           kappa;
+  PetscReal     J;
+  PetscInt      lo, hi, at = 13 + 16 * 12;
+
+  RW_CHECK(rw_test_model("-da_grid_x 16 -da_grid_y 16 -rw_steps 2", &model));
+  RW_CHECK(rw_test_problem(model, &p));
+  {
+    AO ao;
+    DM da;
+    RW_CHECK(RwModelGetStateDM(model, &da));
+    RW_CHECK(DMDAGetAO(da, &ao));
+    RW_CHECK(AOApplicationToPetsc(ao, 1, &at));
+  }
+  RW_CHECK(RwModelGetParameterField(model, p.m, 0, &kappa));
+  RW_CHECK(VecGetOwnershipRange(kappa, &lo, &hi));
+  if (at >= lo && at < hi) RW_CHECK(VecSetValue(kappa, at, NAN, INSERT_VALUES));
+  RW_CHECK(VecAssemblyBegin(kappa));
+  RW_CHECK(VecAssemblyEnd(kappa));
+  RW_CHECK(RwModelRestoreParameterField(model, p.m, 0, &kappa));
+  rw_assert_error(RwAdjointSolve(p.adj, p.m, p.u0, &J, p.g, p.gu0), "kappa = nan");
+  ck_assert_msg(strstr(rw_test_captured(), "at grid point (13, 12, 0)"), "the first bad point: %s", rw_test_captured());
+  RW_CHECK(rw_test_problem_destroy(&p));
+  RW_CHECK(RwModelDestroy(&model));
+}
+END_TEST
+
 START_TEST(test_rank9)
 {
   RwModel    model;
   Vec        f;
-  char       file[PETSC_MAX_PATH_LEN], want[PETSC_MAX_PATH_LEN + 128];
+  char       file[PETSC_MAX_PATH_LEN], want[PETSC_MAX_PATH_LEN + 256];
   PetscInt64 expect[2] = {-1, -1};
 
   file_name(file, sizeof(file), "rank9.h5");
@@ -109,7 +141,7 @@ END_TEST
 
 START_TEST(test_integer_attributes)
 {
-  char       file[PETSC_MAX_PATH_LEN], want[PETSC_MAX_PATH_LEN + 128];
+  char       file[PETSC_MAX_PATH_LEN], want[PETSC_MAX_PATH_LEN + 256];
   PetscInt64 v = -1;
   PetscBool  found;
 
@@ -162,6 +194,7 @@ Suite *rw_test_suite(void)
   TCase *tc = tcase_create("core");
 
   tcase_add_test(tc, test_nan_on_last_rank);
+  tcase_add_test(tc, test_nan_kappa_on_last_rank);
   tcase_add_test(tc, test_rank9);
   tcase_add_test(tc, test_integer_attributes);
   tcase_add_test(tc, test_truncated_file);
