@@ -46,3 +46,14 @@ run 2 $inv -rw_kappa0 "$tmp/start.h5" -rw_kappa_max 2 -rw_kappa0_clip > "$tmp/cl
 test "$(grep -c 'rewind: warning: -rw_kappa0_clip clipped 26 values of /kappa' "$tmp/clip.err")" = 1 || { echo "FAIL clip"; cat "$tmp/clip.err"; exit 1; }
 grep -q '^recovered kappa' "$tmp/clip.out"
 echo "ok kappa0: refused, and clipped with a warning"
+
+# an integer attribute of an observation file too large for the option it sets
+if "${PYTHON:-false}" -c 'import h5py' 2>/dev/null; then
+  run 1 $inv -rw_obs_write "$tmp/obs.h5" > /dev/null
+  "$PYTHON" -c 'import h5py, sys; f = h5py.File(sys.argv[1], "r+"); f.attrs["steps"] = 4294967306.0; f.attrs["grid_y"] = 24.5' "$tmp/obs.h5"
+  fails attribute "Attribute grid_y of / in $tmp/obs.h5 is 24.5: expected a whole number in [1, 2147483647]" 1 -rw_obs "$tmp/obs.h5" -tao_max_it 1
+  "$PYTHON" -c 'import h5py, sys; f = h5py.File(sys.argv[1], "r+"); f.attrs["grid_y"] = 24.0' "$tmp/obs.h5"
+  fails attribute "Attribute steps of / in $tmp/obs.h5 is 4294967306: expected a whole number in [1, 2147483647]" 1 -rw_obs "$tmp/obs.h5" -tao_max_it 1
+else
+  echo "skip attribute: no h5py"
+fi
