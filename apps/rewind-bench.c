@@ -79,17 +79,27 @@ static PetscErrorCode BenchCheckOutput(const char list[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A list option of at most max positive integers; unchanged when not given */
+/* A list option of at most max positive integers; unchanged when not given.
+   Read as strings: PetscOptionsIntArray would wrap 4294967306 to 10 */
 static PetscErrorCode BenchIntList(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscInt max, PetscInt v[], PetscInt *n)
 {
-  PetscInt  k = max;
-  PetscBool set;
+  char     *s[8];
+  PetscInt  k = PetscMin(max, 8);
+  PetscBool set, ok;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsIntArray(opt, text, "rewind-bench", v, &k, &set));
+  PetscCall(PetscOptionsStringArray(opt, text, "rewind-bench", s, &k, &set));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(k >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%s needs at least one value", opt);
-  for (PetscInt i = 0; i < k; i++) PetscCheck(v[i] >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "%s: every value must be >= 1, got %" PetscInt_FMT, opt, v[i]);
+  for (PetscInt i = 0; i < k; i++) {
+    PetscInt64 x = 0;
+    char       why[128];
+
+    PetscCall(RwParseInt64(s[i], 1, PETSC_MAX_INT, &x, &ok, why, sizeof(why)));
+    PetscCheck(ok, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "%s: value %s: %s", opt, s[i], why);
+    v[i] = (PetscInt)x;
+    PetscCall(PetscFree(s[i]));
+  }
   *n = k;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -112,24 +122,24 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(PetscOptionsString("-rw_bench_output", "Write the results: file.csv and/or file.json (comma separated)", "rewind-bench", output, output, len, NULL));
   PetscCall(PetscOptionsString("-rw_bench_dir", "Directory of checkpoint and plain-write files", "rewind-bench", c->dir, c->dir, sizeof(c->dir), NULL));
   PetscCall(PetscOptionsReal("-rw_bench_seconds", "Least seconds of one timed repetition", "rewind-bench", c->seconds, &c->seconds, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_repeat", "Timed repetitions of each measurement; the best is kept", "rewind-bench", c->repeat, &c->repeat, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_stream_size", "Doubles per array per rank of the stream section", "rewind-bench", c->stream_n, &c->stream_n, NULL));
+  PetscCall(RwOptionsInt("-rw_bench_repeat", "Timed repetitions of each measurement; the best is kept", "rewind-bench", c->repeat, &c->repeat, NULL, 1, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_stream_size", "Doubles per array per rank of the stream section", "rewind-bench", c->stream_n, &c->stream_n, NULL, 1, PETSC_MAX_INT));
   PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_kernel_grid", "Kernel grids: 2D sides; 1D and 3D grids get as many points", 4, c->kernel_grid, &c->nkernel_grid));
   PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_kernel_dims", "Kernel dimensions: 1, 2 and/or 3", 3, c->kernel_dims, &c->nkernel_dims));
-  PetscCall(PetscOptionsInt("-rw_bench_kernel_implicit_grid_max", "Largest 2D side of the implicit kernel cases (their steps take many CG iterations)", "rewind-bench", c->kernel_implicit_max, &c->kernel_implicit_max, NULL));
+  PetscCall(RwOptionsInt("-rw_bench_kernel_implicit_grid_max", "Largest 2D side of the implicit kernel cases (their steps take many CG iterations)", "rewind-bench", c->kernel_implicit_max, &c->kernel_implicit_max, NULL, 0, PETSC_MAX_INT));
   PetscCall(PetscOptionsString("-rw_bench_kernel_schemes", "Kernel schemes: explicit and/or implicit", "rewind-bench", schemes, schemes, sizeof(schemes), NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_gradient_grid", "Gradient section: side of the 2D grid of the built-in cases", "rewind-bench", c->gradient_grid, &c->gradient_grid, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_gradient_steps", "Gradient section: time steps of the built-in cases", "rewind-bench", c->gradient_steps, &c->gradient_steps, NULL));
+  PetscCall(RwOptionsInt("-rw_bench_gradient_grid", "Gradient section: side of the 2D grid of the built-in cases", "rewind-bench", c->gradient_grid, &c->gradient_grid, NULL, 2, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_gradient_steps", "Gradient section: time steps of the built-in cases", "rewind-bench", c->gradient_steps, &c->gradient_steps, NULL, 1, PETSC_MAX_INT));
   PetscCall(PetscOptionsString("-rw_bench_gradient_cases", "Gradient cases: storeall, revolve, revolve-hdf5, multilevel, keep (revolve-hdf5 keeping its reverse sweep), weak (1, 2, ... ranks, a block each), options (the problem and schedule of the options database)", "rewind-bench", cases, cases, sizeof(cases), NULL));
   PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_revolve_slots", "RAM slots of the revolve cases (the first also for revolve-hdf5 and multilevel)", 4, c->revolve_slots, &c->nrevolve_slots));
   PetscCall(PetscOptionsBool("-rw_bench_weak", "Options case: -da_grid_* give the grid of one rank (weak scaling)", "rewind-bench", c->weak, &c->weak, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_io_grid", "IO section: side of the 2D grid of a checkpoint", "rewind-bench", c->io_grid, &c->io_grid, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_io_slots", "IO section: checkpoint slots written in turn", "rewind-bench", c->io_slots, &c->io_slots, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_peer_grid", "Peer section: side of the 2D grid", "rewind-bench", c->peer_grid, &c->peer_grid, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_peer_steps", "Peer section: time steps", "rewind-bench", c->peer_steps, &c->peer_steps, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_sum_terms", "Sum section: terms of the local accumulation", "rewind-bench", c->sum_terms, &c->sum_terms, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_sum_repeat", "Sum section: repetitions of the local accumulation", "rewind-bench", c->sum_repeat, &c->sum_repeat, NULL));
-  PetscCall(PetscOptionsInt("-rw_bench_sum_reduce_repeat", "Sum section: repetitions of each reduction", "rewind-bench", c->sum_reduce_repeat, &c->sum_reduce_repeat, NULL));
+  PetscCall(RwOptionsInt("-rw_bench_io_grid", "IO section: side of the 2D grid of a checkpoint", "rewind-bench", c->io_grid, &c->io_grid, NULL, 2, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_io_slots", "IO section: checkpoint slots written in turn", "rewind-bench", c->io_slots, &c->io_slots, NULL, 1, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_peer_grid", "Peer section: side of the 2D grid", "rewind-bench", c->peer_grid, &c->peer_grid, NULL, 2, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_peer_steps", "Peer section: time steps", "rewind-bench", c->peer_steps, &c->peer_steps, NULL, 1, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_sum_terms", "Sum section: terms of the local accumulation", "rewind-bench", c->sum_terms, &c->sum_terms, NULL, 1, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_sum_repeat", "Sum section: repetitions of the local accumulation", "rewind-bench", c->sum_repeat, &c->sum_repeat, NULL, 1, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_sum_reduce_repeat", "Sum section: repetitions of each reduction", "rewind-bench", c->sum_reduce_repeat, &c->sum_reduce_repeat, NULL, 1, PETSC_MAX_INT));
   PetscOptionsEnd();
   PetscCall(BenchParseNames("-rw_bench_sections", sections, BENCH_NSECTIONS, BenchSections, run));
   PetscCall(BenchParseNames("-rw_bench_gradient_cases", cases, BENCH_NGRADIENT, BenchGradientCases, c->gradient));
@@ -241,6 +251,7 @@ int main(int argc, char **argv)
   for (int i = 0; i < nfiles; i++) PetscCall(BenchResultsWrite(res, files[i]));
   PetscCall(PetscStrToArrayDestroy(nfiles, files));
   PetscCall(BenchResultsDestroy(&res));
+  PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD)); /* a misspelled option would otherwise pass in silence */
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -10,12 +10,41 @@ static char help[] = "rewind-gradient: J and its exact gradient for a model conf
 
 #include <rewind.h>
 #include <petscviewerhdf5.h>
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
 
 typedef struct {
   char      view[PETSC_MAX_PATH_LEN];
   PetscBool taylor, dot, fd, adjview;
   PetscReal dottol;
 } AppOptions;
+
+/* Whether the -rw_gradient_view file can be written, tried by rank 0 before
+   the run rather than found out after it; every rank gets the verdict */
+static PetscErrorCode CheckWritable(const char view[])
+{
+  char        file[PETSC_MAX_PATH_LEN], why[256] = "";
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(file, view + 5, sizeof(file)));
+  if (strchr(file, ':')) *strchr(file, ':') = 0; /* hdf5:file.h5::append */
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) {
+    FILE *fp;
+    int   existed = access(file, F_OK) == 0;
+
+    if (!(fp = fopen(file, "a"))) snprintf(why, sizeof(why), "%s", strerror(errno));
+    else {
+      fclose(fp);
+      if (!existed) remove(file); /* leave nothing behind if the run fails */
+    }
+  }
+  PetscCallMPI(MPI_Bcast(why, sizeof(why), MPI_CHAR, 0, PETSC_COMM_WORLD));
+  PetscCheck(!why[0], PETSC_COMM_WORLD, PETSC_ERR_FILE_OPEN, "-rw_gradient_view %s: cannot create %s: %s; expected a file in an existing, writable directory", view, file, why);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode ReadOptions(AppOptions *o)
 {
@@ -52,6 +81,7 @@ static PetscErrorCode ReadOptions(AppOptions *o)
     PetscBool h5;
     PetscCall(PetscStrbeginswith(o->view, "hdf5:", &h5));
     PetscCheck(h5 && o->view[5], PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_gradient_view %s: expected hdf5:file.h5", o->view);
+    PetscCall(CheckWritable(o->view));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -171,6 +201,7 @@ int main(int argc, char **argv)
   PetscCall(RwAdjointDestroy(&adj));
   PetscCall(RwObjectiveDestroy(&obj));
   PetscCall(RwModelDestroy(&model));
+  PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD)); /* a misspelled option would otherwise pass in silence */
   PetscCall(PetscFinalize());
   return ok ? 0 : 2;
 }

@@ -5,6 +5,7 @@ static char help[] = "rewind-heat-inverse: recover a hidden field of the heat mo
                      "  -rw_obs file.h5           observations (schema in doc/inverse.md) instead of the embedded problem\n"
                      "  -rw_obs_write file.h5     write the embedded problem's observations in that schema\n"
                      "  -rw_kappa0 file.h5        starting conductivity (dataset /kappa); default uniform 1\n"
+                     "  -rw_kappa0_clip           clip a -rw_kappa0 start outside the bounds (default: refuse it)\n"
                      "  -rw_kappa_min, -rw_kappa_max   bounds on kappa (default 0.05, 10)\n"
                      "  -rw_reg_type l2|h1|tv     regulariser (default tv for kappa, h1 otherwise), -rw_reg_alpha weight, -rw_reg_tv_eps smoothing\n"
                      "  -rw_output prefix         write prefix.h5 and prefix.xmf (fields, history); plot with jobs/plot_inverse.py\n"
@@ -16,6 +17,7 @@ static char help[] = "rewind-heat-inverse: recover a hidden field of the heat mo
 typedef struct {
   char      obs[PETSC_MAX_PATH_LEN], obswrite[PETSC_MAX_PATH_LEN], kappa0[PETSC_MAX_PATH_LEN], output[PETSC_MAX_PATH_LEN];
   PetscReal kmin, kmax;
+  PetscBool kclip; /* -rw_kappa0_clip */
 } AppOptions;
 
 static PetscErrorCode ReadOptions(Inverse *inv, AppOptions *o)
@@ -35,6 +37,7 @@ static PetscErrorCode ReadOptions(Inverse *inv, AppOptions *o)
   PetscCall(PetscOptionsString("-rw_obs", "Observations (HDF5); default: the embedded problem", NULL, o->obs, o->obs, sizeof(o->obs), NULL));
   PetscCall(PetscOptionsString("-rw_obs_write", "Write the embedded problem's observations to this HDF5 file", NULL, o->obswrite, o->obswrite, sizeof(o->obswrite), NULL));
   PetscCall(PetscOptionsString("-rw_kappa0", "Starting conductivity (HDF5 file with dataset /kappa)", NULL, o->kappa0, o->kappa0, sizeof(o->kappa0), NULL));
+  PetscCall(PetscOptionsBool("-rw_kappa0_clip", "Clip a -rw_kappa0 start outside the bounds (with a warning) instead of refusing it", NULL, o->kclip, &o->kclip, NULL));
   PetscCall(PetscOptionsReal("-rw_kappa_min", "Lower bound on kappa", NULL, o->kmin, &o->kmin, NULL));
   PetscCall(PetscOptionsReal("-rw_kappa_max", "Upper bound on kappa", NULL, o->kmax, &o->kmax, NULL));
   PetscCall(PetscOptionsEList("-rw_reg_type", "Regulariser (default tv for kappa, h1 for s and u0)", NULL, RwRegTypes, 4, RwRegTypes[reg], &reg, NULL));
@@ -124,7 +127,7 @@ static PetscErrorCode SetUp(Inverse *inv, AppOptions *o)
   PetscCall(VecSet(inv->xinit, inv->target == INV_KAPPA ? 1 : 0));
   if (o->kappa0[0]) {
     PetscCheck(inv->target == INV_KAPPA, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_kappa0 gives the starting conductivity: it needs -rw_invert kappa");
-    PetscCall(InvReadStart(inv, o->kappa0));
+    PetscCall(InvReadStart(inv, o->kappa0, o->kmin, o->kmax, o->kclip));
   }
   {
     PetscReal *zero;
@@ -221,6 +224,7 @@ int main(int argc, char **argv)
   if (o.output[0]) PetscCall(InvWriteOutput(&inv, o.output));
   PetscCall(TaoDestroy(&tao));
   PetscCall(Destroy(&inv));
+  PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD)); /* a misspelled option would otherwise pass in silence */
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -110,6 +110,7 @@ int main(int argc, char **argv)
     PetscCall(RwScheduleViewSVG(s, draw));
   }
   PetscCall(RwScheduleDestroy(&s));
+  PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD)); /* a misspelled option would otherwise pass in silence */
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -39,3 +39,27 @@ AS_IF([test "x$GCC" = xyes], [rw_warn_cflags="-Wall -Wextra -Wno-unused-paramete
 AC_SUBST([RW_WARN_CFLAGS], [$rw_warn_cflags])
 rw_cc_version=`$CC --version 2>/dev/null | sed -n 1p`
 ])
+
+# RW_ARG_SANITIZERS
+# --enable-sanitizers: AddressSanitizer and UndefinedBehaviorSanitizer for the
+# library, the apps and the tests (make check-sanitize builds a tree with it).
+# The flags go into CFLAGS and LDFLAGS, so libtool links the shared library
+# and every program with the sanitizer runtimes.
+AC_DEFUN([RW_ARG_SANITIZERS], [
+AC_ARG_ENABLE([sanitizers],
+  [AS_HELP_STRING([--enable-sanitizers], [build with -fsanitize=address,undefined -fno-omit-frame-pointer (for testing; see make check-sanitize)])],
+  [], [enable_sanitizers=no])
+rw_sanitize_summary=no
+AS_IF([test "x$enable_sanitizers" = xyes], [
+  rw_sanitize_flags="-fsanitize=address,undefined -fno-omit-frame-pointer"
+  rw_save_CFLAGS=$CFLAGS
+  rw_save_LDFLAGS=$LDFLAGS
+  CFLAGS="$CFLAGS $rw_sanitize_flags"
+  LDFLAGS="$LDFLAGS $rw_sanitize_flags"
+  AC_MSG_CHECKING([whether $CC links with $rw_sanitize_flags])
+  AC_LINK_IFELSE([AC_LANG_PROGRAM([], [return 0;])], [AC_MSG_RESULT([yes])],
+    [AC_MSG_RESULT([no])
+     AC_MSG_ERROR([--enable-sanitizers: $CC cannot link with $rw_sanitize_flags; install the sanitizer runtimes (Debian: libasan8 libubsan1, which come with gcc)])])
+  rw_sanitize_summary="yes ($rw_sanitize_flags)"
+])
+])

@@ -65,7 +65,7 @@ PetscErrorCode InvRestoreFieldOf(Inverse *, Vec, PetscInt, Vec *);
 /* obsfile.c */
 PetscErrorCode InvReadObservations(Inverse *, const char[], PetscInt64);
 PetscErrorCode InvWriteObservations(Inverse *, const char[]);
-PetscErrorCode InvReadStart(Inverse *, const char[]);
+PetscErrorCode InvReadStart(Inverse *, const char[], PetscReal, PetscReal, PetscBool);
 
 /* output.c */
 PetscErrorCode InvHistoryRecord(Inverse *, PetscInt, PetscReal, PetscReal);

@@ -57,6 +57,8 @@ static PetscErrorCode ReadTimes(Inverse *inv, const char file[], PetscReal dt, P
   PetscCall(PetscMalloc1(inv->ntimes, &inv->steps));
   for (PetscInt i = 0; i < inv->ntimes; i++) {
     PetscReal k = t[i] / dt;
+    /* checked in floating point first: the cast of a time far outside the run is undefined */
+    PetscCheck(k > -0.5 && k < (PetscReal)n + 0.5, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "Dataset /times in %s: time %g (index %" PetscInt_FMT ") lies outside the run [0, %g] (-rw_steps %" PetscInt64_FMT ", -rw_dt %g)", file, (double)t[i], i, (double)(n * dt), n, (double)dt);
     inv->steps[i] = (PetscInt64)PetscFloorReal(k + 0.5);
     PetscCheck(PetscAbsReal(k - (PetscReal)inv->steps[i]) <= 1e-6 * PetscMax(1, k), PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "Dataset /times in %s: time %g (index %" PetscInt_FMT ") is not a multiple of the time step %g (-rw_dt)", file, (double)t[i], i, (double)dt);
     PetscCheck(inv->steps[i] >= 0 && inv->steps[i] <= n, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "Dataset /times in %s: time %g (index %" PetscInt_FMT ") lies outside the run [0, %g] (-rw_steps %" PetscInt64_FMT ", -rw_dt %g)", file, (double)t[i], i, (double)(n * dt), n, (double)dt);
@@ -139,11 +141,36 @@ PetscErrorCode InvReadObservations(Inverse *inv, const char file[], PetscInt64 n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -rw_kappa0: the starting conductivity, dataset /kappa */
-PetscErrorCode InvReadStart(Inverse *inv, const char file[])
+/*
+  -rw_kappa0: the starting conductivity, dataset /kappa.  TAO would clip a
+  start outside the bounds [kmin, kmax] in silence, so it is refused with the
+  first offending point, or with clip (-rw_kappa0_clip) clipped with a warning
+  that says how many points moved.
+*/
+PetscErrorCode InvReadStart(Inverse *inv, const char file[], PetscReal kmin, PetscReal kmax, PetscBool clip)
 {
+  PetscInt64 nout, ijk[3];
+  PetscInt   c;
+  PetscReal  v;
+  char       what[256];
+
   PetscFunctionBegin;
   PetscCall(RwIOReadField(inv->model, file, "/kappa", inv->xinit));
+  PetscCall(RwIOFieldFindOutside(inv->model, inv->xinit, kmin, kmax, &nout, ijk, &c, &v));
+  if (!nout) PetscFunctionReturn(PETSC_SUCCESS);
+  /* C's %g: PETSc's prints 2 as "2." */
+  snprintf(what, sizeof(what), "%lld values of /kappa in %s outside the bounds [%g, %g] (-rw_kappa_min, -rw_kappa_max); the first in natural order is %g at grid point (%lld, %lld, %lld)", (long long)nout, file, (double)kmin, (double)kmax, (double)v, (long long)ijk[0], (long long)ijk[1], (long long)ijk[2]);
+  PetscCheck(clip, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "-rw_kappa0 %s: %s. Give a start within the bounds, or -rw_kappa0_clip to clip it", file, what);
+  {
+    PetscScalar *a;
+    PetscInt     n;
+
+    PetscCall(VecGetLocalSize(inv->xinit, &n));
+    PetscCall(VecGetArray(inv->xinit, &a));
+    for (PetscInt i = 0; i < n; i++) a[i] = PetscMin(PetscMax(PetscRealPart(a[i]), kmin), kmax);
+    PetscCall(VecRestoreArray(inv->xinit, &a));
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "rewind: warning: -rw_kappa0_clip clipped %s\n", what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -22,7 +22,11 @@ static PetscErrorCode FileDefaults(const char file[])
 
   PetscFunctionBegin;
   for (size_t i = 0; i < sizeof(attr) / sizeof(attr[0]); i++) {
-    PetscCall(RwIOReadAttribute(PETSC_COMM_WORLD, file, "/", attr[i][0], &v, &found));
+    if (i < 4) { /* grid sizes and steps: whole numbers, checked before they become options */
+      PetscInt64 k = 0;
+      PetscCall(RwIOReadAttributeInt(PETSC_COMM_WORLD, file, "/", attr[i][0], 1, PETSC_MAX_INT, &k, &found));
+      v = (PetscReal)k;
+    } else PetscCall(RwIOReadAttribute(PETSC_COMM_WORLD, file, "/", attr[i][0], &v, &found));
     if (found && i < 3) dim++;
     PetscCall(PetscOptionsHasName(NULL, NULL, attr[i][1], &set));
     if (!found || set) continue;
@@ -148,9 +152,9 @@ PetscErrorCode InvCreateDefault(Inverse *inv, PetscInt64 n)
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Default problem", "rewind-heat-inverse");
-  PetscCall(PetscOptionsInt("-rw_inv_sensors", "Sensors per direction of the default sensor array", NULL, per, &per, NULL));
-  PetscCall(PetscOptionsInt("-rw_inv_observe_every", "Steps between observations of the default problem", NULL, every, &every, NULL));
-  PetscCall(PetscOptionsInt("-rw_inv_experiments", "Experiments of the default conductivity problem (1-4)", NULL, inv->nexp, &inv->nexp, NULL));
+  PetscCall(RwOptionsInt("-rw_inv_sensors", "Sensors per direction of the default sensor array", NULL, per, &per, NULL, 1, 1000));
+  PetscCall(RwOptionsInt("-rw_inv_observe_every", "Steps between observations of the default problem", NULL, every, &every, NULL, 1, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_inv_experiments", "Experiments of the default conductivity problem (1-4)", NULL, inv->nexp, &inv->nexp, NULL, 1, 4));
   PetscOptionsEnd();
   PetscCheck(per >= 1 && every >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_sensors and -rw_inv_observe_every must be >= 1");
   PetscCheck(inv->nexp >= 1 && inv->nexp <= 4, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_experiments %" PetscInt_FMT " must be in 1..4", inv->nexp);

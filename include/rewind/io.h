@@ -11,7 +11,9 @@ PETSC_EXTERN PetscErrorCode RwIOCheckDataset(MPI_Comm, const char[], const char[
 PETSC_EXTERN PetscErrorCode RwIOHasDataset(MPI_Comm, const char[], const char[], PetscBool *);
 PETSC_EXTERN PetscErrorCode RwIOReadArray(MPI_Comm, const char[], const char[], PetscInt, const PetscInt64[], PetscInt64[], PetscReal **);
 PETSC_EXTERN PetscErrorCode RwIOReadAttribute(MPI_Comm, const char[], const char[], const char[], PetscReal *, PetscBool *);
+PETSC_EXTERN PetscErrorCode RwIOReadAttributeInt(MPI_Comm, const char[], const char[], const char[], PetscInt64, PetscInt64, PetscInt64 *, PetscBool *);
 PETSC_EXTERN PetscErrorCode RwIOReadField(RwModel, const char[], const char[], Vec);
+PETSC_EXTERN PetscErrorCode RwIOFieldFindOutside(RwModel, Vec, PetscReal, PetscReal, PetscInt64 *, PetscInt64[3], PetscInt *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwIOWriteField(RwModel, PetscViewer, const char[], Vec);
 PETSC_EXTERN PetscErrorCode RwIOWriteXDMF(RwModel, const char[], const char[], PetscInt, const char *const[]);
 

@@ -218,9 +218,9 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
   PetscObjectOptionsBegin((PetscObject)adj);
-  PetscCall(PetscOptionsInt("-rw_steps", "Number of time steps", "RwAdjointSetSteps", n, &n, &set));
+  PetscCall(RwOptionsInt("-rw_steps", "Number of time steps", "RwAdjointSetSteps", n, &n, &set, 1, PETSC_MAX_INT));
   if (set) PetscCall(RwAdjointSetSteps(adj, n));
-  PetscCall(PetscOptionsInt("-rw_check_finite_interval", "Steps between collective checks for NaN/Inf in the states", "RwAdjointSetFromOptions", ci, &ci, NULL));
+  PetscCall(RwOptionsInt("-rw_check_finite_interval", "Steps between collective checks for NaN/Inf in the states", "RwAdjointSetFromOptions", ci, &ci, NULL, 1, PETSC_MAX_INT));
   PetscCheck(ci >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_check_finite_interval %" PetscInt_FMT " must be >= 1", ci);
   adj->checkinterval = ci;
   PetscCall(PetscOptionsFList("-rw_store_type", "Store of a single-level schedule", "RwStoreSetType", RwStoreList, adj->storetype[0], adj->storetype[0], sizeof(adj->storetype[0]), NULL));
@@ -229,8 +229,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscCall(PetscOptionsBool("-rw_adjoint_measured_costs", "After the first solve, re-plan the schedule with the measured step and disk costs", "RwAdjointGetMeasuredCosts", adj->usemeasured, &adj->usemeasured, NULL));
   {
     PetscInt k = (PetscInt)adj->keepinterval;
-    PetscCall(PetscOptionsInt("-rw_adjoint_keep_interval", "Reverse steps between keeps of the reverse sweep (lambda, gradient so far), from which -rw_restart resumes it (0: none)", "RwAdjointSolve", k, &k, NULL));
-    PetscCheck(k >= 0, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_adjoint_keep_interval %" PetscInt_FMT ": expected a number of reverse steps >= 1, or 0 for none", k);
+    PetscCall(RwOptionsInt("-rw_adjoint_keep_interval", "Reverse steps between keeps of the reverse sweep (lambda, gradient so far), from which -rw_restart resumes it (0: none)", "RwAdjointSolve", k, &k, NULL, 0, PETSC_MAX_INT));
     adj->keepinterval = k;
   }
   PetscCall(PetscOptionsReal("-rw_adjoint_keep_seconds", "Seconds between keeps of the reverse sweep (0: none)", "RwAdjointSolve", adj->keepseconds, &adj->keepseconds, NULL));
@@ -238,10 +237,10 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscCall(PetscOptionsString("-rw_adjoint_keep_file", "File of the reverse-sweep keep (default: the checkpoint file's name with -reverse, or rewind-reverse.h5)", "RwAdjointSolve", adj->keepfile, adj->keepfile, sizeof(adj->keepfile), NULL));
   {
     PetscInt k[4] = {(PetscInt)adj->killat, (PetscInt)adj->killreverse, (PetscInt)adj->killaction, (PetscInt)adj->killsolve};
-    PetscCall(PetscOptionsInt("-rw_debug_kill_at_step", "Testing: the process kills itself (SIGKILL) when the first forward sweep reaches this step", "RwAdjointSolve", k[0], &k[0], NULL));
-    PetscCall(PetscOptionsInt("-rw_debug_kill_at_reverse", "Testing: SIGKILL right after reversing this step (and keeping it, if due)", "RwAdjointSolve", k[1], &k[1], NULL));
-    PetscCall(PetscOptionsInt("-rw_debug_kill_at_action", "Testing: SIGKILL before this schedule action (from 0; see rewind-schedule)", "RwAdjointSolve", k[2], &k[2], NULL));
-    PetscCall(PetscOptionsInt("-rw_debug_kill_solve", "Testing: the solve, from 0, in which the kills above fire", "RwAdjointSolve", k[3], &k[3], NULL));
+    PetscCall(RwOptionsInt("-rw_debug_kill_at_step", "Testing: the process kills itself (SIGKILL) when the first forward sweep reaches this step", "RwAdjointSolve", k[0], &k[0], NULL, -1, PETSC_MAX_INT));
+    PetscCall(RwOptionsInt("-rw_debug_kill_at_reverse", "Testing: SIGKILL right after reversing this step (and keeping it, if due)", "RwAdjointSolve", k[1], &k[1], NULL, -1, PETSC_MAX_INT));
+    PetscCall(RwOptionsInt("-rw_debug_kill_at_action", "Testing: SIGKILL before this schedule action (from 0; see rewind-schedule)", "RwAdjointSolve", k[2], &k[2], NULL, -1, PETSC_MAX_INT));
+    PetscCall(RwOptionsInt("-rw_debug_kill_solve", "Testing: the solve, from 0, in which the kills above fire", "RwAdjointSolve", k[3], &k[3], NULL, 0, PETSC_MAX_INT));
     adj->killat      = k[0];
     adj->killreverse = k[1];
     adj->killaction  = k[2];
@@ -349,7 +348,7 @@ static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj)
     PetscCall(RwStoreCreate(PetscObjectComm((PetscObject)adj), &adj->store[l]));
     PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj->store[l], prefix));
-    PetscCall(RwStoreSetType(adj->store[l], adj->storetype[l]));
+    PetscCall(RwStoreSetTypeFromOption(adj->store[l], adj->storetype[l], l == RW_LEVEL_DISK ? "-rw_store_disk_type" : "-rw_store_type"));
     PetscCall(RwStoreSetSlots(adj->store[l], pred.max_slots_used[l]));
     PetscCall(RwStoreSetTemplate(adj->store[l], adj->W));
     PetscCall(RwStoreSetInfo(adj->store[l], type, adj->model->dt));

@@ -9,6 +9,9 @@
 #include <rewind/io.h>
 #include <petscviewerhdf5.h>
 
+/* The largest dataset rank a caller may expect; a file's dataset of any rank is refused by its rank alone */
+#define RW_IO_MAXRANK 8
+
 /* Rank 0's verdict, shared so that every rank raises the same error */
 static PetscErrorCode RwIOAgree(MPI_Comm comm, char msg[], size_t len)
 {
@@ -42,7 +45,7 @@ static hid_t RwIOOpenFile0(const char file[], char msg[], size_t len)
 static hid_t RwIOOpen0(const char file[], const char dataset[], PetscInt ndims, const PetscInt64 expected[], PetscInt64 dims[], hid_t *f, char msg[], size_t len)
 {
   hid_t   d, space;
-  hsize_t h[8];
+  hsize_t h[RW_IO_MAXRANK];
   int     n;
   char    want[128], got[128];
 
@@ -57,16 +60,20 @@ static hid_t RwIOOpen0(const char file[], const char dataset[], PetscInt ndims, 
     snprintf(msg, len, "Cannot open dataset %s in %s", dataset, file);
     return -1;
   }
+  /* the rank comes first: the sizes go into a buffer of ndims entries */
   space = H5Dget_space(d);
-  n     = H5Sget_simple_extent_dims(space, h, NULL);
-  H5Sclose(space);
+  n     = space < 0 ? -1 : H5Sget_simple_extent_ndims(space);
   RwIOShape(want, sizeof(want), ndims, expected);
-  for (int i = 0; i < n && i < 8; i++) dims[i] = (PetscInt64)h[i];
-  RwIOShape(got, sizeof(got), n, dims);
   if (n != ndims) {
-    snprintf(msg, len, "Dataset %s in %s has shape %s, expected %s", dataset, file, got, want);
+    if (space >= 0) H5Sclose(space);
+    if (n < 0) snprintf(msg, len, "Cannot read the shape of dataset %s in %s", dataset, file);
+    else snprintf(msg, len, "Dataset %s in %s has rank %d, expected %d (shape %s)", dataset, file, n, (int)ndims, want);
     return d;
   }
+  n = H5Sget_simple_extent_dims(space, h, NULL);
+  H5Sclose(space);
+  for (int i = 0; i < n; i++) dims[i] = (PetscInt64)h[i];
+  RwIOShape(got, sizeof(got), n, dims);
   for (PetscInt i = 0; i < ndims; i++)
     if (expected[i] >= 0 && dims[i] != expected[i]) {
       snprintf(msg, len, "Dataset %s in %s has shape %s, expected %s", dataset, file, got, want);
@@ -98,10 +105,10 @@ PetscErrorCode RwIOCheckDataset(MPI_Comm comm, const char file[], const char dat
 {
   PetscMPIInt rank;
   char        msg[512] = "";
-  PetscInt64  d[8]     = {0};
+  PetscInt64  d[RW_IO_MAXRANK] = {0};
 
   PetscFunctionBegin;
-  PetscCheck(ndims > 0 && ndims <= 8, comm, PETSC_ERR_ARG_OUTOFRANGE, "Dataset rank %" PetscInt_FMT " out of range", ndims);
+  PetscCheck(ndims > 0 && ndims <= RW_IO_MAXRANK, comm, PETSC_ERR_ARG_OUTOFRANGE, "Dataset %s: expected rank %" PetscInt_FMT " is not in 1..%d", dataset, ndims, RW_IO_MAXRANK);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
     hid_t f, ds = RwIOOpen0(file, dataset, ndims, expected, d, &f, msg, sizeof(msg));
@@ -110,7 +117,7 @@ PetscErrorCode RwIOCheckDataset(MPI_Comm comm, const char file[], const char dat
     H5Eclear2(H5E_DEFAULT);
   }
   PetscCall(RwIOAgree(comm, msg, sizeof(msg)));
-  PetscCallMPI(MPI_Bcast(d, 8, MPIU_INT64, 0, comm));
+  PetscCallMPI(MPI_Bcast(d, RW_IO_MAXRANK, MPIU_INT64, 0, comm));
   if (dims)
     for (PetscInt i = 0; i < ndims; i++) dims[i] = d[i];
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -165,7 +172,7 @@ PetscErrorCode RwIOHasDataset(MPI_Comm comm, const char file[], const char datas
 PetscErrorCode RwIOReadArray(MPI_Comm comm, const char file[], const char dataset[], PetscInt ndims, const PetscInt64 expected[], PetscInt64 dims[], PetscReal **data)
 {
   PetscMPIInt rank;
-  PetscInt64  d[8] = {0}, total = 1;
+  PetscInt64  d[RW_IO_MAXRANK] = {0}, total = 1;
   char        msg[512] = "";
 
   PetscFunctionBegin;
@@ -229,6 +236,35 @@ PetscErrorCode RwIOReadAttribute(MPI_Comm comm, const char file[], const char ob
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwIOReadAttributeInt - an integer attribute (stored as any number type):
+  it must be a whole number in [lo, hi], checked before it is converted
+
+  Collective
+
+  Output Parameters:
++ value - the value (unchanged when absent)
+- found - whether the attribute exists
+
+  Level: intermediate
+
+.seealso: RwIOReadAttribute()
+@*/
+PetscErrorCode RwIOReadAttributeInt(MPI_Comm comm, const char file[], const char object[], const char name[], PetscInt64 lo, PetscInt64 hi, PetscInt64 *value, PetscBool *found)
+{
+  PetscReal v = 0;
+  char      val[32];
+
+  PetscFunctionBegin;
+  PetscCall(RwIOReadAttribute(comm, file, object, name, &v, found));
+  if (!*found) PetscFunctionReturn(PETSC_SUCCESS);
+  /* the range is compared in double before the cast, which would be undefined outside it */
+  snprintf(val, sizeof(val), "%.17g", (double)v); /* as the file holds it */
+  PetscCheck(v == PetscFloorReal(v) && v >= (PetscReal)lo && v <= (PetscReal)hi, comm, PETSC_ERR_FILE_UNEXPECTED, "Attribute %s of %s in %s is %s: expected a whole number in [%" PetscInt64_FMT ", %" PetscInt64_FMT "]", name, object, file, val, lo, hi);
+  *value = (PetscInt64)v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The grid's shape as HDF5 stores a field: slowest direction first */
 static PetscErrorCode RwIOGridShape(RwModel model, PetscInt *n, PetscInt64 shape[3])
 {
@@ -257,6 +293,69 @@ static PetscErrorCode RwIOSplitPath(const char path[], char group[], char name[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  RwIOFieldFindOutside - counts the points of a field on the model's grid that
+  are NaN, Inf or outside [lo, hi], and finds the first of them in natural
+  order, on every rank alike (a reduction of the first index, not of the
+  values, which a MAX would lose a NaN in)
+
+  Collective
+
+  Input Parameters:
++ model  - the model, set up
+. f      - a vector on the state's grid
+- lo, hi - the range accepted (PETSC_NINFINITY, PETSC_INFINITY: only finiteness)
+
+  Output Parameters:
++ count - the number of such points over all ranks
+. ijk   - the grid indices of the first (unset when count is 0)
+. c     - its component
+- value - its value
+
+  Level: developer
+
+.seealso: RwIOReadField()
+@*/
+PetscErrorCode RwIOFieldFindOutside(RwModel model, Vec f, PetscReal lo, PetscReal hi, PetscInt64 *count, PetscInt64 ijk[3], PetscInt *c, PetscReal *value)
+{
+  MPI_Comm           comm = PetscObjectComm((PetscObject)model);
+  const PetscScalar *a;
+  PetscInt           M[3], s[3], n[3], dof, p = 0;
+  PetscInt64         mine[2] = {0, RW_INT64_MAX}, first, nbad;
+  PetscReal          v = 0, all;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(model->da, &s[0], &s[1], &s[2], &n[0], &n[1], &n[2]));
+  PetscCall(VecGetArrayRead(f, &a));
+  for (PetscInt k = s[2]; k < s[2] + n[2]; k++)
+    for (PetscInt j = s[1]; j < s[1] + n[1]; j++)
+      for (PetscInt i = s[0]; i < s[0] + n[0]; i++)
+        for (PetscInt d = 0; d < dof; d++, p++) {
+          PetscReal  x   = PetscRealPart(a[p]);
+          PetscInt64 nat = d + dof * (i + (PetscInt64)M[0] * (j + (PetscInt64)M[1] * k));
+
+          if (!PetscIsInfOrNanReal(x) && x >= lo && x <= hi) continue;
+          mine[0]++;
+          if (nat < mine[1]) mine[1] = nat, v = x;
+        }
+  PetscCall(VecRestoreArrayRead(f, &a));
+  PetscCallMPI(MPI_Allreduce(&mine[0], &nbad, 1, MPIU_INT64, MPI_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(&mine[1], &first, 1, MPIU_INT64, MPI_MIN, comm));
+  *count = nbad;
+  if (!nbad) PetscFunctionReturn(PETSC_SUCCESS);
+  /* only the owner adds its value: a sum of one term and zeros keeps a NaN or an Inf exactly */
+  if (mine[1] != first) v = 0;
+  PetscCall(MPIU_Allreduce(&v, &all, 1, MPIU_REAL, MPIU_SUM, comm));
+  *value = all;
+  *c     = (PetscInt)(first % dof);
+  first /= dof;
+  ijk[0] = first % M[0];
+  ijk[1] = (first / M[0]) % M[1];
+  ijk[2] = first / M[0] / M[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   RwIOReadField - reads a field on the model's grid, stored in natural order
   with the grid's shape (slowest direction first: z, y, x)
@@ -282,7 +381,10 @@ PetscErrorCode RwIOReadField(RwModel model, const char file[], const char datase
   PetscViewer v;
   char        group[PETSC_MAX_PATH_LEN], name[PETSC_MAX_PATH_LEN], keep[256];
   const char *old;
-  PetscReal   norm;
+  PetscReal   bad;
+  PetscInt64  nbad, ijk[3];
+  PetscInt    c;
+  char        val[32];
 
   PetscFunctionBegin;
   PetscCall(RwIOGridShape(model, &n, shape));
@@ -298,8 +400,9 @@ PetscErrorCode RwIOReadField(RwModel model, const char file[], const char datase
   PetscCall(PetscViewerHDF5PopGroup(v));
   PetscCall(PetscViewerDestroy(&v));
   PetscCall(PetscObjectSetName((PetscObject)f, keep));
-  PetscCall(VecNorm(f, NORM_INFINITY, &norm));
-  PetscCheck(!PetscIsInfOrNanReal(norm), PetscObjectComm((PetscObject)model), PETSC_ERR_FILE_UNEXPECTED, "Dataset %s in %s holds non-finite values", dataset, file);
+  PetscCall(RwIOFieldFindOutside(model, f, PETSC_NINFINITY, PETSC_INFINITY, &nbad, ijk, &c, &bad));
+  snprintf(val, sizeof(val), "%g", (double)bad); /* PETSc's %g would print NaN as "nan." */
+  PetscCheck(!nbad, PetscObjectComm((PetscObject)model), PETSC_ERR_FILE_UNEXPECTED, "Dataset %s in %s holds %" PetscInt64_FMT " non-finite values, expected finite values only; the first in natural order is %s at grid point (%" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT ")", dataset, file, nbad, val, ijk[0], ijk[1], ijk[2]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

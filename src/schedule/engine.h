@@ -26,7 +26,7 @@ PETSC_INTERN void           RwRepetition(PetscInt64, PetscInt64, PetscInt64 *, P
 PETSC_INTERN PetscInt64     RwGWForward(PetscInt64, PetscInt64);
 
 /* Options and formatting shared by the types (scheduleopts.c) */
-PETSC_INTERN PetscErrorCode RwOptionsInt64(PetscOptionItems *, const char[], const char[], const char[], PetscBool, PetscInt64 *, PetscBool *);
+PETSC_INTERN PetscErrorCode RwScheduleOptionsCount(PetscOptionItems *, const char[], const char[], const char[], PetscBool, PetscInt64 *, PetscBool *);
 PETSC_INTERN PetscErrorCode RwActionFormat(const RwAction *, char[], size_t);
 PETSC_INTERN PetscErrorCode RwParseBytesCheck(const char[], PetscInt64 *, PetscBool *, char[], size_t);
 

@@ -32,7 +32,9 @@ PetscErrorCode RwHDF5ErrorMessage(char msg[], size_t len)
   RwHDF5Walk w = {msg, len};
 
   PetscFunctionBegin;
-  PetscCall(PetscStrncpy(msg, "HDF5 gave no message", len));
+  /* some failures (short reads through MPI-IO, errors in a driver) push nothing:
+     the caller's own words name the call; say what that usually means */
+  PetscCall(PetscStrncpy(msg, "HDF5 left no explanation on its error stack; if the call read a file, the file may be truncated, still being written, or not HDF5 (check it with h5dump -H)", len));
   if (H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, RwHDF5WalkFirst, &w) < 0) PetscFunctionReturn(PETSC_SUCCESS);
   H5Eclear2(H5E_DEFAULT);
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -12,7 +12,7 @@ START_TEST(test_options)
   rw_assert_error(rw_test_model("-rw_heat_dim 2 -rw_heat_bc periodic,dirichlet,neumann", &model), "give one boundary condition, or 2");
   rw_assert_error(rw_test_model("-rw_heat_scheme leapfrog", &model), "rw_heat_scheme. Available options: explicit crank-nicolson implicit");
   rw_assert_error(rw_test_model("-rw_heat_theta 1.5", &model), "-rw_heat_theta 1.5 must be in [0, 1]");
-  rw_assert_error(rw_test_model("-rw_heat_dim 4", &model), "-rw_heat_dim 4 must be 1, 2 or 3");
+  rw_assert_error(rw_test_model("-rw_heat_dim 4", &model), "rw_heat_dim 4: expected a whole number in [1, 3]");
   rw_assert_error(rw_test_model("-rw_dt -1", &model), "Time step -rw_dt -1");
   /* a grid with fewer points than ranks */
   snprintf(opts, sizeof(opts), "-rw_heat_dim 1 -da_grid_x %d", rw_test_size() > 1 ? rw_test_size() - 1 : 1);

@@ -22,6 +22,7 @@ struct _RwStoreOps {
 };
 
 PETSC_EXTERN PetscErrorCode RwStoreCreate_Memory(RwStore);
+PETSC_EXTERN PetscErrorCode RwStoreSetTypeFromOption(RwStore, RwStoreType, const char[]);
 PETSC_EXTERN PetscErrorCode RwStoreLogView_Private(void);
 PETSC_EXTERN PetscErrorCode RwStoreCreate_HDF5(RwStore);
 

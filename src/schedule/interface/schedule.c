@@ -447,7 +447,7 @@ static PetscErrorCode SetLevelFromOptions(PetscOptionItems *PetscOptionsObject, 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-rw_schedule_%s_slots", lv));
   PetscCall(PetscSNPrintf(text, sizeof(text), "Checkpoints the %s level holds at once (a number or inf)", LevelName(level)));
-  PetscCall(RwOptionsInt64(PetscOptionsObject, opt, text, "RwScheduleSetSlots", PETSC_TRUE, &s, &set));
+  PetscCall(RwScheduleOptionsCount(PetscOptionsObject, opt, text, "RwScheduleSetSlots", PETSC_TRUE, &s, &set));
   if (set) PetscCall(RwScheduleSetSlots(sched, level, s));
   PetscCall(PetscSNPrintf(opt, sizeof(opt), "-rw_checkpoint_%s", lv));
   PetscCall(PetscSNPrintf(text, sizeof(text), level == RW_LEVEL_RAM ? "RAM for checkpoints per MPI rank (e.g. 4GiB)" : "Disk for checkpoints, whole job (e.g. 200GiB)"));

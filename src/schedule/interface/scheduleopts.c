@@ -113,10 +113,10 @@ static PetscBool ParseCount(const char str[], PetscBool allow_inf, PetscInt64 *v
 }
 
 /*
-  RwOptionsInt64 - a 64-bit count option inside a PetscOptionsBegin block
+  RwScheduleOptionsCount - a 64-bit count option (or inf) inside a PetscOptionsBegin block
   (PETSc 3.18 has none); -help shows it with its current value
 */
-PetscErrorCode RwOptionsInt64(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscBool allow_inf, PetscInt64 *value, PetscBool *set)
+PetscErrorCode RwScheduleOptionsCount(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscBool allow_inf, PetscInt64 *value, PetscBool *set)
 {
   char str[64], cur[64];
 

@@ -163,6 +163,18 @@ PetscErrorCode RwStoreCreate(MPI_Comm comm, RwStore *store)
 @*/
 PetscErrorCode RwStoreSetType(RwStore store, RwStoreType type)
 {
+  PetscFunctionBegin;
+  PetscCall(RwStoreSetTypeFromOption(store, type, "-rw_store_type"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  RwStoreSetTypeFromOption - RwStoreSetType() for a type that an option other
+  than -rw_store_type chose (the driver's -rw_store_disk_type): an unknown
+  name is reported under the option the user gave
+*/
+PetscErrorCode RwStoreSetTypeFromOption(RwStore store, RwStoreType type, const char option[])
+{
   PetscErrorCode (*create)(RwStore) = NULL;
   PetscBool same;
 
@@ -172,7 +184,7 @@ PetscErrorCode RwStoreSetType(RwStore store, RwStoreType type)
   PetscCall(PetscObjectTypeCompare((PetscObject)store, type, &same));
   if (same) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwStoreRegisterAll());
-  PetscCall(RwTypeFind((PetscObject)store, RwStoreList, "-rw_store_type", type, (void (**)(void)) & create));
+  PetscCall(RwTypeFind((PetscObject)store, RwStoreList, option, type, (void (**)(void)) & create));
   PetscTryTypeMethod(store, destroy);
   PetscCall(PetscMemzero(store->ops, sizeof(struct _RwStoreOps)));
   store->data        = NULL;

@@ -25,7 +25,7 @@ static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Heat model options");
-  PetscCall(PetscOptionsInt("-rw_heat_dim", "Space dimension: 1, 2 or 3", "RwModelCreate_Heat", heat->dim, &heat->dim, NULL));
+  PetscCall(RwOptionsInt("-rw_heat_dim", "Space dimension: 1, 2 or 3", "RwModelCreate_Heat", heat->dim, &heat->dim, NULL, 1, 3));
   PetscCheck(heat->dim >= 1 && heat->dim <= 3, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_heat_dim %" PetscInt_FMT " must be 1, 2 or 3", heat->dim);
   {
     const char *const schemes[] = {"explicit", "crank-nicolson", "implicit"};

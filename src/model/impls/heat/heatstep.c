@@ -330,7 +330,7 @@ static PetscErrorCode HeatCheckKappa(RwModel model, Vec kappa)
   RwModel_Heat      *heat = (RwModel_Heat *)model->data;
   const PetscScalar *a;
   PetscInt64         first = RW_INT64_MAX, all;
-  PetscReal          bad = PETSC_MAX_REAL, worst;
+  PetscReal          bad = 0, worst;
   PetscInt           p = 0;
 
   PetscFunctionBegin;
@@ -347,8 +347,9 @@ static PetscErrorCode HeatCheckKappa(RwModel model, Vec kappa)
   PetscCall(VecRestoreArrayRead(kappa, &a));
   PetscCallMPI(MPI_Allreduce(&first, &all, 1, MPIU_INT64, MPI_MIN, PetscObjectComm((PetscObject)model)));
   if (all == RW_INT64_MAX) PetscFunctionReturn(PETSC_SUCCESS);
-  if (first != all) bad = PETSC_MAX_REAL;
-  PetscCall(MPIU_Allreduce(&bad, &worst, 1, MPIU_REAL, MPIU_MIN, PetscObjectComm((PetscObject)model)));
+  /* only the owner adds its value: a MIN would drop a NaN, a sum of one term and zeros keeps it */
+  if (first != all) bad = 0;
+  PetscCall(MPIU_Allreduce(&bad, &worst, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)model)));
   SETERRQ(PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "The conductivity kappa must be positive and finite everywhere; kappa = %g at grid point (%" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT ")", (double)worst, all % heat->M[0], (all / heat->M[0]) % heat->M[1], all / heat->M[0] / heat->M[1]);
 }
 

@@ -8,7 +8,7 @@ static PetscErrorCode SetFromOptions_Periodic(RwSchedule s, PetscOptionItems *Pe
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Periodic schedule options");
-  PetscCall(RwOptionsInt64(PetscOptionsObject, "-rw_schedule_period", "Steps between checkpoints", "RwScheduleSetPeriod", PETSC_FALSE, &k, &set));
+  PetscCall(RwScheduleOptionsCount(PetscOptionsObject, "-rw_schedule_period", "Steps between checkpoints", "RwScheduleSetPeriod", PETSC_FALSE, &k, &set));
   if (set) PetscCall(RwScheduleSetPeriod(s, k));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);

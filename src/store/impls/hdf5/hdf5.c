@@ -1217,8 +1217,8 @@ static PetscErrorCode RwStoreSetFromOptions_HDF5(RwStore store, PetscOptionItems
   PetscCall(PetscOptionsEnum("-rw_store_hdf5_comm", "One file shared by all ranks (world) or one file per node (node)", "RWSTOREHDF5", RwStoreHDF5Comms, (PetscEnum)h5->comm, (PetscEnum *)&h5->comm, NULL));
   PetscCall(PetscOptionsBool("-rw_store_keep", "Keep the checkpoint file at the end (it is removed by default)", "RWSTOREHDF5", h5->keep, &h5->keep, NULL));
   PetscCall(PetscOptionsBool("-rw_store_overwrite", "Replace an existing checkpoint file (without it, a run that does not resume refuses to touch one)", "RWSTOREHDF5", h5->overwrite, &h5->overwrite, NULL));
-  PetscCall(PetscOptionsInt("-rw_store_hdf5_alignment", "Align checkpoint datasets of at least this many bytes to multiples of it, e.g. the stripe size (0: no alignment)", "RWSTOREHDF5", h5->alignment, &h5->alignment, NULL));
-  PetscCall(PetscOptionsInt("-rw_store_hdf5_fail_write", "Debugging: make the k-th write fail as a full disk would (0: never)", "RWSTOREHDF5", h5->failwrite, &h5->failwrite, NULL));
+  PetscCall(RwOptionsInt("-rw_store_hdf5_alignment", "Align checkpoint datasets of at least this many bytes to multiples of it, e.g. the stripe size (0: no alignment)", "RWSTOREHDF5", h5->alignment, &h5->alignment, NULL, 0, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_store_hdf5_fail_write", "Debugging: make the k-th write fail as a full disk would (0: never)", "RWSTOREHDF5", h5->failwrite, &h5->failwrite, NULL, 0, PETSC_MAX_INT));
   PetscOptionsHeadEnd();
   PetscCheck(h5->file[0], PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONG, "-%srw_store_hdf5_file needs a file name", prefix);
   PetscCheck(h5->alignment >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "-%srw_store_hdf5_alignment %" PetscInt_FMT ": expected a number of bytes >= 0 (0: no alignment)", prefix, h5->alignment);

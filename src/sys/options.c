@@ -1,0 +1,326 @@
+/*
+  Options that cannot go wrong quietly: integers parsed as 64-bit numbers and
+  checked against their range before they are narrowed (PetscOptionsInt wraps
+  -rw_steps 4294967306 to 10 on a 32-bit PetscInt), and a warning at the end
+  of a run about options that nothing read, with the known name a misspelled
+  one was probably meant to be.
+*/
+#include <rewind/private/rwimpl.h>
+#include <errno.h>
+#include <stdlib.h>
+
+/*@C
+  RwParseInt64 - parses a whole decimal number and checks it lies in [lo, hi]
+
+  Not collective
+
+  Input Parameters:
++ str    - the text
+. lo, hi - the range accepted
+
+  Output Parameters:
++ value - the number (unchanged unless ok)
+. ok    - whether str is a whole number in range
+- why   - when not ok, what was expected, of length len
+
+  Level: developer
+
+.seealso: RwOptionsInt64()
+@*/
+PetscErrorCode RwParseInt64(const char str[], PetscInt64 lo, PetscInt64 hi, PetscInt64 *value, PetscBool *ok, char why[], size_t len)
+{
+  char     *end;
+  long long v;
+
+  PetscFunctionBegin;
+  errno = 0;
+  v     = strtoll(str, &end, 10);
+  *ok   = (PetscBool)(end != str && !*end && errno != ERANGE && v >= lo && v <= hi);
+  if (*ok) *value = (PetscInt64)v;
+  else PetscCall(PetscSNPrintf(why, len, "expected a whole number in [%" PetscInt64_FMT ", %" PetscInt64_FMT "]", lo, hi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwOptionsInt64 - a 64-bit integer option with a range, inside a PetscOptionsBegin() block
+
+  Synopsis:
+  PetscErrorCode RwOptionsInt64(const char opt[], const char text[], const char man[], PetscInt64 current, PetscInt64 *value, PetscBool *set, PetscInt64 lo, PetscInt64 hi)
+
+  Collective (on the options block's communicator)
+
+  Notes:
+  The text is parsed as a 64-bit number with strtoll and refused, naming the
+  option, the text and the range, when it is not a whole number or lies
+  outside [lo, hi]; -help lists the option with its current value. Use
+  RwOptionsInt() for a PetscInt.
+
+  Level: intermediate
+
+.seealso: RwOptionsInt(), PetscOptionsInt()
+@*/
+PetscErrorCode RwOptionsInt64_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscInt64 current, PetscInt64 *value, PetscBool *set, PetscInt64 lo, PetscInt64 hi)
+{
+  char      str[256], cur[32], why[128];
+  PetscBool given, ok;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(cur, sizeof(cur), "%" PetscInt64_FMT, current));
+  PetscCall(PetscStrncpy(str, cur, sizeof(str)));
+  PetscCall(PetscOptionsString(opt, text, man, cur, str, sizeof(str), &given));
+  if (set) *set = given;
+  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwParseInt64(str, lo, hi, value, &ok, why, sizeof(why)));
+  PetscCheck(ok, PetscOptionsObject->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s%s %s: %s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1, str[0] ? str : "(no value)", why);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwOptionsInt - RwOptionsInt64() for a PetscInt: the range is also clipped to PetscInt's
+
+  Synopsis:
+  PetscErrorCode RwOptionsInt(const char opt[], const char text[], const char man[], PetscInt current, PetscInt *value, PetscBool *set, PetscInt lo, PetscInt hi)
+
+  Level: intermediate
+
+.seealso: RwOptionsInt64()
+@*/
+PetscErrorCode RwOptionsInt_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscInt current, PetscInt *value, PetscBool *set, PetscInt lo, PetscInt hi)
+{
+  PetscInt64 v = *value;
+  PetscBool  given;
+
+  PetscFunctionBegin;
+  PetscCall(RwOptionsInt64_Private(PetscOptionsObject, opt, text, man, current, &v, &given, lo, hi));
+  if (set) *set = given;
+  if (given) *value = (PetscInt)v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every option rewind reads, one a line in sorted order (a new option adds a
+   line here); tests/sys/t020-optionnames.sh keeps this list honest against
+   the sources.  A few PETSc options users type often are
+   here too, so that their misspellings get a suggestion. */
+static const char *const RwOptionNames[] = {
+  /* rewind: begin */
+  "-rw_adjoint_measured_costs",
+  "-rw_adjoint_view",
+  "-rw_bench_dir",
+  "-rw_bench_gradient_cases",
+  "-rw_bench_gradient_grid",
+  "-rw_bench_gradient_steps",
+  "-rw_bench_io_grid",
+  "-rw_bench_io_slots",
+  "-rw_bench_kernel_dims",
+  "-rw_bench_kernel_grid",
+  "-rw_bench_kernel_implicit_grid_max",
+  "-rw_bench_kernel_schemes",
+  "-rw_bench_output",
+  "-rw_bench_peer_grid",
+  "-rw_bench_peer_steps",
+  "-rw_bench_repeat",
+  "-rw_bench_revolve_slots",
+  "-rw_bench_seconds",
+  "-rw_bench_sections",
+  "-rw_bench_size",
+  "-rw_bench_stream_size",
+  "-rw_bench_sum_reduce_repeat",
+  "-rw_bench_sum_repeat",
+  "-rw_bench_sum_terms",
+  "-rw_bench_weak",
+  "-rw_check_finite_interval",
+  "-rw_checkpoint_disk",
+  "-rw_checkpoint_ram",
+  "-rw_debug_kill_at_step",
+  "-rw_dt",
+  "-rw_gradient_view",
+  "-rw_heat_bc",
+  "-rw_heat_dim",
+  "-rw_heat_scheme",
+  "-rw_heat_theta",
+  "-rw_inv_experiments",
+  "-rw_inv_noise",
+  "-rw_inv_observe_every",
+  "-rw_inv_sensors",
+  "-rw_invert",
+  "-rw_kappa0",
+  "-rw_kappa0_clip",
+  "-rw_kappa_max",
+  "-rw_kappa_min",
+  "-rw_model_type",
+  "-rw_obs",
+  "-rw_obs_write",
+  "-rw_output",
+  "-rw_reg_alpha",
+  "-rw_reg_tv_eps",
+  "-rw_reg_type",
+  "-rw_restart",
+  "-rw_schedule_costs",
+  "-rw_schedule_disk_slots",
+  "-rw_schedule_multilevel_max_work",
+  "-rw_schedule_period",
+  "-rw_schedule_ram_slots",
+  "-rw_schedule_type",
+  "-rw_schedule_validate",
+  "-rw_schedule_view",
+  "-rw_schedule_view_actions",
+  "-rw_schedule_view_draw",
+  "-rw_state_bytes",
+  "-rw_steps",
+  "-rw_store_disk_type",
+  "-rw_store_hdf5_alignment",
+  "-rw_store_hdf5_comm",
+  "-rw_store_hdf5_fail_write",
+  "-rw_store_hdf5_file",
+  "-rw_store_keep",
+  "-rw_store_type",
+  "-rw_verify",
+  "-rw_verify_dot_tol",
+  /* rewind: end */
+  "-da_grid_x", "-da_grid_y", "-da_grid_z", "-da_processors_x", "-da_processors_y", "-da_processors_z", "-ksp_type", "-ksp_rtol", "-ksp_atol", "-ksp_max_it", "-ksp_monitor", "-pc_type",
+  "-tao_type", "-tao_monitor", "-tao_max_it", "-tao_gatol", "-tao_grtol", "-tao_view", "-log_view", "-help", "-options_left"};
+
+/* Options PETSc reads after the application's last chance to look, in PetscFinalize() */
+static const char *const RwFinalizeOptions[] = {"log_view", "log_all", "log_trace", "log_summary", "options_left", "options_view", "malloc_dump", "malloc_view", "memory_view", "objects_dump", "mpi_linear_solver_server", "viewfromoptions", "saws_options", "citations"};
+
+/* Edit distance of a and b (insertions, deletions, substitutions), or more than cap */
+static PetscErrorCode RwEditDistance(const char a[], const char b[], PetscInt cap, PetscInt *dist)
+{
+  size_t    m, n;
+  PetscInt *prev, *row;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrlen(a, &m));
+  PetscCall(PetscStrlen(b, &n));
+  *dist = cap + 1;
+  if ((PetscInt)(m > n ? m - n : n - m) > cap) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc2(n + 1, &prev, n + 1, &row));
+  for (size_t j = 0; j <= n; j++) prev[j] = (PetscInt)j;
+  for (size_t i = 1; i <= m; i++) {
+    row[0] = (PetscInt)i;
+    for (size_t j = 1; j <= n; j++) row[j] = PetscMin(PetscMin(prev[j] + 1, row[j - 1] + 1), prev[j - 1] + (a[i - 1] != b[j - 1]));
+    for (size_t j = 0; j <= n; j++) prev[j] = row[j];
+  }
+  *dist = prev[n];
+  PetscCall(PetscFree2(prev, row));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* How close a given name is to a known one, lower is closer: twice the edit
+   distance when it is at most 2, then 5 when the given name is a prefix of
+   the known one (cut short), 6 when the known one is a prefix of it; 7: not close */
+static PetscErrorCode RwNameCloseness(const char given[], const char known[], PetscInt *score)
+{
+  size_t    lg, lk;
+  PetscInt  e = 3;
+  PetscBool pre = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(RwEditDistance(given, known, 2, &e));
+  *score = e <= 2 ? 2 * e : 7;
+  if (*score < 7) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscStrlen(given, &lg));
+  PetscCall(PetscStrlen(known, &lk));
+  /* a prefix counts only when it is more than the class part ("-rw_", "-rw_store_") */
+  if (PetscMin(lg, lk) >= 8) PetscCall(PetscStrncmp(given, known, PetscMin(lg, lk), &pre));
+  if (pre) *score = lg < lk ? 5 : 6;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The closest known name: the table's and those of the options this run used */
+static PetscErrorCode RwSuggestOption(const char given[], char **used, PetscInt nused, char best[], size_t len)
+{
+  PetscInt bestd = 7, d;
+
+  PetscFunctionBegin;
+  best[0] = 0;
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(RwOptionNames); i++) {
+    PetscCall(RwNameCloseness(given, RwOptionNames[i], &d));
+    if (d < bestd) PetscCall(PetscStrncpy(best, RwOptionNames[i], len));
+    bestd = PetscMin(bestd, d);
+  }
+  for (PetscInt i = 0; i < nused; i++) {
+    PetscCall(RwNameCloseness(given, used[i], &d));
+    if (d < bestd) PetscCall(PetscStrncpy(best, used[i], len));
+    bestd = PetscMin(bestd, d);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The options of the database that this run read, as "-name" */
+static PetscErrorCode RwOptionsUsedNames(PetscInt *n, char ***names)
+{
+  char       *all, *tok;
+  size_t      len;
+  PetscToken  t;
+
+  PetscFunctionBegin;
+  *n = 0;
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  PetscCall(PetscStrlen(all, &len));
+  PetscCall(PetscMalloc1(len / 2 + 1, names));
+  PetscCall(PetscTokenCreate(all, ' ', &t));
+  while (1) {
+    PetscBool used;
+
+    PetscCall(PetscTokenFind(t, &tok));
+    if (!tok) break;
+    if (tok[0] != '-' || !tok[1] || (tok[1] >= '0' && tok[1] <= '9') || tok[1] == '.') continue; /* a value, not a name */
+    PetscCall(PetscOptionsUsed(NULL, tok + 1, &used));
+    if (used) PetscCall(PetscStrallocpy(tok, &(*names)[(*n)++]));
+  }
+  PetscCall(PetscTokenDestroy(&t));
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool RwIsFinalizeOption(const char name[])
+{
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(RwFinalizeOptions); i++) {
+    size_t l = strlen(RwFinalizeOptions[i]);
+    if (!strncmp(name, RwFinalizeOptions[i], l) && (!name[l] || name[l] == '_')) return PETSC_TRUE;
+  }
+  return PETSC_FALSE;
+}
+
+/*@C
+  RwOptionsWarnUnused - warns, once on stderr, about every option that was
+  given but never read, and names the known option a misspelled one is close
+  to (edit distance at most 2, or a prefix)
+
+  Collective
+
+  Input Parameter:
+. comm - the communicator whose rank 0 prints
+
+  Notes:
+  Call it last before PetscFinalize(); options PETSc itself reads during
+  PetscFinalize() (-log_view, -options_left, ...) are not reported. It is a
+  warning, not an error: the run's results stand.
+
+  Level: intermediate
+
+.seealso: PetscOptionsLeftGet(), RwOptionsInt64()
+@*/
+PetscErrorCode RwOptionsWarnUnused(MPI_Comm comm)
+{
+  PetscInt n, nused;
+  char   **names, **values, **used, name[256], best[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsLeftGet(NULL, &n, &names, &values));
+  PetscCall(RwOptionsUsedNames(&nused, &used));
+  for (PetscInt i = 0; i < n; i++) {
+    const char *bare = names[i][0] == '-' ? names[i] + 1 : names[i];
+
+    if (RwIsFinalizeOption(bare)) continue;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "-%s", bare));
+    PetscCall(RwSuggestOption(name, used, nused, best, sizeof(best)));
+    if (best[0]) PetscCall(PetscFPrintf(comm, PETSC_STDERR, "rewind: option %s was given but never used; did you mean %s?\n", name, best));
+    else PetscCall(PetscFPrintf(comm, PETSC_STDERR, "rewind: option %s was given but never used\n", name));
+  }
+  for (PetscInt i = 0; i < nused; i++) PetscCall(PetscFree(used[i]));
+  PetscCall(PetscFree(used));
+  PetscCall(PetscOptionsLeftRestore(NULL, &n, &names, &values));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
