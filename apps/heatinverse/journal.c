@@ -661,8 +661,11 @@ PetscErrorCode InvJournalEndEvaluation(Inverse *inv)
 /* InvJournalComplete - the optimisation finished: the journal may go once the outputs are written */
 PetscErrorCode InvJournalComplete(Inverse *inv)
 {
+  InvJournal j = inv->journal;
+
   PetscFunctionBegin;
-  if (inv->journal) inv->journal->completed = PETSC_TRUE;
+  if (j->replay) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "rewind-heat-inverse: -rw_restart used %" PetscInt64_FMT " journal records, all that were needed: nothing was solved\n", j->replayed));
+  j->completed = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -6,7 +6,7 @@
 # uninterrupted run on the same ranks (1, 2, 3); a completed run leaves no
 # journal; a journal is refused, and left as it was, when the run is not a
 # restart or its data or options differ; a damaged record is refused by name
-# and recomputed; a resume on another rank count reports where it departs
+# and recomputed; a kept journal of a completed run extends it; a resume on another rank count reports where it departs
 # and agrees to rounding.
 app="$top_builddir/apps/rewind-heat-inverse"
 . "$top_srcdir/tests/testlib.sh"
@@ -99,6 +99,15 @@ grep -q 'discarding the journal' "$tmp/kept.err" || fail "-rw_inverse_state_over
 lines "$tmp/kept.txt" > "$tmp/kept.lines"
 same "$tmp/full1" "$tmp/kept" overwrite
 echo "ok -rw_inverse_state_overwrite discards it and runs from the start"
+
+# a completed run kept with -rw_inverse_state_keep is extended by -rw_restart with more iterations
+more="-da_grid_x 16 -da_grid_y 16 -rw_steps 8 -tao_max_it 7"
+full more2 2 $more
+run 2 $small -rw_output "$tmp/extended" -rw_inverse_state_keep > /dev/null
+test -s "$tmp/extended.state/problem" || fail "-rw_inverse_state_keep did not keep the journal"
+resumed extended 2 $more
+same "$tmp/more2" "$tmp/extended" extended
+echo "ok a kept 5-iteration run extended to 7 with -rw_restart: identical to a 7-iteration run"
 
 # killed in the middle of an adjoint solve (the driver's restart, hdf5 store):
 # evaluation 2, experiment 1 is the process's solve 9
