@@ -242,11 +242,9 @@ static PetscErrorCode DescribeInversion(Inverse *inv, Tao tao, char text[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RecordName(PetscInt64 i, PetscInt64 e, char name[], size_t len)
+static void RecordName(PetscInt64 i, PetscInt64 e, char name[], size_t len)
 {
-  PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(name, len, "eval-%06lld-exp-%02lld.rec", (long long)i, (long long)e));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  snprintf(name, len, "eval-%06lld-exp-%02lld.rec", (long long)i, (long long)e);
 }
 
 /*
@@ -517,8 +515,9 @@ static int Load0(InvJournal j, PetscInt64 e, InvRecordHead *head, PetscScalar *g
     memcpy(head, buf, sizeof(*head));
     memcpy(&sum, buf + size - 8, 8);
     if (memcmp(head->magic, magic, 8)) why = "it is not a journal record";
+    else if (head->problem != j->problem) why = "it belongs to another problem";
+    else if (head->eval != (uint64_t)j->eval || head->exp != (uint64_t)e || head->n != (uint64_t)N) why = "its header names another evaluation, experiment or size";
     else if (sum != HashWords(j->problem, buf, (size - 8) / 8)) why = "its checksum does not match its contents";
-    else if (head->problem != j->problem || head->eval != (uint64_t)j->eval || head->exp != (uint64_t)e || head->n != (uint64_t)N) why = "it belongs to another problem or position";
   }
   if (why) snprintf(msg, INV_JOURNAL_MSGLEN, "rewind-heat-inverse: refusing the journal record %s: %s (%zu bytes); evaluation %lld, experiment %lld is computed again\n", path, why, size, (long long)j->eval, (long long)e);
   else memcpy(g, buf + sizeof(*head), 8 * (size_t)N);
@@ -537,19 +536,51 @@ static PetscErrorCode EndReplay(Inverse *inv, PetscInt64 e, const char why[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The iterate is not the interrupted run's: its later records are of no use */
+static PetscErrorCode Depart(Inverse *inv, PetscInt64 e, uint64_t recorded)
+{
+  InvJournal  j = inv->journal;
+  PetscMPIInt rank;
+  char        why[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(why, sizeof(why), "the resumed run departs from the interrupted one at evaluation %" PetscInt64_FMT ": its iterate's checksum %016llx differs from %016llx recorded (another number of ranks, or other TAO options, round differently)", j->eval, (unsigned long long)j->xsum, (unsigned long long)recorded));
+  PetscCall(EndReplay(inv, e, why));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) Remove0(j, j->eval);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The record's field, read on rank 0 in natural order, into the distributed w */
+static PetscErrorCode FromRank0(Inverse *inv)
+{
+  InvJournal j = inv->journal;
+  DM         da;
+
+  PetscFunctionBegin;
+  PetscCall(VecScatterBegin(j->tozero, j->seq, j->natural, INSERT_VALUES, SCATTER_REVERSE));
+  PetscCall(VecScatterEnd(j->tozero, j->seq, j->natural, INSERT_VALUES, SCATTER_REVERSE));
+  PetscCall(RwModelGetStateDM(inv->model, &da));
+  PetscCall(DMDANaturalToGlobalBegin(da, j->natural, INSERT_VALUES, j->w));
+  PetscCall(DMDANaturalToGlobalEnd(da, j->natural, INSERT_VALUES, j->w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   InvJournalLookup - while replaying, experiment e's J_e and gradient
-  contribution (in *w) at this evaluation, if the journal has them at this x
+  contribution (in *w) at this evaluation, if the journal has them at this x;
+  otherwise *w is where the caller puts them
 */
 PetscErrorCode InvJournalLookup(Inverse *inv, PetscInt64 e, PetscReal *Je, Vec *w, PetscBool *found)
 {
-  InvJournal    j = inv->journal;
-  InvRecordHead head;
-  PetscInt      N;
-  PetscMPIInt   rank;
-  PetscScalar  *g;
-  char          msg[INV_JOURNAL_MSGLEN] = "";
-  int           status                  = 0;
+  InvJournal     j = inv->journal;
+  InvRecordHead  head;
+  PetscInt       N;
+  PetscMPIInt    rank;
+  PetscScalar   *g;
+  PetscLogDouble now;
+  char           msg[INV_JOURNAL_MSGLEN] = "";
+  int            status                  = 0;
 
   PetscFunctionBegin;
   *w     = j->w;
@@ -565,29 +596,14 @@ PetscErrorCode InvJournalLookup(Inverse *inv, PetscInt64 e, PetscReal *Je, Vec *
   PetscCallMPI(MPI_Bcast(&head, sizeof(head), MPI_BYTE, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, PETSC_COMM_WORLD));
   if (status == 0) PetscCall(EndReplay(inv, e, "the journal ends here"));
-  if (status == 2) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "%s", msg));
-  if (status != 1) PetscFunctionReturn(PETSC_SUCCESS);
-  if (head.xsum != j->xsum) {
-    PetscCall(PetscSNPrintf(msg, sizeof(msg), "the resumed run departs from the interrupted one at evaluation %" PetscInt64_FMT ": its iterate's checksum %016llx differs from %016llx recorded (another number of ranks, or other TAO options, round differently)", j->eval, (unsigned long long)j->xsum, (unsigned long long)head.xsum));
-    PetscCall(EndReplay(inv, e, msg));
-    if (!rank) Remove0(j, j->eval); /* the interrupted run's path, which this one leaves */
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(VecScatterBegin(j->tozero, j->seq, j->natural, INSERT_VALUES, SCATTER_REVERSE));
-  PetscCall(VecScatterEnd(j->tozero, j->seq, j->natural, INSERT_VALUES, SCATTER_REVERSE));
-  {
-    DM da;
-    PetscCall(RwModelGetStateDM(inv->model, &da));
-    PetscCall(DMDANaturalToGlobalBegin(da, j->natural, INSERT_VALUES, j->w));
-    PetscCall(DMDANaturalToGlobalEnd(da, j->natural, INSERT_VALUES, j->w));
-  }
-  {
-    PetscLogDouble now;
-    PetscCall(PetscTime(&now));
-    inv->t0 = now - head.seconds; /* the history's seconds are the interrupted run's */
-  }
-  *Je    = head.J;
-  *found = PETSC_TRUE;
+  if (status == 2) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "%s", msg)); /* and the replay goes on */
+  if (status == 1 && head.xsum != j->xsum) PetscCall(Depart(inv, e, head.xsum));
+  if (status != 1 || !j->replay) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FromRank0(inv));
+  PetscCall(PetscTime(&now));
+  inv->t0 = now - head.seconds; /* the history's seconds are the interrupted run's */
+  *Je     = head.J;
+  *found  = PETSC_TRUE;
   j->replayed++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -636,7 +652,7 @@ PetscErrorCode InvJournalRecord(Inverse *inv, PetscInt64 e, PetscReal Je, Vec w)
     part[1] = g;
     part[2] = &sum;
     if (j->torn && j->eval == j->killat && e == inv->nexp - 1) torn = (size[0] + size[1] + size[2]) / 2;
-    PetscCall(RecordName(j->eval, e, name, sizeof(name)));
+    RecordName(j->eval, e, name, sizeof(name));
     WriteAtomic0(j, name, 3, part, size, torn, msg);
     PetscCall(VecRestoreArrayRead(j->seq, &g));
   }
