@@ -59,6 +59,15 @@ for np in 1 2 3; do
   echo "ok killed after evaluation 3 on $np ranks, resumed: identical ($(grep '^data misfit' "$tmp/full$np.txt" | cut -d: -f1))"
 done
 
+# killed, resumed and killed again after evaluation 4, resumed again: the journal grows across runs
+killed twice1 1 $small -rw_debug_kill_at_evaluation 1
+if run 1 $small -rw_output "$tmp/twice1" -rw_restart -rw_debug_kill_at_evaluation 4 > "$tmp/twice1-killed.txt" 2>&1; then fail "twice1: the resumed run was not killed"; fi
+test "$(records twice1)" = 20 || fail "twice1: $(records twice1) records after the second kill, expected 20"
+resumed twice1 1 $small
+grep -q 'used 20 journal records' "$tmp/twice1.err" || fail "twice1: did not replay both runs' records"
+same "$tmp/full1" "$tmp/twice1" twice1
+echo "ok killed after evaluation 1, resumed, killed after evaluation 4, resumed: identical"
+
 # killed half way through writing evaluation 2's last record: the torn temporary file is never read
 killed torn2 2 $small -rw_debug_kill_at_evaluation 2 -rw_debug_kill_torn
 ls -a "$tmp/torn2.state" | grep -q '^\.eval-000002-exp-03\.rec\.tmp$' || fail "torn2: no torn temporary record"
