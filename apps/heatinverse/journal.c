@@ -509,6 +509,10 @@ static int Load0(InvJournal j, PetscInt64 e, InvRecordHead *head, PetscScalar *g
   RecordName(j->eval, e, name, sizeof(name));
   snprintf(path, sizeof(path), "%s/%s", j->dir, name);
   buf = ReadAll0(path, &size, msg);
+  if (!buf && msg[0]) {
+    size_t n = strlen(msg);
+    snprintf(msg + n, INV_JOURNAL_MSGLEN - n, ": refusing it; evaluation %lld, experiment %lld is computed again\n", (long long)j->eval, (long long)e);
+  }
   if (!buf) return msg[0] ? 2 : 0;
   if (size != want) why = "its size is not that of a record of this grid";
   else {

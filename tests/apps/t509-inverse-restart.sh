@@ -103,6 +103,11 @@ refused "-rw_reg_alpha 200" "belongs to a different problem: regulariser is tv, 
 refused "-rw_inv_noise 0.02" "belongs to a different problem: observations is" $small -rw_restart -rw_inv_noise 0.02
 refused "-rw_kappa_max 5" "belongs to a different problem: bounds is \[0.050000000000000003, 5\]" $small -rw_restart -rw_kappa_max 5
 refused "-tao_type lmvm" "tao type is lmvm here but blmvm" $small -rw_restart -tao_type lmvm
+cp -R "$tmp/kept.state" "$tmp/damaged.state"
+sed 's/^grid: 16/grid: 17/' "$tmp/kept.state/problem" > "$tmp/damaged.state/problem"
+if run 1 $small -rw_output "$tmp/kept" -rw_inverse_state "$tmp/damaged.state" -rw_restart > "$tmp/damaged.out" 2>&1; then fail "a damaged problem file was accepted"; fi
+grep -q "damaged.state/problem is damaged (its checksum line does not match its text)" "$tmp/damaged.out" || { grep 'PETSC ERROR' "$tmp/damaged.out" | head -4; fail "a damaged problem file: wrong error"; }
+echo "ok refused a journal whose problem file was edited"
 run 1 $small -rw_output "$tmp/kept" -rw_inverse_state_overwrite > "$tmp/kept.txt" 2> "$tmp/kept.err"
 grep -q 'discarding the journal' "$tmp/kept.err" || fail "-rw_inverse_state_overwrite did not say it discards the journal"
 lines "$tmp/kept.txt" > "$tmp/kept.lines"
