@@ -62,6 +62,9 @@ struct _n_InvJournal {
 
 static const char magic[8] = {'R', 'W', 'I', 'N', 'V', 'J', '0', '1'};
 
+/* -log_view shows what the journal costs beside the solves */
+static PetscLogEvent INV_JOURNAL_WRITE, INV_JOURNAL_READ;
+
 static uint64_t HashBytes(uint64_t h, const void *p, size_t n)
 {
   const unsigned char *c = (const unsigned char *)p;
@@ -470,6 +473,12 @@ PetscErrorCode InvJournalSetUp(Inverse *inv, Tao tao, const char output[])
   char        msg[INV_JOURNAL_MSGLEN] = "";
 
   PetscFunctionBegin;
+  if (!INV_JOURNAL_WRITE) {
+    PetscClassId id;
+    PetscCall(PetscClassIdRegister("InvJournal", &id));
+    PetscCall(PetscLogEventRegister("InvJournalWrite", id, &INV_JOURNAL_WRITE));
+    PetscCall(PetscLogEventRegister("InvJournalRead", id, &INV_JOURNAL_READ));
+  }
   PetscCall(PetscNew(&j));
   inv->journal = j;
   PetscCall(ReadJournalOptions(j, output));
@@ -590,6 +599,7 @@ PetscErrorCode InvJournalLookup(Inverse *inv, PetscInt64 e, PetscReal *Je, Vec *
   *w     = j->w;
   *found = PETSC_FALSE;
   if (!j->replay) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(INV_JOURNAL_READ, 0, 0, 0, 0));
   PetscCall(PetscMemzero(&head, sizeof(head)));
   PetscCall(VecGetSize(j->natural, &N));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
@@ -602,8 +612,9 @@ PetscErrorCode InvJournalLookup(Inverse *inv, PetscInt64 e, PetscReal *Je, Vec *
   if (status == 0) PetscCall(EndReplay(inv, e, "the journal ends here"));
   if (status == 2) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "%s", msg)); /* and the replay goes on */
   if (status == 1 && head.xsum != j->xsum) PetscCall(Depart(inv, e, head.xsum));
+  if (status == 1 && j->replay) PetscCall(FromRank0(inv));
+  PetscCall(PetscLogEventEnd(INV_JOURNAL_READ, 0, 0, 0, 0));
   if (status != 1 || !j->replay) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(FromRank0(inv));
   PetscCall(PetscTime(&now));
   inv->t0 = now - head.seconds; /* the history's seconds are the interrupted run's */
   *Je     = head.J;
@@ -627,6 +638,7 @@ PetscErrorCode InvJournalRecord(Inverse *inv, PetscInt64 e, PetscReal Je, Vec w)
   char               msg[INV_JOURNAL_MSGLEN] = "", name[64];
 
   PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(INV_JOURNAL_WRITE, 0, 0, 0, 0));
   PetscCall(RwModelGetStateDM(inv->model, &da));
   PetscCall(DMDAGlobalToNaturalBegin(da, w, INSERT_VALUES, j->natural));
   PetscCall(DMDAGlobalToNaturalEnd(da, w, INSERT_VALUES, j->natural));
@@ -660,6 +672,7 @@ PetscErrorCode InvJournalRecord(Inverse *inv, PetscInt64 e, PetscReal Je, Vec w)
     WriteAtomic0(j, name, 3, part, size, torn, msg);
     PetscCall(VecRestoreArrayRead(j->seq, &g));
   }
+  PetscCall(PetscLogEventEnd(INV_JOURNAL_WRITE, 0, 0, 0, 0));
   PetscCall(Agree(msg, PETSC_ERR_FILE_WRITE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
