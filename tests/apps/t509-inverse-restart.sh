@@ -4,7 +4,7 @@
 # of an adjoint solve, and resumed with -rw_restart, ends with the same
 # recovered kappa and history (J, misfit, |g|, error) bit for bit as an
 # uninterrupted run on the same ranks (1, 2, 3); a completed run leaves no
-# journal; a journal is refused, and left as it was, when the run is not a
+# journal (also with -rw_invert u0); a journal is refused, and left as it was, when the run is not a
 # restart or its data or options differ; a damaged record is refused by name
 # and recomputed; a kept journal of a completed run extends it; a resume on another rank count reports where it departs
 # and agrees to rounding.
@@ -58,6 +58,14 @@ for np in 1 2 3; do
   same "$tmp/full$np" "$tmp/between$np" "between$np"
   echo "ok killed after evaluation 3 on $np ranks, resumed: identical ($(grep '^data misfit' "$tmp/full$np.txt" | cut -d: -f1))"
 done
+
+# the initial state as the unknown: its gradient is the driver's dJ/du0
+full u0full 1 $small -rw_invert u0
+killed u0 1 $small -rw_invert u0 -rw_debug_kill_at_evaluation 2
+resumed u0 1 $small -rw_invert u0
+for d in u0_recovered history/J history/error; do h5diff -q "$tmp/u0full.h5" "$tmp/u0.h5" "/$d" "/$d" || fail "u0: /$d differs"; done
+cmp -s "$tmp/u0full.lines" "$tmp/u0.lines" || fail "u0: the printed results differ"
+echo "ok -rw_invert u0 killed after evaluation 2, resumed: identical"
 
 # killed, resumed and killed again after evaluation 4, resumed again: the journal grows across runs
 killed twice1 1 $small -rw_debug_kill_at_evaluation 1
