@@ -1,12 +1,13 @@
 #!/bin/sh
-# Resumable inversion: a rewind-heat-inverse run killed (SIGKILL) between
+# Resumable inversion.  A rewind-heat-inverse run killed (SIGKILL) between
 # evaluations, half way through writing a journal record, or in the middle
 # of an adjoint solve, and resumed with -rw_restart, ends with the same
-# recovered kappa and history (J, misfit, |g|, error) bit for bit as an
-# uninterrupted run on the same ranks (1, 2, 3); a completed run leaves no
-# journal (also with -rw_invert u0); a journal is refused, and left as it was, when the run is not a
-# restart or its data or options differ; a damaged record is refused by name
-# and recomputed; a kept journal of a completed run extends it; a resume on another rank count reports where it departs
+# recovered field and history (J, misfit, |g|, error) bit for bit as an
+# uninterrupted run on the same ranks (1, 2, 3; kappa and u0; killed twice);
+# a completed run leaves no journal, and a kept one extends with more
+# iterations; a journal is refused, and left as it was, when the run is not
+# a restart or its data or options differ; a damaged record is refused by
+# name and recomputed; a resume on another rank count says where it departs
 # and agrees to rounding.
 app="$top_builddir/apps/rewind-heat-inverse"
 . "$top_srcdir/tests/testlib.sh"
