@@ -9,6 +9,10 @@ static char help[] = "rewind-heat-inverse: recover a hidden field of the heat mo
                      "  -rw_kappa_min, -rw_kappa_max   bounds on kappa (default 0.05, 10)\n"
                      "  -rw_reg_type l2|h1|tv     regulariser (default tv for kappa, h1 otherwise), -rw_reg_alpha weight, -rw_reg_tv_eps smoothing\n"
                      "  -rw_output prefix         write prefix.h5 and prefix.xmf (fields, history); plot with jobs/plot_inverse.py\n"
+                     "  -rw_restart               resume a killed run from its journal of evaluations (doc/inverse.md)\n"
+                     "  -rw_inverse_state dir     that journal (default prefix.state, or rewind-heat-inverse.state without -rw_output);\n"
+                     "                            removed when the run completes unless -rw_inverse_state_keep; an existing one is\n"
+                     "                            refused without -rw_restart unless -rw_inverse_state_overwrite\n"
                      "TAO: -tao_type (default blmvm), -tao_max_it (default 30), -tao_monitor, ...\n"
                      "Checkpointing: -rw_schedule_type, -rw_schedule_ram_slots, -rw_checkpoint_ram, -rw_store_type, ...\n\n";
 
@@ -52,36 +56,56 @@ static PetscErrorCode ReadOptions(Inverse *inv, AppOptions *o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* One experiment's adjoint solve at x: J_e and its gradient contribution w */
+static PetscErrorCode SolveExperiment(Inverse *inv, Vec x, PetscInt e, PetscReal *Je, Vec w)
+{
+  InvExperiment *ex = &inv->exp[e];
+  Vec            field, grad;
+
+  PetscFunctionBegin;
+  PetscCall(InvFieldOf(inv, ex->m, e, &field));
+  PetscCall(VecCopy(x, field));
+  PetscCall(InvRestoreFieldOf(inv, ex->m, e, &field));
+  PetscCall(RwObjectiveSetSensorData(inv->obj, 0, ex->data, ex->sigma));
+  PetscCall(RwAdjointSolve(inv->adj, ex->m, ex->u0, Je, inv->g, inv->gu0));
+  if (inv->target == INV_U0) PetscCall(VecCopy(inv->gu0, w));
+  else {
+    PetscCall(RwModelGetParameterField(inv->model, inv->g, inv->target == INV_KAPPA ? 0 : 1, &grad));
+    PetscCall(VecCopy(grad, w));
+    PetscCall(RwModelRestoreParameterField(inv->model, inv->g, inv->target == INV_KAPPA ? 0 : 1, &grad));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   J(x) = sum over experiments of the sensor misfit + R(x), and its gradient:
   one adjoint solve per experiment, the field's part of each gradient summed
-  in experiment order, then the regulariser's.
+  in experiment order, then the regulariser's.  Each solve's result goes to
+  the journal before the next starts; a resumed run takes it from there
+  instead of solving, and the sums come out bit for bit the same.
 */
 static PetscErrorCode FormFunctionGradient(Tao tao, Vec x, PetscReal *f, Vec G, void *ctx)
 {
   Inverse *inv = (Inverse *)ctx;
-  Vec      field, grad;
 
   PetscFunctionBegin;
   PetscCall(VecSet(G, 0));
   inv->misfit = 0;
+  PetscCall(InvJournalBeginEvaluation(inv, x));
   for (PetscInt e = 0; e < inv->nexp; e++) {
-    InvExperiment *ex = &inv->exp[e];
-    PetscReal      Je;
+    PetscReal Je;
+    PetscBool kept;
+    Vec       w;
 
-    PetscCall(InvFieldOf(inv, ex->m, e, &field));
-    PetscCall(VecCopy(x, field));
-    PetscCall(InvRestoreFieldOf(inv, ex->m, e, &field));
-    PetscCall(RwObjectiveSetSensorData(inv->obj, 0, ex->data, ex->sigma));
-    PetscCall(RwAdjointSolve(inv->adj, ex->m, ex->u0, &Je, inv->g, inv->gu0));
-    inv->misfit += Je;
-    if (inv->target == INV_U0) PetscCall(VecAXPY(G, 1, inv->gu0));
-    else {
-      PetscCall(RwModelGetParameterField(inv->model, inv->g, inv->target == INV_KAPPA ? 0 : 1, &grad));
-      PetscCall(VecAXPY(G, 1, grad));
-      PetscCall(RwModelRestoreParameterField(inv->model, inv->g, inv->target == INV_KAPPA ? 0 : 1, &grad));
+    PetscCall(InvJournalLookup(inv, e, &Je, &w, &kept));
+    if (!kept) {
+      PetscCall(SolveExperiment(inv, x, e, &Je, w));
+      PetscCall(InvJournalRecord(inv, e, Je, w));
     }
+    inv->misfit += Je;
+    PetscCall(VecAXPY(G, 1, w));
   }
+  PetscCall(InvJournalEndEvaluation(inv));
   PetscCall(RwRegularize(inv->model, inv->reg, inv->alpha, inv->tveps, x, inv->xinit, &inv->R, inv->gx));
   PetscCall(VecAXPY(G, 1, inv->gx));
   *f = inv->misfit + inv->R;
@@ -160,8 +184,10 @@ static PetscErrorCode Solve(Inverse *inv, AppOptions *o, Tao *tao)
   PetscCall(TaoSetVariableBounds(*tao, lb, ub));
   PetscCall(TaoSetMonitor(*tao, Monitor, inv, NULL));
   PetscCall(TaoSetFromOptions(*tao));
+  PetscCall(InvJournalSetUp(inv, *tao, o->output));
   PetscCall(PetscTime(&inv->t0));
   PetscCall(TaoSolve(*tao));
+  PetscCall(InvJournalComplete(inv));
   PetscCall(VecDestroy(&lb));
   PetscCall(VecDestroy(&ub));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -184,6 +210,8 @@ static PetscErrorCode Summary(Inverse *inv, Tao tao)
 static PetscErrorCode Destroy(Inverse *inv)
 {
   PetscFunctionBegin;
+  /* after the outputs: a run killed before them resumes from its journal */
+  PetscCall(InvJournalDestroy(inv));
   for (PetscInt e = 0; e < inv->nexp; e++) {
     PetscCall(VecDestroy(&inv->exp[e].m));
     PetscCall(VecDestroy(&inv->exp[e].u0));

@@ -6,6 +6,7 @@
   problem.c  the embedded default: truth, experiments, sensors, noisy data
   obsfile.c  observations from, and to, an HDF5 file (doc/inverse.md)
   output.c   results: HDF5 + XDMF, per-iteration history
+  journal.c  the evaluation journal that makes a run resumable (-rw_restart)
 */
 #ifndef REWIND_APPS_INVERSE_H
 #define REWIND_APPS_INVERSE_H
@@ -36,6 +37,8 @@ typedef struct {
   PetscReal *J, *misfit, *gnorm, *error, *seconds;
 } InvHistory;
 
+typedef struct _n_InvJournal *InvJournal;
+
 typedef struct {
   RwModel       model;
   RwObjective   obj;
@@ -53,6 +56,7 @@ typedef struct {
   PetscReal     misfit, R;        /* of the last evaluation */
   InvHistory    hist;
   PetscLogDouble t0;
+  InvJournal     journal;
 } Inverse;
 
 /* problem.c */
@@ -70,5 +74,14 @@ PetscErrorCode InvReadStart(Inverse *, const char[], PetscReal, PetscReal, Petsc
 /* output.c */
 PetscErrorCode InvHistoryRecord(Inverse *, PetscInt, PetscReal, PetscReal);
 PetscErrorCode InvWriteOutput(Inverse *, const char[]);
+
+/* journal.c */
+PetscErrorCode InvJournalSetUp(Inverse *, Tao, const char[]);
+PetscErrorCode InvJournalBeginEvaluation(Inverse *, Vec);
+PetscErrorCode InvJournalLookup(Inverse *, PetscInt64, PetscReal *, Vec *, PetscBool *);
+PetscErrorCode InvJournalRecord(Inverse *, PetscInt64, PetscReal, Vec);
+PetscErrorCode InvJournalEndEvaluation(Inverse *);
+PetscErrorCode InvJournalComplete(Inverse *);
+PetscErrorCode InvJournalDestroy(Inverse *);
 
 #endif
