@@ -68,6 +68,7 @@ PetscErrorCode RwAdjointCreate(RwModel model, RwObjective obj, RwAdjoint *adj)
   a->killat        = -1;
   a->killreverse   = -1;
   a->killaction    = -1;
+  a->killkeep      = -1;
   PetscCall(PetscStrncpy(a->storetype[RW_LEVEL_RAM], RWSTOREMEMORY, sizeof(a->storetype[0])));
   PetscCall(PetscStrncpy(a->storetype[RW_LEVEL_DISK], RWSTOREHDF5, sizeof(a->storetype[0])));
   *adj = a;
@@ -236,7 +237,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscCheck(adj->keepseconds >= 0, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_adjoint_keep_seconds %g: expected seconds > 0, or 0 for none", (double)adj->keepseconds);
   PetscCall(PetscOptionsString("-rw_adjoint_keep_file", "File of the reverse-sweep keep (default: the checkpoint file's name with -reverse, or rewind-reverse.h5)", "RwAdjointSolve", adj->keepfile, adj->keepfile, sizeof(adj->keepfile), NULL));
   {
-    PetscInt k[4] = {(PetscInt)adj->killat, (PetscInt)adj->killreverse, (PetscInt)adj->killaction, (PetscInt)adj->killsolve};
+    PetscInt k[5] = {(PetscInt)adj->killat, (PetscInt)adj->killreverse, (PetscInt)adj->killaction, (PetscInt)adj->killsolve, (PetscInt)adj->killkeep};
     PetscCall(RwOptionsInt("-rw_debug_kill_at_step", "Testing: the process kills itself (SIGKILL) when the first forward sweep reaches this step", "RwAdjointSolve", k[0], &k[0], NULL, -1, PETSC_MAX_INT));
     PetscCall(RwOptionsInt("-rw_debug_kill_at_reverse", "Testing: SIGKILL right after reversing this step (and keeping it, if due)", "RwAdjointSolve", k[1], &k[1], NULL, -1, PETSC_MAX_INT));
     PetscCall(RwOptionsInt("-rw_debug_kill_at_action", "Testing: SIGKILL before this schedule action (from 0; see rewind-schedule)", "RwAdjointSolve", k[2], &k[2], NULL, -1, PETSC_MAX_INT));
@@ -244,7 +245,9 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
     adj->killat      = k[0];
     adj->killreverse = k[1];
     adj->killaction  = k[2];
+    PetscCall(RwOptionsInt("-rw_debug_kill_in_keep", "Testing: SIGKILL half way through writing this keep of the reverse sweep (from 1)", "RwAdjointSolve", k[4], &k[4], NULL, -1, PETSC_MAX_INT));
     adj->killsolve   = k[3];
+    adj->killkeep    = k[4];
   }
   PetscOptionsEnd();
   PetscCall(RwAdjointPrepareSchedule(adj));
@@ -405,12 +408,6 @@ static PetscErrorCode RwAdjointCheckFiniteEvery(RwAdjoint adj, PetscInt64 k)
   PetscFunctionBegin;
   if (k % adj->checkinterval == 0) PetscCall(RwModelCheckFinite(adj->model));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The debugging kills of restart tests fire in one solve only */
-static inline void RwAdjointMaybeKill(RwAdjoint adj, PetscInt64 at, PetscInt64 now)
-{
-  if (PetscUnlikely(at >= 0 && now == at && adj->solves == adj->killsolve)) raise(SIGKILL);
 }
 
 PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a, PetscInt64 b)

@@ -164,6 +164,7 @@ PetscErrorCode RwAdjointKeepStep_Private(RwAdjoint adj, RwRun *run, PetscInt64 k
   b = q % 2;
   PetscCall(RwModelGetAdjointAccumulators(adj->model, &nacc, acc));
   for (PetscInt i = 0; i < nacc; i++) PetscCall(RwStoreWrite(adj->keep[1], b * nacc + i, q, acc[i]));
+  RwAdjointMaybeKill(adj, adj->killkeep, q); /* tests: a keep torn half way */
   adj->keepattach[0] = q;
   adj->keepattach[1] = k;
   adj->keepattach[2] = run->action;

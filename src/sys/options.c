@@ -138,6 +138,7 @@ static const char *const RwOptionNames[] = {
   "-rw_debug_kill_at_evaluation",
   "-rw_debug_kill_at_reverse",
   "-rw_debug_kill_at_step",
+  "-rw_debug_kill_in_keep",
   "-rw_debug_kill_solve",
   "-rw_debug_kill_torn",
   "-rw_dt",

@@ -1,10 +1,11 @@
 #!/bin/sh
 # The kill matrix: rewind-gradient killed with SIGKILL during the first
 # forward sweep, during a recomputation and during the reverse sweep (with
-# -rw_adjoint_keep_interval), on 1, 2 and 3 ranks, and with one rank killed
-# from outside, is resumed with -rw_restart and gives J and every gradient bit
-# for bit as the uninterrupted run; a file written on 2 ranks resumes on 1, 3
-# and 4.  Each line of output is one cell of the matrix.
+# -rw_adjoint_keep_interval; also half way through a keep), on 1, 2 and 3
+# ranks, and with one rank killed from outside, is resumed with -rw_restart
+# and gives J and every gradient bit for bit as the uninterrupted run; a file
+# written on 2 ranks resumes on 1, 3 and 4.  Each line of output is one cell
+# of the matrix.
 app="$top_builddir/apps/rewind-gradient"
 . "$top_srcdir/tests/testlib.sh"
 sched="$top_builddir/apps/rewind-schedule"
@@ -37,6 +38,8 @@ for np in 1 2 3; do
   cell "recompute$np" $np $np "resumes the reverse sweep after step" -rw_debug_kill_at_action "$recompute"
   cell "reverse$np" $np $np "resumes the reverse sweep after step" -rw_debug_kill_at_reverse 20
 done
+# a keep torn half way (its accumulators written, not lambda and x): the keep before is used
+cell "torn" 2 2 "resumes the reverse sweep after step 46" -rw_debug_kill_in_keep 3
 for np2 in 1 3 4; do
   cell "forward2to$np2" 2 $np2 "resumes the forward sweep at step" -rw_debug_kill_at_step 45
   cell "reverse2to$np2" 2 $np2 "resumes the reverse sweep after step" -rw_debug_kill_at_reverse 12

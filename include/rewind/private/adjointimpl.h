@@ -4,6 +4,7 @@
 
 #include <rewind/private/objectiveimpl.h>
 #include <rewind/adjoint.h>
+#include <signal.h>
 
 PETSC_EXTERN PetscClassId RW_ADJOINT_CLASSID;
 
@@ -26,6 +27,7 @@ struct _p_RwAdjoint {
   PetscInt64      killat;        /* -rw_debug_kill_at_step: SIGKILL itself there (tests of restart) */
   PetscInt64      killreverse;   /* -rw_debug_kill_at_reverse: ... after reversing this step */
   PetscInt64      killaction;    /* -rw_debug_kill_at_action: ... before this schedule action */
+  PetscInt64      killkeep;      /* -rw_debug_kill_in_keep: ... half way through writing this keep (from 1) */
   PetscInt64      killsolve;     /* -rw_debug_kill_solve: the solve (from 0) in which the kills fire */
   PetscInt64      solves;
   PetscInt        nattach;       /* kept with each checkpoint: [valid flag, the objective's exact state] */
@@ -54,6 +56,12 @@ typedef struct {
   PetscBool  reversing;
   PetscInt64 action;  /* actions of the schedule taken so far */
 } RwRun;
+
+/* The debugging kills of restart tests fire in one solve only */
+static inline void RwAdjointMaybeKill(RwAdjoint adj, PetscInt64 at, PetscInt64 now)
+{
+  if (PetscUnlikely(at >= 0 && now == at && adj->solves == adj->killsolve)) raise(SIGKILL);
+}
 
 #define RW_KEEP_HEADER 3 /* sequence, step, action index; the objective's state follows */
 
