@@ -43,6 +43,21 @@ typedef struct {
   PetscReal  seconds_keep;
 } RwAdjointCounts;
 
+/*E
+  RwAdjointPhase - the sweep a monitor is called from
+
+  Level: intermediate
+
+.seealso: RwAdjointMonitorSet()
+E*/
+typedef enum {
+  RW_PHASE_FORWARD,   /* the first time the forward sweep reaches a step */
+  RW_PHASE_RECOMPUTE, /* a step recomputed from a checkpoint */
+  RW_PHASE_REVERSE,   /* an adjoint step */
+  RW_PHASE_TANGENT    /* a tangent step */
+} RwAdjointPhase;
+PETSC_EXTERN const char *const RwAdjointPhases[];
+
 PETSC_EXTERN PetscErrorCode RwAdjointCreate(RwModel, RwObjective, RwAdjoint *);
 PETSC_EXTERN PetscErrorCode RwAdjointSetSteps(RwAdjoint, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwAdjointGetSteps(RwAdjoint, PetscInt64 *);
@@ -57,6 +72,9 @@ PETSC_EXTERN PetscErrorCode RwTangentSolve(RwAdjoint, Vec, Vec, Vec, Vec, PetscR
 PETSC_EXTERN PetscErrorCode RwAdjointGetCounts(RwAdjoint, RwAdjointCounts *);
 PETSC_EXTERN PetscErrorCode RwAdjointGetMeasuredCosts(RwAdjoint, PetscReal[4]);
 PETSC_EXTERN PetscErrorCode RwAdjointView(RwAdjoint, PetscViewer);
+PETSC_EXTERN PetscErrorCode RwAdjointMonitorSet(RwAdjoint, PetscErrorCode (*)(RwAdjoint, RwAdjointPhase, PetscInt64, Vec, void *), void *, PetscErrorCode (*)(void **));
+PETSC_EXTERN PetscErrorCode RwAdjointMonitorCancel(RwAdjoint);
+PETSC_EXTERN PetscErrorCode RwAdjointMonitorProgress(RwAdjoint, RwAdjointPhase, PetscInt64, Vec, void *);
 PETSC_EXTERN PetscErrorCode RwAdjointDestroy(RwAdjoint *);
 
 #endif

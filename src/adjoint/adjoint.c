@@ -227,6 +227,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscCall(PetscOptionsFList("-rw_store_type", "Store of a single-level schedule", "RwStoreSetType", RwStoreList, adj->storetype[0], adj->storetype[0], sizeof(adj->storetype[0]), NULL));
   PetscCall(PetscOptionsFList("-rw_store_disk_type", "Store of the disk level of a multilevel schedule", "RwStoreSetType", RwStoreList, adj->storetype[1], adj->storetype[1], sizeof(adj->storetype[1]), NULL));
   PetscCall(PetscOptionsBool("-rw_restart", "Resume the forward sweep from the checkpoints a killed run kept (hdf5 store, same file)", "RwAdjointSolve", adj->restart, &adj->restart, NULL));
+  PetscCall(RwAdjointMonitorSetFromOptions_Private(adj, PetscOptionsObject));
   PetscCall(PetscOptionsBool("-rw_adjoint_measured_costs", "After the first solve, re-plan the schedule with the measured step and disk costs", "RwAdjointGetMeasuredCosts", adj->usemeasured, &adj->usemeasured, NULL));
   {
     PetscInt k = (PetscInt)adj->keepinterval;
@@ -423,8 +424,9 @@ PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a,
     if (k + 1 > run->reached) {
       PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
       run->reached = k + 1;
+      PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_FORWARD, k + 1, adj->W));
       RwAdjointMaybeKill(adj, adj->killat, run->reached);
-    }
+    } else PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_RECOMPUTE, k + 1, adj->W));
     PetscCall(RwAdjointCheckFiniteEvery(adj, k + 1));
   }
   run->w = b;
@@ -473,7 +475,8 @@ static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
     if (adj->n > run->reached) {
       PetscCall(RwObjectiveEvaluate(adj->obj, adj->n, adj->N));
       run->reached = adj->n;
-    }
+      PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_FORWARD, adj->n, adj->N));
+    } else PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_RECOMPUTE, adj->n, adj->N));
     PetscCall(RwModelCheckFinite(adj->model));
     PetscCall(VecSet(adj->lam[0], 0));
     PetscCall(RwObjectiveAdjointSource(adj->obj, adj->n, adj->N, adj->lam[0]));
@@ -486,6 +489,7 @@ static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
   RwVecSwap(adj->N, adj->W);           /* N = x_k for the next reversal */
   run->w = -1;
   PetscCall(RwAdjointCheckFiniteEvery(adj, k));
+  PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_REVERSE, k, adj->lam[0]));
   PetscCall(PetscTime(&t1));
   adj->counts.seconds_reverse += t1 - t0;
   adj->counts.reverse_steps++;
@@ -553,6 +557,7 @@ static PetscErrorCode RwAdjointResume(RwAdjoint adj, RwRun *run)
   PetscCall(RwStoreGetAttachment(adj->store[last.level], last.slot, adj->attach));
   PetscCall(RwObjectiveImportState(adj->obj, adj->attach + 1));
   run->w = run->reached    = last.a;
+  PetscCall(RwAdjointMonitorSkip_Private(adj, last.a));
   adj->counts.resumed_from = last.a;
   PetscCall(PetscFPrintf(comm, PETSC_STDERR, "rewind: -rw_restart resumes the forward sweep at step %" PetscInt64_FMT " of %" PetscInt64_FMT " from a kept checkpoint\n", last.a, adj->n));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -649,6 +654,12 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   PetscValidHeaderSpecific(dJdm, VEC_CLASSID, 5);
   PetscCall(PetscTime(&t0));
   PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
+  {
+    RwScheduleCounts pred;
+
+    PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
+    PetscCall(RwAdjointMonitorBegin_Private(adj, pred.forward_steps + adj->n));
+  }
   PetscCall(RwAdjointSolveIdentity(adj, m, u0));
   PetscCall(RwAdjointCreateStores(adj));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
@@ -723,6 +734,7 @@ PetscErrorCode RwAdjointForward(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec 
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
   PetscCall(PetscTime(&t0));
   PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
+  PetscCall(RwAdjointMonitorBegin_Private(adj, adj->n));
   PetscCall(VecCopy(u0, adj->W));
   PetscCall(RwAdjointAdvance_Private(adj, &run, 0, adj->n));
   PetscCall(RwModelCheckFinite(adj->model));
@@ -761,6 +773,7 @@ PetscErrorCode RwTangentSolve(RwAdjoint adj, Vec m, Vec dm, Vec u0, Vec du0, Pet
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
   PetscCall(PetscTime(&t0));
   PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
+  PetscCall(RwAdjointMonitorBegin_Private(adj, adj->n));
   PetscCall(RwModelSetDirection(adj->model, dm));
   PetscCall(VecCopy(u0, adj->W));
   PetscCall(VecCopy(du0, adj->dW));
@@ -772,6 +785,7 @@ PetscErrorCode RwTangentSolve(RwAdjoint adj, Vec m, Vec dm, Vec u0, Vec du0, Pet
     RwVecSwap(adj->dW, adj->dT);
     PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
     PetscCall(RwObjectiveTangent(adj->obj, k + 1, adj->W, adj->dW));
+    PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_TANGENT, k + 1, adj->dW));
     PetscCall(RwAdjointCheckFiniteEvery(adj, k + 1));
   }
   PetscCall(RwModelCheckFinite(adj->model));
@@ -878,6 +892,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
   }
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(RwStoreDestroy(&(*adj)->store[l]));
   for (PetscInt l = 0; l < 2; l++) PetscCall(RwStoreDestroy(&(*adj)->keep[l]));
+  PetscCall(RwAdjointMonitorCancel(*adj));
   PetscCall(PetscFree((*adj)->keepattach));
   PetscCall(PetscFree((*adj)->problem));
   PetscCall(RwScheduleDestroy(&(*adj)->sched));

@@ -321,6 +321,8 @@ PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint adj, RwRun *run, PetscBool 
   adj->keepseq                   = q;
   adj->counts.reverse_steps      = adj->n - k;
   adj->counts.resumed_reverse_at = k;
+  /* for the progress monitor: the reversals done, and a share of the recomputations in proportion */
+  PetscCall(RwAdjointMonitorSkip_Private(adj, (adj->n - k) + (adj->monitortotal - adj->n) * (adj->n - k) / adj->n));
   *resumed                       = PETSC_TRUE;
   PetscCall(PetscFPrintf(comm, PETSC_STDERR, "rewind: -rw_restart resumes the reverse sweep after step %" PetscInt64_FMT " of %" PetscInt64_FMT " from its keep (%" PetscInt64_FMT " steps recomputed to refill checkpoints)\n", k, adj->n, adj->counts.regenerated_steps));
   PetscFunctionReturn(PETSC_SUCCESS);

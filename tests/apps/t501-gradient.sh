@@ -55,3 +55,14 @@ for k in a:
     assert abs(x - y) <= 1e-10 * max(abs(x), 1e-30), (k, x, y)
 print("ok crank-nicolson: 1 and 3 ranks agree to 1e-10")
 PY
+
+# -rw_adjoint_monitor: progress lines on rank 0 only, the last one when the solve is done,
+# counting every forward, recomputed and reverse step the driver took
+run 2 -da_grid_x 40 -da_grid_y 40 -rw_steps 60 -rw_schedule_type revolve -rw_schedule_ram_slots 4 \
+  -rw_adjoint_monitor -rw_adjoint_monitor_seconds 0 -rw_adjoint_view > "$tmp/monitor.txt"
+taken=$(sed -n 's/.*last solve: \([0-9]*\) forward steps.*/\1/p' "$tmp/monitor.txt")
+grep -q "^rewind: solve 0 done: $((taken + 60)) steps in " "$tmp/monitor.txt" || { echo "FAIL: no final progress line for $taken + 60 steps"; grep '^rewind:' "$tmp/monitor.txt" | tail -3; exit 1; }
+lines=$(grep -c '^rewind: solve 0, ' "$tmp/monitor.txt")
+test "$lines" -eq $((taken + 60 - 1)) || { echo "FAIL: $lines progress lines with -rw_adjoint_monitor_seconds 0, expected one a step"; exit 1; }
+grep -q '^rewind: solve 0, reverse step 0' "$tmp/monitor.txt" && { echo "FAIL: the last reversal printed a progress line instead of the final one"; exit 1; }
+echo "ok -rw_adjoint_monitor: $lines progress lines and the final one"

@@ -12,6 +12,8 @@ struct _RwAdjointOps {
   PetscErrorCode (*view)(RwAdjoint, PetscViewer);
 };
 
+#define RW_ADJOINT_MAX_MONITORS 5
+
 struct _p_RwAdjoint {
   PETSCHEADER(struct _RwAdjointOps);
   RwModel         model;
@@ -42,6 +44,13 @@ struct _p_RwAdjoint {
   PetscInt64     *keepattach;    /* [sequence, step k, action index, the objective's exact state...] */
   PetscInt64      keepseq;       /* keeps written in this solve */
   PetscLogDouble  keeplast;      /* when the last keep was written */
+  /* monitors (monitor.c) */
+  PetscErrorCode (*monitor[RW_ADJOINT_MAX_MONITORS])(RwAdjoint, RwAdjointPhase, PetscInt64, Vec, void *);
+  void           *monitorctx[RW_ADJOINT_MAX_MONITORS];
+  PetscErrorCode (*monitordestroy[RW_ADJOINT_MAX_MONITORS])(void **);
+  PetscInt        nmonitors;
+  PetscInt64      monitortotal, monitordone; /* steps the solve takes in all, and so far */
+  PetscLogDouble  monitorstart;
   Vec             W, N, T;       /* working state x_w, next state x_k+1, scratch */
   Vec             lam[2];        /* lambda_k+1 and lambda_k */
   Vec             dW, dT;        /* tangent states */
@@ -65,6 +74,10 @@ static inline void RwAdjointMaybeKill(RwAdjoint adj, PetscInt64 at, PetscInt64 n
 
 #define RW_KEEP_HEADER 3 /* sequence, step, action index; the objective's state follows */
 
+PETSC_INTERN PetscErrorCode RwAdjointMonitorCall_Private(RwAdjoint, RwAdjointPhase, PetscInt64, Vec);
+PETSC_INTERN PetscErrorCode RwAdjointMonitorBegin_Private(RwAdjoint, PetscInt64);
+PETSC_INTERN PetscErrorCode RwAdjointMonitorSkip_Private(RwAdjoint, PetscInt64);
+PETSC_INTERN PetscErrorCode RwAdjointMonitorSetFromOptions_Private(RwAdjoint, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode RwAdjointAdvance_Private(RwAdjoint, RwRun *, PetscInt64, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointStore_Private(RwAdjoint, RwRun *, const RwAction *);
 PETSC_INTERN PetscErrorCode RwAdjointKeepCreate_Private(RwAdjoint);
