@@ -5,7 +5,7 @@ static char help[] = "rewind-gradient: J and its exact gradient for a model conf
                      "  -rw_steps <n>                number of time steps\n"
                      "  -rw_gradient_view hdf5:file  write dJd<name> datasets (natural grid order) and scalars as attributes\n"
                      "  -rw_verify taylor,dot,fd     verify the gradient; prints figures and PASS/FAIL\n"
-                     "  -rw_adjoint_view             show the schedule, stores, step counts and times\n"
+                     "  -rw_adjoint_view             show the schedule, stores, step counts and times after each solve\n"
                      "Checkpointing: -rw_schedule_type, -rw_schedule_ram_slots, -rw_checkpoint_ram, -rw_store_type, ...\n\n";
 
 #include <rewind.h>
@@ -16,7 +16,7 @@ static char help[] = "rewind-gradient: J and its exact gradient for a model conf
 
 typedef struct {
   char      view[PETSC_MAX_PATH_LEN];
-  PetscBool taylor, dot, fd, adjview;
+  PetscBool taylor, dot, fd;
   PetscReal dottol;
 } AppOptions;
 
@@ -58,7 +58,6 @@ static PetscErrorCode ReadOptions(AppOptions *o)
   PetscCall(PetscOptionsString("-rw_gradient_view", "Write the gradient: hdf5:file.h5", NULL, o->view, o->view, sizeof(o->view), NULL));
   PetscCall(PetscOptionsString("-rw_verify", "Verify the gradient: any of taylor, dot, fd (comma separated)", NULL, list, list, sizeof(list), &set));
   PetscCall(PetscOptionsReal("-rw_verify_dot_tol", "Largest dot-product error accepted, in units of machine epsilon (implicit schemes: raise to what -ksp_rtol allows)", NULL, o->dottol, &o->dottol, NULL));
-  PetscCall(PetscOptionsBool("-rw_adjoint_view", "Show the driver: schedule, stores, counts and times", NULL, o->adjview, &o->adjview, NULL));
   PetscOptionsEnd();
   if (set) {
     char **words;
@@ -192,7 +191,6 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(u0, &gu0));
   PetscCall(RwAdjointSolve(adj, m, u0, &J, g, gu0));
   PetscCall(Report(model, J, g, gu0, o.view));
-  if (o.adjview) PetscCall(RwAdjointView(adj, PETSC_VIEWER_STDOUT_WORLD));
   PetscCall(Verify(model, adj, m, u0, &o, &ok));
   PetscCall(VecDestroy(&g));
   PetscCall(VecDestroy(&gu0));

@@ -75,6 +75,71 @@ PetscErrorCode RwAdjointCreate(RwModel model, RwObjective obj, RwAdjoint *adj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The schedule and the stores made later take the driver's prefix; one made already follows it */
+static PetscErrorCode RwAdjointPrefixChildren(RwAdjoint adj)
+{
+  const char *prefix;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
+  if (adj->sched) PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj->sched, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwAdjointSetOptionsPrefix - the prefix of every option of the driver and of
+  the schedule and stores it makes (-<prefix>rw_steps, -<prefix>rw_schedule_type, ...)
+
+  Logically collective; before RwAdjointSetFromOptions()
+
+  Level: intermediate
+
+.seealso: RwAdjointAppendOptionsPrefix(), RwAdjointGetOptionsPrefix()
+@*/
+PetscErrorCode RwAdjointSetOptionsPrefix(RwAdjoint adj, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCheck(!adj->setupcalled, PetscObjectComm((PetscObject)adj), PETSC_ERR_ORDER, "Set the options prefix before RwAdjointSetUp()");
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj, prefix));
+  PetscCall(RwAdjointPrefixChildren(adj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwAdjointAppendOptionsPrefix - appends to the prefix of the driver and its children
+
+  Logically collective; before RwAdjointSetFromOptions()
+
+  Level: intermediate
+
+.seealso: RwAdjointSetOptionsPrefix()
+@*/
+PetscErrorCode RwAdjointAppendOptionsPrefix(RwAdjoint adj, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCheck(!adj->setupcalled, PetscObjectComm((PetscObject)adj), PETSC_ERR_ORDER, "Set the options prefix before RwAdjointSetUp()");
+  PetscCall(PetscObjectAppendOptionsPrefix((PetscObject)adj, prefix));
+  PetscCall(RwAdjointPrefixChildren(adj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwAdjointGetOptionsPrefix - the driver's options prefix (NULL: none)
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwAdjointGetOptionsPrefix(RwAdjoint adj, const char *prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwAdjointSetSteps - the number of time steps n of a run
 
@@ -204,6 +269,10 @@ static PetscErrorCode RwAdjointPrepareSchedule(RwAdjoint adj)
 . -rw_check_finite_interval <k>     - steps between collective checks for NaN/Inf in the states (default 50; the step where one first appeared is reported either way)
 . -rw_store_type <memory,hdf5>      - store of a single-level schedule (default memory)
 . -rw_store_disk_type <hdf5,memory> - store of the disk level of a multilevel schedule (default hdf5)
+. -rw_restart                       - resume the solve a killed run was in (doc/checkpoints.md)
+. -rw_adjoint_keep_interval <k>     - keep the reverse sweep every k steps, so that -rw_restart resumes it (also -rw_adjoint_keep_seconds, -rw_adjoint_keep_file)
+. -rw_adjoint_monitor               - print the progress of each solve (RwAdjointMonitorSet())
+. -rw_adjoint_view [viewer]         - RwAdjointView() at the end of each RwAdjointSolve()
 - -rw_schedule_type ...             - see RwScheduleSetFromOptions()
 
   Level: beginner
@@ -703,6 +772,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   PetscCall(RwAdjointStoreCounts(adj));
   PetscCall(RwAdjointEndRun(adj, f0, t0));
   if (!adj->solves++ && adj->usemeasured) PetscCall(RwAdjointReplan(adj));
+  PetscCall(PetscObjectViewFromOptions((PetscObject)adj, NULL, "-rw_adjoint_view"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -855,9 +925,13 @@ PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
 {
   RwAdjointCounts *c = &adj->counts;
 
+  PetscBool        ascii;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)adj), &viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "RwAdjoint: %" PetscInt64_FMT " steps\n", adj->n));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   if (adj->sched) PetscCall(RwScheduleView(adj->sched, viewer));
