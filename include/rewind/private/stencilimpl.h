@@ -121,16 +121,17 @@ static inline RwStencilRow RwStencilRowAt(const PetscScalar *a, const RwStencilB
   return r;
 }
 
-/* An input's row: from the owned array in the interior, the ghosted one in the shell */
-static inline RwStencilRow RwStencilInputRow(const RwStencil st, const RwStencilInput *in, PetscBool ghosted, PetscInt i, PetscInt j, PetscInt k)
+/* An input's row: from the owned array in the interior, the ghosted one in
+   the shell; dof is the model's constant, so the compiler folds it */
+static inline RwStencilRow RwStencilInputRow(const RwStencil st, const RwStencilInput *in, PetscInt dof, PetscBool ghosted, PetscInt i, PetscInt j, PetscInt k)
 {
-  return ghosted ? RwStencilRowAt(in->la, &st->ghost, st->dof, i, j, k) : RwStencilRowAt(in->ga, &st->own, st->dof, i, j, k);
+  return ghosted ? RwStencilRowAt(in->la, &st->ghost, dof, i, j, k) : RwStencilRowAt(in->ga, &st->own, dof, i, j, k);
 }
 
-/* The owned point (i, j, k) of an array on the state's grid */
-static inline PetscScalar *RwStencilOwnedAt(const RwStencil st, PetscScalar *a, PetscInt i, PetscInt j, PetscInt k)
+/* The owned point (i, j, k) of an array of dof values a point on the state's grid */
+static inline PetscScalar *RwStencilOwnedAt(const RwStencil st, PetscInt dof, PetscScalar *a, PetscInt i, PetscInt j, PetscInt k)
 {
-  return (PetscScalar *)RwStencilRowAt(a, &st->own, st->dof, i, j, k).p;
+  return (PetscScalar *)RwStencilRowAt(a, &st->own, dof, i, j, k).p;
 }
 
 #endif

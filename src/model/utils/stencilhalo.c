@@ -15,6 +15,7 @@
   because PETSc 3.18 cannot have one scatter in flight twice.
 */
 #include <rewind/private/stencilimpl.h>
+#include <string.h>
 
 /* The local positions of the ghosts that have a source on another rank (or
    this one, periodic) and the global indices of their sources */
@@ -75,6 +76,18 @@ PETSC_INTERN PetscErrorCode RwStencilDestroyHalo_Private(RwStencil st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A handful of values at each end of a row: the usual counts are copied
+   inline, as a call to memcpy per row would cost more than the copy (and
+   the compiler turns a plain loop into that call) */
+static inline void RwStencilCopyFew(PetscScalar *dst, const PetscScalar *src, PetscInt n)
+{
+  switch (n) {
+  case 2: dst[0] = src[0], dst[1] = src[1]; break;
+  case 4: dst[0] = src[0], dst[1] = src[1], dst[2] = src[2], dst[3] = src[3]; break;
+  default: memcpy(dst, src, (size_t)n * sizeof(*dst));
+  }
+}
+
 /* Copies the owned points within twice the width of the box's edges from g
    to l: the shell rows a pass computes from l, and their inner neighbours */
 static PetscErrorCode RwStencilCopyEdgeBand(RwStencil st, Vec g, Vec l)
@@ -95,8 +108,8 @@ static PetscErrorCode RwStencilCopyEdgeBand(RwStencil st, Vec g, Vec l)
 
       if (edge || on[0] <= 2 * band) PetscCall(PetscArraycpy(dst, src, row));
       else {
-        PetscCall(PetscArraycpy(dst, src, band * dof));
-        PetscCall(PetscArraycpy(dst + row - band * dof, src + row - band * dof, band * dof));
+        RwStencilCopyFew(dst, src, band * dof);
+        RwStencilCopyFew(dst + row - band * dof, src + row - band * dof, band * dof);
       }
     }
   PetscCall(VecRestoreArray(l, &b));

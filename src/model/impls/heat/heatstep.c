@@ -38,7 +38,7 @@ static PetscErrorCode HeatSolve(RwModel model, PetscInt64 k, Vec b, Vec guess, V
 
 /* ---- forward -------------------------------------------------------------- */
 typedef struct {
-  const RwModel_Heat *heat;
+  RwStencil           st;
   RwHeatPass          P;
   RwStencilInput      x;
   const PetscScalar  *kappa, *s;
@@ -49,9 +49,9 @@ typedef struct {
 static void HeatForwardRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   HeatForwardCtx     *c = (HeatForwardCtx *)ctx;
-  const RwModel_Heat *h = c->heat;
+  const RwStencil     st = c->st;
 
-  RwHeatRowForward(&c->P, n, RwStencilInputRow(h->st, &c->x, ghosted, i, j, k), RwStencilRowAt(c->kappa, &h->st->ghost, 1, i, j, k), RwStencilRowAt(c->s, &h->st->own, 1, i, j, k).p, RwStencilOwnedAt(h->st, c->y, i, j, k), &c->probe);
+  RwHeatRowForward(&c->P, n, RwStencilInputRow(st, &c->x, 1, ghosted, i, j, k), RwStencilRowAt(c->kappa, &st->ghost, 1, i, j, k), RwStencilRowAt(c->s, &st->own, 1, i, j, k).p, RwStencilOwnedAt(st, 1, c->y, i, j, k), &c->probe);
 }
 
 PetscErrorCode RwHeatStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
@@ -61,7 +61,7 @@ PetscErrorCode RwHeatStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   Vec            y = heat->theta > 0 ? heat->rhs : unew;
 
   PetscFunctionBegin;
-  c.heat  = heat;
+  c.st    = heat->st;
   c.P     = HeatPassCoefficients(model);
   c.x.g   = u;
   c.probe = 0;
@@ -80,7 +80,7 @@ PetscErrorCode RwHeatStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
 
 /* ---- tangent -------------------------------------------------------------- */
 typedef struct {
-  const RwModel_Heat *heat;
+  RwStencil           st;
   RwHeatPass          P;
   RwStencilInput      in[3]; /* du_k, u_k, u_k+1 */
   const PetscScalar  *kappa, *dkappa, *ds;
@@ -91,10 +91,10 @@ typedef struct {
 static void HeatTangentRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   HeatTangentCtx     *c = (HeatTangentCtx *)ctx;
-  const RwModel_Heat *h = c->heat;
-  RwStencilRow          ub = c->P.useb ? RwStencilInputRow(h->st, &c->in[2], ghosted, i, j, k) : RwStencilRowAt(NULL, &h->st->own, 1, i, j, k);
+  const RwStencil     st = c->st;
+  RwStencilRow          ub = c->P.useb ? RwStencilInputRow(st, &c->in[2], 1, ghosted, i, j, k) : RwStencilRowAt(NULL, &st->own, 1, i, j, k);
 
-  RwHeatRowTangent(&c->P, n, RwStencilInputRow(h->st, &c->in[0], ghosted, i, j, k), RwStencilRowAt(c->kappa, &h->st->ghost, 1, i, j, k), RwStencilRowAt(c->dkappa, &h->st->ghost, 1, i, j, k), RwStencilInputRow(h->st, &c->in[1], ghosted, i, j, k), ub, RwStencilRowAt(c->ds, &h->st->own, 1, i, j, k).p, RwStencilOwnedAt(h->st, c->y, i, j, k), &c->probe);
+  RwHeatRowTangent(&c->P, n, RwStencilInputRow(st, &c->in[0], 1, ghosted, i, j, k), RwStencilRowAt(c->kappa, &st->ghost, 1, i, j, k), RwStencilRowAt(c->dkappa, &st->ghost, 1, i, j, k), RwStencilInputRow(st, &c->in[1], 1, ghosted, i, j, k), ub, RwStencilRowAt(c->ds, &st->own, 1, i, j, k).p, RwStencilOwnedAt(st, 1, c->y, i, j, k), &c->probe);
 }
 
 PetscErrorCode RwHeatStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, Vec du, Vec dunew)
@@ -105,7 +105,7 @@ PetscErrorCode RwHeatStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   Vec            g[3] = {du, u, unew};
 
   PetscFunctionBegin;
-  c.heat  = heat;
+  c.st    = heat->st;
   c.P     = HeatPassCoefficients(model);
   c.probe = 0;
   for (PetscInt i = 0; i < 3; i++) c.in[i].g = g[i];
@@ -126,7 +126,7 @@ PetscErrorCode RwHeatStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
 
 /* ---- adjoint -------------------------------------------------------------- */
 typedef struct {
-  const RwModel_Heat *heat;
+  RwStencil           st;
   RwHeatPass          P;
   RwStencilInput      in[3]; /* mu, u_k, u_k+1 */
   const PetscScalar  *kappa;
@@ -137,10 +137,10 @@ typedef struct {
 static void HeatAdjointRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   HeatAdjointCtx     *c = (HeatAdjointCtx *)ctx;
-  const RwModel_Heat *h = c->heat;
-  RwStencilRow          ub = c->P.useb ? RwStencilInputRow(h->st, &c->in[2], ghosted, i, j, k) : RwStencilRowAt(NULL, &h->st->own, 1, i, j, k);
+  const RwStencil     st = c->st;
+  RwStencilRow          ub = c->P.useb ? RwStencilInputRow(st, &c->in[2], 1, ghosted, i, j, k) : RwStencilRowAt(NULL, &st->own, 1, i, j, k);
 
-  RwHeatRowAdjoint(&c->P, n, RwStencilInputRow(h->st, &c->in[0], ghosted, i, j, k), RwStencilRowAt(c->kappa, &h->st->ghost, 1, i, j, k), RwStencilInputRow(h->st, &c->in[1], ghosted, i, j, k), ub, RwStencilOwnedAt(h->st, c->y, i, j, k), RwStencilOwnedAt(h->st, c->gk, i, j, k), RwStencilOwnedAt(h->st, c->gs, i, j, k), RwStencilOwnedAt(h->st, c->gr, i, j, k), &c->probe);
+  RwHeatRowAdjoint(&c->P, n, RwStencilInputRow(st, &c->in[0], 1, ghosted, i, j, k), RwStencilRowAt(c->kappa, &st->ghost, 1, i, j, k), RwStencilInputRow(st, &c->in[1], 1, ghosted, i, j, k), ub, RwStencilOwnedAt(st, 1, c->y, i, j, k), RwStencilOwnedAt(st, 1, c->gk, i, j, k), RwStencilOwnedAt(st, 1, c->gs, i, j, k), RwStencilOwnedAt(st, 1, c->gr, i, j, k), &c->probe);
 }
 
 PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, Vec lnew, Vec l)
@@ -155,7 +155,7 @@ PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
     PetscCall(HeatSolve(model, k, lnew, lnew, heat->mu, PETSC_TRUE, "adjoint"));
     g[0] = heat->mu;
   }
-  c.heat  = heat;
+  c.st    = heat->st;
   c.P     = HeatPassCoefficients(model);
   c.probe = 0;
   for (PetscInt i = 0; i < 3; i++) c.in[i].g = g[i];
