@@ -272,10 +272,24 @@ static inline PetscReal RwStencilGhostSign(RwStencil st, PetscInt d, PetscInt si
   return st->bc[d][side] == RW_STENCIL_ZERO ? 0.0 : st->sign[d][side];
 }
 
+/* The ghosted range along direction e that the boundary ghosts of direction
+   d are filled over: directions done before d (e < d) in full, their ghosts
+   beyond the boundary included, so that the corners beyond two boundaries
+   (read by box stencils) get both signs; later ones only within the grid */
+static inline void RwStencilFillRange(RwStencil st, PetscInt e, PetscInt d, PetscInt *lo, PetscInt *hi)
+{
+  *lo = st->ghost.s[e];
+  *hi = st->ghost.s[e] + st->ghost.n[e];
+  if (e >= st->dim || e < d || st->bc[e][0] == RW_STENCIL_PERIODIC) return;
+  *lo = PetscMax(*lo, 0);
+  *hi = PetscMin(*hi, st->M[e]);
+}
+
 /*@C
   RwStencilFillBoundaryGhosts - fills the ghosts beyond physical boundaries
   of a ghosted vector: ghost -1-t gets sign times point t (and likewise at
-  the high side), zero for a state beyond a zero side
+  the high side), zero for a state beyond a zero side; corners beyond two
+  boundaries get the product of the signs
 
   Not collective
 
@@ -290,15 +304,17 @@ PetscErrorCode RwStencilFillBoundaryGhosts(RwStencil st, Vec l, PetscBool state)
 {
   PetscScalar    *a;
   const PetscInt *gs = st->ghost.s, *gn = st->ghost.n, *os = st->own.s, *on = st->own.n;
-  const PetscInt  dof = state ? st->dof : 1;
+  const PetscInt  dof = state ? st->dof : 1, stride[3] = {dof, dof * gn[0], dof * gn[0] * gn[1]};
 
   PetscFunctionBegin;
   PetscCall(VecGetArray(l, &a));
   for (PetscInt d = 0; d < st->dim; d++) {
     const PetscInt e1 = (d + 1) % 3, e2 = (d + 2) % 3;
-    PetscInt       stride[3] = {dof, dof * gn[0], dof * gn[0] * gn[1]};
+    PetscInt       lo1, hi1, lo2, hi2;
 
     if (st->bc[d][0] == RW_STENCIL_PERIODIC) continue;
+    RwStencilFillRange(st, e1, d, &lo1, &hi1);
+    RwStencilFillRange(st, e2, d, &lo2, &hi2);
     for (PetscInt side = 0; side < 2; side++) {
       const PetscReal sign = RwStencilGhostSign(st, d, side, state);
       PetscInt        edge = side ? st->M[d] - 1 : 0;
@@ -307,8 +323,8 @@ PetscErrorCode RwStencilFillBoundaryGhosts(RwStencil st, Vec l, PetscBool state)
       for (PetscInt t = 0; t < st->width; t++) {
         PetscInt src = side ? st->M[d] - 1 - t : t, ghost = side ? st->M[d] + t : -1 - t;
 
-        for (PetscInt p = os[e1]; p < os[e1] + on[e1]; p++)
-          for (PetscInt q = os[e2]; q < os[e2] + on[e2]; q++) {
+        for (PetscInt p = lo1; p < hi1; p++)
+          for (PetscInt q = lo2; q < hi2; q++) {
             PetscInt base = (p - gs[e1]) * stride[e1] + (q - gs[e2]) * stride[e2];
             for (PetscInt c = 0; c < dof; c++) a[base + (ghost - gs[d]) * stride[d] + c] = sign * a[base + (src - gs[d]) * stride[d] + c];
           }
