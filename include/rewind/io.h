@@ -14,6 +14,7 @@ PETSC_EXTERN PetscErrorCode RwIOReadAttribute(MPI_Comm, const char[], const char
 PETSC_EXTERN PetscErrorCode RwIOReadAttributeInt(MPI_Comm, const char[], const char[], const char[], PetscInt64, PetscInt64, PetscInt64 *, PetscBool *);
 PETSC_EXTERN PetscErrorCode RwIOReadField(RwModel, const char[], const char[], Vec);
 PETSC_EXTERN PetscErrorCode RwIOFieldFindOutside(RwModel, Vec, PetscReal, PetscReal, PetscInt64 *, PetscInt64[3], PetscInt *, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwIODAFindOutside(DM, Vec, PetscReal, PetscReal, PetscInt64 *, PetscInt64[3], PetscInt *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwIOWriteField(RwModel, PetscViewer, const char[], Vec);
 PETSC_EXTERN PetscErrorCode RwIOWriteXDMF(RwModel, const char[], const char[], PetscInt, const char *const[]);
 

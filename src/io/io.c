@@ -318,15 +318,32 @@ static PetscErrorCode RwIOSplitPath(const char path[], char group[], char name[]
 @*/
 PetscErrorCode RwIOFieldFindOutside(RwModel model, Vec f, PetscReal lo, PetscReal hi, PetscInt64 *count, PetscInt64 ijk[3], PetscInt *c, PetscReal *value)
 {
-  MPI_Comm           comm = PetscObjectComm((PetscObject)model);
+  PetscFunctionBegin;
+  PetscCall(RwIODAFindOutside(model->da, f, lo, hi, count, ijk, c, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwIODAFindOutside - RwIOFieldFindOutside() for a vector on any DMDA (a
+  model's field grid, whose dof may differ from the state's)
+
+  Collective
+
+  Level: developer
+
+.seealso: RwIOFieldFindOutside()
+@*/
+PetscErrorCode RwIODAFindOutside(DM da, Vec f, PetscReal lo, PetscReal hi, PetscInt64 *count, PetscInt64 ijk[3], PetscInt *c, PetscReal *value)
+{
+  MPI_Comm           comm = PetscObjectComm((PetscObject)da);
   const PetscScalar *a;
   PetscInt           M[3], s[3], n[3], dof, p = 0;
   PetscInt64         mine[2] = {0, RW_INT64_MAX}, first, nbad;
   PetscReal          v = 0, all;
 
   PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(model->da, &s[0], &s[1], &s[2], &n[0], &n[1], &n[2]));
+  PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &s[0], &s[1], &s[2], &n[0], &n[1], &n[2]));
   PetscCall(VecGetArrayRead(f, &a));
   for (PetscInt k = s[2]; k < s[2] + n[2]; k++)
     for (PetscInt j = s[1]; j < s[1] + n[1]; j++)

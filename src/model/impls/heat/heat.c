@@ -1,6 +1,7 @@
 /*
-  The heat model: set-up, options, grid geometry, boundary ghosts, defaults.
-  The steps themselves are in heatstep.c, their kernels in heatkernels.c.
+  The heat model: set-up, options, defaults.  The grid, its geometry and
+  boundary ghosts are the shared layer's (RwStencil, src/model/utils); the
+  steps are in heatstep.c, their kernels in heatkernels.c.
 
   Geometry: the unit box with M_d points per direction d and h_d = 1/M_d.
   A periodic direction puts point i at i h (x = 1 is x = 0); a Dirichlet
@@ -61,118 +62,45 @@ static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A decomposition must give every rank at least one point per direction */
-static PetscErrorCode RwHeatCheckGridFitsRanks(RwModel model, const PetscInt M[3], PetscInt dim)
-{
-  PetscMPIInt size;
-  PetscBool   fits = PETSC_FALSE;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)model), &size));
-  for (PetscInt a = 1; a <= size && !fits; a++) {
-    if (size % a || a > M[0]) continue;
-    for (PetscInt b = 1; b <= size / a && !fits; b++) {
-      PetscInt c = size / a / b;
-      if ((size / a) % b || b > M[1] || c > M[2]) continue;
-      fits = PETSC_TRUE;
-    }
-  }
-  PetscCheck(fits, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_SIZ, "Grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (-da_grid_x, -da_grid_y, -da_grid_z) is too small for %d ranks: every rank needs at least one point per direction; use a larger grid or fewer ranks", M[0], dim > 1 ? M[1] : 1, dim > 2 ? M[2] : 1, size);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
+/* The grid, through the shared layer: a periodic direction puts its points
+   at i h, a Dirichlet or Neumann one at cell centres with mirrored ghosts */
 static PetscErrorCode RwHeatCreateGrid(RwModel model)
 {
   RwModel_Heat  *heat = (RwModel_Heat *)model->data;
-  MPI_Comm       comm = PetscObjectComm((PetscObject)model);
-  DMBoundaryType b[3];
-  const char    *prefix;
-  PetscInt       M[3] = {1, 1, 1}, m[3];
+  const PetscInt def[3] = {heat->dim == 3 ? 32 : 64, heat->dim == 3 ? 32 : 64, 32};
 
   PetscFunctionBegin;
-  /* non-periodic directions keep a ghost layer beyond the boundary for the mirrored values */
-  for (PetscInt d = 0; d < 3; d++) b[d] = heat->bc[d] == RW_HEAT_PERIODIC ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_GHOSTED;
-  switch (heat->dim) {
-  case 1: PetscCall(DMDACreate1d(comm, b[0], 64, 1, 1, NULL, &model->da)); break;
-  case 2: PetscCall(DMDACreate2d(comm, b[0], b[1], DMDA_STENCIL_STAR, 64, 64, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &model->da)); break;
-  default: PetscCall(DMDACreate3d(comm, b[0], b[1], b[2], DMDA_STENCIL_STAR, 32, 32, 32, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &model->da)); break;
-  }
-  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)model, &prefix));
-  PetscCall(DMSetOptionsPrefix(model->da, prefix));
-  PetscCall(DMSetFromOptions(model->da));
-  PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], &m[0], &m[1], &m[2], NULL, NULL, NULL, NULL, NULL, NULL));
-  for (PetscInt d = 0; d < heat->dim; d++) PetscCheck(M[d] >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %" PetscInt_FMT " (-da_grid_%c) must be at least 2", M[d], d, "xyz"[d]);
-  PetscCall(RwHeatCheckGridFitsRanks(model, M, heat->dim));
-  PetscCall(DMSetUp(model->da));
-  PetscCall(PetscObjectSetName((PetscObject)model->da, "heat"));
-  PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(model->da, &heat->own.s[0], &heat->own.s[1], &heat->own.s[2], &heat->own.n[0], &heat->own.n[1], &heat->own.n[2]));
-  PetscCall(DMDAGetGhostCorners(model->da, &heat->ghost.s[0], &heat->ghost.s[1], &heat->ghost.s[2], &heat->ghost.n[0], &heat->ghost.n[1], &heat->ghost.n[2]));
-  model->cellvolume = 1;
+  PetscCall(RwStencilCreate(model, heat->dim, 1, 1, DMDA_STENCIL_STAR, &heat->st));
   for (PetscInt d = 0; d < 3; d++) {
-    heat->M[d]   = d < heat->dim ? M[d] : 1;
-    heat->h[d]   = 1.0 / heat->M[d];
-    heat->ih2[d] = d < heat->dim ? 1.0 / (heat->h[d] * heat->h[d]) : 0;
-    if (d < heat->dim) model->cellvolume *= heat->h[d];
+    PetscBool periodic = heat->bc[d] == RW_HEAT_PERIODIC ? PETSC_TRUE : PETSC_FALSE;
+
+    PetscCall(RwStencilSetBoundaries(heat->st, d, periodic ? RW_STENCIL_PERIODIC : RW_STENCIL_MIRROR, heat->bc[d] == RW_HEAT_DIRICHLET ? -1.0 : 1.0));
+    PetscCall(RwStencilSetGeometry(heat->st, d, 0, 1, periodic ? PETSC_FALSE : PETSC_TRUE));
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Scatters that move only the ghost points a pass reads, one per input */
-static PetscErrorCode RwHeatCreateHalo(RwModel model)
-{
-  RwModel_Heat          *heat = (RwModel_Heat *)model->data;
-  ISLocalToGlobalMapping ltog;
-  const PetscInt        *global;
-  PetscInt              *from, *to, n = 0, q = 0;
-  const PetscInt        *gs = heat->ghost.s, *gn = heat->ghost.n, *os = heat->own.s, *on = heat->own.n;
-  IS                     isfrom, isto;
-  Vec                    g, l;
-
-  PetscFunctionBegin;
-  PetscCall(DMGetLocalToGlobalMapping(model->da, &ltog));
-  PetscCall(ISLocalToGlobalMappingGetIndices(ltog, &global));
-  PetscCall(PetscMalloc2(gn[0] * gn[1] * gn[2], &from, gn[0] * gn[1] * gn[2], &to));
-  for (PetscInt k = gs[2]; k < gs[2] + gn[2]; k++)
-    for (PetscInt j = gs[1]; j < gs[1] + gn[1]; j++)
-      for (PetscInt i = gs[0]; i < gs[0] + gn[0]; i++, q++) {
-        PetscBool owned = (PetscBool)(i >= os[0] && i < os[0] + on[0] && j >= os[1] && j < os[1] + on[1] && k >= os[2] && k < os[2] + on[2]);
-        /* ghosts beyond a non-periodic boundary have no source: the ghost rule fills them */
-        if (owned || global[q] < 0) continue;
-        from[n] = global[q];
-        to[n++] = q;
-      }
-  PetscCall(ISLocalToGlobalMappingRestoreIndices(ltog, &global));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, from, PETSC_COPY_VALUES, &isfrom));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, to, PETSC_COPY_VALUES, &isto));
-  PetscCall(PetscFree2(from, to));
-  PetscCall(DMGetGlobalVector(model->da, &g));
-  PetscCall(DMGetLocalVector(model->da, &l));
-  for (PetscInt x = 0; x < 3; x++) PetscCall(VecScatterCreate(g, isfrom, l, isto, &heat->halo[x]));
-  PetscCall(DMRestoreLocalVector(model->da, &l));
-  PetscCall(DMRestoreGlobalVector(model->da, &g));
-  PetscCall(ISDestroy(&isfrom));
-  PetscCall(ISDestroy(&isto));
+  PetscCall(RwStencilSetUp(heat->st, "heat", def, 3));
+  for (PetscInt d = 0; d < 3; d++) heat->ih2[d] = d < heat->dim ? 1.0 / (heat->st->h[d] * heat->st->h[d]) : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode RwModelCoordinate_Heat(RwModel model, PetscInt d, PetscInt i, PetscReal *x)
 {
-  RwModel_Heat *heat = (RwModel_Heat *)model->data;
-
   PetscFunctionBegin;
-  PetscCheck(d >= 0 && d < heat->dim, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Direction %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", d, heat->dim);
-  *x = (i + (heat->bc[d] == RW_HEAT_PERIODIC ? 0.0 : 0.5)) * heat->h[d];
+  PetscCall(RwStencilCoordinate(((RwModel_Heat *)model->data)->st, d, i, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode RwModelGhostRule_Heat(RwModel model, PetscInt d, PetscBool *periodic, PetscReal *sign)
 {
-  RwModel_Heat *heat = (RwModel_Heat *)model->data;
-
   PetscFunctionBegin;
-  *periodic = heat->bc[d] == RW_HEAT_PERIODIC ? PETSC_TRUE : PETSC_FALSE;
-  *sign     = heat->bc[d] == RW_HEAT_DIRICHLET ? -1.0 : 1.0;
+  PetscCall(RwStencilGhostRule(((RwModel_Heat *)model->data)->st, d, periodic, sign));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Boundary ghosts by the rule for states or fields (kappa and its direction once per solve, sensors, regularisers) */
+static PetscErrorCode RwModelGlobalToLocal_Heat(RwModel model, Vec g, Vec l, PetscBool state)
+{
+  PetscFunctionBegin;
+  PetscCall(RwStencilGlobalToLocal(((RwModel_Heat *)model->data)->st, g, l, state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -197,98 +125,6 @@ static PetscErrorCode RwModelIdentity_Heat(RwModel model, char id[], size_t len)
     PetscCall(PetscStrlen(id, &used));
     PetscCall(PetscSNPrintf(id + used, len - used, ", solver %s/%s rtol %.17g atol %.17g max_it %" PetscInt_FMT, ktype ? ktype : "default", ptype ? ptype : "default", (double)rtol, (double)atol, maxit));
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Fills the ghosts beyond physical boundaries: sign * the adjacent value */
-static PetscErrorCode RwHeatFillBoundaryGhosts(RwModel model, Vec l, PetscBool state)
-{
-  RwModel_Heat *heat = (RwModel_Heat *)model->data;
-  PetscScalar  *a;
-  const PetscInt *gs = heat->ghost.s, *gn = heat->ghost.n, *os = heat->own.s, *on = heat->own.n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetArray(l, &a));
-  for (PetscInt d = 0; d < heat->dim; d++) {
-    const PetscReal sign = (state && heat->bc[d] == RW_HEAT_DIRICHLET) ? -1.0 : 1.0;
-    const PetscInt  e1 = (d + 1) % 3, e2 = (d + 2) % 3;
-    PetscInt        stride[3] = {1, gn[0], gn[0] * gn[1]};
-
-    if (heat->bc[d] == RW_HEAT_PERIODIC) continue;
-    for (PetscInt side = 0; side < 2; side++) {
-      PetscInt edge = side ? heat->M[d] - 1 : 0, ghost = side ? heat->M[d] : -1;
-
-      if (edge < os[d] || edge >= os[d] + on[d]) continue; /* this rank has no such boundary */
-      for (PetscInt p = os[e1]; p < os[e1] + on[e1]; p++)
-        for (PetscInt q = os[e2]; q < os[e2] + on[e2]; q++) {
-          PetscInt base = (p - gs[e1]) * stride[e1] + (q - gs[e2]) * stride[e2];
-          a[base + (ghost - gs[d]) * stride[d]] = sign * a[base + (edge - gs[d]) * stride[d]];
-        }
-    }
-  }
-  PetscCall(VecRestoreArray(l, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A full copy with ghosts, boundary ghosts by the rule for states or fields
-   (kappa and its direction once per solve, sensors, regularisers) */
-PetscErrorCode RwHeatGlobalToLocal(RwModel model, Vec g, Vec l, PetscBool state)
-{
-  PetscFunctionBegin;
-  PetscCall(DMGlobalToLocalBegin(model->da, g, INSERT_VALUES, l));
-  PetscCall(DMGlobalToLocalEnd(model->da, g, INSERT_VALUES, l));
-  PetscCall(RwHeatFillBoundaryGhosts(model, l, state));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Copies the owned points within two of the box's edges from g to l: the
-   edge rows a pass computes from l, and their inner neighbours */
-static PetscErrorCode RwHeatCopyEdgeBand(RwModel model, Vec g, Vec l)
-{
-  RwModel_Heat      *heat = (RwModel_Heat *)model->data;
-  const PetscInt    *os = heat->own.s, *on = heat->own.n, *gs = heat->ghost.s, *gn = heat->ghost.n;
-  const PetscScalar *a;
-  PetscScalar       *b;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(g, &a));
-  PetscCall(VecGetArray(l, &b));
-  for (PetscInt k = 0; k < on[2]; k++)
-    for (PetscInt j = 0; j < on[1]; j++) {
-      const PetscScalar *src = a + (k * on[1] + j) * on[0];
-      PetscScalar       *dst = b + ((k + os[2] - gs[2]) * gn[1] + (j + os[1] - gs[1])) * gn[0] + (os[0] - gs[0]);
-      PetscBool          edge = (heat->dim > 1 && (j < 2 || j >= on[1] - 2)) || (heat->dim > 2 && (k < 2 || k >= on[2] - 2));
-
-      if (edge || on[0] <= 4) PetscCall(PetscArraycpy(dst, src, on[0]));
-      else {
-        PetscCall(PetscArraycpy(dst, src, 2));
-        PetscCall(PetscArraycpy(dst + on[0] - 2, src + on[0] - 2, 2));
-      }
-    }
-  PetscCall(VecRestoreArray(l, &b));
-  PetscCall(VecRestoreArrayRead(g, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Ghosts of input x of a pass, through its own scatter */
-PetscErrorCode RwHeatHaloBegin(RwModel model, PetscInt x, Vec g, Vec l)
-{
-  RwModel_Heat *heat = (RwModel_Heat *)model->data;
-
-  PetscFunctionBegin;
-  PetscCall(VecScatterBegin(heat->halo[x], g, l, INSERT_VALUES, SCATTER_FORWARD));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ... then the owned edge band and the ghosts beyond the boundary (a state's rule) */
-PetscErrorCode RwHeatHaloEnd(RwModel model, PetscInt x, Vec g, Vec l)
-{
-  RwModel_Heat *heat = (RwModel_Heat *)model->data;
-
-  PetscFunctionBegin;
-  PetscCall(VecScatterEnd(heat->halo[x], g, l, INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(RwHeatCopyEdgeBand(model, g, l));
-  PetscCall(RwHeatFillBoundaryGhosts(model, l, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -358,24 +194,18 @@ static PetscErrorCode RwHeatDefaultTimeStep(RwModel model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* I - theta dt B is symmetric positive definite and close to I for moderate dt */
 static PetscErrorCode RwHeatCreateSolver(RwModel model)
 {
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
-  const char   *prefix;
   PC            pc;
 
   PetscFunctionBegin;
-  PetscCall(DMCreateMatrix(model->da, &heat->P));
-  PetscCall(KSPCreate(PetscObjectComm((PetscObject)model), &heat->ksp));
-  PetscCall(KSPSetOperators(heat->ksp, heat->P, heat->P));
-  /* I - theta dt B is symmetric positive definite and close to I for moderate dt */
+  PetscCall(RwStencilCreateKSP(heat->st, &heat->P, &heat->ksp));
   PetscCall(KSPSetType(heat->ksp, KSPCG));
   PetscCall(KSPGetPC(heat->ksp, &pc));
   PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(KSPSetTolerances(heat->ksp, 1e-12, 1e-50, PETSC_DEFAULT, 10000));
-  PetscCall(KSPSetInitialGuessNonzero(heat->ksp, PETSC_TRUE));
-  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)model, &prefix));
-  PetscCall(KSPSetOptionsPrefix(heat->ksp, prefix));
   PetscCall(KSPSetFromOptions(heat->ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -391,12 +221,10 @@ static PetscErrorCode RwModelSetUp_Heat(RwModel model)
   model->fieldnames  = RwHeatFieldNames;
   model->scalarnames = RwHeatScalarNames;
   PetscCall(RwModelCreatePack_Private(model));
-  PetscCall(RwHeatCreateHalo(model));
   if (!model->dtset) PetscCall(RwHeatDefaultTimeStep(model));
   /* everything the time loop needs, allocated once here */
   PetscCall(DMCreateLocalVector(model->da, &heat->kappa));
   PetscCall(DMCreateLocalVector(model->da, &heat->dkappa));
-  for (PetscInt i = 0; i < 3; i++) PetscCall(DMCreateLocalVector(model->da, &heat->work[i]));
   PetscCall(DMCreateGlobalVector(model->da, &heat->s));
   PetscCall(VecDuplicate(heat->s, &heat->ds));
   PetscCall(VecDuplicate(heat->s, &heat->gkappa));
@@ -418,8 +246,8 @@ static PetscErrorCode RwModelView_Heat(RwModel model, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "du/dt = div(kappa grad u) - r u + s on the unit box, %" PetscInt_FMT "D\n", heat->dim));
   if (!model->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT, heat->M[0]));
-  for (PetscInt d = 1; d < heat->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " x %" PetscInt_FMT, heat->M[d]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT, heat->st->M[0]));
+  for (PetscInt d = 1; d < heat->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " x %" PetscInt_FMT, heat->st->M[d]));
   PetscCall(PetscViewerASCIIPrintf(viewer, ", boundaries"));
   for (PetscInt d = 0; d < heat->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " %c:%s", "xyz"[d], RwHeatBCs[heat->bc[d]]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\ntime stepping: %s (theta = %g)\n", scheme, (double)heat->theta));
@@ -438,8 +266,6 @@ static PetscErrorCode RwModelDestroy_Heat(RwModel model)
   PetscFunctionBegin;
   PetscCall(VecDestroy(&heat->kappa));
   PetscCall(VecDestroy(&heat->dkappa));
-  for (PetscInt i = 0; i < 3; i++) PetscCall(VecDestroy(&heat->work[i]));
-  for (PetscInt i = 0; i < 3; i++) PetscCall(VecScatterDestroy(&heat->halo[i]));
   PetscCall(VecDestroy(&heat->s));
   PetscCall(VecDestroy(&heat->ds));
   PetscCall(VecDestroy(&heat->gkappa));
@@ -449,6 +275,7 @@ static PetscErrorCode RwModelDestroy_Heat(RwModel model)
   PetscCall(VecDestroy(&heat->mu));
   PetscCall(MatDestroy(&heat->P));
   PetscCall(KSPDestroy(&heat->ksp));
+  PetscCall(RwStencilDestroy(&heat->st));
   PetscCall(PetscFree(model->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -492,7 +319,7 @@ PetscErrorCode RwModelCreate_Heat(RwModel model)
   model->ops->coordinate     = RwModelCoordinate_Heat;
   model->ops->ghostrule      = RwModelGhostRule_Heat;
   model->ops->identity       = RwModelIdentity_Heat;
-  model->ops->globaltolocal  = RwHeatGlobalToLocal;
+  model->ops->globaltolocal  = RwModelGlobalToLocal_Heat;
   model->ops->setparameters  = RwHeatSetParameters;
   model->ops->setdirection   = RwHeatSetDirection;
   model->ops->step           = RwHeatStep;

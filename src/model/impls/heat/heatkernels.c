@@ -61,7 +61,7 @@ RW_INLINE PetscScalar HeatGradKappa(const PetscInt dim, const PetscReal *ih2, co
 /* The coefficients are copied to locals and the arrays marked restrict: read
    through the pass, they could alias the outputs, and the compiler would
    reload them at every point and leave the loop scalar */
-RW_INLINE void HeatRowForwardDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwHeatRow X, RwHeatRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe)
+RW_INLINE void HeatRowForwardDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwStencilRow X, RwStencilRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe)
 {
   const PetscReal    ih2[3] = {P->ih2[0], P->ih2[1], P->ih2[2]}, c = P->c, r = P->r, cs = P->cs;
   const PetscScalar *restrict x = X.p, *restrict k = K.p, *restrict sp = s;
@@ -77,7 +77,7 @@ RW_INLINE void HeatRowForwardDim(const PetscInt dim, const RwHeatPass *P, PetscI
   *probe += nan;
 }
 
-void RwHeatRowForward(const RwHeatPass *P, PetscInt n, RwHeatRow X, RwHeatRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe)
+void RwHeatRowForward(const RwHeatPass *P, PetscInt n, RwStencilRow X, RwStencilRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe)
 {
   switch (P->dim) {
   case 1: HeatRowForwardDim(1, P, n, X, K, s, y, probe); break;
@@ -90,7 +90,7 @@ void RwHeatRowForward(const RwHeatPass *P, PetscInt n, RwHeatRow X, RwHeatRow K,
 /* usek (a kappa direction) and useb (a second state, implicit schemes) are
    constants at each call site, like dim: every case compiles to a loop with
    no branch in it, which the compiler vectorises */
-RW_INLINE void HeatRowTangentCase(const PetscInt dim, const PetscBool usek, const PetscBool useb, const RwHeatPass *P, PetscInt n, RwHeatRow DX, RwHeatRow K, RwHeatRow DK, RwHeatRow UA, RwHeatRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
+RW_INLINE void HeatRowTangentCase(const PetscInt dim, const PetscBool usek, const PetscBool useb, const RwHeatPass *P, PetscInt n, RwStencilRow DX, RwStencilRow K, RwStencilRow DK, RwStencilRow UA, RwStencilRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
 {
   const PetscReal    ih2[3] = {P->ih2[0], P->ih2[1], P->ih2[2]}, c = P->c, r = P->r, ca = P->ca, cb = P->cb, cs = P->cs, dr = P->dr;
   const PetscScalar *restrict dx = DX.p, *restrict k = K.p, *restrict dk = DK.p, *restrict ua = UA.p, *restrict ub = UB.p, *restrict dsp = ds;
@@ -116,7 +116,7 @@ RW_INLINE void HeatRowTangentCase(const PetscInt dim, const PetscBool usek, cons
   *probe += nan;
 }
 
-RW_INLINE void HeatRowTangentDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwHeatRow DX, RwHeatRow K, RwHeatRow DK, RwHeatRow UA, RwHeatRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
+RW_INLINE void HeatRowTangentDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwStencilRow DX, RwStencilRow K, RwStencilRow DK, RwStencilRow UA, RwStencilRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
 {
   if (P->usek && P->useb) HeatRowTangentCase(dim, PETSC_TRUE, PETSC_TRUE, P, n, DX, K, DK, UA, UB, ds, y, probe);
   else if (P->usek) HeatRowTangentCase(dim, PETSC_TRUE, PETSC_FALSE, P, n, DX, K, DK, UA, UB, ds, y, probe);
@@ -124,7 +124,7 @@ RW_INLINE void HeatRowTangentDim(const PetscInt dim, const RwHeatPass *P, PetscI
   else HeatRowTangentCase(dim, PETSC_FALSE, PETSC_FALSE, P, n, DX, K, DK, UA, UB, ds, y, probe);
 }
 
-void RwHeatRowTangent(const RwHeatPass *P, PetscInt n, RwHeatRow DX, RwHeatRow K, RwHeatRow DK, RwHeatRow UA, RwHeatRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
+void RwHeatRowTangent(const RwHeatPass *P, PetscInt n, RwStencilRow DX, RwStencilRow K, RwStencilRow DK, RwStencilRow UA, RwStencilRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
 {
   switch (P->dim) {
   case 1: HeatRowTangentDim(1, P, n, DX, K, DK, UA, UB, ds, y, probe); break;
@@ -134,7 +134,7 @@ void RwHeatRowTangent(const RwHeatPass *P, PetscInt n, RwHeatRow DX, RwHeatRow K
 }
 
 /* ---- adjoint: y = mu + c B mu; parameter gradients gathered at each point -- */
-RW_INLINE void HeatRowAdjointCase(const PetscInt dim, const PetscBool useb, const RwHeatPass *P, PetscInt n, RwHeatRow MU, RwHeatRow K, RwHeatRow UA, RwHeatRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
+RW_INLINE void HeatRowAdjointCase(const PetscInt dim, const PetscBool useb, const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
 {
   const PetscReal    ih2[3] = {P->ih2[0], P->ih2[1], P->ih2[2]}, c = P->c, r = P->r, ca = P->ca, cb = P->cb, cs = P->cs;
   const PetscScalar *restrict mu = MU.p, *restrict k = K.p, *restrict ua = UA.p, *restrict ub = UB.p;
@@ -161,13 +161,13 @@ RW_INLINE void HeatRowAdjointCase(const PetscInt dim, const PetscBool useb, cons
   *probe += nan;
 }
 
-RW_INLINE void HeatRowAdjointDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwHeatRow MU, RwHeatRow K, RwHeatRow UA, RwHeatRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
+RW_INLINE void HeatRowAdjointDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
 {
   if (P->useb) HeatRowAdjointCase(dim, PETSC_TRUE, P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
   else HeatRowAdjointCase(dim, PETSC_FALSE, P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
 }
 
-void RwHeatRowAdjoint(const RwHeatPass *P, PetscInt n, RwHeatRow MU, RwHeatRow K, RwHeatRow UA, RwHeatRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
+void RwHeatRowAdjoint(const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
 {
   switch (P->dim) {
   case 1: HeatRowAdjointDim(1, P, n, MU, K, UA, UB, y, gk, gs, gr, probe); break;

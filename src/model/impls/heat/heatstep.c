@@ -2,96 +2,12 @@
   The heat model's steps: forward, tangent and adjoint, each one pass of the
   kernels in heatkernels.c (around a KSP solve for implicit schemes).
 
-  Every pass overlaps the halo exchange with work: it starts moving the
-  ghosts, computes the interior rows (whose neighbours are all owned) straight
-  from the global arrays, ends the exchange, copies the owned band next to
-  the box's edges and fills the ghosts beyond physical boundaries, then
-  computes the shell of rows next to other ranks or to the boundary from the
-  ghosted arrays.  No step copies a whole state; nothing is allocated here.
+  The shared layer runs every pass (RwStencilRunPass(): interior rows while
+  the halos move, then the shell); a row here only picks its inputs' rows
+  and calls its kernel.  No step copies a whole state; nothing is allocated.
 */
 #include "heatimpl.h"
-
-/* A view of array a (laid out over box b) starting at point (i, j, k) */
-static inline RwHeatRow HeatRowAt(const PetscScalar *a, const RwHeatBox *b, PetscInt i, PetscInt j, PetscInt k)
-{
-  RwHeatRow r;
-
-  r.sy = b->n[0];
-  r.sz = b->n[0] * b->n[1];
-  r.p  = a ? a + (k - b->s[2]) * r.sz + (j - b->s[1]) * r.sy + (i - b->s[0]) : NULL;
-  return r;
-}
-
-/* An input of a pass: its owned values (global array) and, after the
-   exchange, its ghosted values (local array) */
-typedef struct {
-  Vec                g, l;
-  const PetscScalar *ga, *la;
-} HeatInput;
-
-typedef void (*HeatRowFn)(void *, PetscInt, PetscInt, PetscInt, PetscInt, PetscBool);
-
-static inline RwHeatRow HeatInputRow(const RwModel_Heat *heat, const HeatInput *in, PetscBool ghosted, PetscInt i, PetscInt j, PetscInt k)
-{
-  return ghosted ? HeatRowAt(in->la, &heat->ghost, i, j, k) : HeatRowAt(in->ga, &heat->own, i, j, k);
-}
-
-static inline PetscScalar *HeatOwnedAt(const RwModel_Heat *heat, PetscScalar *a, PetscInt i, PetscInt j, PetscInt k)
-{
-  return (PetscScalar *)HeatRowAt(a, &heat->own, i, j, k).p;
-}
-
-/* Rows whose points have every neighbour owned by this rank */
-static void HeatForInterior(const RwModel_Heat *heat, HeatRowFn fn, void *ctx)
-{
-  PetscInt lo[3], hi[3];
-
-  for (PetscInt d = 0; d < 3; d++) {
-    lo[d] = heat->own.s[d] + (d < heat->dim ? 1 : 0);
-    hi[d] = heat->own.s[d] + heat->own.n[d] - (d < heat->dim ? 1 : 0);
-    if (lo[d] >= hi[d]) return;
-  }
-  for (PetscInt k = lo[2]; k < hi[2]; k++)
-    for (PetscInt j = lo[1]; j < hi[1]; j++) fn(ctx, lo[0], j, k, hi[0] - lo[0], PETSC_FALSE);
-}
-
-/* The owned points that are not interior: next to another rank or a boundary */
-static void HeatForShell(const RwModel_Heat *heat, HeatRowFn fn, void *ctx)
-{
-  const PetscInt *s = heat->own.s, *n = heat->own.n;
-
-  for (PetscInt k = s[2]; k < s[2] + n[2]; k++)
-    for (PetscInt j = s[1]; j < s[1] + n[1]; j++) {
-      PetscBool edge = (heat->dim > 1 && (j == s[1] || j == s[1] + n[1] - 1)) || (heat->dim > 2 && (k == s[2] || k == s[2] + n[2] - 1));
-
-      if (edge) fn(ctx, s[0], j, k, n[0], PETSC_TRUE);
-      else {
-        fn(ctx, s[0], j, k, 1, PETSC_TRUE);
-        if (n[0] > 1) fn(ctx, s[0] + n[0] - 1, j, k, 1, PETSC_TRUE);
-      }
-    }
-}
-
-/* Runs fn over all owned rows of a pass whose ghosted inputs are in[0..nin) */
-static PetscErrorCode HeatRunPass(RwModel model, HeatInput *in, PetscInt nin, HeatRowFn fn, void *ctx)
-{
-  RwModel_Heat *heat = (RwModel_Heat *)model->data;
-
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < nin; i++) PetscCall(RwHeatHaloBegin(model, i, in[i].g, in[i].l));
-  for (PetscInt i = 0; i < nin; i++) PetscCall(VecGetArrayRead(in[i].g, &in[i].ga));
-  HeatForInterior(heat, fn, ctx);
-  for (PetscInt i = 0; i < nin; i++) {
-    PetscCall(RwHeatHaloEnd(model, i, in[i].g, in[i].l));
-    PetscCall(VecGetArrayRead(in[i].l, &in[i].la));
-  }
-  HeatForShell(heat, fn, ctx);
-  for (PetscInt i = 0; i < nin; i++) {
-    PetscCall(VecRestoreArrayRead(in[i].g, &in[i].ga));
-    PetscCall(VecRestoreArrayRead(in[i].l, &in[i].la));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+#include <float.h>
 
 /* The coefficients of one theta-scheme pass */
 static RwHeatPass HeatPassCoefficients(RwModel model)
@@ -112,27 +28,19 @@ static RwHeatPass HeatPassCoefficients(RwModel model)
   return P;
 }
 
-/* Solves with the previous step's value as the initial guess: states change
-   little per step, so Krylov methods converge in fewer iterations */
+/* Solves with the previous step's value as the initial guess */
 static PetscErrorCode HeatSolve(RwModel model, PetscInt64 k, Vec b, Vec guess, Vec x, PetscBool transpose, const char *what)
 {
-  RwModel_Heat      *heat = (RwModel_Heat *)model->data;
-  KSPConvergedReason reason;
-
   PetscFunctionBegin;
-  PetscCall(VecCopy(guess, x));
-  if (transpose) PetscCall(KSPSolveTranspose(heat->ksp, b, x));
-  else PetscCall(KSPSolve(heat->ksp, b, x));
-  PetscCall(KSPGetConvergedReason(heat->ksp, &reason));
-  PetscCheck(reason > 0, PetscObjectComm((PetscObject)model), PETSC_ERR_NOT_CONVERGED, "The linear solve of the %s of step %" PetscInt64_FMT " failed (%s): the state may hold NaN or Inf, or the solver needs other options (-ksp_type, -pc_type, -ksp_max_it)", what, k, KSPConvergedReasons[reason]);
+  PetscCall(RwStencilSolve(((RwModel_Heat *)model->data)->ksp, PetscObjectComm((PetscObject)model), k, b, guess, x, transpose, what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ---- forward -------------------------------------------------------------- */
 typedef struct {
-  const RwModel_Heat *heat;
+  RwStencil           st;
   RwHeatPass          P;
-  HeatInput           x;
+  RwStencilInput      x;
   const PetscScalar  *kappa, *s;
   PetscScalar        *y;
   PetscReal           probe;
@@ -141,9 +49,9 @@ typedef struct {
 static void HeatForwardRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   HeatForwardCtx     *c = (HeatForwardCtx *)ctx;
-  const RwModel_Heat *h = c->heat;
+  const RwStencil     st = c->st;
 
-  RwHeatRowForward(&c->P, n, HeatInputRow(h, &c->x, ghosted, i, j, k), HeatRowAt(c->kappa, &h->ghost, i, j, k), HeatRowAt(c->s, &h->own, i, j, k).p, HeatOwnedAt(h, c->y, i, j, k), &c->probe);
+  RwHeatRowForward(&c->P, n, RwStencilInputRow(st, &c->x, 1, ghosted, i, j, k), RwStencilRowAt(c->kappa, &st->ghost, 1, i, j, k), RwStencilRowAt(c->s, &st->own, 1, i, j, k).p, RwStencilOwnedAt(st, 1, c->y, i, j, k), &c->probe);
 }
 
 PetscErrorCode RwHeatStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
@@ -153,19 +61,18 @@ PetscErrorCode RwHeatStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   Vec            y = heat->theta > 0 ? heat->rhs : unew;
 
   PetscFunctionBegin;
-  c.heat  = heat;
+  c.st    = heat->st;
   c.P     = HeatPassCoefficients(model);
   c.x.g   = u;
-  c.x.l   = heat->work[0];
   c.probe = 0;
   PetscCall(VecGetArrayRead(heat->kappa, &c.kappa));
   PetscCall(VecGetArrayRead(heat->s, &c.s));
   PetscCall(VecGetArray(y, &c.y));
-  PetscCall(HeatRunPass(model, &c.x, 1, HeatForwardRow, &c));
+  PetscCall(RwStencilRunPass(heat->st, 1, &c.x, HeatForwardRow, &c));
   PetscCall(VecRestoreArray(y, &c.y));
   PetscCall(VecRestoreArrayRead(heat->s, &c.s));
   PetscCall(VecRestoreArrayRead(heat->kappa, &c.kappa));
-  PetscCall(PetscLogFlops((8.0 * heat->dim + 5) * heat->own.n[0] * heat->own.n[1] * heat->own.n[2]));
+  PetscCall(PetscLogFlops((8.0 * heat->dim + 5) * heat->st->own.n[0] * heat->st->own.n[1] * heat->st->own.n[2]));
   if (heat->theta > 0) PetscCall(HeatSolve(model, k, heat->rhs, u, unew, PETSC_FALSE, "forward step"));
   RwModelFlagNonFinite(model, 0, k + 1, c.probe);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -173,9 +80,9 @@ PetscErrorCode RwHeatStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
 
 /* ---- tangent -------------------------------------------------------------- */
 typedef struct {
-  const RwModel_Heat *heat;
+  RwStencil           st;
   RwHeatPass          P;
-  HeatInput           in[3]; /* du_k, u_k, u_k+1 */
+  RwStencilInput      in[3]; /* du_k, u_k, u_k+1 */
   const PetscScalar  *kappa, *dkappa, *ds;
   PetscScalar        *y;
   PetscReal           probe;
@@ -184,10 +91,10 @@ typedef struct {
 static void HeatTangentRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   HeatTangentCtx     *c = (HeatTangentCtx *)ctx;
-  const RwModel_Heat *h = c->heat;
-  RwHeatRow           ub = c->P.useb ? HeatInputRow(h, &c->in[2], ghosted, i, j, k) : HeatRowAt(NULL, &h->own, i, j, k);
+  const RwStencil     st = c->st;
+  RwStencilRow          ub = c->P.useb ? RwStencilInputRow(st, &c->in[2], 1, ghosted, i, j, k) : RwStencilRowAt(NULL, &st->own, 1, i, j, k);
 
-  RwHeatRowTangent(&c->P, n, HeatInputRow(h, &c->in[0], ghosted, i, j, k), HeatRowAt(c->kappa, &h->ghost, i, j, k), HeatRowAt(c->dkappa, &h->ghost, i, j, k), HeatInputRow(h, &c->in[1], ghosted, i, j, k), ub, HeatRowAt(c->ds, &h->own, i, j, k).p, HeatOwnedAt(h, c->y, i, j, k), &c->probe);
+  RwHeatRowTangent(&c->P, n, RwStencilInputRow(st, &c->in[0], 1, ghosted, i, j, k), RwStencilRowAt(c->kappa, &st->ghost, 1, i, j, k), RwStencilRowAt(c->dkappa, &st->ghost, 1, i, j, k), RwStencilInputRow(st, &c->in[1], 1, ghosted, i, j, k), ub, RwStencilRowAt(c->ds, &st->own, 1, i, j, k).p, RwStencilOwnedAt(st, 1, c->y, i, j, k), &c->probe);
 }
 
 PetscErrorCode RwHeatStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, Vec du, Vec dunew)
@@ -198,23 +105,20 @@ PetscErrorCode RwHeatStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   Vec            g[3] = {du, u, unew};
 
   PetscFunctionBegin;
-  c.heat  = heat;
+  c.st    = heat->st;
   c.P     = HeatPassCoefficients(model);
   c.probe = 0;
-  for (PetscInt i = 0; i < 3; i++) {
-    c.in[i].g = g[i];
-    c.in[i].l = heat->work[i];
-  }
+  for (PetscInt i = 0; i < 3; i++) c.in[i].g = g[i];
   PetscCall(VecGetArrayRead(heat->kappa, &c.kappa));
   PetscCall(VecGetArrayRead(heat->dkappa, &c.dkappa));
   PetscCall(VecGetArrayRead(heat->ds, &c.ds));
   PetscCall(VecGetArray(y, &c.y));
-  PetscCall(HeatRunPass(model, c.in, c.P.useb ? 3 : 2, HeatTangentRow, &c));
+  PetscCall(RwStencilRunPass(heat->st, c.P.useb ? 3 : 2, c.in, HeatTangentRow, &c));
   PetscCall(VecRestoreArray(y, &c.y));
   PetscCall(VecRestoreArrayRead(heat->ds, &c.ds));
   PetscCall(VecRestoreArrayRead(heat->dkappa, &c.dkappa));
   PetscCall(VecRestoreArrayRead(heat->kappa, &c.kappa));
-  PetscCall(PetscLogFlops((24.0 * heat->dim + 10) * heat->own.n[0] * heat->own.n[1] * heat->own.n[2]));
+  PetscCall(PetscLogFlops((24.0 * heat->dim + 10) * heat->st->own.n[0] * heat->st->own.n[1] * heat->st->own.n[2]));
   if (heat->theta > 0) PetscCall(HeatSolve(model, k, heat->rhs, du, dunew, PETSC_FALSE, "tangent"));
   RwModelFlagNonFinite(model, 0, k + 1, c.probe);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -222,9 +126,9 @@ PetscErrorCode RwHeatStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
 
 /* ---- adjoint -------------------------------------------------------------- */
 typedef struct {
-  const RwModel_Heat *heat;
+  RwStencil           st;
   RwHeatPass          P;
-  HeatInput           in[3]; /* mu, u_k, u_k+1 */
+  RwStencilInput      in[3]; /* mu, u_k, u_k+1 */
   const PetscScalar  *kappa;
   PetscScalar        *y, *gk, *gs, *gr;
   PetscReal           probe;
@@ -233,10 +137,10 @@ typedef struct {
 static void HeatAdjointRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   HeatAdjointCtx     *c = (HeatAdjointCtx *)ctx;
-  const RwModel_Heat *h = c->heat;
-  RwHeatRow           ub = c->P.useb ? HeatInputRow(h, &c->in[2], ghosted, i, j, k) : HeatRowAt(NULL, &h->own, i, j, k);
+  const RwStencil     st = c->st;
+  RwStencilRow          ub = c->P.useb ? RwStencilInputRow(st, &c->in[2], 1, ghosted, i, j, k) : RwStencilRowAt(NULL, &st->own, 1, i, j, k);
 
-  RwHeatRowAdjoint(&c->P, n, HeatInputRow(h, &c->in[0], ghosted, i, j, k), HeatRowAt(c->kappa, &h->ghost, i, j, k), HeatInputRow(h, &c->in[1], ghosted, i, j, k), ub, HeatOwnedAt(h, c->y, i, j, k), HeatOwnedAt(h, c->gk, i, j, k), HeatOwnedAt(h, c->gs, i, j, k), HeatOwnedAt(h, c->gr, i, j, k), &c->probe);
+  RwHeatRowAdjoint(&c->P, n, RwStencilInputRow(st, &c->in[0], 1, ghosted, i, j, k), RwStencilRowAt(c->kappa, &st->ghost, 1, i, j, k), RwStencilInputRow(st, &c->in[1], 1, ghosted, i, j, k), ub, RwStencilOwnedAt(st, 1, c->y, i, j, k), RwStencilOwnedAt(st, 1, c->gk, i, j, k), RwStencilOwnedAt(st, 1, c->gs, i, j, k), RwStencilOwnedAt(st, 1, c->gr, i, j, k), &c->probe);
 }
 
 PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, Vec lnew, Vec l)
@@ -251,25 +155,22 @@ PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
     PetscCall(HeatSolve(model, k, lnew, lnew, heat->mu, PETSC_TRUE, "adjoint"));
     g[0] = heat->mu;
   }
-  c.heat  = heat;
+  c.st    = heat->st;
   c.P     = HeatPassCoefficients(model);
   c.probe = 0;
-  for (PetscInt i = 0; i < 3; i++) {
-    c.in[i].g = g[i];
-    c.in[i].l = heat->work[i];
-  }
+  for (PetscInt i = 0; i < 3; i++) c.in[i].g = g[i];
   PetscCall(VecGetArrayRead(heat->kappa, &c.kappa));
   PetscCall(VecGetArray(l, &c.y));
   PetscCall(VecGetArray(heat->gkappa, &c.gk));
   PetscCall(VecGetArray(heat->gs, &c.gs));
   PetscCall(VecGetArray(heat->gr, &c.gr));
-  PetscCall(HeatRunPass(model, c.in, c.P.useb ? 3 : 2, HeatAdjointRow, &c));
+  PetscCall(RwStencilRunPass(heat->st, c.P.useb ? 3 : 2, c.in, HeatAdjointRow, &c));
   PetscCall(VecRestoreArray(heat->gr, &c.gr));
   PetscCall(VecRestoreArray(heat->gs, &c.gs));
   PetscCall(VecRestoreArray(heat->gkappa, &c.gk));
   PetscCall(VecRestoreArray(l, &c.y));
   PetscCall(VecRestoreArrayRead(heat->kappa, &c.kappa));
-  PetscCall(PetscLogFlops((20.0 * heat->dim + 10) * heat->own.n[0] * heat->own.n[1] * heat->own.n[2]));
+  PetscCall(PetscLogFlops((20.0 * heat->dim + 10) * heat->st->own.n[0] * heat->st->own.n[1] * heat->st->own.n[2]));
   RwModelFlagNonFinite(model, 1, k, c.probe);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -324,48 +225,20 @@ PetscErrorCode RwHeatAdjointEnd(RwModel model, Vec g)
 
 /* ---- parameters ----------------------------------------------------------- */
 
-/* Reports kappa <= 0 (or NaN) at the first such point in natural order */
-static PetscErrorCode HeatCheckKappa(RwModel model, Vec kappa)
-{
-  RwModel_Heat      *heat = (RwModel_Heat *)model->data;
-  const PetscScalar *a;
-  PetscInt64         first = RW_INT64_MAX, all;
-  PetscReal          bad = 0, worst;
-  PetscInt           p = 0;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(kappa, &a));
-  for (PetscInt k = heat->own.s[2]; k < heat->own.s[2] + heat->own.n[2]; k++)
-    for (PetscInt j = heat->own.s[1]; j < heat->own.s[1] + heat->own.n[1]; j++)
-      for (PetscInt i = heat->own.s[0]; i < heat->own.s[0] + heat->own.n[0]; i++, p++) {
-        PetscInt64 nat = i + (PetscInt64)heat->M[0] * (j + (PetscInt64)heat->M[1] * k);
-        if (!(PetscRealPart(a[p]) > 0 && PetscIsNormalReal(PetscRealPart(a[p]))) && nat < first) {
-          first = nat;
-          bad   = PetscRealPart(a[p]);
-        }
-      }
-  PetscCall(VecRestoreArrayRead(kappa, &a));
-  PetscCallMPI(MPI_Allreduce(&first, &all, 1, MPIU_INT64, MPI_MIN, PetscObjectComm((PetscObject)model)));
-  if (all == RW_INT64_MAX) PetscFunctionReturn(PETSC_SUCCESS);
-  /* only the owner adds its value: a MIN would drop a NaN, a sum of one term and zeros keeps it */
-  if (first != all) bad = 0;
-  PetscCall(MPIU_Allreduce(&bad, &worst, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)model)));
-  SETERRQ(PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "The conductivity kappa must be positive and finite everywhere; kappa = %g at grid point (%" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT ")", (double)worst, all % heat->M[0], (all / heat->M[0]) % heat->M[1], all / heat->M[0] / heat->M[1]);
-}
-
 /* Gershgorin bound of the spectral radius of -B: 2 sum_d (kappa_+ + kappa_-)/h^2 + max(r, 0) */
 static PetscErrorCode HeatStabilityLimit(RwModel model)
 {
   RwModel_Heat      *heat = (RwModel_Heat *)model->data;
+  const RwStencil    st   = heat->st;
   const PetscScalar *kap;
   PetscReal          rho = 0, all;
 
   PetscFunctionBegin;
   PetscCall(VecGetArrayRead(heat->kappa, &kap));
-  for (PetscInt k = heat->own.s[2]; k < heat->own.s[2] + heat->own.n[2]; k++)
-    for (PetscInt j = heat->own.s[1]; j < heat->own.s[1] + heat->own.n[1]; j++) {
-      RwHeatRow K = HeatRowAt(kap, &heat->ghost, heat->own.s[0], j, k);
-      for (PetscInt i = 0; i < heat->own.n[0]; i++) {
+  for (PetscInt k = st->own.s[2]; k < st->own.s[2] + st->own.n[2]; k++)
+    for (PetscInt j = st->own.s[1]; j < st->own.s[1] + st->own.n[1]; j++) {
+      RwStencilRow K = RwStencilRowAt(kap, &st->ghost, 1, st->own.s[0], j, k);
+      for (PetscInt i = 0; i < st->own.n[0]; i++) {
         const PetscScalar *q = K.p + i;
         PetscReal          v = heat->ih2[0] * PetscRealPart(2 * q[0] + q[1] + q[-1]);
         if (heat->dim > 1) v += heat->ih2[1] * PetscRealPart(2 * q[0] + q[K.sy] + q[-K.sy]);
@@ -384,17 +257,18 @@ static PetscErrorCode HeatStabilityLimit(RwModel model)
 static PetscErrorCode HeatAssemble(RwModel model)
 {
   RwModel_Heat      *heat = (RwModel_Heat *)model->data;
+  const RwStencil    st   = heat->st;
   const PetscScalar *kap;
   const PetscReal    td = heat->theta * model->dt;
 
   PetscFunctionBegin;
   PetscCall(MatZeroEntries(heat->P));
   PetscCall(VecGetArrayRead(heat->kappa, &kap));
-  for (PetscInt k = heat->own.s[2]; k < heat->own.s[2] + heat->own.n[2]; k++)
-    for (PetscInt j = heat->own.s[1]; j < heat->own.s[1] + heat->own.n[1]; j++)
-      for (PetscInt i = heat->own.s[0]; i < heat->own.s[0] + heat->own.n[0]; i++) {
-        const PetscScalar *q      = HeatRowAt(kap, &heat->ghost, i, j, k).p;
-        const PetscInt     idx[3] = {i, j, k}, stride[3] = {1, heat->ghost.n[0], heat->ghost.n[0] * heat->ghost.n[1]};
+  for (PetscInt k = st->own.s[2]; k < st->own.s[2] + st->own.n[2]; k++)
+    for (PetscInt j = st->own.s[1]; j < st->own.s[1] + st->own.n[1]; j++)
+      for (PetscInt i = st->own.s[0]; i < st->own.s[0] + st->own.n[0]; i++) {
+        const PetscScalar *q      = RwStencilRowAt(kap, &st->ghost, 1, i, j, k).p;
+        const PetscInt     idx[3] = {i, j, k}, stride[3] = {1, st->ghost.n[0], st->ghost.n[0] * st->ghost.n[1]};
         MatStencil         row = {.i = i, .j = j, .k = k}, col[7];
         PetscScalar        val[7], diag = 1 + td * heat->r;
         PetscInt           nc = 0;
@@ -404,7 +278,7 @@ static PetscErrorCode HeatAssemble(RwModel model)
             PetscInt    nb = idx[d] + side;
             PetscScalar a  = td * heat->ih2[d] * 0.5 * (q[0] + q[side * stride[d]]);
 
-            if (heat->bc[d] == RW_HEAT_PERIODIC || (nb >= 0 && nb < heat->M[d])) {
+            if (heat->bc[d] == RW_HEAT_PERIODIC || (nb >= 0 && nb < st->M[d])) {
               PetscInt n[3] = {i, j, k};
               n[d]          = nb;
               col[nc].i = n[0], col[nc].j = n[1], col[nc].k = n[2], col[nc].c = 0;
@@ -422,29 +296,6 @@ static PetscErrorCode HeatAssemble(RwModel model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether the owned values of a and b differ anywhere on any rank */
-static PetscErrorCode HeatOwnedDiffer(RwModel model, Vec global, Vec ghosted, PetscBool *differ)
-{
-  RwModel_Heat      *heat = (RwModel_Heat *)model->data;
-  const PetscScalar *g, *l;
-  PetscInt           p = 0, mine = 0, any;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetArrayRead(global, &g));
-  PetscCall(VecGetArrayRead(ghosted, &l));
-  for (PetscInt k = heat->own.s[2]; k < heat->own.s[2] + heat->own.n[2] && !mine; k++)
-    for (PetscInt j = heat->own.s[1]; j < heat->own.s[1] + heat->own.n[1] && !mine; j++) {
-      const PetscScalar *row = HeatRowAt(l, &heat->ghost, heat->own.s[0], j, k).p;
-      for (PetscInt i = 0; i < heat->own.n[0]; i++, p++)
-        if (g[p] != row[i]) mine = 1;
-    }
-  PetscCall(VecRestoreArrayRead(ghosted, &l));
-  PetscCall(VecRestoreArrayRead(global, &g));
-  PetscCall(MPIU_Allreduce(&mine, &any, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)model)));
-  *differ = any ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode RwHeatSetParameters(RwModel model, Vec m)
 {
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
@@ -456,10 +307,11 @@ PetscErrorCode RwHeatSetParameters(RwModel model, Vec m)
   PetscCall(RwModelGetParameterScalar(model, m, 0, &r));
   PetscCheck(!PetscIsInfOrNanReal(r), PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "The decay rate r is %g: it must be finite", (double)r);
   PetscCall(RwModelGetParameterField(model, m, 0, &kappa));
-  PetscCall(HeatCheckKappa(model, kappa));
+  /* positive and normal: DBL_MIN is the least such value */
+  PetscCall(RwStencilCheckField(heat->st, kappa, DBL_MIN, PETSC_INFINITY, "The conductivity kappa must be positive and finite everywhere", "kappa"));
   /* the operator is reassembled only when kappa, r or dt changed */
-  if (heat->haveparams) PetscCall(HeatOwnedDiffer(model, kappa, heat->kappa, &changed));
-  PetscCall(RwHeatGlobalToLocal(model, kappa, heat->kappa, PETSC_FALSE));
+  if (heat->haveparams) PetscCall(RwStencilOwnedDiffer(heat->st, kappa, heat->kappa, &changed));
+  PetscCall(RwStencilGlobalToLocal(heat->st, kappa, heat->kappa, PETSC_FALSE));
   PetscCall(RwModelRestoreParameterField(model, m, 0, &kappa));
   PetscCall(RwModelGetParameterField(model, m, 1, &s));
   PetscCall(VecCopy(s, heat->s));
@@ -487,7 +339,7 @@ PetscErrorCode RwHeatSetDirection(RwModel model, Vec dm)
   PetscCall(RwModelGetParameterField(model, dm, 0, &dkappa));
   PetscCall(VecNorm(dkappa, NORM_INFINITY, &dkmax));
   heat->dkappazero = dkmax == 0 ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(RwHeatGlobalToLocal(model, dkappa, heat->dkappa, PETSC_FALSE));
+  PetscCall(RwStencilGlobalToLocal(heat->st, dkappa, heat->dkappa, PETSC_FALSE));
   PetscCall(RwModelRestoreParameterField(model, dm, 0, &dkappa));
   PetscCall(RwModelGetParameterField(model, dm, 1, &ds));
   PetscCall(VecCopy(ds, heat->ds));

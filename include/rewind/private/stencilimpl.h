@@ -1,0 +1,137 @@
+/*
+  RwStencil: the shared grid layer of stencil models (src/model/utils/).
+
+  A stencil model (heat, wave, ...) is its physics and its kernels; the grid,
+  its boundaries and geometry, the ghost-only halo exchange overlapped with
+  interior rows, the pass over rows, point location (receivers interpolate,
+  sources spread), field checks and the implicit solver's KSP are delegated
+  here, as libCEED backends delegate to a reference.  doc/stencil.md
+  describes the API for a model writer.
+
+  Life cycle, inside the model's setup:
+    RwStencilCreate(model, dim, dof, width, type, &st)
+    RwStencilSetBoundary(st, d, side, kind, sign)    per side, or
+    RwStencilSetBoundaries(st, d, kind, sign)        for both sides of d
+    RwStencilSetGeometry(st, d, origin, length, cellcentred)
+    RwStencilSetUp(st, name, defaultsize, ninputs)   DMDAs, halos, work vectors
+    ... passes, points, checks ...
+    RwStencilDestroy(&st)                             in the model's destroy
+*/
+#ifndef REWIND_PRIVATE_STENCILIMPL_H
+#define REWIND_PRIVATE_STENCILIMPL_H
+
+#include <rewind/private/modelimpl.h>
+#include <petscksp.h>
+
+/* What lies beyond one side of the grid */
+typedef enum {
+  RW_STENCIL_PERIODIC, /* the other side's points (both sides of a direction) */
+  RW_STENCIL_MIRROR,   /* ghost i = sign * point -1-i: sign -1 Dirichlet, +1 Neumann (a face between them) */
+  RW_STENCIL_ZERO      /* zero outside the grid (absorbing layers, sources near an edge) */
+} RwStencilBoundaryType;
+PETSC_EXTERN const char *const RwStencilBoundaryTypes[];
+
+#define RW_STENCIL_MAX_INPUTS 8
+
+/* A box of grid indices: owned points, or owned plus ghosts */
+typedef struct {
+  PetscInt s[3]; /* first index per direction */
+  PetscInt n[3]; /* extent per direction (1 in unused directions) */
+} RwStencilBox;
+
+/* One array seen from the point a row starts at: neighbours at +-1, +-sy, +-sz
+   (in scalars: a state of dof components has its components at p[0..dof)) */
+typedef struct {
+  const PetscScalar *p;
+  PetscInt           sy, sz;
+} RwStencilRow;
+
+/* An input of a pass: its owned values (the global array) and, once the
+   halo has arrived, its ghosted values (the layer's work vector) */
+typedef struct {
+  Vec                g;
+  const PetscScalar *ga, *la;
+} RwStencilInput;
+
+/* Computes the n points of a row from (i, j, k) on; ghosted: read the
+   inputs from their ghosted arrays (shell rows) rather than the owned ones */
+typedef void (*RwStencilRowFn)(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted);
+
+typedef struct _n_RwStencil *RwStencil;
+struct _n_RwStencil {
+  RwModel               model; /* not referenced: the model owns the layer */
+  PetscInt              dim, dof, width;
+  DMDAStencilType       type;
+  RwStencilBoundaryType bc[3][2];
+  PetscReal             sign[3][2]; /* a mirrored state's ghost sign, per side */
+  PetscReal             origin[3], length[3], offset[3]; /* offset: 1/2 for cell-centred points */
+  PetscInt              M[3];   /* grid points per direction, 1 beyond dim */
+  PetscReal             h[3];   /* spacing, 1 beyond dim */
+  PetscReal             cellvolume;
+  RwStencilBox          own, ghost; /* on the state's grid and the field grid alike */
+  DM                    da;     /* the state: dof components, the model's model->da */
+  DM                    fda;    /* parameter fields: dof 1, the same ownership (da itself when dof is 1) */
+  PetscInt              ninputs;
+  VecScatter            halo[RW_STENCIL_MAX_INPUTS]; /* ghost points only, one per input */
+  Vec                   work[RW_STENCIL_MAX_INPUTS]; /* ghosted copies of the inputs */
+  PetscBool             setupcalled;
+};
+
+/* stencil.c: the grid, its boundaries and geometry */
+PETSC_EXTERN PetscErrorCode RwStencilCreate(RwModel, PetscInt, PetscInt, PetscInt, DMDAStencilType, RwStencil *);
+PETSC_EXTERN PetscErrorCode RwStencilSetBoundary(RwStencil, PetscInt, PetscInt, RwStencilBoundaryType, PetscReal);
+PETSC_EXTERN PetscErrorCode RwStencilSetBoundaries(RwStencil, PetscInt, RwStencilBoundaryType, PetscReal);
+PETSC_EXTERN PetscErrorCode RwStencilSetGeometry(RwStencil, PetscInt, PetscReal, PetscReal, PetscBool);
+PETSC_EXTERN PetscErrorCode RwStencilSetUp(RwStencil, const char[], const PetscInt[3], PetscInt);
+PETSC_EXTERN PetscErrorCode RwStencilDestroy(RwStencil *);
+PETSC_EXTERN PetscErrorCode RwStencilCoordinate(RwStencil, PetscInt, PetscInt, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwStencilGhostRule(RwStencil, PetscInt, PetscBool *, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwStencilFillBoundaryGhosts(RwStencil, Vec, PetscBool);
+PETSC_EXTERN PetscErrorCode RwStencilGlobalToLocal(RwStencil, Vec, Vec, PetscBool);
+PETSC_EXTERN PetscErrorCode RwStencilCheckField(RwStencil, Vec, PetscReal, PetscReal, const char[], const char[]);
+PETSC_EXTERN PetscErrorCode RwStencilOwnedDiffer(RwStencil, Vec, Vec, PetscBool *);
+
+/* stencilhalo.c: the ghost-only halo exchange and the pass over rows */
+PETSC_EXTERN PetscErrorCode RwStencilHaloBegin(RwStencil, PetscInt, Vec);
+PETSC_EXTERN PetscErrorCode RwStencilHaloEnd(RwStencil, PetscInt, Vec);
+PETSC_EXTERN PetscErrorCode RwStencilRunPass(RwStencil, PetscInt, RwStencilInput[], RwStencilRowFn, void *);
+
+/* stencilsolve.c: the implicit schemes' solver */
+PETSC_EXTERN PetscErrorCode RwStencilCreateKSP(RwStencil, Mat *, KSP *);
+PETSC_EXTERN PetscErrorCode RwStencilSolve(KSP, MPI_Comm, PetscInt64, Vec, Vec, Vec, PetscBool, const char[]);
+
+/* stencilpoints.c: points located on any model's grid, multilinear weights */
+typedef struct _n_RwStencilPoints *RwStencilPoints;
+PETSC_EXTERN PetscErrorCode RwStencilPointsCreate(RwModel, PetscInt, PetscInt, const PetscReal[], RwStencilPoints *);
+PETSC_EXTERN PetscErrorCode RwStencilPointsDestroy(RwStencilPoints *);
+PETSC_EXTERN PetscErrorCode RwStencilPointsGetLocal(RwStencilPoints, PetscInt *, const PetscInt **, const PetscBool **);
+PETSC_EXTERN PetscReal      RwStencilPointsRead(RwStencilPoints, PetscInt, const PetscScalar[]);
+PETSC_EXTERN void           RwStencilPointsSpreadOne(RwStencilPoints, PetscInt, PetscReal, PetscScalar[]);
+PETSC_EXTERN PetscErrorCode RwStencilPointsInterpolate(RwStencilPoints, const PetscScalar[], PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwStencilPointsSpread(RwStencilPoints, const PetscReal[], PetscScalar[]);
+
+/* A view of array a, laid out over box b with dof scalars a point, from point (i, j, k) */
+static inline RwStencilRow RwStencilRowAt(const PetscScalar *a, const RwStencilBox *b, PetscInt dof, PetscInt i, PetscInt j, PetscInt k)
+{
+  RwStencilRow r;
+
+  r.sy = dof * b->n[0];
+  r.sz = dof * b->n[0] * b->n[1];
+  r.p  = a ? a + (k - b->s[2]) * r.sz + (j - b->s[1]) * r.sy + dof * (i - b->s[0]) : NULL;
+  return r;
+}
+
+/* An input's row: from the owned array in the interior, the ghosted one in
+   the shell; dof is the model's constant, so the compiler folds it */
+static inline RwStencilRow RwStencilInputRow(const RwStencil st, const RwStencilInput *in, PetscInt dof, PetscBool ghosted, PetscInt i, PetscInt j, PetscInt k)
+{
+  return ghosted ? RwStencilRowAt(in->la, &st->ghost, dof, i, j, k) : RwStencilRowAt(in->ga, &st->own, dof, i, j, k);
+}
+
+/* The owned point (i, j, k) of an array of dof values a point on the state's grid */
+static inline PetscScalar *RwStencilOwnedAt(const RwStencil st, PetscInt dof, PetscScalar *a, PetscInt i, PetscInt j, PetscInt k)
+{
+  return (PetscScalar *)RwStencilRowAt(a, &st->own, dof, i, j, k).p;
+}
+
+#endif

@@ -1,0 +1,415 @@
+/*
+  RwStencil: the grid of a stencil model, its boundaries and its geometry.
+  The halo exchange and the pass over rows are in stencilhalo.c, the points
+  in stencilpoints.c, the implicit solver's KSP in stencilsolve.c.
+
+  Geometry: direction d has M_d points over [origin_d, origin_d + length_d]
+  with h_d = length_d / M_d.  Point i sits at origin + i h (periodic grids:
+  the last point is one h before the first's image) or at the centre of
+  cell i, origin + (i + 1/2) h (cell-centred: a mirrored ghost then puts the
+  boundary on the face between the edge point and its ghost).
+*/
+#include <rewind/private/stencilimpl.h>
+#include <rewind/io.h>
+
+const char *const RwStencilBoundaryTypes[] = {"periodic", "mirror", "zero", "RwStencilBoundaryType", "RW_STENCIL_", NULL};
+
+PETSC_INTERN PetscErrorCode RwStencilCreateHalo_Private(RwStencil);
+PETSC_INTERN PetscErrorCode RwStencilDestroyHalo_Private(RwStencil);
+
+/*@C
+  RwStencilCreate - starts the grid layer of a stencil model: every side
+  periodic, the unit box, points at i h, until set otherwise
+
+  Collective on the model's communicator (at RwStencilSetUp())
+
+  Input Parameters:
++ model - the model that delegates to the layer (it owns the layer)
+. dim   - space dimension, 1 to 3
+. dof   - components of the state at a point
+. width - how many points a kernel reads on each side
+- type  - DMDA_STENCIL_STAR (neighbours along the axes) or DMDA_STENCIL_BOX (diagonals too)
+
+  Output Parameter:
+. st - the layer
+
+  Level: developer
+
+.seealso: RwStencilSetUp(), RwStencilDestroy(), doc/stencil.md
+@*/
+PetscErrorCode RwStencilCreate(RwModel model, PetscInt dim, PetscInt dof, PetscInt width, DMDAStencilType type, RwStencil *st)
+{
+  RwStencil s;
+
+  PetscFunctionBegin;
+  PetscCheck(dim >= 1 && dim <= 3, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Stencil grid dimension %" PetscInt_FMT ": expected 1, 2 or 3", dim);
+  PetscCheck(dof >= 1 && width >= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Stencil grid with %" PetscInt_FMT " components and width %" PetscInt_FMT ": expected at least 1 of each", dof, width);
+  PetscCall(PetscNew(&s));
+  s->model = model;
+  s->dim   = dim;
+  s->dof   = dof;
+  s->width = width;
+  s->type  = type;
+  for (PetscInt d = 0; d < 3; d++) {
+    s->length[d] = 1;
+    for (PetscInt side = 0; side < 2; side++) s->bc[d][side] = RW_STENCIL_PERIODIC, s->sign[d][side] = 1;
+  }
+  *st = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilSetBoundary - what lies beyond one side of direction d
+
+  Input Parameters:
++ st   - the layer, before RwStencilSetUp()
+. d    - the direction
+. side - 0 the low side, 1 the high side
+. type - RW_STENCIL_PERIODIC (both sides must say so), RW_STENCIL_MIRROR, RW_STENCIL_ZERO
+- sign - for RW_STENCIL_MIRROR, a state's ghost is sign times its mirror point:
+         -1 puts u = 0 on the face (Dirichlet), +1 a zero flux (Neumann); fields always mirror with +1
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilSetBoundary(RwStencil st, PetscInt d, PetscInt side, RwStencilBoundaryType type, PetscReal sign)
+{
+  PetscFunctionBegin;
+  PetscCheck(!st->setupcalled, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Set the stencil grid's boundaries before RwStencilSetUp()");
+  PetscCheck(d >= 0 && d < 3 && (side == 0 || side == 1), PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "Boundary side %" PetscInt_FMT " of direction %" PetscInt_FMT ": expected side 0 or 1 of direction 0, 1 or 2", side, d);
+  st->bc[d][side]   = type;
+  st->sign[d][side] = type == RW_STENCIL_ZERO ? 0 : sign;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilSetBoundaries - RwStencilSetBoundary() for both sides of direction d
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilSetBoundaries(RwStencil st, PetscInt d, RwStencilBoundaryType type, PetscReal sign)
+{
+  PetscFunctionBegin;
+  for (PetscInt side = 0; side < 2; side++) PetscCall(RwStencilSetBoundary(st, d, side, type, sign));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilSetGeometry - the physical extent of direction d and where its points sit
+
+  Input Parameters:
++ st          - the layer, before RwStencilSetUp()
+. d           - the direction
+. origin      - the coordinate where the grid starts
+. length      - its extent: h = length / M
+- cellcentred - points at cell centres, origin + (i + 1/2) h, rather than at origin + i h
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilSetGeometry(RwStencil st, PetscInt d, PetscReal origin, PetscReal length, PetscBool cellcentred)
+{
+  PetscFunctionBegin;
+  PetscCheck(length > 0, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "Stencil grid length %g in direction %c: expected a positive length", (double)length, "xyz"[d]);
+  st->origin[d] = origin;
+  st->length[d] = length;
+  st->offset[d] = cellcentred ? 0.5 : 0.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A decomposition must give every rank at least one point per direction */
+static PetscErrorCode RwStencilCheckGridFitsRanks(RwStencil st, const PetscInt M[3])
+{
+  PetscMPIInt size;
+  PetscBool   fits = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)st->model), &size));
+  for (PetscInt a = 1; a <= size && !fits; a++) {
+    if (size % a || a > M[0]) continue;
+    for (PetscInt b = 1; b <= size / a && !fits; b++) {
+      PetscInt c = size / a / b;
+      if ((size / a) % b || b > M[1] || c > M[2]) continue;
+      fits = PETSC_TRUE;
+    }
+  }
+  PetscCheck(fits, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_SIZ, "Grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (-da_grid_x, -da_grid_y, -da_grid_z) is too small for %d ranks: every rank needs at least one point per direction; use a larger grid or fewer ranks", M[0], st->dim > 1 ? M[1] : 1, st->dim > 2 ? M[2] : 1, size);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The state's DMDA, sized by -da_grid_* under the model's prefix */
+static PetscErrorCode RwStencilCreateStateDM(RwStencil st, const PetscInt def[3])
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)st->model);
+  DMBoundaryType b[3];
+  const char    *prefix;
+  PetscInt       M[3] = {1, 1, 1}, w = st->width, dof = st->dof;
+
+  PetscFunctionBegin;
+  /* non-periodic directions keep ghost layers beyond the boundary for the ghost rule */
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscCheck((st->bc[d][0] == RW_STENCIL_PERIODIC) == (st->bc[d][1] == RW_STENCIL_PERIODIC), comm, PETSC_ERR_ARG_INCOMP, "Direction %c is periodic on one side only: a periodic direction is periodic on both", "xyz"[d]);
+    b[d] = st->bc[d][0] == RW_STENCIL_PERIODIC ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_GHOSTED;
+  }
+  switch (st->dim) {
+  case 1: PetscCall(DMDACreate1d(comm, b[0], def[0], dof, w, NULL, &st->da)); break;
+  case 2: PetscCall(DMDACreate2d(comm, b[0], b[1], st->type, def[0], def[1], PETSC_DECIDE, PETSC_DECIDE, dof, w, NULL, NULL, &st->da)); break;
+  default: PetscCall(DMDACreate3d(comm, b[0], b[1], b[2], st->type, def[0], def[1], def[2], PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, dof, w, NULL, NULL, NULL, &st->da)); break;
+  }
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)st->model, &prefix));
+  PetscCall(DMSetOptionsPrefix(st->da, prefix));
+  PetscCall(DMSetFromOptions(st->da));
+  PetscCall(DMDAGetInfo(st->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  for (PetscInt d = 0; d < st->dim; d++) PetscCheck(M[d] >= PetscMax(2, w), comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %" PetscInt_FMT " (-da_grid_%c) must be at least %" PetscInt_FMT, M[d], d, "xyz"[d], PetscMax(2, w));
+  PetscCall(RwStencilCheckGridFitsRanks(st, M));
+  PetscCall(DMSetUp(st->da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Parameter fields: one component on the state's decomposition, so a
+   field's point and the state's point live on the same rank */
+static PetscErrorCode RwStencilCreateFieldDM(RwStencil st)
+{
+  PetscFunctionBegin;
+  if (st->dof == 1) {
+    PetscCall(PetscObjectReference((PetscObject)st->da));
+    st->fda = st->da;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMDACreateCompatibleDMDA(st->da, 1, &st->fda));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilSetUp - creates the grids, the halos and the work vectors; sets
+  the model's state grid (model->da) and cell volume
+
+  Collective
+
+  Input Parameters:
++ st      - the layer
+. name    - the state grid's name (in viewers and files)
+. def     - default grid points per direction (-da_grid_x, -da_grid_y, -da_grid_z change them)
+- ninputs - how many inputs a pass exchanges halos of, at most RW_STENCIL_MAX_INPUTS
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilSetUp(RwStencil st, const char name[], const PetscInt def[3], PetscInt ninputs)
+{
+  RwModel model = st->model;
+
+  PetscFunctionBegin;
+  if (st->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(ninputs >= 0 && ninputs <= RW_STENCIL_MAX_INPUTS, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "A pass with %" PetscInt_FMT " inputs: expected at most %d", ninputs, RW_STENCIL_MAX_INPUTS);
+  PetscCall(RwStencilCreateStateDM(st, def));
+  PetscCall(PetscObjectSetName((PetscObject)st->da, name));
+  PetscCall(RwStencilCreateFieldDM(st));
+  PetscCall(DMDAGetInfo(st->da, NULL, &st->M[0], &st->M[1], &st->M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(st->da, &st->own.s[0], &st->own.s[1], &st->own.s[2], &st->own.n[0], &st->own.n[1], &st->own.n[2]));
+  PetscCall(DMDAGetGhostCorners(st->da, &st->ghost.s[0], &st->ghost.s[1], &st->ghost.s[2], &st->ghost.n[0], &st->ghost.n[1], &st->ghost.n[2]));
+  st->cellvolume = 1;
+  for (PetscInt d = 0; d < 3; d++) {
+    if (d >= st->dim) st->M[d] = 1;
+    st->h[d] = st->length[d] / st->M[d];
+    if (d < st->dim) st->cellvolume *= st->h[d];
+  }
+  st->ninputs = ninputs;
+  PetscCall(RwStencilCreateHalo_Private(st));
+  PetscCall(PetscObjectReference((PetscObject)st->da));
+  model->da         = st->da;
+  model->cellvolume = st->cellvolume;
+  st->setupcalled   = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilDestroy - frees the layer; NULL-safe
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilDestroy(RwStencil *st)
+{
+  PetscFunctionBegin;
+  if (!st || !*st) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwStencilDestroyHalo_Private(*st));
+  PetscCall(DMDestroy(&(*st)->fda));
+  PetscCall(DMDestroy(&(*st)->da));
+  PetscCall(PetscFree(*st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilCoordinate - the coordinate of grid index i along direction d
+  (the model's coordinate op)
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilCoordinate(RwStencil st, PetscInt d, PetscInt i, PetscReal *x)
+{
+  PetscFunctionBegin;
+  PetscCheck(d >= 0 && d < st->dim, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "Direction %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", d, st->dim);
+  *x = st->origin[d] + (i + st->offset[d]) * st->h[d];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilGhostRule - whether direction d is periodic, and the sign of a
+  state's mirrored ghost (0: zero outside); the model's ghostrule op.  The
+  rule is one per direction: the low side's stands for both
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilGhostRule(RwStencil st, PetscInt d, PetscBool *periodic, PetscReal *sign)
+{
+  PetscFunctionBegin;
+  *periodic = st->bc[d][0] == RW_STENCIL_PERIODIC ? PETSC_TRUE : PETSC_FALSE;
+  *sign     = st->bc[d][0] == RW_STENCIL_PERIODIC ? 1.0 : st->sign[d][0];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The value a ghost beyond a non-periodic side takes from its mirror point */
+static inline PetscReal RwStencilGhostSign(RwStencil st, PetscInt d, PetscInt side, PetscBool state)
+{
+  if (!state) return 1.0; /* a coefficient continues beyond the edge */
+  return st->bc[d][side] == RW_STENCIL_ZERO ? 0.0 : st->sign[d][side];
+}
+
+/* The ghosted range along direction e that the boundary ghosts of direction
+   d are filled over: directions done before d (e < d) in full, their ghosts
+   beyond the boundary included, so that the corners beyond two boundaries
+   (read by box stencils) get both signs; later ones only within the grid */
+static inline void RwStencilFillRange(RwStencil st, PetscInt e, PetscInt d, PetscInt *lo, PetscInt *hi)
+{
+  *lo = st->ghost.s[e];
+  *hi = st->ghost.s[e] + st->ghost.n[e];
+  if (e >= st->dim || e < d || st->bc[e][0] == RW_STENCIL_PERIODIC) return;
+  *lo = PetscMax(*lo, 0);
+  *hi = PetscMin(*hi, st->M[e]);
+}
+
+/*@C
+  RwStencilFillBoundaryGhosts - fills the ghosts beyond physical boundaries
+  of a ghosted vector: ghost -1-t gets sign times point t (and likewise at
+  the high side), zero for a state beyond a zero side; corners beyond two
+  boundaries get the product of the signs
+
+  Not collective
+
+  Input Parameters:
++ st    - the layer
+. l     - a local vector of the state's grid (state) or of the field grid
+- state - the state's rule, or a field's (mirrored with +1)
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilFillBoundaryGhosts(RwStencil st, Vec l, PetscBool state)
+{
+  PetscScalar    *a;
+  const PetscInt *gs = st->ghost.s, *gn = st->ghost.n, *os = st->own.s, *on = st->own.n;
+  const PetscInt  dof = state ? st->dof : 1, stride[3] = {dof, dof * gn[0], dof * gn[0] * gn[1]};
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(l, &a));
+  for (PetscInt d = 0; d < st->dim; d++) {
+    const PetscInt e1 = (d + 1) % 3, e2 = (d + 2) % 3;
+    PetscInt       lo1, hi1, lo2, hi2;
+
+    if (st->bc[d][0] == RW_STENCIL_PERIODIC) continue;
+    RwStencilFillRange(st, e1, d, &lo1, &hi1);
+    RwStencilFillRange(st, e2, d, &lo2, &hi2);
+    for (PetscInt side = 0; side < 2; side++) {
+      const PetscReal sign = RwStencilGhostSign(st, d, side, state);
+      PetscInt        edge = side ? st->M[d] - 1 : 0;
+
+      if (edge < os[d] || edge >= os[d] + on[d]) continue; /* this rank has no such boundary */
+      for (PetscInt t = 0; t < st->width; t++) {
+        PetscInt src = side ? st->M[d] - 1 - t : t, ghost = side ? st->M[d] + t : -1 - t;
+
+        for (PetscInt p = lo1; p < hi1; p++)
+          for (PetscInt q = lo2; q < hi2; q++) {
+            PetscInt base = (p - gs[e1]) * stride[e1] + (q - gs[e2]) * stride[e2];
+            for (PetscInt c = 0; c < dof; c++) a[base + (ghost - gs[d]) * stride[d] + c] = sign * a[base + (src - gs[d]) * stride[d] + c];
+          }
+      }
+    }
+  }
+  PetscCall(VecRestoreArray(l, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilGlobalToLocal - a full copy with ghosts, boundary ghosts by the
+  rule for states or for fields (the model's globaltolocal op: parameter
+  fields once per solve, sensors, regularisers)
+
+  Collective
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilGlobalToLocal(RwStencil st, Vec g, Vec l, PetscBool state)
+{
+  DM dm = state ? st->da : st->fda;
+
+  PetscFunctionBegin;
+  PetscCall(DMGlobalToLocalBegin(dm, g, INSERT_VALUES, l));
+  PetscCall(DMGlobalToLocalEnd(dm, g, INSERT_VALUES, l));
+  PetscCall(RwStencilFillBoundaryGhosts(st, l, state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilCheckField - stops with an error naming the first point, in
+  natural order, of a field on the field grid that is NaN, Inf or outside
+  [lo, hi] (lo = DBL_MIN: positive and normal, as a coefficient that
+  divides must be)
+
+  Collective
+
+  Input Parameters:
++ st     - the layer
+. f      - the field (global vector of the field grid)
+. lo, hi - the range accepted
+. rule   - what is expected, as the message's first clause ("The conductivity kappa must be positive and finite everywhere")
+- name   - the field's name in the message
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilCheckField(RwStencil st, Vec f, PetscReal lo, PetscReal hi, const char rule[], const char name[])
+{
+  PetscInt64 count, ijk[3];
+  PetscInt   c;
+  PetscReal  bad;
+
+  PetscFunctionBegin;
+  PetscCall(RwIODAFindOutside(st->fda, f, lo, hi, &count, ijk, &c, &bad));
+  PetscCheck(!count, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "%s; %s = %g at grid point (%" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT ")", rule, name, (double)bad, ijk[0], ijk[1], ijk[2]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilOwnedDiffer - whether a field's owned values (global vector)
+  differ anywhere, on any rank, from those of a ghosted copy: whether
+  something assembled from the copy is out of date
+
+  Collective
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilOwnedDiffer(RwStencil st, Vec global, Vec ghosted, PetscBool *differ)
+{
+  const PetscScalar *g, *l;
+  PetscInt           p = 0, mine = 0, any;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(global, &g));
+  PetscCall(VecGetArrayRead(ghosted, &l));
+  for (PetscInt k = st->own.s[2]; k < st->own.s[2] + st->own.n[2] && !mine; k++)
+    for (PetscInt j = st->own.s[1]; j < st->own.s[1] + st->own.n[1] && !mine; j++) {
+      const PetscScalar *row = RwStencilRowAt(l, &st->ghost, 1, st->own.s[0], j, k).p;
+      for (PetscInt i = 0; i < st->own.n[0]; i++, p++)
+        if (g[p] != row[i]) mine = 1;
+    }
+  PetscCall(VecRestoreArrayRead(ghosted, &l));
+  PetscCall(VecRestoreArrayRead(global, &g));
+  PetscCall(MPIU_Allreduce(&mine, &any, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)st->model)));
+  *differ = any ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

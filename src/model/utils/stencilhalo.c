@@ -1,0 +1,216 @@
+/*
+  RwStencil: the ghost-only halo exchange and the pass over rows.
+
+  A pass overlaps the halo exchange with work: it starts moving the ghosts
+  of every input, computes the interior rows (whose neighbours, up to the
+  stencil width away, are all owned) straight from the global arrays, ends
+  the exchanges, copies the owned band next to the box's edges and fills the
+  ghosts beyond physical boundaries, then computes the shell of rows next to
+  other ranks or to the boundary from the ghosted arrays.
+
+  A pass needs in its ghosted copies only the ghosts and the owned band of
+  twice the width next to the box's edges (the interior is read from the
+  owned array): halo[i] moves the ghosts of input i, alone, so a step does
+  not copy the whole state as DMGlobalToLocal would.  One scatter per input,
+  because PETSc 3.18 cannot have one scatter in flight twice.
+*/
+#include <rewind/private/stencilimpl.h>
+#include <string.h>
+
+/* The local positions of the ghosts that have a source on another rank (or
+   this one, periodic) and the global indices of their sources */
+static PetscErrorCode RwStencilHaloIndices(RwStencil st, IS *isfrom, IS *isto)
+{
+  ISLocalToGlobalMapping ltog;
+  const PetscInt        *global;
+  const PetscInt        *gs = st->ghost.s, *gn = st->ghost.n, *os = st->own.s, *on = st->own.n, dof = st->dof;
+  PetscInt              *from, *to, n = 0, q = 0, size = gn[0] * gn[1] * gn[2] * dof;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetLocalToGlobalMapping(st->da, &ltog));
+  PetscCall(ISLocalToGlobalMappingGetIndices(ltog, &global));
+  PetscCall(PetscMalloc2(size, &from, size, &to));
+  for (PetscInt k = gs[2]; k < gs[2] + gn[2]; k++)
+    for (PetscInt j = gs[1]; j < gs[1] + gn[1]; j++)
+      for (PetscInt i = gs[0]; i < gs[0] + gn[0]; i++)
+        for (PetscInt c = 0; c < dof; c++, q++) {
+          PetscBool owned = (PetscBool)(i >= os[0] && i < os[0] + on[0] && j >= os[1] && j < os[1] + on[1] && k >= os[2] && k < os[2] + on[2]);
+          /* ghosts beyond a non-periodic boundary have no source: the ghost rule fills them */
+          if (owned || global[q] < 0) continue;
+          from[n] = global[q];
+          to[n++] = q;
+        }
+  PetscCall(ISLocalToGlobalMappingRestoreIndices(ltog, &global));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, from, PETSC_COPY_VALUES, isfrom));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, to, PETSC_COPY_VALUES, isto));
+  PetscCall(PetscFree2(from, to));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Scatters that move only the ghost points a pass reads, one per input, and their work vectors */
+PETSC_INTERN PetscErrorCode RwStencilCreateHalo_Private(RwStencil st)
+{
+  IS  isfrom, isto;
+  Vec g;
+
+  PetscFunctionBegin;
+  PetscCall(RwStencilHaloIndices(st, &isfrom, &isto));
+  PetscCall(DMGetGlobalVector(st->da, &g));
+  for (PetscInt x = 0; x < st->ninputs; x++) {
+    PetscCall(DMCreateLocalVector(st->da, &st->work[x]));
+    PetscCall(VecScatterCreate(g, isfrom, st->work[x], isto, &st->halo[x]));
+  }
+  PetscCall(DMRestoreGlobalVector(st->da, &g));
+  PetscCall(ISDestroy(&isfrom));
+  PetscCall(ISDestroy(&isto));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PETSC_INTERN PetscErrorCode RwStencilDestroyHalo_Private(RwStencil st)
+{
+  PetscFunctionBegin;
+  for (PetscInt x = 0; x < st->ninputs; x++) {
+    PetscCall(VecDestroy(&st->work[x]));
+    PetscCall(VecScatterDestroy(&st->halo[x]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A handful of values at each end of a row: the usual counts are copied
+   inline, as a call to memcpy per row would cost more than the copy (and
+   the compiler turns a plain loop into that call) */
+static inline void RwStencilCopyFew(PetscScalar *dst, const PetscScalar *src, PetscInt n)
+{
+  switch (n) {
+  case 2: dst[0] = src[0], dst[1] = src[1]; break;
+  case 4: dst[0] = src[0], dst[1] = src[1], dst[2] = src[2], dst[3] = src[3]; break;
+  default: memcpy(dst, src, (size_t)n * sizeof(*dst));
+  }
+}
+
+/* Copies the owned points within twice the width of the box's edges from g
+   to l: the shell rows a pass computes from l, and their inner neighbours */
+static PetscErrorCode RwStencilCopyEdgeBand(RwStencil st, Vec g, Vec l)
+{
+  const PetscInt    *os = st->own.s, *on = st->own.n, *gs = st->ghost.s, *gn = st->ghost.n;
+  const PetscInt     band = 2 * st->width, dof = st->dof, row = on[0] * dof;
+  const PetscScalar *a;
+  PetscScalar       *b;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(g, &a));
+  PetscCall(VecGetArray(l, &b));
+  for (PetscInt k = 0; k < on[2]; k++)
+    for (PetscInt j = 0; j < on[1]; j++) {
+      const PetscScalar *src  = a + (k * on[1] + j) * row;
+      PetscScalar       *dst  = b + (((k + os[2] - gs[2]) * gn[1] + (j + os[1] - gs[1])) * gn[0] + (os[0] - gs[0])) * dof;
+      PetscBool          edge = (st->dim > 1 && (j < band || j >= on[1] - band)) || (st->dim > 2 && (k < band || k >= on[2] - band));
+
+      if (edge || on[0] <= 2 * band) PetscCall(PetscArraycpy(dst, src, row));
+      else {
+        RwStencilCopyFew(dst, src, band * dof);
+        RwStencilCopyFew(dst + row - band * dof, src + row - band * dof, band * dof);
+      }
+    }
+  PetscCall(VecRestoreArray(l, &b));
+  PetscCall(VecRestoreArrayRead(g, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilHaloBegin - starts moving the ghosts of input x of a pass (a
+  state, global vector g) into the layer's work vector x
+
+  Level: developer
+
+.seealso: RwStencilHaloEnd(), RwStencilRunPass()
+@*/
+PetscErrorCode RwStencilHaloBegin(RwStencil st, PetscInt x, Vec g)
+{
+  PetscFunctionBegin;
+  PetscCall(VecScatterBegin(st->halo[x], g, st->work[x], INSERT_VALUES, SCATTER_FORWARD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilHaloEnd - ends it, then copies the owned edge band and fills the
+  ghosts beyond the boundary by the state's rule
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilHaloEnd(RwStencil st, PetscInt x, Vec g)
+{
+  PetscFunctionBegin;
+  PetscCall(VecScatterEnd(st->halo[x], g, st->work[x], INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(RwStencilCopyEdgeBand(st, g, st->work[x]));
+  PetscCall(RwStencilFillBoundaryGhosts(st, st->work[x], PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Rows whose points have every neighbour, up to the width, owned by this rank */
+static void RwStencilForInterior(RwStencil st, RwStencilRowFn fn, void *ctx)
+{
+  PetscInt lo[3], hi[3];
+
+  for (PetscInt d = 0; d < 3; d++) {
+    lo[d] = st->own.s[d] + (d < st->dim ? st->width : 0);
+    hi[d] = st->own.s[d] + st->own.n[d] - (d < st->dim ? st->width : 0);
+    if (lo[d] >= hi[d]) return;
+  }
+  for (PetscInt k = lo[2]; k < hi[2]; k++)
+    for (PetscInt j = lo[1]; j < hi[1]; j++) fn(ctx, lo[0], j, k, hi[0] - lo[0], PETSC_FALSE);
+}
+
+/* The owned points that are not interior: within the width of another rank or a boundary */
+static void RwStencilForShell(RwStencil st, RwStencilRowFn fn, void *ctx)
+{
+  const PetscInt *s = st->own.s, *n = st->own.n, w = st->width;
+
+  for (PetscInt k = s[2]; k < s[2] + n[2]; k++)
+    for (PetscInt j = s[1]; j < s[1] + n[1]; j++) {
+      PetscBool edge = (st->dim > 1 && (j < s[1] + w || j >= s[1] + n[1] - w)) || (st->dim > 2 && (k < s[2] + w || k >= s[2] + n[2] - w));
+
+      if (edge) fn(ctx, s[0], j, k, n[0], PETSC_TRUE);
+      else {
+        PetscInt left = PetscMin(w, n[0]), right = PetscMin(w, n[0] - left);
+
+        fn(ctx, s[0], j, k, left, PETSC_TRUE);
+        if (right > 0) fn(ctx, s[0] + n[0] - right, j, k, right, PETSC_TRUE);
+      }
+    }
+}
+
+/*@C
+  RwStencilRunPass - runs fn over all owned rows of a pass whose inputs (states
+  on the state's grid, at most the ninputs of RwStencilSetUp()) are in[0..nin):
+  the interior while their halos move, then the shell
+
+  Collective
+
+  Input Parameters:
++ st  - the layer
+. nin - how many inputs
+. in  - their global vectors in in[x].g; the pass sets in[x].ga and in[x].la for fn
+. fn  - computes one row (RwStencilInputRow() gives an input's row)
+- ctx - fn's context
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilRunPass(RwStencil st, PetscInt nin, RwStencilInput in[], RwStencilRowFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCheck(nin <= st->ninputs, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "A pass over %" PetscInt_FMT " inputs: the stencil grid was set up for %" PetscInt_FMT, nin, st->ninputs);
+  for (PetscInt i = 0; i < nin; i++) PetscCall(RwStencilHaloBegin(st, i, in[i].g));
+  for (PetscInt i = 0; i < nin; i++) PetscCall(VecGetArrayRead(in[i].g, &in[i].ga));
+  RwStencilForInterior(st, fn, ctx);
+  for (PetscInt i = 0; i < nin; i++) {
+    PetscCall(RwStencilHaloEnd(st, i, in[i].g));
+    PetscCall(VecGetArrayRead(st->work[i], &in[i].la));
+  }
+  RwStencilForShell(st, fn, ctx);
+  for (PetscInt i = 0; i < nin; i++) {
+    PetscCall(VecRestoreArrayRead(in[i].g, &in[i].ga));
+    PetscCall(VecRestoreArrayRead(st->work[i], &in[i].la));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,242 @@
+/*
+  The shared grid layer on its own, in the cases heat does not use: widths
+  1 to 3, two components, box and star stencils, mirrored (+1, -1) and zero
+  sides, in 1, 2 and 3 dimensions.  A pass must visit every owned point
+  exactly once, and every row must see, at every neighbour its stencil
+  reaches, the value the boundary rule gives; points must interpolate a
+  linear function exactly, spread must be interpolation's transpose, and
+  both must give the same values on any number of ranks.
+*/
+#include "rwtest.h"
+#include <rewind/private/stencilimpl.h>
+
+/* A value that names its point and component: what every neighbour must read */
+static PetscReal Tag(const PetscInt ijk[3], PetscInt c)
+{
+  return 1 + c + 3 * ijk[0] + 100 * ijk[1] + 10000 * ijk[2];
+}
+
+typedef struct {
+  RwStencil      st;
+  RwStencilInput in;
+  PetscInt      *visits; /* per owned point */
+  PetscInt       bad;
+} PassCtx;
+
+/* The value the rule gives at raw index ijk (perhaps beyond the grid) */
+static PetscReal Expected(RwStencil st, const PetscInt raw[3], PetscInt c)
+{
+  PetscInt  ijk[3];
+  PetscReal f = 1;
+
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscInt M = st->M[d], i = raw[d];
+
+    if (st->bc[d][0] == RW_STENCIL_PERIODIC) i = ((i % M) + M) % M;
+    else if (i < 0 || i >= M) {
+      PetscInt side = i < 0 ? 0 : 1;
+
+      f *= st->bc[d][side] == RW_STENCIL_ZERO ? 0 : st->sign[d][side];
+      i = i < 0 ? -1 - i : 2 * M - 1 - i;
+    }
+    ijk[d] = i;
+  }
+  return f * Tag(ijk, c);
+}
+
+static void CheckRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+{
+  PassCtx       *p  = (PassCtx *)ctx;
+  RwStencil      st = p->st;
+  const PetscInt w = st->width, dof = st->dof;
+  RwStencilRow   R  = RwStencilInputRow(st, &p->in, dof, ghosted, i, j, k);
+  PetscInt       lo[3], hi[3];
+
+  for (PetscInt d = 0; d < 3; d++) lo[d] = d < st->dim ? -w : 0, hi[d] = d < st->dim ? w : 0;
+  for (PetscInt q = 0; q < n; q++) {
+    PetscInt at[3] = {i + q, j, k};
+
+    p->visits[(at[0] - st->own.s[0]) + st->own.n[0] * ((at[1] - st->own.s[1]) + st->own.n[1] * (at[2] - st->own.s[2]))]++;
+    for (PetscInt dz = lo[2]; dz <= hi[2]; dz++)
+      for (PetscInt dy = lo[1]; dy <= hi[1]; dy++)
+        for (PetscInt dx = lo[0]; dx <= hi[0]; dx++) {
+          PetscInt raw[3] = {at[0] + dx, at[1] + dy, at[2] + dz}, off = (dx != 0) + (dy != 0) + (dz != 0);
+
+          if (st->type == DMDA_STENCIL_STAR && off > 1) continue;
+          for (PetscInt c = 0; c < dof; c++)
+            if (PetscRealPart(R.p[q * dof + dx * dof + dy * R.sy + dz * R.sz + c]) != Expected(st, raw, c)) p->bad++;
+        }
+  }
+}
+
+static PetscErrorCode Coordinate(RwModel model, PetscInt d, PetscInt i, PetscReal *x)
+{
+  return RwStencilCoordinate((RwStencil)model->data, d, i, x);
+}
+
+static PetscErrorCode GhostRule(RwModel model, PetscInt d, PetscBool *periodic, PetscReal *sign)
+{
+  return RwStencilGhostRule((RwStencil)model->data, d, periodic, sign);
+}
+
+/* A bare model the layer sets up: the grid and the two ops points need */
+static PetscErrorCode CreateGrid(PetscInt dim, PetscInt dof, PetscInt w, DMDAStencilType type, const RwStencilBoundaryType bc[3][2], RwModel *model, RwStencil *st)
+{
+  const PetscInt def[3] = {dim == 1 ? 31 : 13, 11, 9};
+
+  PetscFunctionBegin;
+  PetscCall(RwModelCreate(PETSC_COMM_WORLD, model));
+  PetscCall(RwStencilCreate(*model, dim, dof, w, type, st));
+  for (PetscInt d = 0; d < 3; d++) {
+    for (PetscInt side = 0; side < 2; side++) PetscCall(RwStencilSetBoundary(*st, d, side, bc[d][side], side ? 1.0 : -1.0));
+    PetscCall(RwStencilSetGeometry(*st, d, 0.25 * d, 1 + d, bc[d][0] == RW_STENCIL_PERIODIC ? PETSC_FALSE : PETSC_TRUE));
+  }
+  PetscCall(RwStencilSetUp(*st, "stencil-test", def, 2));
+  (*model)->data               = *st;
+  (*model)->ops->coordinate    = Coordinate;
+  (*model)->ops->ghostrule     = GhostRule;
+  (*model)->setupcalled        = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FillTags(RwStencil st, Vec g)
+{
+  PetscScalar *a;
+  PetscInt     p = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(g, &a));
+  for (PetscInt k = st->own.s[2]; k < st->own.s[2] + st->own.n[2]; k++)
+    for (PetscInt j = st->own.s[1]; j < st->own.s[1] + st->own.n[1]; j++)
+      for (PetscInt i = st->own.s[0]; i < st->own.s[0] + st->own.n[0]; i++)
+        for (PetscInt c = 0; c < st->dof; c++) {
+          const PetscInt ijk[3] = {i, j, k};
+          a[p++] = Tag(ijk, c);
+        }
+  PetscCall(VecRestoreArray(g, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void run_pass_case(PetscInt dim, PetscInt dof, PetscInt w, DMDAStencilType type, const RwStencilBoundaryType bc[3][2])
+{
+  RwModel   model;
+  RwStencil st;
+  PassCtx   p = {0};
+  Vec       g;
+  PetscInt  nown, wrong = 0, all[2], mine[2];
+
+  RW_CHECK(CreateGrid(dim, dof, w, type, bc, &model, &st));
+  RW_CHECK(DMCreateGlobalVector(st->da, &g));
+  RW_CHECK(FillTags(st, g));
+  nown = st->own.n[0] * st->own.n[1] * st->own.n[2];
+  RW_CHECK(PetscCalloc1(nown, &p.visits));
+  p.st   = st;
+  p.in.g = g;
+  RW_CHECK(RwStencilRunPass(st, 1, &p.in, CheckRow, &p));
+  for (PetscInt q = 0; q < nown; q++) wrong += p.visits[q] != 1;
+  mine[0] = p.bad, mine[1] = wrong;
+  MPI_Allreduce(mine, all, 2, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD);
+  rw_assert_all(!all[0] && !all[1], "%" PetscInt_FMT "D dof %" PetscInt_FMT " width %" PetscInt_FMT " %s, boundaries %s/%s %s/%s: %" PetscInt_FMT " neighbour values wrong, %" PetscInt_FMT " points not visited once", dim, dof, w, type == DMDA_STENCIL_BOX ? "box" : "star", RwStencilBoundaryTypes[bc[0][0]], RwStencilBoundaryTypes[bc[0][1]], RwStencilBoundaryTypes[bc[1][0]], RwStencilBoundaryTypes[bc[1][1]], all[0], all[1]);
+  RW_CHECK(PetscFree(p.visits));
+  RW_CHECK(VecDestroy(&g));
+  RW_CHECK(RwStencilDestroy(&st));
+  model->data = NULL;
+  RW_CHECK(RwModelDestroy(&model));
+}
+
+START_TEST(test_pass)
+{
+  const RwStencilBoundaryType P = RW_STENCIL_PERIODIC, R = RW_STENCIL_MIRROR, Z = RW_STENCIL_ZERO;
+  const RwStencilBoundaryType cases[4][3][2] = {
+    {{P, P}, {P, P}, {P, P}},
+    {{R, R}, {R, Z}, {Z, R}},
+    {{R, Z}, {P, P}, {R, R}},
+    {{P, P}, {R, R}, {P, P}},
+  };
+
+  for (PetscInt dim = 1; dim <= 3; dim++)
+    for (PetscInt c = 0; c < 4; c++)
+      for (PetscInt w = 1; w <= (dim == 3 ? 2 : 3); w++) {
+        run_pass_case(dim, 1, w, DMDA_STENCIL_STAR, cases[c]);
+        run_pass_case(dim, 2, w, DMDA_STENCIL_BOX, cases[c]);
+      }
+}
+END_TEST
+
+/* Interpolation is exact for a linear function; spread is its transpose */
+START_TEST(test_points)
+{
+  const RwStencilBoundaryType bc[3][2] = {{RW_STENCIL_PERIODIC, RW_STENCIL_PERIODIC}, {RW_STENCIL_MIRROR, RW_STENCIL_MIRROR}, {RW_STENCIL_MIRROR, RW_STENCIL_MIRROR}};
+  const PetscInt              n        = 7;
+  RwModel                     model;
+  RwStencil                   st;
+  RwStencilPoints             pts;
+  PetscReal                   coords[14], vals[7], wts[7], x0, y0, lin = 0, dot1 = 0, dot2;
+  Vec                         u, ul, s;
+  PetscScalar                *a;
+  PetscInt                    p = 0;
+  PetscRandom                 rnd;
+
+  RW_CHECK(CreateGrid(2, 2, 1, DMDA_STENCIL_BOX, bc, &model, &st));
+  RW_CHECK(RwStencilCoordinate(st, 1, 0, &y0));
+  RW_CHECK(RwStencilCoordinate(st, 0, 0, &x0));
+  /* inside the cell-centred points in y, anywhere in the periodic x */
+  for (PetscInt q = 0; q < n; q++) coords[2 * q] = 0.13 + 0.11 * q, coords[2 * q + 1] = 0.3 + 0.05 + 0.19 * q;
+  RW_CHECK(RwStencilPointsCreate(model, 1, n, coords, &pts));
+  RW_CHECK(DMCreateGlobalVector(st->da, &u));
+  RW_CHECK(DMCreateLocalVector(st->da, &ul));
+  RW_CHECK(VecDuplicate(u, &s));
+  /* component 1 holds 2 + 3 y: linear, the same on the mirrored side of no boundary the points reach */
+  RW_CHECK(VecGetArray(u, &a));
+  for (PetscInt j = st->own.s[1]; j < st->own.s[1] + st->own.n[1]; j++)
+    for (PetscInt i = st->own.s[0]; i < st->own.s[0] + st->own.n[0]; i++, p += 2) {
+      PetscReal y;
+      RW_CHECK(RwStencilCoordinate(st, 1, j, &y));
+      a[p]     = -7;
+      a[p + 1] = 2 + 3 * y;
+    }
+  RW_CHECK(VecRestoreArray(u, &a));
+  RW_CHECK(RwStencilGlobalToLocal(st, u, ul, PETSC_TRUE));
+  RW_CHECK(VecGetArrayRead(ul, (const PetscScalar **)&a));
+  RW_CHECK(RwStencilPointsInterpolate(pts, a, vals));
+  RW_CHECK(VecRestoreArrayRead(ul, (const PetscScalar **)&a));
+  for (PetscInt q = 0; q < n; q++) lin = PetscMax(lin, PetscAbsReal(vals[q] - (2 + 3 * coords[2 * q + 1])));
+  rw_assert_all(lin < 1e-13, "interpolation of a linear function is off by %g", (double)lin);
+  /* <I u, w> = <u, S w> for random u, w */
+  RW_CHECK(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  RW_CHECK(VecSetRandom(u, rnd));
+  RW_CHECK(PetscRandomDestroy(&rnd));
+  for (PetscInt q = 0; q < n; q++) wts[q] = 1 + 0.5 * q;
+  RW_CHECK(RwStencilGlobalToLocal(st, u, ul, PETSC_TRUE));
+  RW_CHECK(VecGetArrayRead(ul, (const PetscScalar **)&a));
+  RW_CHECK(RwStencilPointsInterpolate(pts, a, vals));
+  RW_CHECK(VecRestoreArrayRead(ul, (const PetscScalar **)&a));
+  for (PetscInt q = 0; q < n; q++) dot1 += vals[q] * wts[q];
+  RW_CHECK(VecSet(s, 0));
+  RW_CHECK(VecGetArray(s, &a));
+  RW_CHECK(RwStencilPointsSpread(pts, wts, a));
+  RW_CHECK(VecRestoreArray(s, &a));
+  RW_CHECK(VecDot(u, s, &dot2));
+  rw_assert_all(PetscAbsReal(dot1 - dot2) <= 100 * PETSC_MACHINE_EPSILON * PetscAbsReal(dot1), "<I u, w> = %.17g but <u, S w> = %.17g", (double)dot1, (double)dot2);
+  if (!rw_test_rank()) printf("# points: linear error %.3g, <I u, w> %.17g, <u, S w> %.17g\n", (double)lin, (double)dot1, (double)dot2);
+  RW_CHECK(RwStencilPointsDestroy(&pts));
+  RW_CHECK(RwStencilPointsDestroy(&pts)); /* NULL-safe */
+  RW_CHECK(VecDestroy(&s));
+  RW_CHECK(VecDestroy(&u));
+  RW_CHECK(VecDestroy(&ul));
+  RW_CHECK(RwStencilDestroy(&st));
+  model->data = NULL;
+  RW_CHECK(RwModelDestroy(&model));
+}
+END_TEST
+
+Suite *rw_test_suite(void)
+{
+  Suite *s  = suite_create("stencil");
+  TCase *tc = tcase_create("core");
+
+  tcase_add_test(tc, test_pass);
+  tcase_add_test(tc, test_points);
+  suite_add_tcase(s, tc);
+  return s;
+}
