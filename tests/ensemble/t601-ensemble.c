@@ -5,6 +5,7 @@
   plain loop of RwAdjointSolve over the members on all ranks gives.
 */
 #include "rwtest.h"
+#include <rewind/private/storeimpl.h> /* RwStoreLogView_Private */
 
 #define NMEMBERS 4
 static const char *opts = "-da_grid_x 20 -da_grid_y 16 -rw_steps 12 -rw_heat_scheme explicit";
@@ -258,12 +259,51 @@ START_TEST(test_api)
 }
 END_TEST
 
+/* -log_view's table of checkpoint traffic is collective over the world: it
+   must not wait for ranks whose group used no store (this hung before) */
+START_TEST(test_logview)
+{
+  RwEnsemble e;
+  MPI_Comm   sub;
+  RwModel    model;
+  RwStore    store;
+  Vec        u;
+  PetscInt   group, g;
+
+  RW_CHECK(RwEnsembleCreate(PETSC_COMM_WORLD, &e));
+  RW_CHECK(RwEnsembleSetSize(e, 2));
+  RW_CHECK(RwEnsembleSetGroups(e, PetscMin(rw_test_size(), 2)));
+  RW_CHECK(RwEnsembleSetUp(e));
+  RW_CHECK(RwEnsembleGetSubComm(e, &sub));
+  RW_CHECK(RwEnsembleGetGroup(e, &group, &g));
+  if (group == g - 1) {
+    RW_CHECK(rw_test_model_comm(sub, opts, &model));
+    RW_CHECK(RwModelCreateState(model, &u));
+    RW_CHECK(VecSet(u, 1));
+    RW_CHECK(RwStoreCreate(sub, &store));
+    RW_CHECK(RwStoreSetType(store, RWSTOREMEMORY));
+    RW_CHECK(RwStoreSetSlots(store, 1));
+    RW_CHECK(RwStoreSetTemplate(store, u));
+    RW_CHECK(RwStoreSetUp(store));
+    RW_CHECK(RwStoreWrite(store, 0, 0, u));
+    RW_CHECK(RwStoreDestroy(&store));
+    RW_CHECK(VecDestroy(&u));
+    RW_CHECK(RwModelDestroy(&model));
+  }
+  RW_CHECK(PetscOptionsSetValue(NULL, "-log_view", "ascii:/dev/null"));
+  RW_CHECK(RwStoreLogView_Private());
+  RW_CHECK(PetscOptionsClearValue(NULL, "-log_view"));
+  RW_CHECK(RwEnsembleDestroy(&e));
+}
+END_TEST
+
 Suite *rw_test_suite(void)
 {
   Suite *s  = suite_create("ensemble");
   TCase *tc = tcase_create("core");
 
   tcase_add_test(tc, test_api);
+  tcase_add_test(tc, test_logview);
   tcase_add_test(tc, test_scatter);
   tcase_add_test(tc, test_splits);
   suite_add_tcase(s, tc);
