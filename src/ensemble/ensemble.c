@@ -435,6 +435,8 @@ PetscErrorCode RwEnsembleSetMemberFileOptions(RwEnsemble ens, PetscInt member, c
     if (!set) PetscCall(PetscStrncpy(file, dflt[i], sizeof(file)));
     PetscCall(RwEnsembleGetMemberFileName(ens, member, file, mine, sizeof(mine)));
     PetscCall(PetscOptionsSetValue(NULL, opt, mine));
+    /* a default made explicit is not the user's: no "given but never used" warning for it */
+    if (!set) PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
