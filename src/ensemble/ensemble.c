@@ -624,8 +624,14 @@ PetscErrorCode RwEnsembleGatherMember(RwEnsemble ens, PetscInt member, PetscReal
   comm = PetscObjectComm((PetscObject)ens);
   PetscCheck(member >= 0 && member < ens->nmembers, comm, PETSC_ERR_ARG_OUTOFRANGE, "Member %" PetscInt_FMT " is not in the ensemble's 0 .. %" PetscInt_FMT, member, ens->nmembers - 1);
   k = member % ens->ngroups;
+  {
+    /* agreed on every rank, so that a missing vector stops all of them, not only its group */
+    PetscMPIInt missing = ens->group == k && !gm, any;
+
+    PetscCallMPI(MPI_Allreduce(&missing, &any, 1, MPI_INT, MPI_MAX, comm));
+    PetscCheck(!any, comm, PETSC_ERR_ARG_NULL, "Group %" PetscInt_FMT " solves member %" PetscInt_FMT ": its ranks must pass the member's gradient, not NULL", k, member);
+  }
   if (ens->group == k) {
-    PetscCheck(gm, ens->sub, PETSC_ERR_ARG_NULL, "Group %" PetscInt_FMT " solves member %" PetscInt_FMT ": its ranks must pass the member's gradient", k, member);
     PetscCall(DMDAGlobalToNaturalBegin(ens->subda, gm, INSERT_VALUES, ens->subnat));
     PetscCall(DMDAGlobalToNaturalEnd(ens->subda, gm, INSERT_VALUES, ens->subnat));
   }
@@ -821,8 +827,13 @@ PetscErrorCode RwEnsembleView(RwEnsemble ens, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPushTab(viewer));
   for (PetscInt k = 0; k < ens->ngroups; k++) {
     PetscInt n = (ens->nmembers - k + ens->ngroups - 1) / ens->ngroups;
+    char     list[128] = "";
 
-    PetscCall(PetscViewerASCIIPrintf(viewer, "group %" PetscInt_FMT ": ranks %d..%d, %" PetscInt_FMT " members (%" PetscInt_FMT ", %" PetscInt_FMT ", ...)\n", k, ens->first[k], ens->first[k + 1] - 1, n, k, k + ens->ngroups));
+    for (PetscInt i = 0; i < n && i < 8; i++) {
+      size_t len = strlen(list);
+      PetscCall(PetscSNPrintf(list + len, sizeof(list) - len, "%s%" PetscInt_FMT, i ? " " : "", k + i * ens->ngroups));
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "group %" PetscInt_FMT ": ranks %d..%d, %" PetscInt_FMT " member%s: %s%s\n", k, ens->first[k], ens->first[k + 1] - 1, n, n == 1 ? "" : "s", list, n > 8 ? " ..." : ""));
   }
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

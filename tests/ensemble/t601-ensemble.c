@@ -198,6 +198,8 @@ START_TEST(test_scatter)
   RW_CHECK(RwVecSumRepro(X, &wsum));
   RW_CHECK(RwVecSumRepro(x, &sum));
   rw_assert_all(sum == wsum, "group %" PetscInt_FMT " got a vector summing to %.17g; the parent's sums to %.17g", group, sum, wsum);
+  /* a group that owns the member must pass its vector: every rank stops */
+  rw_assert_error(RwEnsembleGatherMember(e, 1, 0.5, NULL, &sum, Y), "must pass the member's gradient");
   /* member 1 lives in group 1 % g */
   RW_CHECK(RwEnsembleGatherMember(e, 1, 0.5, group == 1 % g ? x : NULL, &sum, Y));
   RW_CHECK(VecEqual(X, Y, &eq));
