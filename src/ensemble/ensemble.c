@@ -18,7 +18,7 @@
 #include <petscdmda.h>
 
 PetscClassId  RW_ENSEMBLE_CLASSID;
-PetscLogEvent RW_EnsembleSum;
+PetscLogEvent RW_EnsembleSum, RW_EnsembleGather;
 
 /*@C
   RwEnsembleCreate - creates an ensemble of independent solves over the ranks of comm
@@ -631,6 +631,7 @@ PetscErrorCode RwEnsembleGatherMember(RwEnsemble ens, PetscInt member, PetscReal
     PetscCallMPI(MPI_Allreduce(&missing, &any, 1, MPI_INT, MPI_MAX, comm));
     PetscCheck(!any, comm, PETSC_ERR_ARG_NULL, "Group %" PetscInt_FMT " solves member %" PetscInt_FMT ": its ranks must pass the member's gradient, not NULL", k, member);
   }
+  PetscCall(PetscLogEventBegin(RW_EnsembleGather, ens, 0, 0, 0));
   if (ens->group == k) {
     PetscCall(DMDAGlobalToNaturalBegin(ens->subda, gm, INSERT_VALUES, ens->subnat));
     PetscCall(DMDAGlobalToNaturalEnd(ens->subda, gm, INSERT_VALUES, ens->subnat));
@@ -639,6 +640,7 @@ PetscErrorCode RwEnsembleGatherMember(RwEnsemble ens, PetscInt member, PetscReal
   PetscCall(DMDANaturalToGlobalBegin(ens->da, ens->nat, INSERT_VALUES, G));
   PetscCall(DMDANaturalToGlobalEnd(ens->da, ens->nat, INSERT_VALUES, G));
   PetscCallMPI(MPI_Bcast(&Jm, 1, MPIU_REAL, ens->first[k], comm));
+  PetscCall(PetscLogEventEnd(RW_EnsembleGather, ens, 0, 0, 0));
   ens->Jm[member] = Jm;
   if (J) *J = Jm;
   PetscFunctionReturn(PETSC_SUCCESS);

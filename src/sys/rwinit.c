@@ -70,6 +70,7 @@ PetscErrorCode RwInitializePackage(void)
   PetscCall(PetscLogEventRegister("RwStoreWrite", RW_STORE_CLASSID, &RW_StoreWrite));
   PetscCall(PetscLogEventRegister("RwStoreRead", RW_STORE_CLASSID, &RW_StoreRead));
   PetscCall(PetscLogEventRegister("RwEnsembleSum", RW_ENSEMBLE_CLASSID, &RW_EnsembleSum));
+  PetscCall(PetscLogEventRegister("RwEnsembleGather", RW_ENSEMBLE_CLASSID, &RW_EnsembleGather));
   PetscCall(RwModelRegisterAll());
   PetscCall(RwScheduleRegisterAll());
   PetscCall(RwStoreRegisterAll());

@@ -5,7 +5,7 @@
 #include <rewind/private/rwimpl.h>
 #include <rewind/ensemble.h>
 
-PETSC_EXTERN PetscLogEvent RW_EnsembleSum;
+PETSC_EXTERN PetscLogEvent RW_EnsembleSum, RW_EnsembleGather;
 
 struct _RwEnsembleOps {
   PetscErrorCode (*view)(RwEnsemble, PetscViewer);
