@@ -13,6 +13,8 @@ static char help[] = "rewind-heat-inverse: recover a hidden field of the heat mo
                      "  -rw_inverse_state dir     that journal (default prefix.state, or rewind-heat-inverse.state without -rw_output);\n"
                      "                            removed when the run completes unless -rw_inverse_state_keep; an existing one is\n"
                      "                            refused without -rw_restart unless -rw_inverse_state_overwrite\n"
+                     "  -rw_ensemble_groups g     solve the experiments g at a time on g groups of the ranks (default 1); the same\n"
+                     "                            result for explicit schemes, to solver tolerance for implicit ones (doc/ensemble.md)\n"
                      "TAO: -tao_type (default blmvm), -tao_max_it (default 30), -tao_monitor, ...\n"
                      "Checkpointing: -rw_schedule_type, -rw_schedule_ram_slots, -rw_checkpoint_ram, -rw_store_type, ...\n\n";
 
@@ -56,33 +58,13 @@ static PetscErrorCode ReadOptions(Inverse *inv, AppOptions *o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One experiment's adjoint solve at x: J_e and its gradient contribution w */
-static PetscErrorCode SolveExperiment(Inverse *inv, Vec x, PetscInt e, PetscReal *Je, Vec w)
-{
-  InvExperiment *ex = &inv->exp[e];
-  Vec            field, grad;
-
-  PetscFunctionBegin;
-  PetscCall(InvFieldOf(inv, ex->m, e, &field));
-  PetscCall(VecCopy(x, field));
-  PetscCall(InvRestoreFieldOf(inv, ex->m, e, &field));
-  PetscCall(RwObjectiveSetSensorData(inv->obj, 0, ex->data, ex->sigma));
-  PetscCall(RwAdjointSolve(inv->adj, ex->m, ex->u0, Je, inv->g, inv->gu0));
-  if (inv->target == INV_U0) PetscCall(VecCopy(inv->gu0, w));
-  else {
-    PetscCall(RwModelGetParameterField(inv->model, inv->g, inv->target == INV_KAPPA ? 0 : 1, &grad));
-    PetscCall(VecCopy(grad, w));
-    PetscCall(RwModelRestoreParameterField(inv->model, inv->g, inv->target == INV_KAPPA ? 0 : 1, &grad));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
   J(x) = sum over experiments of the sensor misfit + R(x), and its gradient:
   one adjoint solve per experiment, the field's part of each gradient summed
   in experiment order, then the regulariser's.  Each solve's result goes to
-  the journal before the next starts; a resumed run takes it from there
-  instead of solving, and the sums come out bit for bit the same.
+  the journal before the next starts (with -rw_ensemble_groups g, before the
+  next round of g starts); a resumed run takes it from there instead of
+  solving, and the sums come out bit for bit the same.
 */
 static PetscErrorCode FormFunctionGradient(Tao tao, Vec x, PetscReal *f, Vec G, void *ctx)
 {
@@ -92,19 +74,7 @@ static PetscErrorCode FormFunctionGradient(Tao tao, Vec x, PetscReal *f, Vec G, 
   PetscCall(VecSet(G, 0));
   inv->misfit = 0;
   PetscCall(InvJournalBeginEvaluation(inv, x));
-  for (PetscInt e = 0; e < inv->nexp; e++) {
-    PetscReal Je;
-    PetscBool kept;
-    Vec       w;
-
-    PetscCall(InvJournalLookup(inv, e, &Je, &w, &kept));
-    if (!kept) {
-      PetscCall(SolveExperiment(inv, x, e, &Je, w));
-      PetscCall(InvJournalRecord(inv, e, Je, w));
-    }
-    inv->misfit += Je;
-    PetscCall(VecAXPY(G, 1, w));
-  }
+  PetscCall(InvEvaluate(inv, x, G));
   PetscCall(InvJournalEndEvaluation(inv));
   PetscCall(RwRegularize(inv->model, inv->reg, inv->alpha, inv->tveps, x, inv->xinit, &inv->R, inv->gx));
   PetscCall(VecAXPY(G, 1, inv->gx));
@@ -162,6 +132,7 @@ static PetscErrorCode SetUp(Inverse *inv, AppOptions *o)
   PetscCall(RwAdjointSetUp(inv->adj));
   if (!o->obs[0]) PetscCall(InvSynthesize(inv, 20261130));
   if (o->obswrite[0]) PetscCall(InvWriteObservations(inv, o->obswrite));
+  PetscCall(InvGroupSetUp(inv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -212,6 +183,7 @@ static PetscErrorCode Destroy(Inverse *inv)
   PetscFunctionBegin;
   /* after the outputs: a run killed before them resumes from its journal */
   PetscCall(InvJournalDestroy(inv));
+  PetscCall(InvGroupDestroy(inv));
   for (PetscInt e = 0; e < inv->nexp; e++) {
     PetscCall(VecDestroy(&inv->exp[e].m));
     PetscCall(VecDestroy(&inv->exp[e].u0));

@@ -16,6 +16,7 @@
 #include <rewind/store.h>
 #include <rewind/objective.h>
 #include <rewind/adjoint.h>
+#include <rewind/ensemble.h>
 #include <rewind/verify.h>
 #include <rewind/io.h>
 

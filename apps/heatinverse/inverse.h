@@ -6,6 +6,7 @@
   problem.c  the embedded default: truth, experiments, sensors, noisy data
   obsfile.c  observations from, and to, an HDF5 file (doc/inverse.md)
   output.c   results: HDF5 + XDMF, per-iteration history
+  ensemble.c the experiments of an evaluation, on groups of ranks (-rw_ensemble_groups)
   journal.c  the evaluation journal that makes a run resumable (-rw_restart)
 */
 #ifndef REWIND_APPS_INVERSE_H
@@ -39,6 +40,19 @@ typedef struct {
 
 typedef struct _n_InvJournal *InvJournal;
 
+/* Who solves the experiments (ensemble.c): the app's own objects with one
+   group, or each group's own on its communicator */
+typedef struct {
+  RwEnsemble  ens;
+  PetscInt    ngroups;
+  RwModel     model;
+  RwObjective obj;
+  RwAdjoint   adj;
+  Vec         m[INV_MAXEXP], u0[INV_MAXEXP]; /* the group's experiments' (NULL for the others') */
+  Vec         x, w, g, gu0;                   /* on the group: the iterate, a contribution, gradients */
+  Vec         W[INV_MAXEXP];                  /* on all ranks: a round's contributions */
+} InvGroup;
+
 typedef struct {
   RwModel       model;
   RwObjective   obj;
@@ -57,6 +71,7 @@ typedef struct {
   InvHistory    hist;
   PetscLogDouble t0;
   InvJournal     journal;
+  InvGroup       grp;
 } Inverse;
 
 /* problem.c */
@@ -74,6 +89,11 @@ PetscErrorCode InvReadStart(Inverse *, const char[], PetscReal, PetscReal, Petsc
 /* output.c */
 PetscErrorCode InvHistoryRecord(Inverse *, PetscInt, PetscReal, PetscReal);
 PetscErrorCode InvWriteOutput(Inverse *, const char[]);
+
+/* ensemble.c */
+PetscErrorCode InvGroupSetUp(Inverse *);
+PetscErrorCode InvEvaluate(Inverse *, Vec, Vec);
+PetscErrorCode InvGroupDestroy(Inverse *);
 
 /* journal.c */
 PetscErrorCode InvJournalSetUp(Inverse *, Tao, const char[]);

@@ -144,6 +144,8 @@ static const char *const RwOptionNames[] = {
   "-rw_debug_kill_solve",
   "-rw_debug_kill_torn",
   "-rw_dt",
+  "-rw_ensemble_groups",
+  "-rw_ensemble_view",
   "-rw_gradient_view",
   "-rw_heat_bc",
   "-rw_heat_dim",

@@ -4,6 +4,7 @@
 #include <rewind/private/scheduleimpl.h>
 #include <rewind/private/storeimpl.h>
 #include <rewind/private/adjointimpl.h>
+#include <rewind/private/ensembleimpl.h>
 #include "reprosumimpl.h"
 
 PetscClassId  RW_MODEL_CLASSID, RW_SCHEDULE_CLASSID, RW_STORE_CLASSID;
@@ -61,12 +62,15 @@ PetscErrorCode RwInitializePackage(void)
   PetscCall(PetscClassIdRegister("RwStore", &RW_STORE_CLASSID));
   PetscCall(PetscClassIdRegister("RwObjective", &RW_OBJECTIVE_CLASSID));
   PetscCall(PetscClassIdRegister("RwAdjoint", &RW_ADJOINT_CLASSID));
+  PetscCall(PetscClassIdRegister("RwEnsemble", &RW_ENSEMBLE_CLASSID));
   PetscCall(PetscLogEventRegister("RwForward", RW_MODEL_CLASSID, &RW_Forward));
   PetscCall(PetscLogEventRegister("RwTangent", RW_MODEL_CLASSID, &RW_Tangent));
   PetscCall(PetscLogEventRegister("RwAdjoint", RW_MODEL_CLASSID, &RW_Adjoint));
   PetscCall(PetscLogEventRegister("RwReduce", RW_MODEL_CLASSID, &RW_Reduce));
   PetscCall(PetscLogEventRegister("RwStoreWrite", RW_STORE_CLASSID, &RW_StoreWrite));
   PetscCall(PetscLogEventRegister("RwStoreRead", RW_STORE_CLASSID, &RW_StoreRead));
+  PetscCall(PetscLogEventRegister("RwEnsembleSum", RW_ENSEMBLE_CLASSID, &RW_EnsembleSum));
+  PetscCall(PetscLogEventRegister("RwEnsembleGather", RW_ENSEMBLE_CLASSID, &RW_EnsembleGather));
   PetscCall(RwModelRegisterAll());
   PetscCall(RwScheduleRegisterAll());
   PetscCall(RwStoreRegisterAll());

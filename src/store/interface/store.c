@@ -8,6 +8,7 @@ PetscFunctionList RwStoreList              = NULL;
 typedef struct {
   char           type[32];
   PetscInt64     writes, reads, bwrite, bread;
+  PetscInt64     cwrites, creads; /* collective calls: counted on the first rank of each store's communicator */
   PetscLogDouble twrite, tread;
 } RwStoreTraffic;
 static RwStoreTraffic rw_traffic[RW_STORE_MAX_TYPES];
@@ -28,6 +29,14 @@ static void RwStoreCount(RwStore store, PetscBool write, PetscLogDouble t)
 {
   RwStoreTraffic *traffic = RwStoreTrafficOf(store);
   RwStoreCounts  *c       = &store->counts;
+  PetscMPIInt     rank;
+
+  /* stores on different communicators (ensemble groups) each count their own collective calls */
+  (void)MPI_Comm_rank(PetscObjectComm((PetscObject)store), &rank);
+  if (!rank) {
+    if (write) traffic->cwrites++;
+    else traffic->creads++;
+  }
 
   if (write) {
     c->writes++;
@@ -47,32 +56,68 @@ static void RwStoreCount(RwStore store, PetscBool write, PetscLogDouble t)
 }
 
 /*
+  The store types any rank used, in rank order of first use: the same table
+  on every rank, even when ensemble groups used different stores or none
+*/
+static PetscErrorCode RwStoreTrafficTypes(MPI_Comm comm, char types[RW_STORE_MAX_TYPES][32], int *ntypes)
+{
+  char        mine[RW_STORE_MAX_TYPES][32], *all;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(mine, sizeof(mine)));
+  for (int i = 0; i < RW_STORE_MAX_TYPES; i++) PetscCall(PetscStrncpy(mine[i], rw_traffic[i].type, sizeof(mine[i])));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(PetscMalloc1((size_t)size * sizeof(mine), &all));
+  PetscCallMPI(MPI_Allgather(mine, (PetscMPIInt)sizeof(mine), MPI_CHAR, all, (PetscMPIInt)sizeof(mine), MPI_CHAR, comm));
+  *ntypes = 0;
+  for (PetscMPIInt r = 0; r < size; r++) {
+    for (int i = 0; i < RW_STORE_MAX_TYPES; i++) {
+      const char *t   = all + ((size_t)r * RW_STORE_MAX_TYPES + i) * 32;
+      PetscBool   dup = PETSC_FALSE;
+
+      if (!t[0]) break;
+      for (int k = 0; k < *ntypes; k++) dup = (PetscBool)(dup || !strcmp(types[k], t));
+      if (!dup && *ntypes < RW_STORE_MAX_TYPES) PetscCall(PetscStrncpy(types[(*ntypes)++], t, 32));
+    }
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   RwStoreLogView_Private - with -log_view, a table of the checkpoint traffic of
   the run (summed over ranks) beside PETSc's events RwStoreWrite/RwStoreRead,
-  whose columns have no room for bytes
+  whose columns have no room for bytes.  Collective on PETSC_COMM_WORLD (every
+  rank reaches PetscFinalize()), whichever stores this rank used, if any.
 */
 PetscErrorCode RwStoreLogView_Private(void)
 {
   PetscBool  view;
   PetscInt64 n[4], all[4];
   double     t[2], tmax[2];
+  char       types[RW_STORE_MAX_TYPES][32];
+  int        ntypes = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsHasName(NULL, NULL, "-log_view", &view));
-  if (!view || !rw_traffic[0].type[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!view) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwStoreTrafficTypes(PETSC_COMM_WORLD, types, &ntypes));
+  if (!ntypes) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nrewind checkpoint traffic (bytes summed over ranks; rates from the slowest rank's time in RwStoreWrite/RwStoreRead):\n"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-8s %10s %12s %10s %10s %12s %10s\n", "store", "writes", "MB written", "MB/s", "reads", "MB read", "MB/s"));
-  for (int i = 0; i < RW_STORE_MAX_TYPES && rw_traffic[i].type[0]; i++) {
-    RwStoreTraffic *r = &rw_traffic[i];
+  for (int k = 0; k < ntypes; k++) {
+    static const RwStoreTraffic none;
+    const RwStoreTraffic       *r = &none;
 
-    n[0] = r->writes, n[1] = r->bwrite, n[2] = r->reads, n[3] = r->bread;
+    for (int i = 0; i < RW_STORE_MAX_TYPES; i++)
+      if (!strcmp(rw_traffic[i].type, types[k])) r = &rw_traffic[i];
+    /* each write is one collective call of its store's communicator */
+    n[0] = r->cwrites, n[1] = r->bwrite, n[2] = r->creads, n[3] = r->bread;
     t[0] = r->twrite, t[1] = r->tread;
     PetscCallMPI(MPI_Allreduce(n, all, 4, MPIU_INT64, MPI_SUM, PETSC_COMM_WORLD));
-    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, n, 4, MPIU_INT64, MPI_MAX, PETSC_COMM_WORLD)); /* each write is one collective call */
-    all[0] = n[0];
-    all[2] = n[2];
     PetscCallMPI(MPI_Allreduce(t, tmax, 2, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-8s %10" PetscInt64_FMT " %12.4g %10.4g %10" PetscInt64_FMT " %12.4g %10.4g\n", r->type, all[0], all[1] / 1e6, tmax[0] > 0 ? all[1] / 1e6 / tmax[0] : 0.0, all[2], all[3] / 1e6, tmax[1] > 0 ? all[3] / 1e6 / tmax[1] : 0.0));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-8s %10" PetscInt64_FMT " %12.4g %10.4g %10" PetscInt64_FMT " %12.4g %10.4g\n", types[k], all[0], all[1] / 1e6, tmax[0] > 0 ? all[1] / 1e6 / tmax[0] : 0.0, all[2], all[3] / 1e6, tmax[1] > 0 ? all[3] / 1e6 / tmax[1] : 0.0));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,36 @@
+/* Private RwEnsemble structure. */
+#ifndef REWIND_PRIVATE_ENSEMBLEIMPL_H
+#define REWIND_PRIVATE_ENSEMBLEIMPL_H
+
+#include <rewind/private/rwimpl.h>
+#include <rewind/ensemble.h>
+
+PETSC_EXTERN PetscLogEvent RW_EnsembleSum, RW_EnsembleGather;
+
+struct _RwEnsembleOps {
+  PetscErrorCode (*view)(RwEnsemble, PetscViewer);
+};
+
+struct _p_RwEnsemble {
+  PETSCHEADER(struct _RwEnsembleOps);
+  PetscInt    nmembers;
+  PetscInt    ngroups;     /* asked for: 0 picks gcd(ranks, members); set up: the groups made */
+  PetscBool   setupcalled;
+  PetscMPIInt size, rank;  /* in the parent communicator */
+  PetscInt    group;       /* this rank's group */
+  PetscMPIInt *first;      /* first parent rank of each group, [ngroups + 1] */
+  MPI_Comm    sub;         /* this rank's group */
+  PetscInt    nmine, *mine; /* this group's members, in order */
+  /* moving vectors between a group's DMDA and the parent's (RwEnsembleSetDM) */
+  DM          subda, da;
+  Vec         subnat;      /* natural ordering on the group */
+  Vec         nat, work;   /* natural ordering and a global vector on the parent */
+  Vec        *wrap;        /* [ngroups]: parent-comm views of group k's natural vector */
+  VecScatter *sct;         /* [ngroups]: wrap[k] -> nat */
+  /* the sum in progress (RwEnsembleSumBegin/Add/End) */
+  Vec         G;
+  PetscReal   J, *Jm;      /* the running sum and every member's J */
+  PetscInt    next;        /* members summed so far */
+};
+
+#endif
