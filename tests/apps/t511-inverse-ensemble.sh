@@ -11,14 +11,7 @@ app="$top_builddir/apps/rewind-heat-inverse"
 
 # dt below the explicit limit for kappa up to -rw_kappa_max 10 on this grid
 small="-da_grid_x 16 -da_grid_y 16 -rw_steps 8 -tao_max_it 5 -rw_heat_scheme explicit -rw_dt 4e-5"
-fail() { echo "FAIL $*"; exit 1; }
-lines() { grep -E '^(iter|recovered|data misfit|relative)' "$1" | sed 's/ *[0-9.]* s$//'; }
-same() { # same A B WHAT: the results A.* and B.* agree bit for bit
-  cmp -s "$1.lines" "$2.lines" || { diff "$1.lines" "$2.lines"; fail "$3: the printed results differ"; }
-  for d in kappa_recovered history/J history/misfit history/gradient_norm history/error; do
-    h5diff -q "$1.h5" "$2.h5" "/$d" "/$d" || fail "$3: /$d differs"
-  done
-}
+. "$top_srcdir/tests/apps/inverselib.sh"
 full() { # full NAME NP OPTIONS...
   name=$1 np=$2
   shift 2
