@@ -126,6 +126,9 @@ PETSC_EXTERN PetscErrorCode RwScheduleSetBudget(RwSchedule, PetscInt, PetscInt64
 PETSC_EXTERN PetscErrorCode RwScheduleSetPeriod(RwSchedule, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwScheduleGetNumLevels(RwSchedule, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwScheduleSetFromOptions(RwSchedule);
+PETSC_EXTERN PetscErrorCode RwScheduleSetOptionsPrefix(RwSchedule, const char[]);
+PETSC_EXTERN PetscErrorCode RwScheduleAppendOptionsPrefix(RwSchedule, const char[]);
+PETSC_EXTERN PetscErrorCode RwScheduleGetOptionsPrefix(RwSchedule, const char *[]);
 PETSC_EXTERN PetscErrorCode RwScheduleSetUp(RwSchedule);
 PETSC_EXTERN PetscErrorCode RwScheduleNext(RwSchedule, RwAction *);
 PETSC_EXTERN PetscErrorCode RwScheduleReset(RwSchedule);

@@ -164,6 +164,7 @@ static const char *const RwOptionNames[] = {
   "-rw_kappa_max",
   "-rw_kappa_min",
   "-rw_model_type",
+  "-rw_model_view",
   "-rw_obs",
   "-rw_obs_write",
   "-rw_output",

@@ -66,3 +66,8 @@ lines=$(grep -c '^rewind: solve 0, ' "$tmp/monitor.txt")
 test "$lines" -eq $((taken + 60 - 1)) || { echo "FAIL: $lines progress lines with -rw_adjoint_monitor_seconds 0, expected one a step"; exit 1; }
 grep -q '^rewind: solve 0, reverse step 0' "$tmp/monitor.txt" && { echo "FAIL: the last reversal printed a progress line instead of the final one"; exit 1; }
 echo "ok -rw_adjoint_monitor: $lines progress lines and the final one"
+
+# -rw_model_view: the model shows itself once it is set up, through PETSc's viewer options
+run 1 -rw_steps 5 -rw_model_view ascii:"$tmp/model.txt" > /dev/null
+grep -q 'heat' "$tmp/model.txt" || { echo "FAIL: -rw_model_view ascii:FILE wrote no model view"; exit 1; }
+echo "ok -rw_model_view ascii:FILE: $(head -1 "$tmp/model.txt")"

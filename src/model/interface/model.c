@@ -179,6 +179,56 @@ PetscErrorCode RwModelSetUp(RwModel model)
   PetscUseTypeMethod(model, setup);
   PetscCheck(model->da && model->pack, PetscObjectComm((PetscObject)model), PETSC_ERR_PLIB, "RwModel type %s did not create its grid and parameter layout", ((PetscObject)model)->type_name);
   model->setupcalled = PETSC_TRUE;
+  PetscCall(PetscObjectViewFromOptions((PetscObject)model, NULL, "-rw_model_view"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelSetOptionsPrefix - the prefix of every option of the model, its grid (-<prefix>da_grid_x) and its solver (-<prefix>ksp_type)
+
+  Logically collective; before RwModelSetFromOptions()
+
+  Level: intermediate
+
+.seealso: RwModelAppendOptionsPrefix(), RwModelGetOptionsPrefix()
+@*/
+PetscErrorCode RwModelSetOptionsPrefix(RwModel obj, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_MODEL_CLASSID, 1);
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)obj, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelAppendOptionsPrefix - appends to the model's options prefix
+
+  Logically collective; before RwModelSetFromOptions()
+
+  Level: intermediate
+
+.seealso: RwModelSetOptionsPrefix()
+@*/
+PetscErrorCode RwModelAppendOptionsPrefix(RwModel obj, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_MODEL_CLASSID, 1);
+  PetscCall(PetscObjectAppendOptionsPrefix((PetscObject)obj, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelGetOptionsPrefix - the model's options prefix (NULL: none)
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwModelGetOptionsPrefix(RwModel obj, const char *prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_MODEL_CLASSID, 1);
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)obj, prefix));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -463,6 +463,55 @@ static PetscErrorCode SetLevelFromOptions(PetscOptionItems *PetscOptionsObject, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwScheduleSetOptionsPrefix - the prefix of every option of the schedule
+
+  Logically collective; before RwScheduleSetFromOptions()
+
+  Level: intermediate
+
+.seealso: RwScheduleAppendOptionsPrefix(), RwScheduleGetOptionsPrefix()
+@*/
+PetscErrorCode RwScheduleSetOptionsPrefix(RwSchedule obj, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_SCHEDULE_CLASSID, 1);
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)obj, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwScheduleAppendOptionsPrefix - appends to the schedule's options prefix
+
+  Logically collective; before RwScheduleSetFromOptions()
+
+  Level: intermediate
+
+.seealso: RwScheduleSetOptionsPrefix()
+@*/
+PetscErrorCode RwScheduleAppendOptionsPrefix(RwSchedule obj, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_SCHEDULE_CLASSID, 1);
+  PetscCall(PetscObjectAppendOptionsPrefix((PetscObject)obj, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwScheduleGetOptionsPrefix - the schedule's options prefix (NULL: none)
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwScheduleGetOptionsPrefix(RwSchedule obj, const char *prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_SCHEDULE_CLASSID, 1);
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)obj, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwScheduleSetFromOptions - sets the schedule's type, slots, budgets and costs from the options database
 

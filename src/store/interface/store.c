@@ -257,6 +257,55 @@ PetscErrorCode RwStoreGetType(RwStore store, RwStoreType *type)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwStoreSetOptionsPrefix - the prefix of every option of the store
+
+  Logically collective; before RwStoreSetFromOptions()
+
+  Level: intermediate
+
+.seealso: RwStoreAppendOptionsPrefix(), RwStoreGetOptionsPrefix()
+@*/
+PetscErrorCode RwStoreSetOptionsPrefix(RwStore obj, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_STORE_CLASSID, 1);
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)obj, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStoreAppendOptionsPrefix - appends to the store's options prefix
+
+  Logically collective; before RwStoreSetFromOptions()
+
+  Level: intermediate
+
+.seealso: RwStoreSetOptionsPrefix()
+@*/
+PetscErrorCode RwStoreAppendOptionsPrefix(RwStore obj, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_STORE_CLASSID, 1);
+  PetscCall(PetscObjectAppendOptionsPrefix((PetscObject)obj, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStoreGetOptionsPrefix - the store's options prefix (NULL: none)
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwStoreGetOptionsPrefix(RwStore obj, const char *prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_STORE_CLASSID, 1);
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)obj, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwStoreSetFromOptions - sets the store's type and the type's options from the options database
 
