@@ -357,12 +357,24 @@ static PetscErrorCode RwAdjointProblemIdentity(RwAdjoint adj)
    natural order, so the same on any number of ranks */
 static PetscErrorCode RwAdjointSolveIdentity(RwAdjoint adj, Vec m, Vec u0)
 {
-  RwModel  model = adj->model;
-  uint64_t sum, scalars = RwSplitMix64((uint64_t)model->nscalars);
-  size_t   used;
+  RwModel          model = adj->model;
+  uint64_t         sum, scalars = RwSplitMix64((uint64_t)model->nscalars);
+  size_t           used;
+  RwScheduleCounts pred;
+  PetscBool        kept = (PetscBool)(adj->restart || adj->keepinterval || adj->keepseconds > 0);
 
   PetscFunctionBegin;
   adj->solve[0] = 0;
+  /* only stores that keep what they hold beyond the run need to tell solves apart:
+     with RAM checkpoints alone the pass over m, u0 and the data is not made */
+  PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    PetscBool memory;
+
+    PetscCall(PetscStrcmp(adj->storetype[l], RWSTOREMEMORY, &memory));
+    if (pred.max_slots_used[l] && !memory) kept = PETSC_TRUE;
+  }
+  if (!kept) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt f = 0; f < model->nfields; f++) {
     Vec v;
 
