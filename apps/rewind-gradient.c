@@ -97,15 +97,38 @@ static PetscErrorCode PrintVec(const char *name, Vec v)
 }
 
 /* The gradient, parameter by parameter: printed, and written when asked */
+/* A block of global scalars as a dataset: rank 0 holds it, every rank passes the same values */
+static PetscErrorCode WriteBlock(PetscViewer h5, const char name[], PetscInt size, const PetscReal v[])
+{
+  Vec          x;
+  PetscMPIInt  rank;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, rank ? 0 : size, size, &x));
+  PetscCall(VecGetArray(x, &a));
+  for (PetscInt i = 0; !rank && i < size; i++) a[i] = v[i];
+  PetscCall(VecRestoreArray(x, &a));
+  PetscCall(PetscObjectSetName((PetscObject)x, name));
+  PetscCall(VecView(x, h5));
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Report(RwModel model, PetscReal J, Vec g, Vec gu0, const char *file)
 {
-  PetscInt           nf, ns;
-  const char *const *fields, *const *scalars;
+  PetscInt           nf, nb, ns;
+  const char *const *fields;
+  PetscReal         *v;
   PetscViewer        h5 = NULL;
   char               name[64];
 
   PetscFunctionBegin;
-  PetscCall(RwModelGetParameterInfo(model, &nf, &fields, &ns, &scalars));
+  PetscCall(RwModelGetParameterInfo(model, &nf, &fields, &nb));
+  PetscCall(RwModelGetNumParameterScalars(model, &ns));
+  PetscCall(PetscMalloc1(ns + 1, &v));
+  PetscCall(RwModelGetParameterScalars(model, g, v));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "J %.17g\n", (double)J));
   if (file[0]) PetscCall(PetscViewerHDF5Open(PETSC_COMM_WORLD, file + 5, FILE_MODE_WRITE, &h5));
   for (PetscInt i = 0; i < nf; i++) {
@@ -117,13 +140,23 @@ static PetscErrorCode Report(RwModel model, PetscReal J, Vec g, Vec gu0, const c
     if (h5) PetscCall(VecView(f, h5));
     PetscCall(RwModelRestoreParameterField(model, g, i, &f));
   }
-  for (PetscInt i = 0; i < ns; i++) {
-    PetscReal v;
-    PetscCall(RwModelGetParameterScalar(model, g, i, &v));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "norm2_dJd%s %.17g\nsum_dJd%s %.17g\n", scalars[i], (double)PetscAbsReal(v), scalars[i], (double)v));
-    PetscCall(PetscSNPrintf(name, sizeof(name), "dJd%s", scalars[i]));
-    if (h5) PetscCall(PetscViewerHDF5WriteAttribute(h5, "/", name, PETSC_REAL, &v));
+  for (PetscInt b = 0; b < nb; b++) {
+    const char *bname;
+    PetscInt    size, off;
+    PetscReal   n2 = 0, sum = 0;
+
+    /* every rank holds the same values: sums in block order are the same everywhere */
+    PetscCall(RwModelGetParameterBlockInfo(model, b, &bname, &size, NULL, &off));
+    for (PetscInt i = 0; i < size; i++) {
+      n2 += v[off + i] * v[off + i];
+      sum += v[off + i];
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "norm2_dJd%s %.17g\nsum_dJd%s %.17g\n", bname, (double)PetscSqrtReal(n2), bname, (double)sum));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "dJd%s", bname));
+    if (h5 && size == 1) PetscCall(PetscViewerHDF5WriteAttribute(h5, "/", name, PETSC_REAL, &v[off]));
+    if (h5 && size > 1) PetscCall(WriteBlock(h5, name, size, v + off));
   }
+  PetscCall(PetscFree(v));
   PetscCall(PrintVec("u0", gu0));
   PetscCall(PetscObjectSetName((PetscObject)gu0, "dJdu0"));
   if (h5) {

@@ -45,7 +45,7 @@ static PetscErrorCode CopyExperiment(Inverse *inv, PetscInt e, PetscBool mine)
   InvGroup  *s = &inv->grp;
   PetscInt   nf, ns;
   Vec        pf, gf;
-  PetscReal  v;
+  PetscReal *v;
 
   PetscFunctionBegin;
   if (mine) {
@@ -54,7 +54,8 @@ static PetscErrorCode CopyExperiment(Inverse *inv, PetscInt e, PetscBool mine)
   }
   PetscCall(RwEnsembleScatterToGroups(s->ens, inv->exp[e].u0, s->x));
   if (mine) PetscCall(VecCopy(s->x, s->u0[e]));
-  PetscCall(RwModelGetParameterInfo(inv->model, &nf, NULL, &ns, NULL));
+  PetscCall(RwModelGetParameterInfo(inv->model, &nf, NULL, NULL));
+  PetscCall(RwModelGetNumParameterScalars(inv->model, &ns));
   for (PetscInt f = 0; f < nf; f++) {
     PetscCall(RwModelGetParameterField(inv->model, inv->exp[e].m, f, &pf));
     PetscCall(RwEnsembleScatterToGroups(s->ens, pf, s->x));
@@ -64,10 +65,10 @@ static PetscErrorCode CopyExperiment(Inverse *inv, PetscInt e, PetscBool mine)
     PetscCall(VecCopy(s->x, gf));
     PetscCall(RwModelRestoreParameterField(s->model, s->m[e], f, &gf));
   }
-  for (PetscInt i = 0; i < ns; i++) {
-    PetscCall(RwModelGetParameterScalar(inv->model, inv->exp[e].m, i, &v)); /* collective on all ranks */
-    if (mine) PetscCall(RwModelSetParameterScalar(s->model, s->m[e], i, v));
-  }
+  PetscCall(PetscMalloc1(ns + 1, &v));
+  PetscCall(RwModelGetParameterScalars(inv->model, inv->exp[e].m, v)); /* collective on all ranks: one broadcast */
+  if (mine) PetscCall(RwModelSetParameterScalars(s->model, s->m[e], v));
+  PetscCall(PetscFree(v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

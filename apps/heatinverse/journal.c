@@ -173,10 +173,14 @@ static PetscErrorCode DescribeModel(Inverse *inv, char text[])
 /* The data: sensors, times, observations, noise levels, the experiments' known fields */
 static PetscErrorCode DescribeData(Inverse *inv, char text[])
 {
-  uint64_t h = 0;
-  char     v[1024] = "";
+  uint64_t   h = 0;
+  char       v[1024] = "";
+  PetscInt   ns;
+  PetscReal *r;
 
   PetscFunctionBegin;
+  PetscCall(RwModelGetNumParameterScalars(inv->model, &ns));
+  PetscCall(PetscMalloc1(ns + 1, &r));
   PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT, inv->nexp));
   PetscCall(Line(text, "experiments", v));
   PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " at %016llx", inv->nsensors, (unsigned long long)HashBytes(0, inv->coords, sizeof(PetscReal) * 2 * inv->nsensors)));
@@ -200,17 +204,15 @@ static PetscErrorCode DescribeData(Inverse *inv, char text[])
       PetscCall(RwModelRestoreParameterField(inv->model, inv->exp[e].m, f, &fv));
       h = RwSplitMix64(h ^ s);
     }
-    for (PetscInt i = 0; i < inv->model->nscalars; i++) {
-      PetscReal r;
-      PetscCall(RwModelGetParameterScalar(inv->model, inv->exp[e].m, i, &r));
-      h = HashBytes(h, &r, sizeof(r));
-    }
+    PetscCall(RwModelGetParameterScalars(inv->model, inv->exp[e].m, r)); /* one broadcast */
+    for (PetscInt i = 0; i < ns; i++) h = HashBytes(h, &r[i], sizeof(r[i]));
     if (inv->target != INV_U0) {
       PetscCall(FieldChecksum(inv, inv->exp[e].u0, &s));
       h = RwSplitMix64(h ^ s);
     }
   }
   PetscCall(HashLine(text, "known fields of the experiments", h));
+  PetscCall(PetscFree(r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

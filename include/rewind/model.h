@@ -1,8 +1,10 @@
 /*
-  RwModel: the physics.  A model owns a DMDA for its state and a DMComposite
-  for its parameters (distributed fields on the state's DMDA plus replicated
-  global scalars on a DMRedundant), and steps the state forward with three
-  forms of each step: forward, tangent and adjoint.
+  RwModel: the physics.  A model owns a DMDA for its state (dof components a
+  point, one of them observed by objectives), a dof-1 DMDA for its parameter
+  fields, and a DMComposite for its parameters (the fields, then named blocks
+  of replicated global scalars on one DMRedundant; a block may hold a value
+  per step), and steps the state forward with three forms of each step:
+  forward, tangent and adjoint.  It owns the time grid: n steps of dt.
 
   The driver talks to a model in this order for one gradient:
     RwModelSetParameters(m)            once per solve (operators rebuilt only if m changed)
@@ -40,6 +42,7 @@ typedef const char *RwModelType;
 PETSC_EXTERN PetscFunctionList RwModelList;
 PETSC_EXTERN PetscErrorCode    RwModelRegister(const char[], PetscErrorCode (*)(RwModel));
 PETSC_EXTERN PetscErrorCode    RwModelRegisterAll(void);
+PETSC_EXTERN PetscErrorCode    RwModelLoadPlugin(MPI_Comm, const char[]);
 
 PETSC_EXTERN PetscErrorCode RwModelCreate(MPI_Comm, RwModel *);
 PETSC_EXTERN PetscErrorCode RwModelSetType(RwModel, RwModelType);
@@ -56,7 +59,14 @@ PETSC_EXTERN PetscErrorCode RwModelGetStateDM(RwModel, DM *);
 PETSC_EXTERN PetscErrorCode RwModelGetParameterDM(RwModel, DM *);
 PETSC_EXTERN PetscErrorCode RwModelCreateState(RwModel, Vec *);
 PETSC_EXTERN PetscErrorCode RwModelCreateParameters(RwModel, Vec *);
-PETSC_EXTERN PetscErrorCode RwModelGetParameterInfo(RwModel, PetscInt *, const char *const **, PetscInt *, const char *const **);
+PETSC_EXTERN PetscErrorCode RwModelGetParameterInfo(RwModel, PetscInt *, const char *const **, PetscInt *);
+PETSC_EXTERN PetscErrorCode RwModelGetParameterBlockInfo(RwModel, PetscInt, const char **, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode RwModelFindParameterBlock(RwModel, const char[], PetscInt *);
+PETSC_EXTERN PetscErrorCode RwModelGetParameterBlock(RwModel, Vec, PetscInt, PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwModelSetParameterBlock(RwModel, Vec, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwModelGetParameterScalars(RwModel, Vec, PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwModelSetParameterScalars(RwModel, Vec, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwModelGetNumParameterScalars(RwModel, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwModelGetParameterField(RwModel, Vec, PetscInt, Vec *);
 PETSC_EXTERN PetscErrorCode RwModelRestoreParameterField(RwModel, Vec, PetscInt, Vec *);
 PETSC_EXTERN PetscErrorCode RwModelGetParameterScalar(RwModel, Vec, PetscInt, PetscReal *);
@@ -67,6 +77,11 @@ PETSC_EXTERN PetscErrorCode RwModelFillField(RwModel, Vec, PetscReal (*)(PetscIn
 PETSC_EXTERN PetscErrorCode RwModelGetCellVolume(RwModel, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwModelGetGhostRule(RwModel, PetscInt, PetscBool *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwModelSetTimeStep(RwModel, PetscReal);
+PETSC_EXTERN PetscErrorCode RwModelSetSteps(RwModel, PetscInt64);
+PETSC_EXTERN PetscErrorCode RwModelGetSteps(RwModel, PetscInt64 *);
+PETSC_EXTERN PetscErrorCode RwModelGetStateInfo(RwModel, PetscInt *, const char *const **, PetscInt *);
+PETSC_EXTERN PetscErrorCode RwModelSetObservedComponent(RwModel, PetscInt);
+PETSC_EXTERN PetscErrorCode RwModelCreateField(RwModel, Vec *);
 PETSC_EXTERN PetscErrorCode RwModelGetTimeStep(RwModel, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwModelGetStateBytes(RwModel, PetscInt64 *, PetscInt64 *);
 PETSC_EXTERN PetscErrorCode RwModelGlobalToLocal(RwModel, Vec, Vec);

@@ -18,7 +18,6 @@ S*/
 typedef struct _p_RwObjective *RwObjective;
 
 PETSC_EXTERN PetscErrorCode RwObjectiveCreate(RwModel, RwObjective *);
-PETSC_EXTERN PetscErrorCode RwObjectiveSetSteps(RwObjective, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddTerminalMisfit(RwObjective, Vec, PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddDefaultMisfit(RwObjective);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddSensors(RwObjective, PetscInt, const PetscReal[], PetscInt, const PetscInt64[], const PetscReal[], PetscReal);

@@ -63,7 +63,6 @@ PetscErrorCode RwAdjointCreate(RwModel model, RwObjective obj, RwAdjoint *adj)
   PetscCall(PetscObjectReference((PetscObject)obj));
   a->model         = model;
   a->obj           = obj;
-  a->n             = 100;
   a->checkinterval = 50;
   a->killat        = -1;
   a->killreverse   = -1;
@@ -141,27 +140,29 @@ PetscErrorCode RwAdjointGetOptionsPrefix(RwAdjoint adj, const char *prefix[])
 }
 
 /*@
-  RwAdjointSetSteps - the number of time steps n of a run
+  RwAdjointSetSteps - the number of time steps n of a run: sets the model's
+  (RwModelSetSteps()), which owns the time grid
 
-  Logically collective
+  Logically collective; before RwAdjointSetUp()
 
   Options Database Key:
 . -rw_steps <n> - the number of steps
 
   Level: beginner
+
+.seealso: RwModelSetSteps()
 @*/
 PetscErrorCode RwAdjointSetSteps(RwAdjoint adj, PetscInt64 n)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
-  PetscCheck(n >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "Number of steps -rw_steps %" PetscInt64_FMT " must be >= 1", n);
   PetscCheck(!adj->setupcalled || n == adj->n, PetscObjectComm((PetscObject)adj), PETSC_ERR_ORDER, "Set the number of steps before RwAdjointSetUp()");
-  adj->n = n;
+  PetscCall(RwModelSetSteps(adj->model, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
-  RwAdjointGetSteps - the number of time steps
+  RwAdjointGetSteps - the number of time steps, the model's
 
   Not collective
 
@@ -171,7 +172,7 @@ PetscErrorCode RwAdjointGetSteps(RwAdjoint adj, PetscInt64 *n)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
-  *n = adj->n;
+  PetscCall(RwModelGetSteps(adj->model, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -252,6 +253,7 @@ static PetscErrorCode RwAdjointPrepareSchedule(RwAdjoint adj)
 
   PetscFunctionBegin;
   PetscCall(RwModelSetUp(adj->model));
+  adj->n = adj->model->n; /* the model owns the time grid: a copy, fixed once set up */
   PetscCall(RwAdjointGetSchedule(adj, &sched));
   PetscCall(RwModelGetStateBytes(adj->model, &rankmax, &total));
   PetscCall(RwScheduleSetStateBytes(sched, rankmax, total));
@@ -282,13 +284,15 @@ static PetscErrorCode RwAdjointPrepareSchedule(RwAdjoint adj)
 PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
 {
   RwSchedule sched;
-  PetscInt   n = (PetscInt)adj->n, ci = (PetscInt)adj->checkinterval;
+  PetscInt64 n;
+  PetscInt   ci = (PetscInt)adj->checkinterval;
   PetscBool  set;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
   PetscObjectOptionsBegin((PetscObject)adj);
-  PetscCall(RwOptionsInt("-rw_steps", "Number of time steps", "RwAdjointSetSteps", n, &n, &set, 1, PETSC_MAX_INT));
+  PetscCall(RwModelGetSteps(adj->model, &n));
+  PetscCall(RwOptionsInt64("-rw_steps", "Number of time steps", "RwModelSetSteps", n, &n, &set, 1, PETSC_MAX_INT));
   if (set) PetscCall(RwAdjointSetSteps(adj, n));
   PetscCall(RwOptionsInt("-rw_check_finite_interval", "Steps between collective checks for NaN/Inf in the states", "RwAdjointSetFromOptions", ci, &ci, NULL, 1, PETSC_MAX_INT));
   PetscCheck(ci >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_check_finite_interval %" PetscInt_FMT " must be >= 1", ci);
@@ -384,12 +388,11 @@ static PetscErrorCode RwAdjointSolveIdentity(RwAdjoint adj, Vec m, Vec u0)
     PetscCall(PetscStrlen(adj->solve, &used));
     PetscCall(PetscSNPrintf(adj->solve + used, sizeof(adj->solve) - used, "m.%s %016llx; ", model->fieldnames[f], (unsigned long long)sum));
   }
+  PetscCall(RwModelGetParameterScalars(model, m, model->gtotal)); /* one broadcast; gtotal is free outside a reverse sweep */
   for (PetscInt i = 0; i < model->nscalars; i++) {
-    PetscReal v;
-    uint64_t  bits;
+    uint64_t bits;
 
-    PetscCall(RwModelGetParameterScalar(model, m, i, &v));
-    memcpy(&bits, &v, sizeof(bits));
+    memcpy(&bits, &model->gtotal[i], sizeof(bits));
     scalars = RwSplitMix64(scalars ^ bits);
   }
   PetscCall(PetscStrlen(adj->solve, &used));
@@ -471,7 +474,6 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscCall(RwAdjointGetSchedule(adj, &sched));
   PetscCall(RwAdjointDefaultSchedule(sched));
   PetscCall(RwScheduleSetUp(sched));
-  PetscCall(RwObjectiveSetSteps(adj->obj, adj->n));
   PetscCall(RwModelCreateState(adj->model, &adj->W));
   PetscCall(VecDuplicate(adj->W, &adj->N));
   PetscCall(VecDuplicate(adj->W, &adj->T));

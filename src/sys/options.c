@@ -163,6 +163,7 @@ static const char *const RwOptionNames[] = {
   "-rw_kappa0_clip",
   "-rw_kappa_max",
   "-rw_kappa_min",
+  "-rw_model_plugin",
   "-rw_model_type",
   "-rw_model_view",
   "-rw_obs",

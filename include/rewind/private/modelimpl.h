@@ -31,17 +31,40 @@ struct _RwModelOps {
   PetscErrorCode (*adjointaccumulators)(RwModel, PetscInt *, Vec[]); /* the gradient so far, on grids: a resumed reverse sweep reloads them */
 };
 
+#define RW_MODEL_MAX_BLOCKS 16
+
+/* A named block of replicated global scalars (a decay rate, network weights),
+   or a time-indexed block: perstep values for each step k = 0..n-1, the value
+   step k -> k+1 uses at [k * perstep, (k + 1) * perstep) */
+typedef struct {
+  char     name[64];
+  PetscInt size;    /* scalars in the block */
+  PetscInt perstep; /* time-indexed: values per step (size = perstep n); 0: constant in time */
+  PetscInt offset;  /* its first scalar among all blocks' */
+} RwModelBlock;
+
 struct _p_RwModel {
   PETSCHEADER(struct _RwModelOps);
   PetscBool          setupcalled;
-  DM                 da;          /* the state's grid; built by the type's setup */
-  DM                 pack;        /* parameters: fields on da, then scalars on a DMRedundant */
+  DM                 da;          /* the state's grid, dof components a point; built by the type's setup */
+  DM                 fda;         /* the parameter fields' grid: dof 1, da's decomposition (da itself when dof is 1) */
+  DM                 pack;        /* parameters: fields on fda, then every block's scalars on one DMRedundant */
+  PetscInt           dof;         /* state components (default 1) */
+  const char *const *compnames;   /* their names, e.g. u, v (NULL: "u" for one component) */
+  PetscInt           observed;    /* the component that objectives (terminal misfit, sensors) observe */
   PetscInt           nfields;     /* distributed parameter fields */
-  PetscInt           nscalars;    /* replicated global scalars */
   const char *const *fieldnames;  /* e.g. kappa, s */
-  const char *const *scalarnames; /* e.g. r */
+  RwModelBlock       blocks[RW_MODEL_MAX_BLOCKS];
+  PetscInt           nblocks;
+  PetscInt           nscalars;    /* replicated global scalars: every block's, in block order */
+  PetscReal         *scalars;     /* their values from RwModelSetParameters(), on every rank */
+  PetscReal         *dscalars;    /* their direction from RwModelSetDirection(), on every rank */
+  PetscReal         *gtotal;      /* gsum reduced, at RwModelAdjointEnd() */
+  RwReproSum         gsum;        /* dJ/d(scalar) terms the type adds in a reverse sweep (RwModelAddScalarGradient()) */
+  PetscInt64         nbroadcasts; /* broadcasts of scalars, for tests: O(blocks) per parameter set */
   PetscReal          dt;
   PetscBool          dtset;       /* dt given by the user rather than chosen by the type */
+  PetscInt64         n;           /* steps of a run: the time grid is t_k = k dt, k = 0..n */
   PetscReal          cellvolume;  /* h^d: the quadrature weight of one grid point */
   PetscBool          paramsset, directionset, inadjoint;
   PetscInt64         nforward, ntangent, nadjoint; /* steps taken, for the driver's counts */
@@ -57,6 +80,19 @@ static inline void RwModelFlagNonFinite(RwModel model, PetscInt which, PetscInt6
 }
 
 PETSC_EXTERN PetscErrorCode RwModelCreatePack_Private(RwModel);
+PETSC_EXTERN PetscErrorCode RwModelAddParameterBlock(RwModel, const char[], PetscInt, PetscBool);
+PETSC_EXTERN PetscErrorCode RwModelAddScalarGradient(RwModel, PetscInt, PetscInt, PetscReal);
+PETSC_EXTERN PetscErrorCode RwModelAddScalarGradientArray(RwModel, PetscInt, PetscInt, PetscInt, const PetscReal[]);
+
+/* Values of block b from the last RwModelSetParameters() (or the direction's), the same on every rank */
+static inline const PetscReal *RwModelBlockValues(RwModel model, PetscInt b)
+{
+  return model->scalars + model->blocks[b].offset;
+}
+static inline const PetscReal *RwModelBlockDirection(RwModel model, PetscInt b)
+{
+  return model->dscalars + model->blocks[b].offset;
+}
 
 #define RW_MODEL_MAX_ACCUMULATORS 16
 PETSC_EXTERN PetscErrorCode RwModelGetAdjointAccumulators(RwModel, PetscInt *, Vec[]);

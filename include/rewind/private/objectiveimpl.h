@@ -32,7 +32,6 @@ struct _RwObjectiveOps {
 struct _p_RwObjective {
   PETSCHEADER(struct _RwObjectiveOps);
   RwModel    model;
-  PetscInt64 n;      /* steps of the run: the terminal state is u_n */
   RwTerm     terms[RW_OBJECTIVE_MAX_TERMS];
   PetscInt   nterms;
   RwReproSum acc;    /* one sum per term, then one for the tangent */

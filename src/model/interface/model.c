@@ -67,6 +67,8 @@ PetscErrorCode RwModelCreate(MPI_Comm comm, RwModel *model)
   PetscCall(RwInitializePackage());
   PetscCall(PetscHeaderCreate(obj, RW_MODEL_CLASSID, "RwModel", "Differentiable time-stepping model", "RwModel", comm, RwModelDestroy, RwModelView));
   obj->firstbad[0] = obj->firstbad[1] = -1;
+  obj->dof         = 1;
+  obj->n           = 100;
   *model = obj;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -126,13 +128,49 @@ PetscErrorCode RwModelGetType(RwModel model, RwModelType *type)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwModelLoadPlugin - loads a model type compiled as a shared library: opens
+  it and calls its RwModelPluginRegister(), which registers its types with
+  RwModelRegister(); the library stays loaded until the process ends
+
+  Collective (every rank loads it)
+
+  Input Parameter:
+. path - the shared library, e.g. ./libmymodel.so
+
+  Options Database Key:
+. -rw_model_plugin <path> - a library to load before the type is chosen
+
+  Level: advanced
+
+.seealso: RwModelRegister(), RwModelSetFromOptions()
+@*/
+PetscErrorCode RwModelLoadPlugin(MPI_Comm comm, const char path[])
+{
+  PetscDLHandle handle;
+  void         *sym = NULL;
+  PetscBool     exists;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTestFile(path, 'r', &exists));
+  PetscCheck(exists, comm, PETSC_ERR_FILE_OPEN, "Model plugin %s (-rw_model_plugin) cannot be read", path);
+  PetscCall(PetscDLOpen(path, PETSC_DL_DECIDE, &handle));
+  PetscCall(PetscDLSym(handle, "RwModelPluginRegister", &sym));
+  PetscCheck(sym, comm, PETSC_ERR_ARG_WRONG, "Model plugin %s has no function RwModelPluginRegister(void): it must define one that calls RwModelRegister()", path);
+  PetscCall((*(PetscErrorCode(*)(void))sym)());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelSetFromOptions - sets the model's type and the type's options from the options database
 
   Collective
 
   Options Database Key:
-. -rw_model_type <type> - the model type
++ -rw_model_type <type>   - the model type
+. -rw_model_plugin <lib> - a shared library of model types to load first (RwModelLoadPlugin())
+. -rw_steps <n>          - the number of steps of a run
+- -rw_dt <dt>            - the time step
 
   Level: beginner
 
@@ -147,6 +185,12 @@ PetscErrorCode RwModelSetFromOptions(RwModel model)
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
   PetscCall(RwModelRegisterAll());
   PetscObjectOptionsBegin((PetscObject)model);
+  {
+    char plugin[PETSC_MAX_PATH_LEN];
+
+    PetscCall(PetscOptionsString("-rw_model_plugin", "A shared library of model types to load (its RwModelPluginRegister() is called)", "RwModelLoadPlugin", "", plugin, sizeof(plugin), &set));
+    if (set) PetscCall(RwModelLoadPlugin(PetscObjectComm((PetscObject)model), plugin));
+  }
   PetscCall(PetscOptionsFList("-rw_model_type", "Model type", "RwModelSetType", RwModelList, ((PetscObject)model)->type_name, type, sizeof(type), &set));
   if (set) PetscCall(RwModelSetType(model, type));
   PetscCheck(((PetscObject)model)->type_name, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONGSTATE, "RwModel has no type: call RwModelSetType() or give -rw_model_type");
@@ -154,6 +198,11 @@ PetscErrorCode RwModelSetFromOptions(RwModel model)
     PetscReal dt = model->dt;
     PetscCall(PetscOptionsReal("-rw_dt", "Time step (default: chosen by the model type)", "RwModelSetTimeStep", dt, &dt, &set));
     if (set) PetscCall(RwModelSetTimeStep(model, dt));
+  }
+  {
+    PetscInt64 n = model->n;
+    PetscCall(RwOptionsInt64("-rw_steps", "Number of time steps of a run", "RwModelSetSteps", n, &n, &set, 1, PETSC_MAX_INT));
+    if (set) PetscCall(RwModelSetSteps(model, n));
   }
   PetscTryTypeMethod(model, setfromoptions, PetscOptionsObject);
   PetscCall(PetscObjectProcessOptionsHandlers((PetscObject)model, PetscOptionsObject));
@@ -279,7 +328,10 @@ PetscErrorCode RwModelDestroy(RwModel *model)
   }
   PetscTryTypeMethod(*model, destroy);
   PetscCall(DMDestroy(&(*model)->pack));
+  PetscCall(DMDestroy(&(*model)->fda));
   PetscCall(DMDestroy(&(*model)->da));
+  PetscCall(PetscFree3((*model)->scalars, (*model)->dscalars, (*model)->gtotal));
+  PetscCall(RwReproSumDestroy(&(*model)->gsum));
   PetscCall(PetscHeaderDestroy(model));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -288,22 +340,66 @@ PetscErrorCode RwModelDestroy(RwModel *model)
 
 #define RwModelCheckSetUp(model) PetscCheck((model)->setupcalled, PetscObjectComm((PetscObject)(model)), PETSC_ERR_ORDER, "Call RwModelSetUp() first")
 
+/*@C
+  RwModelAddParameterBlock - declares a named block of replicated global
+  scalars, in a type's setup before RwModelCreatePack_Private()
+
+  Not collective
+
+  Input Parameters:
++ model - the model
+. name  - the block's name (in views, identities and files)
+. size  - scalars in the block; for a time-indexed block, values per step
+- timeindexed - the block holds size values for each of the n steps of a run
+                (RwModelSetSteps()), step k -> k+1 using [k size, (k + 1) size)
+
+  Level: developer
+
+.seealso: RwModelGetParameterBlockInfo(), RwModelSetSteps()
+@*/
+PetscErrorCode RwModelAddParameterBlock(RwModel model, const char name[], PetscInt size, PetscBool timeindexed)
+{
+  RwModelBlock *b = &model->blocks[model->nblocks];
+
+  PetscFunctionBegin;
+  PetscCheck(!model->pack, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Parameter block %s added after the parameter layout was built", name);
+  PetscCheck(model->nblocks < RW_MODEL_MAX_BLOCKS, PetscObjectComm((PetscObject)model), PETSC_ERR_SUP, "At most %d parameter blocks", RW_MODEL_MAX_BLOCKS);
+  PetscCheck(size >= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Parameter block %s has size %" PetscInt_FMT ": it must be at least 1", name, size);
+  PetscCheck(!timeindexed || (PetscInt64)size * model->n <= PETSC_MAX_INT, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Time-indexed block %s: %" PetscInt_FMT " values for each of %" PetscInt64_FMT " steps do not fit a PetscInt", name, size, model->n);
+  PetscCall(PetscStrncpy(b->name, name, sizeof(b->name)));
+  b->perstep = timeindexed ? size : 0;
+  b->size    = timeindexed ? size * (PetscInt)model->n : size;
+  b->offset  = model->nscalars;
+  model->nscalars += b->size;
+  model->nblocks++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
-  RwModelCreatePack_Private - builds the parameter layout: one copy of the
-  state grid per field, then the scalars on a DMRedundant owned by rank 0, so
-  that TAO sees every global scalar exactly once.
+  RwModelCreatePack_Private - builds the parameter layout: one field grid per
+  field, then every block's scalars on one DMRedundant owned by rank 0, so
+  that TAO sees every global scalar exactly once.  Also what the driver uses
+  of every block: the replicated values and the exact gradient sums.
 */
 PetscErrorCode RwModelCreatePack_Private(RwModel model)
 {
   DM red;
 
   PetscFunctionBegin;
+  if (!model->fda) {
+    PetscCheck(model->dof == 1, PetscObjectComm((PetscObject)model), PETSC_ERR_PLIB, "A model with %" PetscInt_FMT " state components must set its field grid (model->fda)", model->dof);
+    PetscCall(PetscObjectReference((PetscObject)model->da));
+    model->fda = model->da;
+  }
+  PetscCheck(model->observed >= 0 && model->observed < model->dof, PetscObjectComm((PetscObject)model), PETSC_ERR_PLIB, "Observed component %" PetscInt_FMT " of %" PetscInt_FMT, model->observed, model->dof);
   PetscCall(DMCompositeCreate(PetscObjectComm((PetscObject)model), &model->pack));
-  for (PetscInt i = 0; i < model->nfields; i++) PetscCall(DMCompositeAddDM(model->pack, model->da));
+  for (PetscInt i = 0; i < model->nfields; i++) PetscCall(DMCompositeAddDM(model->pack, model->fda));
   PetscCall(DMRedundantCreate(PetscObjectComm((PetscObject)model), 0, model->nscalars, &red));
   PetscCall(DMCompositeAddDM(model->pack, red));
   PetscCall(DMDestroy(&red));
   PetscCall(DMSetUp(model->pack));
+  PetscCall(PetscCalloc3(model->nscalars + 1, &model->scalars, model->nscalars + 1, &model->dscalars, model->nscalars + 1, &model->gtotal));
+  PetscCall(RwReproSumCreate(PetscMax(model->nscalars, 1), &model->gsum));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -384,29 +480,79 @@ PetscErrorCode RwModelCreateParameters(RwModel model, Vec *m)
 }
 
 /*@C
-  RwModelGetParameterInfo - the names of the parameter fields and scalars
+  RwModelGetParameterInfo - the parameter fields' names and the number of blocks of global scalars
 
   Not collective
 
   Output Parameters:
-+ nfields     - number of distributed fields (may be NULL)
-. fieldnames  - their names, e.g. kappa and s (may be NULL)
-. nscalars    - number of global scalars (may be NULL)
-- scalarnames - their names, e.g. r (may be NULL)
++ nfields    - number of distributed fields (may be NULL)
+. fieldnames - their names, e.g. kappa and s (may be NULL)
+- nblocks    - number of blocks of replicated scalars (may be NULL); see RwModelGetParameterBlockInfo()
 
   Level: intermediate
 
-.seealso: RwModelGetParameterField(), RwModelGetParameterScalar()
+.seealso: RwModelGetParameterField(), RwModelGetParameterBlockInfo()
 @*/
-PetscErrorCode RwModelGetParameterInfo(RwModel model, PetscInt *nfields, const char *const **fieldnames, PetscInt *nscalars, const char *const **scalarnames)
+PetscErrorCode RwModelGetParameterInfo(RwModel model, PetscInt *nfields, const char *const **fieldnames, PetscInt *nblocks)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
   RwModelCheckSetUp(model);
   if (nfields) *nfields = model->nfields;
   if (fieldnames) *fieldnames = model->fieldnames;
-  if (nscalars) *nscalars = model->nscalars;
-  if (scalarnames) *scalarnames = model->scalarnames;
+  if (nblocks) *nblocks = model->nblocks;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelGetParameterBlockInfo - what block b of global scalars is
+
+  Not collective
+
+  Output Parameters:
++ name    - its name (may be NULL)
+. size    - its number of scalars (may be NULL)
+. perstep - for a time-indexed block the values per step, so that size = perstep n; 0 otherwise (may be NULL)
+- offset  - the index of its first scalar among all blocks', for RwModelGetParameterScalar() (may be NULL)
+
+  Level: intermediate
+
+.seealso: RwModelGetParameterBlock(), RwModelFindParameterBlock()
+@*/
+PetscErrorCode RwModelGetParameterBlockInfo(RwModel model, PetscInt b, const char **name, PetscInt *size, PetscInt *perstep, PetscInt *offset)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelCheckSetUp(model);
+  PetscCheck(b >= 0 && b < model->nblocks, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Parameter block %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", b, model->nblocks);
+  if (name) *name = model->blocks[b].name;
+  if (size) *size = model->blocks[b].size;
+  if (perstep) *perstep = model->blocks[b].perstep;
+  if (offset) *offset = model->blocks[b].offset;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelFindParameterBlock - the index of the block called name, or -1
+
+  Not collective
+
+  Level: intermediate
+
+.seealso: RwModelGetParameterBlockInfo()
+@*/
+PetscErrorCode RwModelFindParameterBlock(RwModel model, const char name[], PetscInt *b)
+{
+  PetscBool same;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelCheckSetUp(model);
+  *b = -1;
+  for (PetscInt i = 0; i < model->nblocks && *b < 0; i++) {
+    PetscCall(PetscStrcmp(model->blocks[i].name, name, &same));
+    if (same) *b = i;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -446,29 +592,126 @@ PetscErrorCode RwModelRestoreParameterField(RwModel model, Vec m, PetscInt i, Ve
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The scalars' vector is owned by rank 0; every rank needs their values */
-static PetscErrorCode RwModelScalarAccess(RwModel model, Vec m, PetscInt i, PetscReal *get, const PetscReal *set)
+/* The scalars' vector is owned by rank 0; every rank needs their values:
+   scalars [first, first + n) are read (one broadcast) or written (none: rank
+   0 writes what every rank passed) */
+static PetscErrorCode RwModelScalarAccess(RwModel model, Vec m, PetscInt first, PetscInt n, PetscReal *get, const PetscReal *set)
 {
-  PetscInt    which = model->nfields;
-  Vec         red;
+  PetscInt     which = model->nfields, nlocal;
+  Vec          red;
   PetscScalar *a;
-  PetscInt    n;
-  PetscReal   v = 0;
 
   PetscFunctionBegin;
   RwModelCheckSetUp(model);
-  PetscCheck(i >= 0 && i < model->nscalars, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Parameter scalar %" PetscInt_FMT " out of range [0, %" PetscInt_FMT ")", i, model->nscalars);
+  PetscCheck(first >= 0 && n >= 0 && first + n <= model->nscalars, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Parameter scalars [%" PetscInt_FMT ", %" PetscInt_FMT ") out of range [0, %" PetscInt_FMT ")", first, first + n, model->nscalars);
   PetscCall(DMCompositeGetAccessArray(model->pack, m, 1, &which, &red));
-  PetscCall(VecGetLocalSize(red, &n));
+  PetscCall(VecGetLocalSize(red, &nlocal));
   PetscCall(VecGetArray(red, &a));
-  if (n) {
-    if (set) a[i] = *set;
-    v = PetscRealPart(a[i]);
+  if (nlocal) {
+    for (PetscInt i = 0; set && i < n; i++) a[first + i] = set[i];
+    for (PetscInt i = 0; get && i < n; i++) get[i] = PetscRealPart(a[first + i]);
   }
   PetscCall(VecRestoreArray(red, &a));
   PetscCall(DMCompositeRestoreAccessArray(model->pack, m, 1, &which, &red));
-  PetscCallMPI(MPI_Bcast(&v, 1, MPIU_REAL, 0, PetscObjectComm((PetscObject)model)));
-  if (get) *get = v;
+  if (get && n) {
+    PetscMPIInt count;
+
+    PetscCall(PetscMPIIntCast(n, &count));
+    PetscCallMPI(MPI_Bcast(get, count, MPIU_REAL, 0, PetscObjectComm((PetscObject)model)));
+    model->nbroadcasts++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelGetParameterBlock - the values of block b of a parameter vector, on every rank
+
+  Collective; one broadcast
+
+  Output Parameter:
+. values - the block's size values (RwModelGetParameterBlockInfo())
+
+  Level: intermediate
+
+.seealso: RwModelSetParameterBlock()
+@*/
+PetscErrorCode RwModelGetParameterBlock(RwModel model, Vec m, PetscInt b, PetscReal values[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(RwModelGetParameterBlockInfo(model, b, NULL, NULL, NULL, NULL));
+  PetscCall(RwModelScalarAccess(model, m, model->blocks[b].offset, model->blocks[b].size, values, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelSetParameterBlock - sets block b of a parameter vector
+
+  Collective; every rank passes the same values (rank 0's are kept), no communication
+
+  Level: intermediate
+
+.seealso: RwModelGetParameterBlock()
+@*/
+PetscErrorCode RwModelSetParameterBlock(RwModel model, Vec m, PetscInt b, const PetscReal values[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(RwModelGetParameterBlockInfo(model, b, NULL, NULL, NULL, NULL));
+  PetscCall(RwModelScalarAccess(model, m, model->blocks[b].offset, model->blocks[b].size, NULL, values));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelGetParameterScalars - every block's scalars of a parameter vector, in block order, on every rank
+
+  Collective; one broadcast
+
+  Output Parameter:
+. values - nscalars values, the sum of the blocks' sizes
+
+  Level: intermediate
+
+.seealso: RwModelGetParameterBlock()
+@*/
+PetscErrorCode RwModelGetParameterScalars(RwModel model, Vec m, PetscReal values[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(RwModelScalarAccess(model, m, 0, model->nscalars, values, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelSetParameterScalars - sets every block's scalars of a parameter vector, in block order
+
+  Collective; every rank passes the same values (rank 0's are kept), no communication
+
+  Level: intermediate
+
+.seealso: RwModelGetParameterScalars()
+@*/
+PetscErrorCode RwModelSetParameterScalars(RwModel model, Vec m, const PetscReal values[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(RwModelScalarAccess(model, m, 0, model->nscalars, NULL, values));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelGetNumParameterScalars - the number of global scalars, every block's
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwModelGetNumParameterScalars(RwModel model, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelCheckSetUp(model);
+  *n = model->nscalars;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -485,7 +728,7 @@ PetscErrorCode RwModelGetParameterScalar(RwModel model, Vec m, PetscInt i, Petsc
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
-  PetscCall(RwModelScalarAccess(model, m, i, value, NULL));
+  PetscCall(RwModelScalarAccess(model, m, i, 1, value, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -502,7 +745,7 @@ PetscErrorCode RwModelSetParameterScalar(RwModel model, Vec m, PetscInt i, Petsc
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
-  PetscCall(RwModelScalarAccess(model, m, i, NULL, &value));
+  PetscCall(RwModelScalarAccess(model, m, i, 1, NULL, &value));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -560,7 +803,7 @@ PetscErrorCode RwModelGetCoordinates(RwModel model, PetscInt dir, PetscInt i, Pe
 @*/
 PetscErrorCode RwModelFillField(RwModel model, Vec v, PetscReal (*f)(PetscInt, const PetscReal[], void *), void *ctx)
 {
-  PetscInt     dim, s[3], n[3], p = 0;
+  PetscInt     dim, s[3], n[3], p = 0, nlocal, bs;
   PetscReal    x[3] = {0, 0, 0};
   PetscScalar *a;
 
@@ -570,13 +813,20 @@ PetscErrorCode RwModelFillField(RwModel model, Vec v, PetscReal (*f)(PetscInt, c
   PetscCheck(model->da, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Call RwModelSetUp() first");
   PetscCall(DMDAGetInfo(model->da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetCorners(model->da, &s[0], &s[1], &s[2], &n[0], &n[1], &n[2]));
+  /* a field has one value a point, a state dof: each component gets f */
+  PetscCall(VecGetLocalSize(v, &nlocal));
+  bs = (n[0] * n[1] * n[2] != 0) ? nlocal / (n[0] * n[1] * n[2]) : 1;
+  PetscCheck(bs * n[0] * n[1] * n[2] == nlocal, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "RwModelFillField: a vector of local size %" PetscInt_FMT " is neither a field nor a state of this model", nlocal);
   PetscCall(VecGetArray(v, &a));
   for (PetscInt k = s[2]; k < s[2] + n[2]; k++)
     for (PetscInt j = s[1]; j < s[1] + n[1]; j++)
       for (PetscInt i = s[0]; i < s[0] + n[0]; i++) {
         const PetscInt idx[3] = {i, j, k};
+        PetscReal      val;
+
         for (PetscInt d = 0; d < dim; d++) PetscUseTypeMethod(model, coordinate, d, idx[d], &x[d]);
-        a[p++] = f(dim, x, ctx);
+        val = f(dim, x, ctx);
+        for (PetscInt c = 0; c < bs; c++) a[p++] = val;
       }
   PetscCall(VecRestoreArray(v, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -656,6 +906,112 @@ PetscErrorCode RwModelGetTimeStep(RwModel model, PetscReal *dt)
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
   RwModelCheckSetUp(model);
   *dt = model->dt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelSetSteps - the number of steps n of a run: with dt, the time grid
+  that the model, the objective, the schedule and the driver all read from here
+
+  Logically collective; before RwModelSetUp() for a model with time-indexed parameter blocks
+
+  Options Database Key:
+. -rw_steps <n> - the number of steps
+
+  Level: beginner
+
+.seealso: RwModelGetSteps(), RwModelSetTimeStep()
+@*/
+PetscErrorCode RwModelSetSteps(RwModel model, PetscInt64 n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCheck(n >= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Number of steps -rw_steps %" PetscInt64_FMT " must be at least 1", n);
+  if (n == model->n) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt b = 0; b < model->nblocks; b++)
+    PetscCheck(!model->pack || !model->blocks[b].perstep, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "The parameter layout has a value per step for %" PetscInt64_FMT " steps in block %s: set the number of steps (-rw_steps %" PetscInt64_FMT ") before RwModelSetUp()", model->n, model->blocks[b].name, n);
+  model->n = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelGetSteps - the number of steps n of a run
+
+  Not collective
+
+  Level: beginner
+
+.seealso: RwModelSetSteps()
+@*/
+PetscErrorCode RwModelGetSteps(RwModel model, PetscInt64 *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  *n = model->n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelGetStateInfo - the state's components and the one objectives observe
+
+  Not collective
+
+  Output Parameters:
++ dof      - components a grid point (may be NULL)
+. names    - their names (may be NULL)
+- observed - the component that terminal misfits and sensors read (may be NULL)
+
+  Level: intermediate
+
+.seealso: RwModelSetObservedComponent()
+@*/
+PetscErrorCode RwModelGetStateInfo(RwModel model, PetscInt *dof, const char *const **names, PetscInt *observed)
+{
+  static const char *const one[] = {"u"};
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  if (dof) *dof = model->dof;
+  if (names) *names = model->compnames ? model->compnames : one;
+  if (observed) *observed = model->observed;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelSetObservedComponent - the state component that objectives observe (the type chooses a default)
+
+  Logically collective; before objective terms are added
+
+  Level: intermediate
+
+.seealso: RwModelGetStateInfo()
+@*/
+PetscErrorCode RwModelSetObservedComponent(RwModel model, PetscInt c)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelCheckSetUp(model);
+  PetscCheck(c >= 0 && c < model->dof, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Component %" PetscInt_FMT ": the state has components 0 to %" PetscInt_FMT, c, model->dof - 1);
+  model->observed = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelCreateField - a new vector on the field grid (one value a point: a
+  parameter field, or one component of the state such as a terminal target), zero
+
+  Collective
+
+  Level: intermediate
+
+.seealso: RwModelCreateState()
+@*/
+PetscErrorCode RwModelCreateField(RwModel model, Vec *f)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelCheckSetUp(model);
+  PetscCall(DMCreateGlobalVector(model->fda, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -757,6 +1113,7 @@ PetscErrorCode RwModelSetParameters(RwModel model, Vec m)
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
   PetscValidHeaderSpecific(m, VEC_CLASSID, 2);
   RwModelCheckSetUp(model);
+  PetscCall(RwModelScalarAccess(model, m, 0, model->nscalars, model->scalars, NULL));
   PetscUseTypeMethod(model, setparameters, m);
   model->paramsset = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -777,6 +1134,7 @@ PetscErrorCode RwModelSetDirection(RwModel model, Vec dm)
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
   PetscValidHeaderSpecific(dm, VEC_CLASSID, 2);
   RwModelCheckSetUp(model);
+  PetscCall(RwModelScalarAccess(model, dm, 0, model->nscalars, model->dscalars, NULL));
   PetscUseTypeMethod(model, setdirection, dm);
   model->directionset = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -851,6 +1209,7 @@ PetscErrorCode RwModelAdjointBegin(RwModel model)
 {
   PetscFunctionBegin;
   PetscCheck(model->paramsset, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Call RwModelSetParameters() before a reverse sweep");
+  PetscCall(RwReproSumReset(model->gsum));
   PetscUseTypeMethod(model, adjointbegin);
   model->inadjoint = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -913,6 +1272,61 @@ PetscErrorCode RwModelGetAdjointAccumulators(RwModel model, PetscInt *n, Vec acc
 }
 
 /*@
+  RwModelAddScalarGradient - adds one term of dJ/d(scalar i of block b) in a
+  reverse sweep; the terms are summed exactly and reduced once at
+  RwModelAdjointEnd(), so the gradient is bitwise the same on any number of ranks
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwModelAddScalarGradientArray()
+@*/
+PetscErrorCode RwModelAddScalarGradient(RwModel model, PetscInt b, PetscInt i, PetscReal v)
+{
+  PetscFunctionBegin;
+  PetscAssert(b >= 0 && b < model->nblocks && i >= 0 && i < model->blocks[b].size, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Scalar %" PetscInt_FMT " of block %" PetscInt_FMT " out of range", i, b);
+  PetscCall(RwReproSumAdd(model->gsum, model->blocks[b].offset + i, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelAddScalarGradientArray - adds m terms of dJ/d(scalar i of block b), exactly
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwModelAddScalarGradient()
+@*/
+PetscErrorCode RwModelAddScalarGradientArray(RwModel model, PetscInt b, PetscInt i, PetscInt m, const PetscReal v[])
+{
+  PetscFunctionBegin;
+  PetscAssert(b >= 0 && b < model->nblocks && i >= 0 && i < model->blocks[b].size, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Scalar %" PetscInt_FMT " of block %" PetscInt_FMT " out of range", i, b);
+  PetscCall(RwReproSumAddArray(model->gsum, model->blocks[b].offset + i, m, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The exact sums of the type's scalar-gradient terms, reduced once, added to g's scalars */
+static PetscErrorCode RwModelReduceScalarGradient(RwModel model, Vec g)
+{
+  PetscInt     which = model->nfields, nlocal;
+  Vec          red;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  if (!model->nscalars) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwReproSumAllreduce(model->gsum, PetscObjectComm((PetscObject)model), model->gtotal));
+  PetscCall(DMCompositeGetAccessArray(model->pack, g, 1, &which, &red));
+  PetscCall(VecGetLocalSize(red, &nlocal));
+  PetscCall(VecGetArray(red, &a));
+  for (PetscInt i = 0; i < nlocal; i++) a[i] += model->gtotal[i];
+  PetscCall(VecRestoreArray(red, &a));
+  PetscCall(DMCompositeRestoreAccessArray(model->pack, g, 1, &which, &red));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   RwModelAdjointEnd - writes the accumulated gradient with respect to the parameters into g;
   global scalars are reduced across ranks once, reproducibly
 
@@ -930,7 +1344,9 @@ PetscErrorCode RwModelAdjointEnd(RwModel model, Vec g)
   PetscFunctionBegin;
   PetscCheck(model->inadjoint, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Call RwModelAdjointBegin() first");
   PetscCall(PetscLogEventBegin(RW_Reduce, model, 0, 0, 0));
+  PetscCall(VecSet(g, 0));
   PetscUseTypeMethod(model, adjointend, g);
+  PetscCall(RwModelReduceScalarGradient(model, g));
   PetscCall(PetscLogEventEnd(RW_Reduce, model, 0, 0, 0));
   model->inadjoint = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -214,7 +214,10 @@ PetscErrorCode RwStencilSetUp(RwStencil st, const char name[], const PetscInt de
   st->ninputs = ninputs;
   PetscCall(RwStencilCreateHalo_Private(st));
   PetscCall(PetscObjectReference((PetscObject)st->da));
+  PetscCall(PetscObjectReference((PetscObject)st->fda));
   model->da         = st->da;
+  model->fda        = st->fda;
+  model->dof        = st->dof;
   model->cellvolume = st->cellvolume;
   st->setupcalled   = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -30,28 +30,9 @@ PetscErrorCode RwObjectiveCreate(RwModel model, RwObjective *obj)
   PetscCall(PetscHeaderCreate(o, RW_OBJECTIVE_CLASSID, "RwObjective", "Objective: a sum of misfit terms", "RwObjective", PetscObjectComm((PetscObject)model), RwObjectiveDestroy, RwObjectiveView));
   PetscCall(PetscObjectReference((PetscObject)model));
   o->model = model;
-  o->n     = -1;
   PetscCall(RwModelCreateState(model, &o->work));
   PetscCall(DMCreateLocalVector(model->da, &o->uloc));
   *obj = o;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  RwObjectiveSetSteps - the number of steps n of the run; the terminal state is u_n
-
-  Logically collective
-
-  Level: intermediate
-
-.seealso: RwObjectiveCreate()
-@*/
-PetscErrorCode RwObjectiveSetSteps(RwObjective obj, PetscInt64 n)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
-  PetscCheck(n >= 1, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "Number of steps -rw_steps %" PetscInt64_FMT " must be >= 1", n);
-  obj->n = n;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -110,7 +91,7 @@ PetscErrorCode RwObjectiveAddDefaultMisfit(RwObjective obj)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
-  PetscCall(RwModelCreateState(obj->model, &target));
+  PetscCall(RwModelCreateField(obj->model, &target));
   PetscCall(RwModelGetDefaults(obj->model, NULL, NULL, target));
   PetscCall(RwObjectiveAddTerminalMisfit(obj, target, 1.0));
   PetscCall(VecDestroy(&target));
@@ -230,7 +211,6 @@ PetscErrorCode RwObjectiveBegin(RwObjective obj)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
   PetscCheck(obj->nterms > 0, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_WRONGSTATE, "The objective has no terms");
-  PetscCheck(obj->n >= 1, PetscObjectComm((PetscObject)obj), PETSC_ERR_ORDER, "Call RwObjectiveSetSteps() first");
   for (PetscInt i = 0; i < obj->nterms; i++)
     if (obj->terms[i].check) PetscCall(obj->terms[i].check(obj, &obj->terms[i]));
   PetscCall(RwReproSumReset(obj->acc));

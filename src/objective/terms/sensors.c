@@ -116,7 +116,7 @@ static PetscErrorCode SensorsCheck(RwObjective obj, RwTerm *t)
   RwSensors *c = (RwSensors *)t->ctx;
 
   PetscFunctionBegin;
-  PetscCheck(c->steps[c->ntimes - 1] <= obj->n, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "An observation at step %" PetscInt64_FMT " lies beyond the last step %" PetscInt64_FMT " of the run (-rw_steps)", c->steps[c->ntimes - 1], obj->n);
+  PetscCheck(c->steps[c->ntimes - 1] <= obj->model->n, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "An observation at step %" PetscInt64_FMT " lies beyond the last step %" PetscInt64_FMT " of the run (-rw_steps)", c->steps[c->ntimes - 1], obj->model->n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -216,7 +216,7 @@ PetscErrorCode RwTermCreate_Sensors(RwObjective obj, RwTerm *t, PetscInt nsensor
   t->ctx = c;
   PetscCall(SensorsSortSteps(obj, c, steps));
   PetscCall(RwTermSensorsSetData(t, data, sigma));
-  PetscCall(RwStencilPointsCreate(obj->model, 0, nsensors, c->coords, &c->pts));
+  PetscCall(RwStencilPointsCreate(obj->model, obj->model->observed, nsensors, c->coords, &c->pts));
   PetscCall(PetscStrncpy(t->name, "sensors", sizeof(t->name)));
   t->active  = SensorsActive;
   t->value   = SensorsValue;

@@ -1,15 +1,17 @@
-/* Terminal misfit: (w/2) h^d sum_i (u_n,i - d_i)^2 and its adjoint source. */
+/* Terminal misfit: (w/2) h^d sum_i (u_n,i - d_i)^2 of the observed component
+   of the state (RwModelGetStateInfo()), and its adjoint source. */
 #include <rewind/private/objectiveimpl.h>
 #include <string.h>
 
 typedef struct {
-  Vec       target;
+  Vec       target; /* on the field grid: one value a point */
   PetscReal weight; /* w h^d */
+  PetscInt  dof, comp;
 } RwTerminal;
 
 static PetscBool TerminalActive(RwObjective obj, RwTerm *t, PetscInt64 k)
 {
-  return k == obj->n ? PETSC_TRUE : PETSC_FALSE;
+  return k == obj->model->n ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Every point's term is rounded on its own, then summed exactly: no dependence on the decomposition */
@@ -20,11 +22,11 @@ static PetscErrorCode TerminalValue(RwObjective obj, RwTerm *t, PetscInt64 k, Ve
   PetscInt           n;
 
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(u, &n));
+  PetscCall(VecGetLocalSize(c->target, &n));
   PetscCall(VecGetArrayRead(u, &a));
   PetscCall(VecGetArrayRead(c->target, &d));
   for (PetscInt i = 0; i < n; i++) {
-    PetscReal r = PetscRealPart(a[i] - d[i]);
+    PetscReal r = PetscRealPart(a[i * c->dof + c->comp] - d[i]);
     PetscCall(RwReproSumAdd(acc, slot, 0.5 * c->weight * r * r));
   }
   PetscCall(VecRestoreArrayRead(c->target, &d));
@@ -40,11 +42,11 @@ static PetscErrorCode TerminalAdjoint(RwObjective obj, RwTerm *t, PetscInt64 k, 
   PetscInt           n;
 
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(u, &n));
+  PetscCall(VecGetLocalSize(c->target, &n));
   PetscCall(VecGetArrayRead(u, &a));
   PetscCall(VecGetArrayRead(c->target, &d));
   PetscCall(VecGetArray(lambda, &l));
-  for (PetscInt i = 0; i < n; i++) l[i] += c->weight * (a[i] - d[i]);
+  for (PetscInt i = 0; i < n; i++) l[i * c->dof + c->comp] += c->weight * (a[i * c->dof + c->comp] - d[i]);
   PetscCall(VecRestoreArray(lambda, &l));
   PetscCall(VecRestoreArrayRead(c->target, &d));
   PetscCall(VecRestoreArrayRead(u, &a));
@@ -89,7 +91,8 @@ PetscErrorCode RwTermCreate_Terminal(RwObjective obj, RwTerm *t, Vec target, Pet
   PetscFunctionBegin;
   PetscCall(PetscNew(&c));
   PetscCall(RwModelGetCellVolume(obj->model, &vol));
-  PetscCall(VecDuplicate(target, &c->target));
+  PetscCall(RwModelGetStateInfo(obj->model, &c->dof, NULL, &c->comp));
+  PetscCall(RwModelCreateField(obj->model, &c->target));
   PetscCall(VecCopy(target, c->target));
   c->weight = weight * vol;
   PetscCall(PetscStrncpy(t->name, "terminal", sizeof(t->name)));

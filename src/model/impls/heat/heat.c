@@ -16,7 +16,6 @@
 const char *const RwHeatBCs[] = {"periodic", "dirichlet", "neumann", "RwHeatBC", "RW_HEAT_", NULL};
 
 static const char *const RwHeatFieldNames[]  = {"kappa", "s"};
-static const char *const RwHeatScalarNames[] = {"r"};
 
 static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems *PetscOptionsObject)
 {
@@ -216,10 +215,9 @@ static PetscErrorCode RwModelSetUp_Heat(RwModel model)
 
   PetscFunctionBegin;
   PetscCall(RwHeatCreateGrid(model));
-  model->nfields     = 2;
-  model->nscalars    = 1;
-  model->fieldnames  = RwHeatFieldNames;
-  model->scalarnames = RwHeatScalarNames;
+  model->nfields    = 2;
+  model->fieldnames = RwHeatFieldNames;
+  PetscCall(RwModelAddParameterBlock(model, "r", 1, PETSC_FALSE));
   PetscCall(RwModelCreatePack_Private(model));
   if (!model->dtset) PetscCall(RwHeatDefaultTimeStep(model));
   /* everything the time loop needs, allocated once here */

@@ -304,7 +304,7 @@ PetscErrorCode RwHeatSetParameters(RwModel model, Vec m)
   PetscBool     changed = PETSC_TRUE;
 
   PetscFunctionBegin;
-  PetscCall(RwModelGetParameterScalar(model, m, 0, &r));
+  r = RwModelBlockValues(model, 0)[0];
   PetscCheck(!PetscIsInfOrNanReal(r), PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "The decay rate r is %g: it must be finite", (double)r);
   PetscCall(RwModelGetParameterField(model, m, 0, &kappa));
   /* positive and normal: DBL_MIN is the least such value */
@@ -335,7 +335,7 @@ PetscErrorCode RwHeatSetDirection(RwModel model, Vec dm)
   PetscReal     dkmax;
 
   PetscFunctionBegin;
-  PetscCall(RwModelGetParameterScalar(model, dm, 0, &heat->dr));
+  heat->dr = RwModelBlockDirection(model, 0)[0];
   PetscCall(RwModelGetParameterField(model, dm, 0, &dkappa));
   PetscCall(VecNorm(dkappa, NORM_INFINITY, &dkmax));
   heat->dkappazero = dkmax == 0 ? PETSC_TRUE : PETSC_FALSE;
