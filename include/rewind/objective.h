@@ -1,6 +1,8 @@
 /*
-  RwObjective: J(u_0, ..., u_n) as a sum of terms, each with its adjoint
-  source dJ/du_k.  Values are accumulated exactly and reduced once, so J is
+  RwObjective: J(u_0, ..., u_n, m) as a sum of terms, each with its adjoint
+  source dJ/du_k and, where it depends on the parameters, its direct dJ/dm;
+  the terminal misfit and the sensors are terms like any a user adds with
+  RwObjectiveAddTerm().  Values are accumulated exactly and reduced once, so J is
   bitwise the same on any number of ranks.
 */
 #ifndef REWIND_OBJECTIVE_H
@@ -17,7 +19,46 @@
 S*/
 typedef struct _p_RwObjective *RwObjective;
 
+/*S
+  RwObjectiveTermOps - what a term of J = sum_k w_k J_k(u_k, m) provides; the
+  driver calls each op at the term's active steps k with the step's weight w
+
+  Level: intermediate
+
+  Notes:
+  value adds w J_k as terms of this rank into sum slot of acc (RwReproSumAdd():
+  each rank adds only its own points' terms, so J is exact and the same on any
+  number of ranks); adjoint adds w dJ_k/du_k into lambda at this rank's points
+  (gather form); gradient (optional) adds w dJ_k/dm directly: field f's part
+  into g[f] (field-grid vectors) at this rank's points, a global scalar's with
+  RwObjectiveAddScalarGradient(); setup (optional) checks the term once n is
+  known, before each run; checksum covers the term's data, the same on any
+  number of ranks (a restart's identity needs it).
+
+.seealso: RwObjectiveAddTerm()
+S*/
+typedef struct {
+  PetscErrorCode (*setup)(RwObjective, void *);
+  PetscErrorCode (*value)(RwObjective, PetscInt64, PetscReal, Vec, RwReproSum, PetscInt, void *);
+  PetscErrorCode (*adjoint)(RwObjective, PetscInt64, PetscReal, Vec, Vec, void *);
+  PetscErrorCode (*gradient)(RwObjective, PetscInt64, PetscReal, Vec, Vec[], void *);
+  PetscErrorCode (*checksum)(RwObjective, uint64_t *, void *);
+  PetscErrorCode (*view)(RwObjective, PetscViewer, void *);
+  PetscErrorCode (*destroy)(void *);
+} RwObjectiveTermOps;
+
+#define RW_OBJECTIVE_ALL_STEPS  (-1) /* nsteps of a term active at every step 0..n */
+#define RW_OBJECTIVE_FINAL_STEP (-1) /* in a term's steps: the last step n, whatever n is */
+
 PETSC_EXTERN PetscErrorCode RwObjectiveCreate(RwModel, RwObjective *);
+PETSC_EXTERN PetscErrorCode RwObjectiveAddTerm(RwObjective, const char[], const RwObjectiveTermOps *, PetscInt, const PetscInt64[], const PetscReal[], void *);
+PETSC_EXTERN PetscErrorCode RwObjectiveAddScalarGradient(RwObjective, PetscInt, PetscInt, PetscReal);
+PETSC_EXTERN PetscErrorCode RwObjectiveSetParameters(RwObjective, Vec);
+PETSC_EXTERN PetscErrorCode RwObjectiveGetParameters(RwObjective, Vec *);
+PETSC_EXTERN PetscErrorCode RwObjectiveSetDirection(RwObjective, Vec);
+PETSC_EXTERN PetscErrorCode RwObjectiveAddParameterGradient(RwObjective, Vec);
+PETSC_EXTERN PetscErrorCode RwObjectiveGetAccumulators(RwObjective, PetscInt *, Vec *[]);
+PETSC_EXTERN PetscErrorCode RwObjectiveGetModel(RwObjective, RwModel *);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddTerminalMisfit(RwObjective, Vec, PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddDefaultMisfit(RwObjective);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddSensors(RwObjective, PetscInt, const PetscReal[], PetscInt, const PetscInt64[], const PetscReal[], PetscReal);

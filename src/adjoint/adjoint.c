@@ -562,8 +562,8 @@ static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
     } else PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_RECOMPUTE, adj->n, adj->N));
     PetscCall(RwModelCheckFinite(adj->model));
     PetscCall(VecSet(adj->lam[0], 0));
+    PetscCall(RwModelAdjointBegin(adj->model)); /* first: the objective's direct dJ/dm may add to the model's sums */
     PetscCall(RwObjectiveAdjointSource(adj->obj, adj->n, adj->N, adj->lam[0]));
-    PetscCall(RwModelAdjointBegin(adj->model));
     run->reversing = PETSC_TRUE;
   }
   PetscCall(RwModelStepAdjoint(adj->model, k, adj->W, adj->N, adj->lam[0], adj->lam[1]));
@@ -587,6 +587,7 @@ static PetscErrorCode RwAdjointBeginRun(RwAdjoint adj, Vec m, Vec u0, PetscInt64
   PetscCall(RwModelSetParameters(adj->model, m));
   PetscCall(RwModelGetStepCounts(adj->model, f0, NULL, NULL));
   adj->model->firstbad[0] = adj->model->firstbad[1] = -1;
+  PetscCall(RwObjectiveSetParameters(adj->obj, m));
   PetscCall(RwObjectiveBegin(adj->obj));
   PetscCall(RwObjectiveEvaluate(adj->obj, 0, u0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -778,6 +779,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   PetscCheck(adj->counts.reverse_steps == adj->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The schedule ended after reversing %" PetscInt64_FMT " of %" PetscInt64_FMT " steps", adj->counts.reverse_steps, adj->n);
   PetscCall(RwModelCheckFinite(adj->model));
   PetscCall(RwModelAdjointEnd(adj->model, dJdm));
+  PetscCall(RwObjectiveAddParameterGradient(adj->obj, dJdm));
   if (dJdu0) PetscCall(VecCopy(adj->lam[0], dJdu0));
   PetscCall(RwObjectiveEnd(adj->obj, J, NULL));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
@@ -859,6 +861,7 @@ PetscErrorCode RwTangentSolve(RwAdjoint adj, Vec m, Vec dm, Vec u0, Vec du0, Pet
   PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
   PetscCall(RwAdjointMonitorBegin_Private(adj, adj->n));
   PetscCall(RwModelSetDirection(adj->model, dm));
+  PetscCall(RwObjectiveSetDirection(adj->obj, dm));
   PetscCall(VecCopy(u0, adj->W));
   PetscCall(VecCopy(du0, adj->dW));
   PetscCall(RwObjectiveTangent(adj->obj, 0, adj->W, adj->dW));

@@ -81,10 +81,25 @@ static PetscErrorCode RwKeepStoreCreate(RwAdjoint adj, Vec templ, PetscInt64 slo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Everything a reverse sweep accumulates on grids besides lambda: the model's
+   gradient, then the objective terms' direct dJ/dm */
+static PetscErrorCode RwKeepAccumulators(RwAdjoint adj, PetscInt *n, Vec acc[])
+{
+  PetscInt nobj;
+  Vec     *oacc;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetAdjointAccumulators(adj->model, n, acc));
+  PetscCall(RwObjectiveGetAccumulators(adj->obj, &nobj, &oacc));
+  PetscCheck(*n + nobj <= RW_MODEL_MAX_ACCUMULATORS, PetscObjectComm((PetscObject)adj), PETSC_ERR_SUP, "At most %d accumulators can be kept", RW_MODEL_MAX_ACCUMULATORS);
+  for (PetscInt i = 0; i < nobj; i++) acc[(*n)++] = oacc[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Made with the checkpoint stores, at the first solve; the second file is the accumulators' */
 PetscErrorCode RwAdjointKeepCreate_Private(RwAdjoint adj)
 {
-  PetscInt  nacc, nobj;
+  PetscInt  nacc, nobj, nsum;
   Vec       acc[RW_MODEL_MAX_ACCUMULATORS];
   char      file[PETSC_MAX_PATH_LEN], gfile[PETSC_MAX_PATH_LEN];
   PetscBool keep, overwrite, h5ext;
@@ -92,14 +107,16 @@ PetscErrorCode RwAdjointKeepCreate_Private(RwAdjoint adj)
 
   PetscFunctionBegin;
   if (adj->keep[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(RwModelGetAdjointAccumulators(adj->model, &nacc, acc));
+  PetscCall(RwKeepAccumulators(adj, &nacc, acc));
   PetscCall(RwObjectiveGetStateSize(adj->obj, &nobj));
-  PetscCall(PetscMalloc1(RW_KEEP_HEADER + nobj, &adj->keepattach));
+  PetscCall(RwReproSumGetStateSize(adj->model->gsum, &nsum));
+  adj->keepobj = nobj;
+  PetscCall(PetscMalloc1(RW_KEEP_HEADER + nobj + nsum, &adj->keepattach));
   PetscCall(RwKeepFileName(adj, file, sizeof(file), &keep, &overwrite));
   PetscCall(PetscStrendswith(file, ".h5", &h5ext));
   PetscCall(PetscStrlen(file, &n));
   PetscCall(PetscSNPrintf(gfile, sizeof(gfile), "%.*s-gradient%s", (int)(h5ext ? n - 3 : n), file, h5ext ? ".h5" : ""));
-  PetscCall(RwKeepStoreCreate(adj, adj->W, 4, RW_KEEP_HEADER + nobj, file, keep, overwrite, &adj->keep[0]));
+  PetscCall(RwKeepStoreCreate(adj, adj->W, 4, RW_KEEP_HEADER + nobj + nsum, file, keep, overwrite, &adj->keep[0]));
   PetscCall(RwKeepStoreCreate(adj, acc[0], 2 * nacc, 0, gfile, keep, overwrite, &adj->keep[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -162,13 +179,15 @@ PetscErrorCode RwAdjointKeepStep_Private(RwAdjoint adj, RwRun *run, PetscInt64 k
   PetscCall(PetscTime(&t0));
   q = ++adj->keepseq;
   b = q % 2;
-  PetscCall(RwModelGetAdjointAccumulators(adj->model, &nacc, acc));
+  PetscCall(RwKeepAccumulators(adj, &nacc, acc));
   for (PetscInt i = 0; i < nacc; i++) PetscCall(RwStoreWrite(adj->keep[1], b * nacc + i, q, acc[i]));
   RwAdjointMaybeKill(adj, adj->killkeep, q); /* tests: a keep torn half way */
   adj->keepattach[0] = q;
   adj->keepattach[1] = k;
   adj->keepattach[2] = run->action;
   PetscCall(RwObjectiveExportState(adj->obj, adj->keepattach + RW_KEEP_HEADER));
+  /* the model's exact sums of scalar-gradient terms: kept like the objective's */
+  PetscCall(RwReproSumExport(adj->model->gsum, PetscObjectComm((PetscObject)adj), adj->keepattach + RW_KEEP_HEADER + adj->keepobj));
   PetscCall(RwStoreSetAttachment(adj->keep[0], adj->keepattach));
   PetscCall(RwStoreWrite(adj->keep[0], 2 * b, q, adj->lam[0]));
   PetscCall(RwStoreWrite(adj->keep[0], 2 * b + 1, q, adj->N)); /* last: its header makes the buffer whole */
@@ -191,7 +210,7 @@ static PetscErrorCode RwKeepFind(RwAdjoint adj, PetscInt64 *best)
 
   PetscFunctionBegin;
   *best = 0;
-  PetscCall(RwModelGetAdjointAccumulators(adj->model, &nacc, acc));
+  PetscCall(RwKeepAccumulators(adj, &nacc, acc));
   PetscCall(RwStoreGetValidSteps(adj->keep[0], sv));
   PetscCall(RwStoreGetValidSteps(adj->keep[1], av));
   for (PetscInt64 b = 0; b < 2; b++) {
@@ -308,8 +327,9 @@ PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint adj, RwRun *run, PetscBool 
   run->reversing = PETSC_TRUE;
   PetscCall(RwKeepRefill(adj, run, want, have));
   PetscCall(RwModelAdjointBegin(adj->model));
-  PetscCall(RwModelGetAdjointAccumulators(adj->model, &nacc, acc));
+  PetscCall(RwKeepAccumulators(adj, &nacc, acc));
   for (PetscInt i = 0; i < nacc; i++) PetscCall(RwStoreRead(adj->keep[1], b * nacc + i, q, acc[i]));
+  PetscCall(RwReproSumImport(adj->model->gsum, comm, adj->keepattach + RW_KEEP_HEADER + adj->keepobj));
   PetscCall(RwStoreRead(adj->keep[0], 2 * b, q, adj->lam[0]));
   PetscCall(RwStoreRead(adj->keep[0], 2 * b + 1, q, adj->N));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(PetscFree2(want[l], have[l]));

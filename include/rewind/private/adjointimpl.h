@@ -42,6 +42,7 @@ struct _p_RwAdjoint {
   char            keepfile[PETSC_MAX_PATH_LEN]; /* -rw_adjoint_keep_file; default from the checkpoint file */
   RwStore         keep[2];       /* [0]: states (lambda, x) x 2 buffers; [1]: accumulators x 2 buffers */
   PetscInt64     *keepattach;    /* [sequence, step k, action index, the objective's exact state...] */
+  PetscInt        keepobj;        /* integers of the objective's state in keepattach */
   PetscInt64      keepseq;       /* keeps written in this solve */
   PetscLogDouble  keeplast;      /* when the last keep was written */
   /* monitors (monitor.c) */
@@ -72,7 +73,7 @@ static inline void RwAdjointMaybeKill(RwAdjoint adj, PetscInt64 at, PetscInt64 n
   if (PetscUnlikely(at >= 0 && now == at && adj->solves == adj->killsolve)) raise(SIGKILL);
 }
 
-#define RW_KEEP_HEADER 3 /* sequence, step, action index; the objective's state follows */
+#define RW_KEEP_HEADER 3 /* sequence, step, action index; the objective's state follows, then the model's scalar-gradient sums */
 
 PETSC_INTERN PetscErrorCode RwAdjointMonitorCall_Private(RwAdjoint, RwAdjointPhase, PetscInt64, Vec);
 PETSC_INTERN PetscErrorCode RwAdjointMonitorBegin_Private(RwAdjoint, PetscInt64);

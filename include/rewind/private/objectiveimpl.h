@@ -9,20 +9,16 @@ PETSC_EXTERN PetscClassId RW_OBJECTIVE_CLASSID;
 
 #define RW_OBJECTIVE_MAX_TERMS 16
 
-/* One term: its value and adjoint source at the steps where it is active */
+/* One term: its ops (public), where it is active and with which weights */
 typedef struct _RwTerm RwTerm;
 struct _RwTerm {
-  char name[64];
-  PetscBool (*active)(RwObjective, RwTerm *, PetscInt64);
-  /* adds this rank's share of the term at step k, term by term, into acc[i] */
-  PetscErrorCode (*value)(RwObjective, RwTerm *, PetscInt64, Vec, RwReproSum, PetscInt);
-  /* lambda += dJ/du_k, in gather form (each owned point sums its own contributions) */
-  PetscErrorCode (*adjoint)(RwObjective, RwTerm *, PetscInt64, Vec, Vec);
-  PetscErrorCode (*check)(RwObjective, RwTerm *); /* optional: before a run, once n is known */
-  PetscErrorCode (*checksum)(RwObjective, RwTerm *, uint64_t *); /* of its data, decomposition-independent; collective */
-  PetscErrorCode (*view)(RwTerm *, PetscViewer);
-  PetscErrorCode (*destroy)(RwTerm *);
-  void *ctx;
+  char               name[64];
+  RwObjectiveTermOps ops;
+  void              *ctx;
+  PetscInt           nsteps;   /* RW_OBJECTIVE_ALL_STEPS, or the number of active steps */
+  PetscInt64        *given;    /* the steps as given (RW_OBJECTIVE_FINAL_STEP allowed last) */
+  PetscInt64        *steps;    /* resolved for this run's n at RwObjectiveBegin(): increasing */
+  PetscReal         *weights;  /* per active step; NULL: 1 */
 };
 
 struct _RwObjectiveOps {
@@ -38,11 +34,15 @@ struct _p_RwObjective {
   PetscReal  values[RW_OBJECTIVE_MAX_TERMS];
   Vec        work;   /* adjoint sources for the tangent */
   Vec        uloc;   /* a ghosted state, for terms that interpolate */
+  Vec        m, dm;  /* the run's parameters and tangent direction (not owned) */
+  PetscBool  hasgradient; /* a term depends on m directly: gf and gt exist */
+  Vec       *gf;     /* per field: dJ/dm accumulated by the terms in a reverse sweep */
+  Vec       *gt;     /* per field: a step's dJ/dm, for the tangent */
+  PetscBool  intangent;   /* RwObjectiveAddScalarGradient() feeds the tangent, not the gradient */
 };
 
-PETSC_INTERN PetscErrorCode RwObjectiveAddTerm_Private(RwObjective, RwTerm **);
-PETSC_INTERN PetscErrorCode RwTermCreate_Terminal(RwObjective, RwTerm *, Vec, PetscReal);
-PETSC_INTERN PetscErrorCode RwTermCreate_Sensors(RwObjective, RwTerm *, PetscInt, const PetscReal[], PetscInt, const PetscInt64[], const PetscReal[], PetscReal);
+PETSC_INTERN PetscErrorCode RwTermAddTerminal(RwObjective, Vec, PetscReal);
+PETSC_INTERN PetscErrorCode RwTermAddSensors(RwObjective, PetscInt, const PetscReal[], PetscInt, const PetscInt64[], const PetscReal[], PetscReal);
 PETSC_INTERN PetscErrorCode RwTermSensorsSetData(RwTerm *, const PetscReal[], PetscReal);
 PETSC_INTERN PetscErrorCode RwTermSensorsInterpolate(RwObjective, RwTerm *, Vec, PetscReal[]);
 

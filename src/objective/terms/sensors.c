@@ -34,14 +34,9 @@ static PetscInt SensorsFindTime(const RwSensors *c, PetscInt64 k)
   return -1;
 }
 
-static PetscBool SensorsActive(RwObjective obj, RwTerm *t, PetscInt64 k)
+static PetscErrorCode SensorsValue(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, RwReproSum acc, PetscInt slot, void *ctx)
 {
-  return SensorsFindTime((RwSensors *)t->ctx, k) >= 0 ? PETSC_TRUE : PETSC_FALSE;
-}
-
-static PetscErrorCode SensorsValue(RwObjective obj, RwTerm *t, PetscInt64 k, Vec u, RwReproSum acc, PetscInt slot)
-{
-  RwSensors         *c    = (RwSensors *)t->ctx;
+  RwSensors         *c    = (RwSensors *)ctx;
   const PetscReal   *d    = c->data + SensorsFindTime(c, k) * c->nsensors;
   const PetscScalar *uloc;
   const PetscInt    *id;
@@ -57,15 +52,15 @@ static PetscErrorCode SensorsValue(RwObjective obj, RwTerm *t, PetscInt64 k, Vec
 
     if (!owner[i]) continue;
     r = RwStencilPointsRead(c->pts, i, uloc) - d[id[i]];
-    PetscCall(RwReproSumAdd(acc, slot, 0.5 * r * r * c->isigma2));
+    PetscCall(RwReproSumAdd(acc, slot, 0.5 * w * r * r * c->isigma2));
   }
   PetscCall(VecRestoreArrayRead(obj->uloc, &uloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SensorsAdjoint(RwObjective obj, RwTerm *t, PetscInt64 k, Vec u, Vec lambda)
+static PetscErrorCode SensorsAdjoint(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, Vec lambda, void *ctx)
 {
-  RwSensors         *c = (RwSensors *)t->ctx;
+  RwSensors         *c = (RwSensors *)ctx;
   const PetscReal   *d = c->data + SensorsFindTime(c, k) * c->nsensors;
   const PetscScalar *uloc;
   PetscScalar       *l;
@@ -77,7 +72,7 @@ static PetscErrorCode SensorsAdjoint(RwObjective obj, RwTerm *t, PetscInt64 k, V
   PetscCall(RwModelGlobalToLocal(obj->model, u, obj->uloc));
   PetscCall(VecGetArrayRead(obj->uloc, &uloc));
   PetscCall(VecGetArray(lambda, &l));
-  for (PetscInt i = 0; i < nloc; i++) RwStencilPointsSpreadOne(c->pts, i, (RwStencilPointsRead(c->pts, i, uloc) - d[id[i]]) * c->isigma2, l);
+  for (PetscInt i = 0; i < nloc; i++) RwStencilPointsSpreadOne(c->pts, i, w * (RwStencilPointsRead(c->pts, i, uloc) - d[id[i]]) * c->isigma2, l);
   PetscCall(VecRestoreArray(lambda, &l));
   PetscCall(VecRestoreArrayRead(obj->uloc, &uloc));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -111,19 +106,10 @@ PetscErrorCode RwTermSensorsSetData(RwTerm *t, const PetscReal data[], PetscReal
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SensorsCheck(RwObjective obj, RwTerm *t)
-{
-  RwSensors *c = (RwSensors *)t->ctx;
-
-  PetscFunctionBegin;
-  PetscCheck(c->steps[c->ntimes - 1] <= obj->model->n, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "An observation at step %" PetscInt64_FMT " lies beyond the last step %" PetscInt64_FMT " of the run (-rw_steps)", c->steps[c->ntimes - 1], obj->model->n);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Positions, times, data and noise level: replicated, so every rank hashes the same arrays */
-static PetscErrorCode SensorsChecksum(RwObjective obj, RwTerm *t, uint64_t *sum)
+static PetscErrorCode SensorsChecksum(RwObjective obj, uint64_t *sum, void *ctx)
 {
-  RwSensors *c = (RwSensors *)t->ctx;
+  RwSensors *c = (RwSensors *)ctx;
   PetscInt   dim, nd, nt = c->ntimes, no = c->ntimes * c->nsensors, one = 1;
   PetscInt   zero[3] = {0, 0, 0}, M[3] = {1, 1, 1};
   uint64_t   h;
@@ -143,23 +129,23 @@ static PetscErrorCode SensorsChecksum(RwObjective obj, RwTerm *t, uint64_t *sum)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SensorsView(RwTerm *t, PetscViewer viewer)
+static PetscErrorCode SensorsView(RwObjective obj, PetscViewer viewer, void *ctx)
 {
-  RwSensors *c = (RwSensors *)t->ctx;
+  RwSensors *c = (RwSensors *)ctx;
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "sensor misfit: %" PetscInt_FMT " sensors at %" PetscInt_FMT " steps (%" PetscInt64_FMT " .. %" PetscInt64_FMT "), sigma = %g\n", c->nsensors, c->ntimes, c->steps[0], c->steps[c->ntimes - 1], (double)(1 / PetscSqrtReal(c->isigma2))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SensorsDestroy(RwTerm *t)
+static PetscErrorCode SensorsDestroy(void *ctx)
 {
-  RwSensors *c = (RwSensors *)t->ctx;
+  RwSensors *c = (RwSensors *)ctx;
 
   PetscFunctionBegin;
   PetscCall(RwStencilPointsDestroy(&c->pts));
   PetscCall(PetscFree4(c->coords, c->steps, c->data, c->order));
-  PetscCall(PetscFree(t->ctx));
+  PetscCall(PetscFree(c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -196,10 +182,13 @@ static PetscErrorCode SensorsSortSteps(RwObjective obj, RwSensors *c, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode RwTermCreate_Sensors(RwObjective obj, RwTerm *t, PetscInt nsensors, const PetscReal coords[], PetscInt ntimes, const PetscInt64 steps[], const PetscReal data[], PetscReal sigma)
+/* A term like any other: active at its observation steps, which it sorts */
+PetscErrorCode RwTermAddSensors(RwObjective obj, PetscInt nsensors, const PetscReal coords[], PetscInt ntimes, const PetscInt64 steps[], const PetscReal data[], PetscReal sigma)
 {
-  RwSensors *c;
-  PetscInt   dim;
+  const RwObjectiveTermOps ops = {NULL, SensorsValue, SensorsAdjoint, NULL, SensorsChecksum, SensorsView, SensorsDestroy};
+  RwSensors               *c;
+  RwTerm                   t;
+  PetscInt                 dim;
 
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(obj->model->da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -213,17 +202,10 @@ PetscErrorCode RwTermCreate_Sensors(RwObjective obj, RwTerm *t, PetscInt nsensor
   c->ntimes   = ntimes;
   PetscCall(PetscMalloc4(nsensors * dim, &c->coords, ntimes, &c->steps, ntimes * nsensors, &c->data, ntimes, &c->order));
   PetscCall(PetscArraycpy(c->coords, coords, nsensors * dim));
-  t->ctx = c;
+  t.ctx = c;
   PetscCall(SensorsSortSteps(obj, c, steps));
-  PetscCall(RwTermSensorsSetData(t, data, sigma));
+  PetscCall(RwTermSensorsSetData(&t, data, sigma));
   PetscCall(RwStencilPointsCreate(obj->model, obj->model->observed, nsensors, c->coords, &c->pts));
-  PetscCall(PetscStrncpy(t->name, "sensors", sizeof(t->name)));
-  t->active  = SensorsActive;
-  t->value   = SensorsValue;
-  t->adjoint = SensorsAdjoint;
-  t->check   = SensorsCheck;
-  t->checksum = SensorsChecksum;
-  t->view    = SensorsView;
-  t->destroy = SensorsDestroy;
+  PetscCall(RwObjectiveAddTerm(obj, "sensors", &ops, ntimes, c->steps, NULL, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -9,15 +9,10 @@ typedef struct {
   PetscInt  dof, comp;
 } RwTerminal;
 
-static PetscBool TerminalActive(RwObjective obj, RwTerm *t, PetscInt64 k)
-{
-  return k == obj->model->n ? PETSC_TRUE : PETSC_FALSE;
-}
-
 /* Every point's term is rounded on its own, then summed exactly: no dependence on the decomposition */
-static PetscErrorCode TerminalValue(RwObjective obj, RwTerm *t, PetscInt64 k, Vec u, RwReproSum acc, PetscInt slot)
+static PetscErrorCode TerminalValue(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, RwReproSum acc, PetscInt slot, void *ctx)
 {
-  RwTerminal        *c = (RwTerminal *)t->ctx;
+  RwTerminal        *c = (RwTerminal *)ctx;
   const PetscScalar *a, *d;
   PetscInt           n;
 
@@ -27,16 +22,16 @@ static PetscErrorCode TerminalValue(RwObjective obj, RwTerm *t, PetscInt64 k, Ve
   PetscCall(VecGetArrayRead(c->target, &d));
   for (PetscInt i = 0; i < n; i++) {
     PetscReal r = PetscRealPart(a[i * c->dof + c->comp] - d[i]);
-    PetscCall(RwReproSumAdd(acc, slot, 0.5 * c->weight * r * r));
+    PetscCall(RwReproSumAdd(acc, slot, 0.5 * w * c->weight * r * r));
   }
   PetscCall(VecRestoreArrayRead(c->target, &d));
   PetscCall(VecRestoreArrayRead(u, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode TerminalAdjoint(RwObjective obj, RwTerm *t, PetscInt64 k, Vec u, Vec lambda)
+static PetscErrorCode TerminalAdjoint(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, Vec lambda, void *ctx)
 {
-  RwTerminal        *c = (RwTerminal *)t->ctx;
+  RwTerminal        *c = (RwTerminal *)ctx;
   const PetscScalar *a, *d;
   PetscScalar       *l;
   PetscInt           n;
@@ -46,7 +41,7 @@ static PetscErrorCode TerminalAdjoint(RwObjective obj, RwTerm *t, PetscInt64 k, 
   PetscCall(VecGetArrayRead(u, &a));
   PetscCall(VecGetArrayRead(c->target, &d));
   PetscCall(VecGetArray(lambda, &l));
-  for (PetscInt i = 0; i < n; i++) l[i * c->dof + c->comp] += c->weight * (a[i * c->dof + c->comp] - d[i]);
+  for (PetscInt i = 0; i < n; i++) l[i * c->dof + c->comp] += w * c->weight * (a[i * c->dof + c->comp] - d[i]);
   PetscCall(VecRestoreArray(lambda, &l));
   PetscCall(VecRestoreArrayRead(c->target, &d));
   PetscCall(VecRestoreArrayRead(u, &a));
@@ -54,9 +49,9 @@ static PetscErrorCode TerminalAdjoint(RwObjective obj, RwTerm *t, PetscInt64 k, 
 }
 
 /* The target in natural order, and the weight */
-static PetscErrorCode TerminalChecksum(RwObjective obj, RwTerm *t, uint64_t *sum)
+static PetscErrorCode TerminalChecksum(RwObjective obj, uint64_t *sum, void *ctx)
 {
-  RwTerminal *c = (RwTerminal *)t->ctx;
+  RwTerminal *c = (RwTerminal *)ctx;
   uint64_t    w;
 
   PetscFunctionBegin;
@@ -66,27 +61,30 @@ static PetscErrorCode TerminalChecksum(RwObjective obj, RwTerm *t, uint64_t *sum
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode TerminalView(RwTerm *t, PetscViewer viewer)
+static PetscErrorCode TerminalView(RwObjective obj, PetscViewer viewer, void *ctx)
 {
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "terminal misfit (w/2) h^d sum (u_n - d)^2, w h^d = %g\n", (double)((RwTerminal *)t->ctx)->weight));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "terminal misfit (w/2) h^d sum (u_n - d)^2, w h^d = %g\n", (double)((RwTerminal *)ctx)->weight));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode TerminalDestroy(RwTerm *t)
+static PetscErrorCode TerminalDestroy(void *ctx)
 {
-  RwTerminal *c = (RwTerminal *)t->ctx;
+  RwTerminal *c = (RwTerminal *)ctx;
 
   PetscFunctionBegin;
   PetscCall(VecDestroy(&c->target));
-  PetscCall(PetscFree(t->ctx));
+  PetscCall(PetscFree(c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode RwTermCreate_Terminal(RwObjective obj, RwTerm *t, Vec target, PetscReal weight)
+/* A term like any other: active at the final step only */
+PetscErrorCode RwTermAddTerminal(RwObjective obj, Vec target, PetscReal weight)
 {
-  RwTerminal *c;
-  PetscReal   vol;
+  const RwObjectiveTermOps ops   = {NULL, TerminalValue, TerminalAdjoint, NULL, TerminalChecksum, TerminalView, TerminalDestroy};
+  const PetscInt64         final = RW_OBJECTIVE_FINAL_STEP;
+  RwTerminal              *c;
+  PetscReal                vol;
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&c));
@@ -95,13 +93,6 @@ PetscErrorCode RwTermCreate_Terminal(RwObjective obj, RwTerm *t, Vec target, Pet
   PetscCall(RwModelCreateField(obj->model, &c->target));
   PetscCall(VecCopy(target, c->target));
   c->weight = weight * vol;
-  PetscCall(PetscStrncpy(t->name, "terminal", sizeof(t->name)));
-  t->ctx     = c;
-  t->active  = TerminalActive;
-  t->value   = TerminalValue;
-  t->adjoint = TerminalAdjoint;
-  t->checksum = TerminalChecksum;
-  t->view    = TerminalView;
-  t->destroy = TerminalDestroy;
+  PetscCall(RwObjectiveAddTerm(obj, "terminal", &ops, 1, &final, NULL, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
