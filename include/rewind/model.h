@@ -39,6 +39,9 @@ J*/
 typedef const char *RwModelType;
 #define RWMODELHEAT "heat"
 
+PETSC_EXTERN PetscErrorCode RwModelHeatSetScheme(RwModel, PetscReal);
+PETSC_EXTERN PetscErrorCode RwModelHeatSetSourceAmplitude(RwModel, PetscBool);
+
 PETSC_EXTERN PetscFunctionList RwModelList;
 PETSC_EXTERN PetscErrorCode    RwModelRegister(const char[], PetscErrorCode (*)(RwModel));
 PETSC_EXTERN PetscErrorCode    RwModelRegisterAll(void);
@@ -63,6 +66,7 @@ PETSC_EXTERN PetscErrorCode RwModelGetParameterInfo(RwModel, PetscInt *, const c
 PETSC_EXTERN PetscErrorCode RwModelGetParameterBlockInfo(RwModel, PetscInt, const char **, PetscInt *, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwModelFindParameterBlock(RwModel, const char[], PetscInt *);
 PETSC_EXTERN PetscErrorCode RwModelGetParameterBlock(RwModel, Vec, PetscInt, PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwModelGetParameterBlockValues(RwModel, PetscInt, const PetscReal *[]);
 PETSC_EXTERN PetscErrorCode RwModelSetParameterBlock(RwModel, Vec, PetscInt, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwModelGetParameterScalars(RwModel, Vec, PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwModelSetParameterScalars(RwModel, Vec, const PetscReal[]);

@@ -150,6 +150,7 @@ static const char *const RwOptionNames[] = {
   "-rw_heat_bc",
   "-rw_heat_dim",
   "-rw_heat_scheme",
+  "-rw_heat_source_amplitude",
   "-rw_heat_theta",
   "-rw_inv_experiments",
   "-rw_inv_noise",

@@ -623,6 +623,30 @@ static PetscErrorCode RwModelScalarAccess(RwModel model, Vec m, PetscInt first, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwModelGetParameterBlockValues - the values of block b that the model uses
+  now (from the last RwModelSetParameters()), the same on every rank, with no
+  communication: what objective terms that depend on the scalars read
+
+  Not collective
+
+  Output Parameter:
+. values - the block's values, owned by the model
+
+  Level: intermediate
+
+.seealso: RwModelSetParameters(), RwModelGetParameterBlock()
+@*/
+PetscErrorCode RwModelGetParameterBlockValues(RwModel model, PetscInt b, const PetscReal *values[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(RwModelGetParameterBlockInfo(model, b, NULL, NULL, NULL, NULL));
+  PetscCheck(model->paramsset, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Call RwModelSetParameters() first");
+  *values = RwModelBlockValues(model, b);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelGetParameterBlock - the values of block b of a parameter vector, on every rank
 

@@ -36,6 +36,7 @@ static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems
     PetscCall(PetscOptionsEList("-rw_heat_scheme", "Time discretisation by name: explicit (theta 0), crank-nicolson (0.5), implicit (backward Euler, 1)", "RwModelCreate_Heat", schemes, 3, schemes[which], &which, &chosen));
     if (chosen) heat->theta = thetas[which];
   }
+  PetscCall(PetscOptionsBool("-rw_heat_source_amplitude", "Give the source s an amplitude a_k per step (a time-indexed parameter block a, default 1): s(t_k) = a_k s", "RwModelCreate_Heat", heat->amplitude, &heat->amplitude, NULL));
   PetscCall(PetscOptionsReal("-rw_heat_theta", "Time discretisation: 0 explicit Euler, 0.5 Crank-Nicolson, 1 backward Euler", "RwModelCreate_Heat", heat->theta, &heat->theta, NULL));
   PetscCheck(heat->theta >= 0 && heat->theta <= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_heat_theta %g must be in [0, 1] (0 explicit, 0.5 Crank-Nicolson, 1 backward Euler)", (double)heat->theta);
   PetscCall(PetscStrncpy(bcs, RwHeatBCs[heat->bc[0]], sizeof(bcs)));
@@ -108,7 +109,7 @@ static PetscErrorCode RwModelIdentity_Heat(RwModel model, char id[], size_t len)
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(id, len, "%" PetscInt_FMT "D, boundaries %s,%s,%s, theta %.17g", heat->dim, RwHeatBCs[heat->bc[0]], RwHeatBCs[heat->bc[1]], RwHeatBCs[heat->bc[2]], (double)heat->theta));
+  PetscCall(PetscSNPrintf(id, len, "%" PetscInt_FMT "D, boundaries %s,%s,%s, theta %.17g%s", heat->dim, RwHeatBCs[heat->bc[0]], RwHeatBCs[heat->bc[1]], RwHeatBCs[heat->bc[2]], (double)heat->theta, heat->amplitude ? ", source amplitude per step" : ""));
   if (heat->ksp) { /* an implicit step's result depends on its solver, to its tolerance */
     KSPType   ktype;
     PCType    ptype;
@@ -170,6 +171,16 @@ static PetscErrorCode RwModelDefaults_Heat(RwModel model, Vec m, Vec u0, Vec tar
     PetscCall(VecSet(s, 0));
     PetscCall(RwModelRestoreParameterField(model, m, 1, &s));
     PetscCall(RwModelSetParameterScalar(model, m, 0, 0));
+    if (((RwModel_Heat *)model->data)->amplitude) { /* a_k = 1: the source as without an amplitude */
+      PetscReal *a;
+      PetscInt   size;
+
+      PetscCall(RwModelGetParameterBlockInfo(model, RW_HEAT_BLOCK_A, NULL, &size, NULL, NULL));
+      PetscCall(PetscMalloc1(size, &a));
+      for (PetscInt k = 0; k < size; k++) a[k] = 1;
+      PetscCall(RwModelSetParameterBlock(model, m, RW_HEAT_BLOCK_A, a));
+      PetscCall(PetscFree(a));
+    }
   }
   if (u0) PetscCall(RwModelFillField(model, u0, HeatDefaultU0, NULL));
   if (target) PetscCall(RwModelFillField(model, target, HeatDefaultTarget, NULL));
@@ -218,6 +229,7 @@ static PetscErrorCode RwModelSetUp_Heat(RwModel model)
   model->nfields    = 2;
   model->fieldnames = RwHeatFieldNames;
   PetscCall(RwModelAddParameterBlock(model, "r", 1, PETSC_FALSE));
+  if (heat->amplitude) PetscCall(RwModelAddParameterBlock(model, "a", 1, PETSC_TRUE));
   PetscCall(RwModelCreatePack_Private(model));
   if (!model->dtset) PetscCall(RwHeatDefaultTimeStep(model));
   /* everything the time loop needs, allocated once here */
@@ -228,6 +240,7 @@ static PetscErrorCode RwModelSetUp_Heat(RwModel model)
   PetscCall(VecDuplicate(heat->s, &heat->gkappa));
   PetscCall(VecDuplicate(heat->s, &heat->gs));
   PetscCall(VecDuplicate(heat->s, &heat->gr));
+  if (heat->amplitude) PetscCall(VecDuplicate(heat->s, &heat->sw));
   if (heat->theta > 0) {
     PetscCall(VecDuplicate(heat->s, &heat->rhs));
     PetscCall(VecDuplicate(heat->s, &heat->mu));
@@ -249,6 +262,7 @@ static PetscErrorCode RwModelView_Heat(RwModel model, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, ", boundaries"));
   for (PetscInt d = 0; d < heat->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " %c:%s", "xyz"[d], RwHeatBCs[heat->bc[d]]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\ntime stepping: %s (theta = %g)\n", scheme, (double)heat->theta));
+  if (heat->amplitude) PetscCall(PetscViewerASCIIPrintf(viewer, "source amplitude per step: block a of %" PetscInt64_FMT " values, s(t_k) = a_k s\n", model->n));
   if (heat->ksp) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(KSPView(heat->ksp, viewer));
@@ -269,12 +283,76 @@ static PetscErrorCode RwModelDestroy_Heat(RwModel model)
   PetscCall(VecDestroy(&heat->gkappa));
   PetscCall(VecDestroy(&heat->gs));
   PetscCall(VecDestroy(&heat->gr));
+  PetscCall(VecDestroy(&heat->sw));
   PetscCall(VecDestroy(&heat->rhs));
   PetscCall(VecDestroy(&heat->mu));
   PetscCall(MatDestroy(&heat->P));
   PetscCall(KSPDestroy(&heat->ksp));
   PetscCall(RwStencilDestroy(&heat->st));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetScheme_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetSourceAmplitude_C", NULL));
   PetscCall(PetscFree(model->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelHeatSetScheme_Heat(RwModel model, PetscReal theta)
+{
+  PetscFunctionBegin;
+  PetscCheck(!model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Choose the heat scheme before RwModelSetUp()");
+  PetscCheck(theta >= 0 && theta <= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Heat scheme theta %g must be in [0, 1] (0 explicit, 0.5 Crank-Nicolson, 1 backward Euler)", (double)theta);
+  ((RwModel_Heat *)model->data)->theta = theta;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelHeatSetSourceAmplitude_Heat(RwModel model, PetscBool on)
+{
+  PetscFunctionBegin;
+  PetscCheck(!model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Choose the source amplitude before RwModelSetUp(): it changes the parameter layout");
+  ((RwModel_Heat *)model->data)->amplitude = on;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelHeatSetScheme - the theta-scheme of a heat model: 0 explicit Euler,
+  0.5 Crank-Nicolson, 1 backward Euler; ignored by other model types
+
+  Logically collective; before RwModelSetUp()
+
+  Options Database Keys:
++ -rw_heat_theta <theta>                              - theta
+- -rw_heat_scheme <explicit,crank-nicolson,implicit> - by name
+
+  Level: intermediate
+
+.seealso: RWMODELHEAT, RwModelHeatSetSourceAmplitude()
+@*/
+PetscErrorCode RwModelHeatSetScheme(RwModel model, PetscReal theta)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscTryMethod(model, "RwModelHeatSetScheme_C", (RwModel, PetscReal), (model, theta));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelHeatSetSourceAmplitude - gives a heat model's source a per-step
+  amplitude, a time-indexed parameter block "a" (s(t_k) = a_k s, default a_k = 1);
+  ignored by other model types
+
+  Logically collective; before RwModelSetUp(), after the number of steps is set
+
+  Options Database Key:
+. -rw_heat_source_amplitude - the same
+
+  Level: intermediate
+
+.seealso: RWMODELHEAT, RwModelSetSteps()
+@*/
+PetscErrorCode RwModelHeatSetSourceAmplitude(RwModel model, PetscBool on)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscTryMethod(model, "RwModelHeatSetSourceAmplitude_C", (RwModel, PetscBool), (model, on));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -288,6 +366,7 @@ static PetscErrorCode RwModelDestroy_Heat(RwModel model)
 . -rw_heat_scheme <explicit,crank-nicolson,implicit> - the scheme by name (theta 0, 0.5, 1)
 . -rw_heat_bc <periodic,dirichlet,neumann> - one, or one per direction separated by commas (default periodic)
 . -rw_heat_theta <theta>             - 0 explicit Euler (default), 0.5 Crank-Nicolson, 1 backward Euler
+. -rw_heat_source_amplitude          - a per-step amplitude of the source: a time-indexed block a (default 1), s(t_k) = a_k s
 . -rw_dt <dt>                        - time step (default 0.8 of the explicit limit for the default kappa)
 . -da_grid_x, -da_grid_y, -da_grid_z - grid points per direction (default 64, or 32 in 3D)
 - -ksp_type, -pc_type, ...           - the implicit schemes' solver (default CG with Jacobi, rtol 1e-12)
@@ -326,5 +405,7 @@ PetscErrorCode RwModelCreate_Heat(RwModel model)
   model->ops->stepadjoint    = RwHeatStepAdjoint;
   model->ops->adjointend     = RwHeatAdjointEnd;
   model->ops->adjointaccumulators = RwHeatAdjointAccumulators;
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetScheme_C", RwModelHeatSetScheme_Heat));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetSourceAmplitude_C", RwModelHeatSetSourceAmplitude_Heat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

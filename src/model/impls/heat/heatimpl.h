@@ -34,6 +34,7 @@ typedef struct {
   RwHeatBC  bc[3];
   PetscReal ih2[3]; /* 1/h^2 per direction, 0 beyond dim */
   PetscReal theta;
+  PetscBool amplitude; /* the source has a per-step amplitude a_k (a time-indexed block): s(t_k) = a_k s */
   RwStencil st;     /* the grid, its halos and boundary ghosts */
 
   /* parameters, from RwModelSetParameters() */
@@ -51,6 +52,7 @@ typedef struct {
 
   /* adjoint accumulators: per point, so each point's sums do not depend on the decomposition */
   Vec gkappa, gs, gr;
+  Vec sw;           /* the amplitude's adjoint: dt s_i mu_i per point, summed exactly */
 
   /* the implicit solver */
   Vec rhs, mu;
@@ -72,5 +74,8 @@ PETSC_INTERN PetscErrorCode RwHeatAdjointBegin(RwModel);
 PETSC_INTERN PetscErrorCode RwHeatStepAdjoint(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwHeatAdjointEnd(RwModel, Vec);
 PETSC_INTERN PetscErrorCode RwHeatAdjointAccumulators(RwModel, PetscInt *, Vec[]);
+
+#define RW_HEAT_BLOCK_R 0 /* the decay rate */
+#define RW_HEAT_BLOCK_A 1 /* the source amplitude per step, with -rw_heat_source_amplitude */
 
 #endif

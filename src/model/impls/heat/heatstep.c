@@ -10,7 +10,7 @@
 #include <float.h>
 
 /* The coefficients of one theta-scheme pass */
-static RwHeatPass HeatPassCoefficients(RwModel model)
+static RwHeatPass HeatPassCoefficients(RwModel model, PetscInt64 k)
 {
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
   RwHeatPass    P;
@@ -21,7 +21,7 @@ static RwHeatPass HeatPassCoefficients(RwModel model)
   P.c    = (1 - heat->theta) * model->dt;
   P.ca   = (1 - heat->theta) * model->dt;
   P.cb   = heat->theta * model->dt;
-  P.cs   = model->dt;
+  P.cs   = heat->amplitude ? model->dt * RwModelBlockValues(model, RW_HEAT_BLOCK_A)[k] : model->dt;
   P.dr   = heat->dr;
   P.useb = heat->theta > 0 ? PETSC_TRUE : PETSC_FALSE;
   P.usek = heat->dkappazero ? PETSC_FALSE : PETSC_TRUE;
@@ -62,7 +62,7 @@ PetscErrorCode RwHeatStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
 
   PetscFunctionBegin;
   c.st    = heat->st;
-  c.P     = HeatPassCoefficients(model);
+  c.P     = HeatPassCoefficients(model, k);
   c.x.g   = u;
   c.probe = 0;
   PetscCall(VecGetArrayRead(heat->kappa, &c.kappa));
@@ -106,7 +106,7 @@ PetscErrorCode RwHeatStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
 
   PetscFunctionBegin;
   c.st    = heat->st;
-  c.P     = HeatPassCoefficients(model);
+  c.P     = HeatPassCoefficients(model, k);
   c.probe = 0;
   for (PetscInt i = 0; i < 3; i++) c.in[i].g = g[i];
   PetscCall(VecGetArrayRead(heat->kappa, &c.kappa));
@@ -119,6 +119,11 @@ PetscErrorCode RwHeatStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecRestoreArrayRead(heat->dkappa, &c.dkappa));
   PetscCall(VecRestoreArrayRead(heat->kappa, &c.kappa));
   PetscCall(PetscLogFlops((24.0 * heat->dim + 10) * heat->st->own.n[0] * heat->st->own.n[1] * heat->st->own.n[2]));
+  if (heat->amplitude) { /* the amplitude's direction: dt da_k s, before the solve as the source itself */
+    PetscReal da = RwModelBlockDirection(model, RW_HEAT_BLOCK_A)[k];
+
+    if (da != 0) PetscCall(VecAXPY(y, model->dt * da, heat->s));
+  }
   if (heat->theta > 0) PetscCall(HeatSolve(model, k, heat->rhs, du, dunew, PETSC_FALSE, "tangent"));
   RwModelFlagNonFinite(model, 0, k + 1, c.probe);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -143,6 +148,23 @@ static void HeatAdjointRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscI
   RwHeatRowAdjoint(&c->P, n, RwStencilInputRow(st, &c->in[0], 1, ghosted, i, j, k), RwStencilRowAt(c->kappa, &st->ghost, 1, i, j, k), RwStencilInputRow(st, &c->in[1], 1, ghosted, i, j, k), ub, RwStencilOwnedAt(st, 1, c->y, i, j, k), RwStencilOwnedAt(st, 1, c->gk, i, j, k), RwStencilOwnedAt(st, 1, c->gs, i, j, k), RwStencilOwnedAt(st, 1, c->gr, i, j, k), &c->probe);
 }
 
+/* dJ/da_k = dt sum_i s_i mu_i: every point's product rounded on its own, then summed exactly */
+static PetscErrorCode HeatAmplitudeAdjoint(RwModel model, PetscInt64 k, Vec mu)
+{
+  RwModel_Heat      *heat = (RwModel_Heat *)model->data;
+  const PetscScalar *a;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecPointwiseMult(heat->sw, heat->s, mu));
+  PetscCall(VecScale(heat->sw, model->dt));
+  PetscCall(VecGetLocalSize(heat->sw, &n));
+  PetscCall(VecGetArrayRead(heat->sw, &a));
+  PetscCall(RwModelAddScalarGradientArray(model, RW_HEAT_BLOCK_A, (PetscInt)k, n, (const PetscReal *)a));
+  PetscCall(VecRestoreArrayRead(heat->sw, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, Vec lnew, Vec l)
 {
   RwModel_Heat  *heat = (RwModel_Heat *)model->data;
@@ -156,7 +178,7 @@ PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
     g[0] = heat->mu;
   }
   c.st    = heat->st;
-  c.P     = HeatPassCoefficients(model);
+  c.P     = HeatPassCoefficients(model, k);
   c.probe = 0;
   for (PetscInt i = 0; i < 3; i++) c.in[i].g = g[i];
   PetscCall(VecGetArrayRead(heat->kappa, &c.kappa));
@@ -171,6 +193,7 @@ PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecRestoreArray(l, &c.y));
   PetscCall(VecRestoreArrayRead(heat->kappa, &c.kappa));
   PetscCall(PetscLogFlops((20.0 * heat->dim + 10) * heat->st->own.n[0] * heat->st->own.n[1] * heat->st->own.n[2]));
+  if (heat->amplitude) PetscCall(HeatAmplitudeAdjoint(model, k, g[0]));
   RwModelFlagNonFinite(model, 1, k, c.probe);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -318,6 +341,11 @@ PetscErrorCode RwHeatSetParameters(RwModel model, Vec m)
   PetscCall(RwModelRestoreParameterField(model, m, 1, &s));
   if (r != heat->r) changed = PETSC_TRUE;
   heat->r = r;
+  if (heat->amplitude) {
+    const PetscReal *a = RwModelBlockValues(model, RW_HEAT_BLOCK_A);
+
+    for (PetscInt64 k = 0; k < model->n; k++) PetscCheck(!PetscIsInfOrNanReal(a[k]), PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "The source amplitude a_%" PetscInt64_FMT " is %g: it must be finite", k, (double)a[k]);
+  }
   PetscCall(HeatStabilityLimit(model));
   PetscCheck(model->dt <= heat->dtlimit * (1 + 1e-12), PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Time step -rw_dt %g is above the stability limit of the %s scheme (-rw_heat_theta %.3f) for these parameters: use -rw_dt %.6e or smaller, or an implicit scheme (-rw_heat_scheme crank-nicolson or implicit)", (double)model->dt, heat->theta == 0 ? "explicit" : "theta", (double)heat->theta, (double)heat->dtlimit);
   if (heat->theta > 0 && (changed || model->dt != heat->assembleddt)) {
