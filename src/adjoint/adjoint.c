@@ -482,6 +482,7 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscCall(VecDuplicate(adj->W, &adj->dW));
   PetscCall(VecDuplicate(adj->W, &adj->dT));
   adj->setupcalled = PETSC_TRUE;
+  PetscCall(PetscObjectViewFromOptions((PetscObject)adj->obj, NULL, "-rw_objective_view"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -167,6 +167,7 @@ static const char *const RwOptionNames[] = {
   "-rw_model_plugin",
   "-rw_model_type",
   "-rw_model_view",
+  "-rw_objective_view",
   "-rw_obs",
   "-rw_obs_write",
   "-rw_output",

@@ -1,8 +1,8 @@
 /*
   Options prefixes, PETSc's way: a prefix set and then appended on the model
   reaches its options and its grid's (-<prefix>da_grid_x); on the driver it
-  reaches the driver's, the schedule's and the stores' options; options
-  without the prefix are not read.
+  reaches the driver's, the schedule's and the stores' options; the
+  objective inherits its model's; options without the prefix are not read.
 */
 #include "rwtest.h"
 #include <petscdmda.h>
@@ -34,6 +34,9 @@ START_TEST(test_prefix)
   RW_CHECK(DMDAGetInfo(da, &dim, &M, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   rw_assert_all(dim == 1 && M == 11, "the prefixed model has a %" PetscInt_FMT "D grid of %" PetscInt_FMT " points, expected 1D of 11", dim, M);
   RW_CHECK(RwObjectiveCreate(model, &obj));
+  RW_CHECK(RwObjectiveGetOptionsPrefix(obj, &prefix));
+  RW_CHECK(PetscStrcmp(prefix, "a_b_", &same));
+  rw_assert_all(same, "the objective's prefix is %s, expected its model's a_b_", prefix);
   RW_CHECK(RwObjectiveAddDefaultMisfit(obj));
   RW_CHECK(RwAdjointCreate(model, obj, &adj));
   RW_CHECK(RwAdjointSetOptionsPrefix(adj, "d_"));

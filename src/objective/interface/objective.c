@@ -31,6 +31,12 @@ PetscErrorCode RwObjectiveCreate(RwModel model, RwObjective *obj)
   PetscCall(PetscHeaderCreate(o, RW_OBJECTIVE_CLASSID, "RwObjective", "Objective: a sum of misfit terms", "RwObjective", PetscObjectComm((PetscObject)model), RwObjectiveDestroy, RwObjectiveView));
   PetscCall(PetscObjectReference((PetscObject)model));
   o->model = model;
+  { /* a child inherits its model's prefix: one per ensemble member or case */
+    const char *prefix;
+
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)model, &prefix));
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)o, prefix));
+  }
   PetscCall(RwModelCreateState(model, &o->work));
   PetscCall(DMCreateLocalVector(model->da, &o->uloc));
   *obj = o;
@@ -553,6 +559,53 @@ PetscErrorCode RwObjectiveSetDirection(RwObjective obj, Vec dm)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
   obj->dm = dm;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwObjectiveSetOptionsPrefix - the prefix of the objective's options (-<prefix>rw_objective_view); by default its model's
+
+  Logically collective
+
+  Level: intermediate
+
+.seealso: RwObjectiveAppendOptionsPrefix(), RwModelSetOptionsPrefix()
+@*/
+PetscErrorCode RwObjectiveSetOptionsPrefix(RwObjective obj, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)obj, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwObjectiveAppendOptionsPrefix - appends to the objective's options prefix
+
+  Logically collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwObjectiveAppendOptionsPrefix(RwObjective obj, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
+  PetscCall(PetscObjectAppendOptionsPrefix((PetscObject)obj, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwObjectiveGetOptionsPrefix - the objective's options prefix (NULL: none)
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwObjectiveGetOptionsPrefix(RwObjective obj, const char *prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)obj, prefix));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
