@@ -55,6 +55,7 @@ PetscErrorCode rw_test_model_comm(MPI_Comm comm, const char *options, RwModel *m
 
 /* A model of any registered type (heat, osc, ...) configured the same way */
 PetscErrorCode rw_test_model_type(const char *type, const char *options, RwModel *model);
+PetscErrorCode rw_test_model_type_comm(MPI_Comm comm, const char *type, const char *options, RwModel *model);
 
 /* Every registered model type, in registration order (free *types with
    PetscFree()): the model suites run over all of them, as SLEPc's tests run

@@ -23,7 +23,7 @@ static PetscErrorCode rw_test_options(MPI_Comm comm, const char *options, char p
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode rw_test_model_type_comm(MPI_Comm comm, const char *type, const char *options, RwModel *model)
+PetscErrorCode rw_test_model_type_comm(MPI_Comm comm, const char *type, const char *options, RwModel *model)
 {
   char prefix[32];
 
