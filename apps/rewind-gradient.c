@@ -2,6 +2,7 @@ static char help[] = "rewind-gradient: J and its exact gradient for a model conf
                      "Prints `key value` lines (%.17g): J, then norm2_dJd<name> and sum_dJd<name> for\n"
                      "every parameter (fields, global scalars) and for the initial state u0.\n\n"
                      "  -rw_model_type heat          the model (heat: see -rw_heat_* options)\n"
+                     "  -rw_model_plugin <lib.so>    load model types from a shared library first (e.g. examples/oscillator's libosc.so)\n"
                      "  -rw_steps <n>                number of time steps\n"
                      "  -rw_gradient_view hdf5:file  write dJd<name> datasets (natural grid order) and scalars as attributes\n"
                      "  -rw_verify taylor,dot,fd     verify the gradient; prints figures and PASS/FAIL\n"

@@ -76,6 +76,8 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, NULL));
   PetscCall(RwInitializePackage());
+  PetscCall(RwModelRegisterAll());
+  PetscCall(RwModelPluginRegister()); /* osc, after the built-in types */
   rank = rw_test_rank();
   size = rw_test_size();
   if (!rank) printf("# %s: running on %d MPI rank%s\n", argv[0], size, size > 1 ? "s" : "");

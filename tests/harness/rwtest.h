@@ -53,6 +53,19 @@ const char *rw_test_captured(void);
 PetscErrorCode rw_test_model(const char *options, RwModel *model);
 PetscErrorCode rw_test_model_comm(MPI_Comm comm, const char *options, RwModel *model);
 
+/* A model of any registered type (heat, osc, ...) configured the same way */
+PetscErrorCode rw_test_model_type(const char *type, const char *options, RwModel *model);
+PetscErrorCode rw_test_model_type_comm(MPI_Comm comm, const char *type, const char *options, RwModel *model);
+
+/* Every registered model type, in registration order (free *types with
+   PetscFree()): the model suites run over all of them, as SLEPc's tests run
+   over every solver type */
+PetscErrorCode rw_test_model_types(int *n, const char ***types);
+
+/* The test model of examples/oscillator/osc.c, compiled into this harness
+   and registered (as "osc") by the shared main */
+PETSC_EXTERN PetscErrorCode RwModelPluginRegister(void);
+
 /* The model's default problem: parameters, initial state, terminal misfit to
    its default target, and a driver set up from the same options */
 typedef struct {

@@ -23,7 +23,7 @@ static PetscErrorCode rw_test_options(MPI_Comm comm, const char *options, char p
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode rw_test_model_comm(MPI_Comm comm, const char *options, RwModel *model)
+PetscErrorCode rw_test_model_type_comm(MPI_Comm comm, const char *type, const char *options, RwModel *model)
 {
   char prefix[32];
 
@@ -31,9 +31,33 @@ PetscErrorCode rw_test_model_comm(MPI_Comm comm, const char *options, RwModel *m
   PetscCall(rw_test_options(comm, options, prefix, sizeof(prefix)));
   PetscCall(RwModelCreate(comm, model));
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*model, prefix));
-  PetscCall(RwModelSetType(*model, RWMODELHEAT));
+  PetscCall(RwModelSetType(*model, type));
   PetscCall(RwModelSetFromOptions(*model));
   PetscCall(RwModelSetUp(*model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode rw_test_model_comm(MPI_Comm comm, const char *options, RwModel *model)
+{
+  PetscFunctionBegin;
+  PetscCall(rw_test_model_type_comm(comm, RWMODELHEAT, options, model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode rw_test_model_type(const char *type, const char *options, RwModel *model)
+{
+  PetscFunctionBegin;
+  PetscCall(rw_test_model_type_comm(PETSC_COMM_WORLD, type, options, model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode rw_test_model_types(int *n, const char ***types)
+{
+  PetscFunctionBegin;
+  PetscCall(RwModelRegisterAll());
+  PetscCall(PetscFunctionListGet(RwModelList, types, n));
+  /* PETSc 3.18 counts the array's closing NULL in n; count the names instead */
+  for (*n = 0; (*types)[*n]; (*n)++) { }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

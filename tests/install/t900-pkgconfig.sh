@@ -1,6 +1,8 @@
 #!/bin/sh
 # make install into a scratch DESTDIR, then build and run an external program
-# with nothing but `pkg-config --cflags --libs rewind`, on 2 ranks.
+# with nothing but `pkg-config --cflags --libs rewind`, on 2 ranks; then a
+# user's model (examples/oscillator) the same way, its Taylor test, and the
+# installed rewind-gradient with the model loaded as a plugin.
 . "$top_srcdir/tests/testlib.sh"
 echo "# make install DESTDIR=$tmp"
 if ! $MAKE -C "$top_builddir" install DESTDIR="$tmp" >"$tmp/install.log" 2>&1; then
@@ -26,3 +28,28 @@ out=$(LD_LIBRARY_PATH="$tmp$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" && expo
 echo "$out"
 # each of the 2 ranks adds 1e100 + 1 - 1e100 exactly: the sum is 2
 test "$out" = "rewind $(sed -n 's/^Version: //p' "$tmp/pc/rewind.pc") sum 2"
+
+# ---- a user's model out of tree: examples/oscillator, built by its own
+# Makefile with nothing but pkg-config against the installed library
+echo "# examples/oscillator against the installed rewind"
+cp -R "$top_srcdir/examples/oscillator" "$tmp/osc"
+chmod -R u+w "$tmp/osc"
+$MAKE -C "$tmp/osc" CC="$CC" PKG_CONFIG="$PKG_CONFIG" libosc.so oscdriver >"$tmp/osc/build.log" 2>&1 || { cat "$tmp/osc/build.log"; exit 1; }
+LD_LIBRARY_PATH="$tmp$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH
+grid="-osc_dim 2 -da_grid_x 24 -da_grid_y 20 -osc_block_size 6 -rw_steps 10"
+# the model compiled into a program: its gradient passes the Taylor test (exit 0)
+app="$tmp/osc/oscdriver"
+drv=$(run 2 $grid)
+echo "$drv"
+echo "$drv" | grep -q '^taylor_min_order1 [0-9.]* PASS$'
+# the model as a plugin of the installed rewind-gradient: J and every gradient printed
+app="$tmp$bindir/rewind-gradient"
+out=$(run 2 -rw_model_plugin "$tmp/osc/libosc.so" -rw_model_type osc $grid -rw_verify taylor)
+echo "$out"
+for key in J norm2_dJdc sum_dJdc norm2_dJdw sum_dJdw norm2_dJdu0; do
+  echo "$out" | grep -q "^$key [-0-9.e+]*$" || { echo "rewind-gradient with the plugin printed no $key"; exit 1; }
+done
+echo "$out" | grep -q '^verify_taylor_min_order1 [0-9.]* PASS$'
+# the plugin computes what the compiled-in model does, to the last digit printed
+test "$(echo "$out" | sed -n 's/^J //p')" = "$(echo "$drv" | sed -n 's/^J //p')"

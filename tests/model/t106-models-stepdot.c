@@ -1,0 +1,70 @@
+/*
+  Per-step dot-product tests of every registered model type, as SLEPc runs a
+  test over every solver type: <T (du, dm), l> against <A_u l, du> + <A_m l, dm>
+  for one step at random states, for each type's table of cases below.  A
+  registered type without cases fails the test, so a new type cannot skip it.
+  Explicit steps must agree to 100 eps.
+*/
+#include "rwtest.h"
+
+typedef struct {
+  const char *type;
+  const char *options[6]; /* NULL-terminated */
+} ModelCases;
+
+static const ModelCases cases[] = {
+  {"heat", {"-rw_heat_dim 1 -da_grid_x 23 -rw_heat_bc dirichlet", "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_heat_bc periodic,neumann", NULL}},
+  {"osc",  {"-osc_dim 1 -da_grid_x 29 -osc_block_size 1", "-osc_dim 1 -da_grid_x 29 -osc_block_size 5", "-osc_dim 2 -da_grid_x 13 -da_grid_y 11 -osc_block_size 7",
+            "-osc_dim 3 -da_grid_x 7 -da_grid_y 6 -da_grid_z 5 -osc_block_size 3", NULL}},
+};
+
+static const ModelCases *find_cases(const char *type)
+{
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+    if (!strcmp(cases[i].type, type)) return &cases[i];
+  return NULL;
+}
+
+static void run_case(const char *type, const char *opts)
+{
+  RwModel   model;
+  Vec       m;
+  RwDotTest dot;
+
+  RW_CHECK(rw_test_model_type(type, opts, &model));
+  RW_CHECK(RwModelCreateParameters(model, &m));
+  RW_CHECK(RwModelGetDefaults(model, m, NULL, NULL));
+  RW_CHECK(RwVerifyStepDot(model, m, 3, 42, &dot));
+  if (!rw_test_rank()) printf("# %-5s %-70s <T dx,y> %+.16e <dx,A y> %+.16e  err %.3g eps\n", type, opts, dot.lhs, dot.rhs, dot.err);
+  rw_assert_all(dot.lhs != 0, "%s %s: the tangent side is 0: the test would prove nothing", type, opts);
+  rw_assert_all(dot.err <= 100, "%s %s: dot-product error %g eps exceeds 100 eps", type, opts, dot.err);
+  RW_CHECK(VecDestroy(&m));
+  RW_CHECK(RwModelDestroy(&model));
+}
+
+START_TEST(test_every_type)
+{
+  const char **types;
+  int          n;
+
+  RW_CHECK(rw_test_model_types(&n, &types));
+  ck_assert_msg(n >= 2, "expected heat and osc registered, found %d types", n);
+  for (int t = 0; t < n; t++) {
+    const ModelCases *c = find_cases(types[t]);
+
+    ck_assert_msg(c, "model type %s is registered but has no cases in t106: add some", types[t]);
+    for (int i = 0; c->options[i]; i++) run_case(types[t], c->options[i]);
+  }
+  RW_CHECK(PetscFree(types));
+}
+END_TEST
+
+Suite *rw_test_suite(void)
+{
+  Suite *s  = suite_create("models-stepdot");
+  TCase *tc = tcase_create("core");
+
+  tcase_add_test(tc, test_every_type);
+  suite_add_tcase(s, tc);
+  return s;
+}
