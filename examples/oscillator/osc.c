@@ -554,27 +554,6 @@ static PetscErrorCode OscSetUp(RwModel model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode OscCoordinate(RwModel model, PetscInt d, PetscInt i, PetscReal *x)
-{
-  PetscFunctionBegin;
-  PetscCall(RwStencilCoordinate(((Osc *)model->data)->st, d, i, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode OscGhostRule(RwModel model, PetscInt d, PetscBool *periodic, PetscReal *sign)
-{
-  PetscFunctionBegin;
-  PetscCall(RwStencilGhostRule(((Osc *)model->data)->st, d, periodic, sign));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode OscGlobalToLocal(RwModel model, Vec g, Vec l, PetscBool state)
-{
-  PetscFunctionBegin;
-  PetscCall(RwStencilGlobalToLocal(((Osc *)model->data)->st, g, l, state));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Beyond the grid, dt and the steps (which the driver adds): what changes the states */
 static PetscErrorCode OscIdentity(RwModel model, char id[], size_t len)
 {
@@ -641,10 +620,7 @@ PETSC_EXTERN PetscErrorCode RwModelCreate_Osc(RwModel model)
   model->ops->view                = OscView;
   model->ops->destroy             = OscDestroy;
   model->ops->defaults            = OscDefaults;
-  model->ops->coordinate          = OscCoordinate;
-  model->ops->ghostrule           = OscGhostRule;
   model->ops->identity            = OscIdentity;
-  model->ops->globaltolocal       = OscGlobalToLocal;
   model->ops->setparameters       = OscSetParameters;
   model->ops->setdirection        = OscSetDirection;
   model->ops->step                = OscStep;

@@ -69,6 +69,7 @@ struct _p_RwModel {
   PetscBool          paramsset, directionset, inadjoint;
   PetscInt64         nforward, ntangent, nadjoint; /* steps taken, for the driver's counts */
   PetscInt64         firstbad[2]; /* first forward / adjoint step whose result was not finite; -1: none */
+  void              *stencil;     /* the shared grid layer (RwStencil) if the type is built on it: the default coordinate, ghost-rule and halo ops */
   void              *data;        /* the type's own state */
 };
 

@@ -178,9 +178,32 @@ static PetscErrorCode RwStencilCreateFieldDM(RwStencil st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A model on the layer gets its coordinate, ghost-rule and halo ops from it, unless the type gives its own */
+static PetscErrorCode RwStencilModelCoordinate(RwModel model, PetscInt d, PetscInt i, PetscReal *x)
+{
+  PetscFunctionBegin;
+  PetscCall(RwStencilCoordinate((RwStencil)model->stencil, d, i, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStencilModelGhostRule(RwModel model, PetscInt d, PetscBool *periodic, PetscReal *sign)
+{
+  PetscFunctionBegin;
+  PetscCall(RwStencilGhostRule((RwStencil)model->stencil, d, periodic, sign));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStencilModelGlobalToLocal(RwModel model, Vec g, Vec l, PetscBool state)
+{
+  PetscFunctionBegin;
+  PetscCall(RwStencilGlobalToLocal((RwStencil)model->stencil, g, l, state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   RwStencilSetUp - creates the grids, the halos and the work vectors; sets
-  the model's state grid (model->da) and cell volume
+  the model's state grid (model->da), field grid (model->fda), dof and cell
+  volume, and its coordinate, ghost-rule and halo ops where the type left them unset
 
   Collective
 
@@ -219,6 +242,10 @@ PetscErrorCode RwStencilSetUp(RwStencil st, const char name[], const PetscInt de
   model->fda        = st->fda;
   model->dof        = st->dof;
   model->cellvolume = st->cellvolume;
+  model->stencil    = st;
+  if (!model->ops->coordinate) model->ops->coordinate = RwStencilModelCoordinate;
+  if (!model->ops->ghostrule) model->ops->ghostrule = RwStencilModelGhostRule;
+  if (!model->ops->globaltolocal) model->ops->globaltolocal = RwStencilModelGlobalToLocal;
   st->setupcalled   = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

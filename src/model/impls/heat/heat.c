@@ -82,28 +82,6 @@ static PetscErrorCode RwHeatCreateGrid(RwModel model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RwModelCoordinate_Heat(RwModel model, PetscInt d, PetscInt i, PetscReal *x)
-{
-  PetscFunctionBegin;
-  PetscCall(RwStencilCoordinate(((RwModel_Heat *)model->data)->st, d, i, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode RwModelGhostRule_Heat(RwModel model, PetscInt d, PetscBool *periodic, PetscReal *sign)
-{
-  PetscFunctionBegin;
-  PetscCall(RwStencilGhostRule(((RwModel_Heat *)model->data)->st, d, periodic, sign));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Boundary ghosts by the rule for states or fields (kappa and its direction once per solve, sensors, regularisers) */
-static PetscErrorCode RwModelGlobalToLocal_Heat(RwModel model, Vec g, Vec l, PetscBool state)
-{
-  PetscFunctionBegin;
-  PetscCall(RwStencilGlobalToLocal(((RwModel_Heat *)model->data)->st, g, l, state));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode RwModelIdentity_Heat(RwModel model, char id[], size_t len)
 {
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
@@ -393,10 +371,7 @@ PetscErrorCode RwModelCreate_Heat(RwModel model)
   model->ops->view           = RwModelView_Heat;
   model->ops->destroy        = RwModelDestroy_Heat;
   model->ops->defaults       = RwModelDefaults_Heat;
-  model->ops->coordinate     = RwModelCoordinate_Heat;
-  model->ops->ghostrule      = RwModelGhostRule_Heat;
   model->ops->identity       = RwModelIdentity_Heat;
-  model->ops->globaltolocal  = RwModelGlobalToLocal_Heat;
   model->ops->setparameters  = RwHeatSetParameters;
   model->ops->setdirection   = RwHeatSetDirection;
   model->ops->step           = RwHeatStep;
