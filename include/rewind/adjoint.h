@@ -72,6 +72,7 @@ PETSC_EXTERN PetscErrorCode RwAdjointSetUp(RwAdjoint);
 PETSC_EXTERN PetscErrorCode RwAdjointSolve(RwAdjoint, Vec, Vec, PetscReal *, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwAdjointForward(RwAdjoint, Vec, Vec, PetscReal *, Vec);
 PETSC_EXTERN PetscErrorCode RwTangentSolve(RwAdjoint, Vec, Vec, Vec, Vec, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwTangentPropagate(RwAdjoint, Vec, Vec, PetscInt, Vec[], Vec[], PetscErrorCode (*)(RwAdjoint, PetscInt64, Vec, PetscInt, Vec[], void *), void *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwAdjointGetCounts(RwAdjoint, RwAdjointCounts *);
 PETSC_EXTERN PetscErrorCode RwAdjointGetMeasuredCosts(RwAdjoint, PetscReal[4]);
 PETSC_EXTERN PetscErrorCode RwAdjointView(RwAdjoint, PetscViewer);
