@@ -2,12 +2,11 @@
   Public objective terms and a time-indexed parameter block, through the driver.
 
   Heat with a per-step source amplitude a_k (-rw_heat_source_amplitude, a
-  time-indexed block) and an objective of three terms, two of them written
-  here as a user writes them with RwObjectiveAddTerm():
-    - the terminal misfit (a library term);
-    - "energy": a time integral (trapezoid weights) of (h^d / 2) sum_i kappa_i u_i^2,
-      which depends on the state and directly on the parameter field kappa;
-    - "control": (alpha / 2) sum_k a_k^2, a control cost on the block alone.
+  time-indexed block) and an objective of three terms: the terminal misfit
+  (a library term) and two written as a user writes them with
+  RwObjectiveAddTerm() (tests/harness/rwtestterms.c): "energy", a time
+  integral of (h^d / 2) sum_i kappa_i u_i^2 (state and parameter field), and
+  "control", (alpha / 2) sum_k a_k^2 on the time-indexed block alone.
   Checked: the whole-run dot test (tangent against adjoint), the Taylor test,
   central finite differences, a revolve-checkpointed gradient bitwise equal
   to store-all's, and each term's share of J against a direct evaluation.
@@ -15,191 +14,8 @@
 #include "rwtest.h"
 #include <rewind/private/modelimpl.h>
 
-typedef struct {
-  PetscReal alpha;
-  PetscInt  block;
-} Control;
-
-/* ---- energy: (h^d / 2) sum_i kappa_i u_i^2, weighted by the step's w ---- */
-static PetscErrorCode EnergyValue(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, RwReproSum acc, PetscInt slot, void *ctx)
-{
-  RwModel            model;
-  Vec                m, kappa;
-  const PetscScalar *a, *c;
-  PetscReal          vol;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(RwObjectiveGetModel(obj, &model));
-  PetscCall(RwObjectiveGetParameters(obj, &m));
-  PetscCall(RwModelGetCellVolume(model, &vol));
-  PetscCall(RwModelGetParameterField(model, m, 0, &kappa));
-  PetscCall(VecGetLocalSize(u, &n));
-  PetscCall(VecGetArrayRead(u, &a));
-  PetscCall(VecGetArrayRead(kappa, &c));
-  for (PetscInt i = 0; i < n; i++) PetscCall(RwReproSumAdd(acc, slot, w * 0.5 * vol * c[i] * a[i] * a[i]));
-  PetscCall(VecRestoreArrayRead(kappa, &c));
-  PetscCall(VecRestoreArrayRead(u, &a));
-  PetscCall(RwModelRestoreParameterField(model, m, 0, &kappa));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode EnergyAdjoint(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, Vec lambda, void *ctx)
-{
-  RwModel            model;
-  Vec                m, kappa;
-  const PetscScalar *a, *c;
-  PetscScalar       *l;
-  PetscReal          vol;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(RwObjectiveGetModel(obj, &model));
-  PetscCall(RwObjectiveGetParameters(obj, &m));
-  PetscCall(RwModelGetCellVolume(model, &vol));
-  PetscCall(RwModelGetParameterField(model, m, 0, &kappa));
-  PetscCall(VecGetLocalSize(u, &n));
-  PetscCall(VecGetArrayRead(u, &a));
-  PetscCall(VecGetArrayRead(kappa, &c));
-  PetscCall(VecGetArray(lambda, &l));
-  for (PetscInt i = 0; i < n; i++) l[i] += w * vol * c[i] * a[i];
-  PetscCall(VecRestoreArray(lambda, &l));
-  PetscCall(VecRestoreArrayRead(kappa, &c));
-  PetscCall(VecRestoreArrayRead(u, &a));
-  PetscCall(RwModelRestoreParameterField(model, m, 0, &kappa));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* dJ/dkappa_i = w (h^d / 2) u_i^2: into the field part g[0] */
-static PetscErrorCode EnergyGradient(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, Vec g[], void *ctx)
-{
-  RwModel            model;
-  const PetscScalar *a;
-  PetscScalar       *d;
-  PetscReal          vol;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(RwObjectiveGetModel(obj, &model));
-  PetscCall(RwModelGetCellVolume(model, &vol));
-  PetscCall(VecGetLocalSize(u, &n));
-  PetscCall(VecGetArrayRead(u, &a));
-  PetscCall(VecGetArray(g[0], &d));
-  for (PetscInt i = 0; i < n; i++) d[i] += w * 0.5 * vol * a[i] * a[i];
-  PetscCall(VecRestoreArray(g[0], &d));
-  PetscCall(VecRestoreArrayRead(u, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode EnergyChecksum(RwObjective obj, uint64_t *sum, void *ctx)
-{
-  PetscFunctionBegin;
-  *sum = 0xe4e;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ---- control: (alpha / 2) a_k^2 at every step k < n; replicated, so rank 0 adds it ---- */
-static PetscErrorCode ControlValue(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, RwReproSum acc, PetscInt slot, void *ctx)
-{
-  Control         *c = (Control *)ctx;
-  RwModel          model;
-  const PetscReal *a;
-
-  PetscFunctionBegin;
-  PetscCall(RwObjectiveGetModel(obj, &model));
-  PetscCall(RwModelGetParameterBlockValues(model, c->block, &a));
-  if (k < model->n && !rw_test_rank()) PetscCall(RwReproSumAdd(acc, slot, w * 0.5 * c->alpha * a[k] * a[k]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ControlAdjoint(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, Vec lambda, void *ctx)
-{
-  PetscFunctionBegin; /* no state dependence */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ControlGradient(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, Vec g[], void *ctx)
-{
-  Control         *c = (Control *)ctx;
-  RwModel          model;
-  const PetscReal *a;
-
-  PetscFunctionBegin;
-  PetscCall(RwObjectiveGetModel(obj, &model));
-  PetscCall(RwModelGetParameterBlockValues(model, c->block, &a));
-  if (k < model->n && !rw_test_rank()) PetscCall(RwObjectiveAddScalarGradient(obj, c->block, k, w * c->alpha * a[k]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ControlChecksum(RwObjective obj, uint64_t *sum, void *ctx)
-{
-  PetscFunctionBegin;
-  *sum = 0xc0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscReal SourceField(PetscInt dim, const PetscReal x[], void *ctx)
-{
-  return PetscSinReal(2 * PETSC_PI * x[0]) + 0.3;
-}
-
-typedef struct {
-  RwTestProblem p;
-  Control       control;
-  PetscInt64    n;
-  PetscReal     dt, *weights;
-  PetscInt64   *steps;
-} Case;
-
-/* The problem of a case: the default one, a nonzero source, amplitudes 1 + k/10, the two user terms */
-static PetscErrorCode CaseCreate(const char *opts, Case *c)
-{
-  const RwObjectiveTermOps energy  = {NULL, EnergyValue, EnergyAdjoint, EnergyGradient, EnergyChecksum, NULL, NULL};
-  const RwObjectiveTermOps control = {NULL, ControlValue, ControlAdjoint, ControlGradient, ControlChecksum, NULL, NULL};
-  RwModel                  model;
-  Vec                      s;
-  PetscReal               *a;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(c, sizeof(*c)));
-  PetscCall(rw_test_model(opts, &model));
-  PetscCall(rw_test_problem(model, &c->p));
-  PetscCall(RwModelDestroy(&model)); /* the problem's objects hold it */
-  model = c->p.model;
-  PetscCall(RwModelGetSteps(model, &c->n));
-  PetscCall(RwModelGetTimeStep(model, &c->dt));
-  PetscCall(RwModelSetParameterScalar(model, c->p.m, 0, 0.4));
-  PetscCall(RwModelGetParameterField(model, c->p.m, 1, &s));
-  PetscCall(RwModelFillField(model, s, SourceField, NULL));
-  PetscCall(RwModelRestoreParameterField(model, c->p.m, 1, &s));
-  PetscCall(RwModelFindParameterBlock(model, "a", &c->control.block));
-  PetscCheck(c->control.block == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "heat's amplitude block is block %" PetscInt_FMT, c->control.block);
-  PetscCall(PetscMalloc1(c->n, &a));
-  for (PetscInt64 k = 0; k < c->n; k++) a[k] = 1 + 0.1 * (PetscReal)k;
-  PetscCall(RwModelSetParameterBlock(model, c->p.m, c->control.block, a));
-  PetscCall(PetscFree(a));
-  /* the energy's time integral: trapezoid weights over steps 0..n */
-  PetscCall(PetscMalloc2(c->n + 1, &c->steps, c->n + 1, &c->weights));
-  for (PetscInt64 k = 0; k <= c->n; k++) {
-    c->steps[k]   = k == c->n ? RW_OBJECTIVE_FINAL_STEP : k;
-    c->weights[k] = (k == 0 || k == c->n) ? 0.5 * c->dt : c->dt;
-  }
-  c->control.alpha = 3e-3; /* the three terms of comparable size, so each one's gradient shows in the tests */
-  PetscCall(RwObjectiveAddTerm(c->p.obj, "energy", &energy, (PetscInt)c->n + 1, c->steps, c->weights, NULL));
-  PetscCall(RwObjectiveAddTerm(c->p.obj, "control", &control, RW_OBJECTIVE_ALL_STEPS, NULL, NULL, &c->control));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode CaseDestroy(Case *c)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree2(c->steps, c->weights));
-  PetscCall(rw_test_problem_destroy(&c->p));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The control cost straight from its definition, and the energy from a forward run of states */
-static PetscErrorCode DirectTerms(Case *c, PetscReal *energy, PetscReal *control)
+static PetscErrorCode DirectTerms(RwTestTerms *c, PetscReal *energy, PetscReal *control)
 {
   RwModel    model = c->p.model;
   Vec        u, unew, kappa;
@@ -236,7 +52,7 @@ static PetscErrorCode DirectTerms(Case *c, PetscReal *energy, PetscReal *control
 
 static void run_case(const char *opts, PetscReal tol)
 {
-  Case         c, r;
+  RwTestTerms  c, r;
   RwDotTest    dot;
   RwTaylorTest tay;
   RwFDTest     fd;
@@ -244,7 +60,7 @@ static void run_case(const char *opts, PetscReal tol)
   PetscBool    same;
   char         ropts[512];
 
-  RW_CHECK(CaseCreate(opts, &c));
+  RW_CHECK(rw_test_terms_create(opts, &c));
   RW_CHECK(RwVerifyDot(c.p.adj, c.p.m, c.p.u0, 7, &dot));
   RW_CHECK(RwVerifyTaylor(c.p.adj, c.p.m, c.p.u0, 11, &tay));
   RW_CHECK(RwVerifyFiniteDifferences(c.p.adj, c.p.m, c.p.u0, 13, 2, &fd));
@@ -253,7 +69,7 @@ static void run_case(const char *opts, PetscReal tol)
   RW_CHECK(DirectTerms(&c, &energy, &control));
   /* the same problem, checkpointed by revolve with 2 slots */
   snprintf(ropts, sizeof(ropts), "%s -rw_schedule_type revolve -rw_schedule_ram_slots 2", opts);
-  RW_CHECK(CaseCreate(ropts, &r));
+  RW_CHECK(rw_test_terms_create(ropts, &r));
   RW_CHECK(RwAdjointSolve(r.p.adj, r.p.m, r.p.u0, &Jr, r.p.g, r.p.gu0));
   RW_CHECK(VecEqual(c.p.g, r.p.g, &same));
   if (!rw_test_rank()) {
@@ -269,8 +85,8 @@ static void run_case(const char *opts, PetscReal tol)
   rw_assert_all(PetscAbsReal(terms[2] - control) <= 1e-14 * control, "%s: the control term is %.17g, its definition gives %.17g", opts, terms[2], control);
   rw_assert_all(terms[1] > 0 && terms[2] > 0, "%s: a user term is zero", opts);
   rw_assert_all(J == Jr && same, "%s: the revolve-checkpointed J or gradient differs from store-all's", opts);
-  RW_CHECK(CaseDestroy(&r));
-  RW_CHECK(CaseDestroy(&c));
+  RW_CHECK(rw_test_terms_destroy(&r));
+  RW_CHECK(rw_test_terms_destroy(&c));
 }
 
 START_TEST(test_terms)

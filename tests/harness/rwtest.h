@@ -77,6 +77,23 @@ typedef struct {
 PetscErrorCode rw_test_problem(RwModel model, RwTestProblem *p);
 PetscErrorCode rw_test_problem_destroy(RwTestProblem *p);
 
+/* The problem of t410 and t412 (tests/harness/rwtestterms.c): heat with a
+   per-step source amplitude, a nonzero source, and two user terms that
+   depend on m (a time integral of kappa u^2, a control cost on the amplitudes) */
+typedef struct {
+  PetscReal alpha;
+  PetscInt  block;
+} RwTestControl;
+typedef struct {
+  RwTestProblem p;
+  RwTestControl control;
+  PetscInt64    n;
+  PetscReal     dt, *weights;
+  PetscInt64   *steps;
+} RwTestTerms;
+PetscErrorCode rw_test_terms_create(const char *opts, RwTestTerms *c);
+PetscErrorCode rw_test_terms_destroy(RwTestTerms *c);
+
 /* This process's rank and the number of ranks in PETSC_COMM_WORLD */
 int rw_test_rank(void);
 int rw_test_size(void);
