@@ -102,6 +102,7 @@ static PetscErrorCode SetUp(Inverse *inv, AppOptions *o)
   PetscFunctionBegin;
   PetscCall(RwModelCreate(PETSC_COMM_WORLD, &inv->model));
   PetscCall(RwModelSetType(inv->model, RWMODELHEAT));
+  PetscCall(InvModelDefaults(&inv->defaults, inv->model));
   PetscCall(RwModelSetFromOptions(inv->model));
   PetscCall(RwModelSetUp(inv->model));
   PetscCall(RwModelCreateState(inv->model, &inv->x));
@@ -216,8 +217,8 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscMemzero(&inv, sizeof(inv)));
-  PetscCall(InvDefaultOptions());
   PetscCall(ReadOptions(&inv, &o));
+  PetscCall(InvReadDefaults(&inv.defaults, o.obs));
   PetscCall(SetUp(&inv, &o));
   PetscCall(Solve(&inv, &o, &tao));
   PetscCall(Summary(&inv, tao));

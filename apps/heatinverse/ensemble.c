@@ -83,6 +83,7 @@ static PetscErrorCode CreateGroupSolver(Inverse *inv, MPI_Comm sub, PetscInt gro
   PetscCall(RwEnsembleSetMemberFileOptions(s->ens, group, NULL));
   PetscCall(RwModelCreate(sub, &s->model));
   PetscCall(RwModelSetType(s->model, RWMODELHEAT));
+  PetscCall(InvModelDefaults(&inv->defaults, s->model));
   PetscCall(RwModelSetFromOptions(s->model));
   PetscCall(RwModelSetUp(s->model));
   PetscCall(RwObjectiveCreate(s->model, &s->obj));

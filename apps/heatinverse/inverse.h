@@ -53,6 +53,13 @@ typedef struct {
   Vec         W[INV_MAXEXP];                  /* on all ranks: a round's contributions */
 } InvGroup;
 
+/* What the program sets on its models before their options (problem.c) */
+typedef struct {
+  PetscInt   dim, M[3];
+  PetscInt64 steps;
+  PetscReal  dt;
+} InvDefaults;
+
 typedef struct {
   RwModel       model;
   RwObjective   obj;
@@ -72,10 +79,12 @@ typedef struct {
   PetscLogDouble t0;
   InvJournal     journal;
   InvGroup       grp;
+  InvDefaults    defaults;
 } Inverse;
 
 /* problem.c */
-PetscErrorCode InvDefaultOptions(void);
+PetscErrorCode InvReadDefaults(InvDefaults *, const char[]);
+PetscErrorCode InvModelDefaults(const InvDefaults *, RwModel);
 PetscErrorCode InvCreateDefault(Inverse *, PetscInt64);
 PetscErrorCode InvSynthesize(Inverse *, PetscInt64);
 PetscErrorCode InvFieldOf(Inverse *, Vec, PetscInt, Vec *);

@@ -11,62 +11,49 @@
 
 const char *const InvTargets[] = {"kappa", "s", "u0", "InvTarget", "INV_", NULL};
 
-/* Grid, steps and time step of an observation file become the defaults */
-static PetscErrorCode FileDefaults(const char file[])
+/* The default problem's settings, or an observation file's grid, steps and
+   time step: read once, then given to every model the program makes */
+PetscErrorCode InvReadDefaults(InvDefaults *d, const char obs[])
 {
-  const char *attr[][2] = {{"grid_x", "-da_grid_x"}, {"grid_y", "-da_grid_y"}, {"grid_z", "-da_grid_z"}, {"steps", "-rw_steps"}, {"dt", "-rw_dt"}};
-  PetscReal   v;
-  PetscBool   found, set;
-  PetscInt    dim = 0;
-  char        text[64];
+  const char *attr[] = {"grid_x", "grid_y", "grid_z", "steps"};
+  PetscBool   found;
 
   PetscFunctionBegin;
-  for (size_t i = 0; i < sizeof(attr) / sizeof(attr[0]); i++) {
-    if (i < 4) { /* grid sizes and steps: whole numbers, checked before they become options */
-      PetscInt64 k = 0;
-      PetscCall(RwIOReadAttributeInt(PETSC_COMM_WORLD, file, "/", attr[i][0], 1, PETSC_MAX_INT, &k, &found));
-      v = (PetscReal)k;
-    } else PetscCall(RwIOReadAttribute(PETSC_COMM_WORLD, file, "/", attr[i][0], &v, &found));
-    if (found && i < 3) dim++;
-    PetscCall(PetscOptionsHasName(NULL, NULL, attr[i][1], &set));
-    if (!found || set) continue;
-    if (i < 4) PetscCall(PetscSNPrintf(text, sizeof(text), "%lld", (long long)v));
-    else PetscCall(PetscSNPrintf(text, sizeof(text), "%.17g", (double)v));
-    PetscCall(PetscOptionsSetValue(NULL, attr[i][1], text));
+  d->dim   = 2;
+  d->M[0]  = d->M[1] = 128;
+  d->M[2]  = 0;
+  d->steps = 30;
+  d->dt    = 1e-3;
+  if (!obs[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  d->dim = 0;
+  for (int i = 0; i < 4; i++) { /* grid sizes and steps: whole numbers, checked as they are read */
+    PetscInt64 k = 0;
+
+    PetscCall(RwIOReadAttributeInt(PETSC_COMM_WORLD, obs, "/", attr[i], 1, PETSC_MAX_INT, &k, &found));
+    if (found && i < 3) {
+      d->M[i] = (PetscInt)k;
+      d->dim++;
+    }
+    if (found && i == 3) d->steps = k;
   }
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_heat_dim", &set));
-  if (dim && !set) {
-    PetscCall(PetscSNPrintf(text, sizeof(text), "%" PetscInt_FMT, dim));
-    PetscCall(PetscOptionsSetValue(NULL, "-rw_heat_dim", text));
-  }
+  if (!d->dim) d->dim = 2;
+  PetscCall(RwIOReadAttribute(PETSC_COMM_WORLD, obs, "/", "dt", &d->dt, &found));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Options the default problem needs unless the user gave them */
-PetscErrorCode InvDefaultOptions(void)
+/* A program's defaults, set on the model, so that the options override them
+   and the options database holds only what the user gave (-options_view) */
+PetscErrorCode InvModelDefaults(const InvDefaults *d, RwModel model)
 {
-  const char *defaults[][2] = {
-    {"-da_grid_x", "128"},
-    {"-da_grid_y", "128"},
-    {"-rw_heat_bc", "neumann"},
-    {"-rw_heat_scheme", "implicit"},
-    {"-rw_steps", "30"},
-    {"-rw_dt", "1e-3"},
-    /* backward Euler at dt = 5e-4 is far from the explicit limit: multigrid-preconditioned CG */
-    {"-ksp_type", "cg"},
-    {"-pc_type", "gamg"},
-    {"-ksp_rtol", "1e-8"},
-  };
-  PetscBool set;
-  char      obs[PETSC_MAX_PATH_LEN];
-
   PetscFunctionBegin;
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-rw_obs", obs, sizeof(obs), &set));
-  if (set) PetscCall(FileDefaults(obs));
-  for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
-    PetscCall(PetscOptionsHasName(NULL, NULL, defaults[i][0], &set));
-    if (!set) PetscCall(PetscOptionsSetValue(NULL, defaults[i][0], defaults[i][1]));
-  }
+  PetscCall(RwModelHeatSetDimension(model, d->dim));
+  PetscCall(RwModelSetGridSizes(model, d->M));
+  PetscCall(RwModelHeatSetBoundaries(model, "neumann"));
+  PetscCall(RwModelHeatSetScheme(model, 1)); /* backward Euler */
+  PetscCall(RwModelSetSteps(model, d->steps));
+  PetscCall(RwModelSetTimeStep(model, d->dt));
+  /* backward Euler far beyond the explicit limit: multigrid-preconditioned CG */
+  PetscCall(RwModelHeatSetSolverDefaults(model, KSPCG, PCGAMG, 1e-8));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

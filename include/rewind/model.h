@@ -41,6 +41,10 @@ typedef const char *RwModelType;
 
 PETSC_EXTERN PetscErrorCode RwModelHeatSetScheme(RwModel, PetscReal);
 PETSC_EXTERN PetscErrorCode RwModelHeatSetSourceAmplitude(RwModel, PetscBool);
+PETSC_EXTERN PetscErrorCode RwModelHeatSetDimension(RwModel, PetscInt);
+PETSC_EXTERN PetscErrorCode RwModelHeatSetBoundaries(RwModel, const char[]);
+PETSC_EXTERN PetscErrorCode RwModelHeatSetSolverDefaults(RwModel, const char[], const char[], PetscReal);
+PETSC_EXTERN PetscErrorCode RwModelSetGridSizes(RwModel, const PetscInt[3]);
 
 PETSC_EXTERN PetscFunctionList RwModelList;
 PETSC_EXTERN PetscErrorCode    RwModelRegister(const char[], PetscErrorCode (*)(RwModel));

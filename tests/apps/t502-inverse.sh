@@ -65,3 +65,15 @@ bad source-grid "Dataset /experiment_0/source in .* has shape 16 x 16, expected 
 bad no-sigma "Group /experiment_1 in .* needs an attribute sigma > 0" "del f['experiment_1'].attrs['sigma']"
 bad time-step "time 0.0015 (index 1) is not a multiple of the time step" "f['times'][1] = 0.0015"
 bad no-file "Cannot open HDF5 file" "import os; os.remove('$tmp/no-file.h5')"
+
+# the program's defaults are set on its model, not put into the options
+# database: -options_view lists what the user gave, and the solver is still
+# the default problem's (CG with GAMG, rtol 1e-8, backward Euler, Neumann)
+run 1 -da_grid_x 16 -da_grid_y 16 -tao_max_it 1 -options_view -rw_model_view > "$tmp/defaults.out" 2>&1 || { cat "$tmp/defaults.out"; echo "FAIL defaults: the run failed"; exit 1; }
+if sed -n '/^#PETSc Option Table entries/,/^#End of PETSc Option Table/p' "$tmp/defaults.out" | grep -qE '^-(pc_type|ksp_type|ksp_rtol|rw_steps|rw_dt|rw_heat_bc|rw_heat_scheme)'; then
+  echo "FAIL defaults: the program's defaults went into the options database"; sed -n '/^#PETSc Option Table/,/^#End/p' "$tmp/defaults.out"; exit 1
+fi
+for want in "type: gamg" "relative=1e-08" "backward Euler" "x:neumann" "dt = 0.001"; do
+  grep -q "$want" "$tmp/defaults.out" || { echo "FAIL defaults: expected \"$want\" in -rw_model_view"; exit 1; }
+done
+echo "ok defaults: -options_view lists only the user's options; the model has the default problem's settings"

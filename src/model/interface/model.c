@@ -934,6 +934,28 @@ PetscErrorCode RwModelGetTimeStep(RwModel model, PetscReal *dt)
 }
 
 /*@
+  RwModelSetGridSizes - a program's default number of grid points per
+  direction, before -da_grid_x, -da_grid_y, -da_grid_z override it (0: the type's default)
+
+  Logically collective; before RwModelSetUp()
+
+  Level: intermediate
+
+.seealso: RwModelSetSteps()
+@*/
+PetscErrorCode RwModelSetGridSizes(RwModel model, const PetscInt M[3])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCheck(!model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Set the default grid size before RwModelSetUp()");
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscCheck(M[d] >= 0, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %c must be >= 0 (0: the type's default)", M[d], "xyz"[d]);
+    model->gridsize[d] = M[d];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   RwModelSetSteps - the number of steps n of a run: with dt, the time grid
   that the model, the objective, the schedule and the driver all read from here
 

@@ -17,6 +17,30 @@ const char *const RwHeatBCs[] = {"periodic", "dirichlet", "neumann", "RwHeatBC",
 
 static const char *const RwHeatFieldNames[]  = {"kappa", "s"};
 
+/* "neumann" or "periodic,dirichlet": one boundary condition for all directions, or one per direction */
+static PetscErrorCode RwHeatParseBoundaries(RwModel model, const char bcs[])
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+
+  char   **names;
+  int      n;
+  PetscInt found;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrToArray(bcs, ',', &n, &names));
+  PetscCheck(n == 1 || n == heat->dim, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONG, "-rw_heat_bc %s: give one boundary condition, or %" PetscInt_FMT " (one per direction)", bcs, heat->dim);
+  for (PetscInt d = 0; d < 3; d++) {
+    const char *name = names[PetscMin(d, n - 1)];
+    PetscBool   ok;
+
+    PetscCall(PetscEListFind(3, RwHeatBCs, name, &found, &ok));
+    PetscCheck(ok, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown boundary condition \"%s\" in -rw_heat_bc %s: use periodic, dirichlet or neumann", name, bcs);
+    heat->bc[d] = (RwHeatBC)found;
+  }
+  PetscCall(PetscStrToArrayDestroy(n, names));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems *PetscOptionsObject)
 {
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
@@ -40,24 +64,8 @@ static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems
   PetscCall(PetscOptionsReal("-rw_heat_theta", "Time discretisation: 0 explicit Euler, 0.5 Crank-Nicolson, 1 backward Euler", "RwModelCreate_Heat", heat->theta, &heat->theta, NULL));
   PetscCheck(heat->theta >= 0 && heat->theta <= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_heat_theta %g must be in [0, 1] (0 explicit, 0.5 Crank-Nicolson, 1 backward Euler)", (double)heat->theta);
   PetscCall(PetscStrncpy(bcs, RwHeatBCs[heat->bc[0]], sizeof(bcs)));
-  PetscCall(PetscOptionsString("-rw_heat_bc", "Boundary conditions: periodic, dirichlet or neumann; one for all directions, or one per direction separated by commas", "RwModelCreate_Heat", bcs, bcs, sizeof(bcs), &set));
-  if (set) {
-    char   **names;
-    int      n;
-    PetscInt found;
-
-    PetscCall(PetscStrToArray(bcs, ',', &n, &names));
-    PetscCheck(n == 1 || n == heat->dim, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONG, "-rw_heat_bc %s: give one boundary condition, or %" PetscInt_FMT " (one per direction)", bcs, heat->dim);
-    for (PetscInt d = 0; d < 3; d++) {
-      const char *name = names[PetscMin(d, n - 1)];
-      PetscBool   ok;
-
-      PetscCall(PetscEListFind(3, RwHeatBCs, name, &found, &ok));
-      PetscCheck(ok, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown boundary condition \"%s\" in -rw_heat_bc %s: use periodic, dirichlet or neumann", name, bcs);
-      heat->bc[d] = (RwHeatBC)found;
-    }
-    PetscCall(PetscStrToArrayDestroy(n, names));
-  }
+  PetscCall(PetscOptionsString("-rw_heat_bc", "Boundary conditions: periodic, dirichlet or neumann; one for all directions, or one per direction separated by commas", "RwModelHeatSetBoundaries", bcs, bcs, sizeof(bcs), &set));
+  if (set) PetscCall(RwHeatParseBoundaries(model, bcs));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -67,9 +75,11 @@ static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems
 static PetscErrorCode RwHeatCreateGrid(RwModel model)
 {
   RwModel_Heat  *heat = (RwModel_Heat *)model->data;
-  const PetscInt def[3] = {heat->dim == 3 ? 32 : 64, heat->dim == 3 ? 32 : 64, 32};
+  PetscInt       def[3] = {heat->dim == 3 ? 32 : 64, heat->dim == 3 ? 32 : 64, 32};
 
   PetscFunctionBegin;
+  for (PetscInt d = 0; d < 3; d++)
+    if (model->gridsize[d] > 0) def[d] = model->gridsize[d]; /* a program's default (RwModelSetGridSizes()) */
   PetscCall(RwStencilCreate(model, heat->dim, 1, 1, DMDA_STENCIL_STAR, &heat->st));
   for (PetscInt d = 0; d < 3; d++) {
     PetscBool periodic = heat->bc[d] == RW_HEAT_PERIODIC ? PETSC_TRUE : PETSC_FALSE;
@@ -190,10 +200,10 @@ static PetscErrorCode RwHeatCreateSolver(RwModel model)
 
   PetscFunctionBegin;
   PetscCall(RwStencilCreateKSP(heat->st, &heat->P, &heat->ksp));
-  PetscCall(KSPSetType(heat->ksp, KSPCG));
+  PetscCall(KSPSetType(heat->ksp, heat->ksptype));
   PetscCall(KSPGetPC(heat->ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
-  PetscCall(KSPSetTolerances(heat->ksp, 1e-12, 1e-50, PETSC_DEFAULT, 10000));
+  PetscCall(PCSetType(pc, heat->pctype));
+  PetscCall(KSPSetTolerances(heat->ksp, heat->rtol, 1e-50, PETSC_DEFAULT, 10000));
   PetscCall(KSPSetFromOptions(heat->ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -268,6 +278,9 @@ static PetscErrorCode RwModelDestroy_Heat(RwModel model)
   PetscCall(KSPDestroy(&heat->ksp));
   PetscCall(RwStencilDestroy(&heat->st));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetScheme_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetDimension_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetBoundaries_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetSolverDefaults_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetSourceAmplitude_C", NULL));
   PetscCall(PetscFree(model->data));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -279,6 +292,36 @@ static PetscErrorCode RwModelHeatSetScheme_Heat(RwModel model, PetscReal theta)
   PetscCheck(!model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Choose the heat scheme before RwModelSetUp()");
   PetscCheck(theta >= 0 && theta <= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Heat scheme theta %g must be in [0, 1] (0 explicit, 0.5 Crank-Nicolson, 1 backward Euler)", (double)theta);
   ((RwModel_Heat *)model->data)->theta = theta;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelHeatSetDimension_Heat(RwModel model, PetscInt dim)
+{
+  PetscFunctionBegin;
+  PetscCheck(!model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Choose the heat dimension before RwModelSetUp()");
+  PetscCheck(dim >= 1 && dim <= 3, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Heat dimension %" PetscInt_FMT " must be 1, 2 or 3", dim);
+  ((RwModel_Heat *)model->data)->dim = dim;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelHeatSetBoundaries_Heat(RwModel model, const char bcs[])
+{
+  PetscFunctionBegin;
+  PetscCheck(!model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Choose the heat boundaries before RwModelSetUp()");
+  PetscCall(RwHeatParseBoundaries(model, bcs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelHeatSetSolverDefaults_Heat(RwModel model, KSPType ksptype, PCType pctype, PetscReal rtol)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+
+  PetscFunctionBegin;
+  PetscCheck(!model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Choose the heat solver's defaults before RwModelSetUp()");
+  PetscCheck(rtol > 0 && rtol < 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Solver tolerance %g must be in (0, 1)", (double)rtol);
+  if (ksptype) PetscCall(PetscStrncpy(heat->ksptype, ksptype, sizeof(heat->ksptype)));
+  if (pctype) PetscCall(PetscStrncpy(heat->pctype, pctype, sizeof(heat->pctype)));
+  heat->rtol = rtol;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -309,6 +352,73 @@ PetscErrorCode RwModelHeatSetScheme(RwModel model, PetscReal theta)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
   PetscTryMethod(model, "RwModelHeatSetScheme_C", (RwModel, PetscReal), (model, theta));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelHeatSetDimension - the space dimension of a heat model (1, 2 or 3); ignored by other types
+
+  Logically collective; before RwModelSetUp()
+
+  Options Database Key:
+. -rw_heat_dim <dim> - overrides it
+
+  Level: intermediate
+
+.seealso: RWMODELHEAT
+@*/
+PetscErrorCode RwModelHeatSetDimension(RwModel model, PetscInt dim)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscTryMethod(model, "RwModelHeatSetDimension_C", (RwModel, PetscInt), (model, dim));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelHeatSetBoundaries - a heat model's boundary conditions, as -rw_heat_bc takes them:
+  periodic, dirichlet or neumann, one for all directions or one per direction separated
+  by commas (set the dimension first); ignored by other types
+
+  Logically collective; before RwModelSetUp()
+
+  Options Database Key:
+. -rw_heat_bc <bcs> - overrides them
+
+  Level: intermediate
+
+.seealso: RWMODELHEAT, RwModelHeatSetDimension()
+@*/
+PetscErrorCode RwModelHeatSetBoundaries(RwModel model, const char bcs[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscTryMethod(model, "RwModelHeatSetBoundaries_C", (RwModel, const char[]), (model, bcs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelHeatSetSolverDefaults - the implicit schemes' solver before the options
+  (-ksp_type, -pc_type, -ksp_rtol) override it: a program's defaults that do not
+  go into the options database; ignored by other types
+
+  Logically collective; before RwModelSetUp()
+
+  Input Parameters:
++ model   - the model
+. ksptype - the Krylov method (NULL: keep; the default is CG)
+. pctype  - the preconditioner (NULL: keep; the default is Jacobi)
+- rtol    - the relative tolerance (the default is 1e-12)
+
+  Level: intermediate
+
+.seealso: RWMODELHEAT
+@*/
+PetscErrorCode RwModelHeatSetSolverDefaults(RwModel model, KSPType ksptype, PCType pctype, PetscReal rtol)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscTryMethod(model, "RwModelHeatSetSolverDefaults_C", (RwModel, KSPType, PCType, PetscReal), (model, ksptype, pctype, rtol));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -364,6 +474,9 @@ PetscErrorCode RwModelCreate_Heat(RwModel model)
   PetscFunctionBegin;
   PetscCall(PetscNew(&heat));
   heat->dim = 2;
+  heat->rtol = 1e-12;
+  PetscCall(PetscStrncpy(heat->ksptype, KSPCG, sizeof(heat->ksptype)));
+  PetscCall(PetscStrncpy(heat->pctype, PCJACOBI, sizeof(heat->pctype)));
   for (PetscInt d = 0; d < 3; d++) heat->bc[d] = RW_HEAT_PERIODIC;
   model->data                = heat;
   model->ops->setfromoptions = RwModelSetFromOptions_Heat;
@@ -381,6 +494,9 @@ PetscErrorCode RwModelCreate_Heat(RwModel model)
   model->ops->adjointend     = RwHeatAdjointEnd;
   model->ops->adjointaccumulators = RwHeatAdjointAccumulators;
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetScheme_C", RwModelHeatSetScheme_Heat));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetDimension_C", RwModelHeatSetDimension_Heat));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetBoundaries_C", RwModelHeatSetBoundaries_Heat));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetSolverDefaults_C", RwModelHeatSetSolverDefaults_Heat));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetSourceAmplitude_C", RwModelHeatSetSourceAmplitude_Heat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -35,6 +35,8 @@ typedef struct {
   PetscReal ih2[3]; /* 1/h^2 per direction, 0 beyond dim */
   PetscReal theta;
   PetscBool amplitude; /* the source has a per-step amplitude a_k (a time-indexed block): s(t_k) = a_k s */
+  char      ksptype[64], pctype[64]; /* the implicit solver's defaults before -ksp_type, -pc_type */
+  PetscReal rtol;                    /* and -ksp_rtol */
   RwStencil st;     /* the grid, its halos and boundary ghosts */
 
   /* parameters, from RwModelSetParameters() */
