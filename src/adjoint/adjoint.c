@@ -64,6 +64,7 @@ PetscErrorCode RwAdjointCreate(RwModel model, RwObjective obj, RwAdjoint *adj)
   a->model         = model;
   a->obj           = obj;
   a->checkinterval = 50;
+  a->ramfraction   = 0.5;
   a->killat        = -1;
   a->killreverse   = -1;
   a->killaction    = -1;
@@ -234,13 +235,15 @@ PetscErrorCode RwAdjointGetStore(RwAdjoint adj, PetscInt level, RwStore *store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Without a choice, every state is kept in RAM */
-static PetscErrorCode RwAdjointDefaultSchedule(RwSchedule sched)
+/* Without a choice, every state is kept in RAM (or, when they do not fit the
+   default budget, revolve in it: RwAdjointDefaultBudget_Private()); says whether a type was chosen */
+static PetscErrorCode RwAdjointDefaultSchedule(RwSchedule sched, PetscBool *chosen)
 {
   const char *type;
 
   PetscFunctionBegin;
   PetscCall(RwScheduleGetType(sched, &type));
+  *chosen = type ? PETSC_TRUE : PETSC_FALSE;
   if (!type) PetscCall(RwScheduleSetType(sched, RWSCHEDULESTOREALL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -286,7 +289,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   RwSchedule sched;
   PetscInt64 n;
   PetscInt   ci = (PetscInt)adj->checkinterval;
-  PetscBool  set;
+  PetscBool  set, chosen;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
@@ -323,11 +326,27 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
     adj->killsolve   = k[3];
     adj->killkeep    = k[4];
   }
+  PetscCall(PetscOptionsReal("-rw_checkpoint_ram_fraction", "Without RAM slots or -rw_checkpoint_ram: the fraction of the node's available memory, shared by its ranks, that checkpoints may use", "RwAdjointSetFromOptions", adj->ramfraction, &adj->ramfraction, NULL));
+  PetscCheck(adj->ramfraction > 0 && adj->ramfraction <= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_checkpoint_ram_fraction %g must be in (0, 1]", (double)adj->ramfraction);
+  {
+    char mem[64] = "";
+
+    PetscCall(PetscOptionsString("-rw_checkpoint_node_memory", "The node's memory the default budget is a fraction of (default: MemAvailable of /proc/meminfo), e.g. 192GiB", "RwAdjointSetFromOptions", mem, mem, sizeof(mem), &set));
+    if (set) PetscCall(RwParseBytes(mem, &adj->nodememory));
+  }
   PetscOptionsEnd();
   PetscCall(RwAdjointPrepareSchedule(adj));
   PetscCall(RwAdjointGetSchedule(adj, &sched));
-  PetscCall(RwAdjointDefaultSchedule(sched));
+  PetscCall(RwAdjointDefaultSchedule(sched, &chosen));
   PetscCall(RwScheduleSetFromOptions(sched));
+  {
+    const char *prefix;
+    PetscBool   given;
+
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)sched, &prefix));
+    PetscCall(PetscOptionsHasName(((PetscObject)sched)->options, prefix, "-rw_schedule_type", &given));
+    PetscCall(RwAdjointDefaultBudget_Private(adj, (PetscBool)(chosen || given)));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -466,13 +485,15 @@ static PetscErrorCode RwAdjointCreateStores(RwAdjoint adj)
 PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
 {
   RwSchedule sched;
+  PetscBool  chosen;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
   if (adj->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwAdjointPrepareSchedule(adj));
   PetscCall(RwAdjointGetSchedule(adj, &sched));
-  PetscCall(RwAdjointDefaultSchedule(sched));
+  PetscCall(RwAdjointDefaultSchedule(sched, &chosen));
+  PetscCall(RwAdjointDefaultBudget_Private(adj, chosen));
   PetscCall(RwScheduleSetUp(sched));
   PetscCall(RwModelCreateState(adj->model, &adj->W));
   PetscCall(VecDuplicate(adj->W, &adj->N));
@@ -1050,7 +1071,8 @@ PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
   if (adj->sched) PetscCall(RwScheduleView(adj->sched, viewer));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     if (adj->store[l]) PetscCall(RwStoreView(adj->store[l], viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " forward steps (%" PetscInt64_FMT " recomputed), %" PetscInt64_FMT " reverse steps, %" PetscInt64_FMT " tangent steps\n", c->forward_steps, c->forward_steps > adj->n ? c->forward_steps - adj->n : 0, c->reverse_steps, c->tangent_steps));
+  if (adj->defaultbudget) PetscCall(PetscViewerASCIIPrintf(viewer, "RAM budget: %.3g MB per rank by default, %g of the node's available memory over its ranks (-rw_checkpoint_ram_fraction)\n", adj->defaultbudget / 1e6, (double)adj->ramfraction));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " forward steps (%" PetscInt64_FMT " recomputed, %.3g forward sweeps), %" PetscInt64_FMT " reverse steps, %" PetscInt64_FMT " tangent steps\n", c->forward_steps, c->forward_steps > adj->n ? c->forward_steps - adj->n : 0, adj->n ? (double)c->forward_steps / (double)adj->n : 0.0, c->reverse_steps, c->tangent_steps));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     if (adj->store[l]) PetscCall(PetscViewerASCIIPrintf(viewer, "  level %" PetscInt_FMT " (%s store): %" PetscInt64_FMT " stores (%.3g MB, %.3g s), %" PetscInt64_FMT " restores (%.3g MB, %.3g s) on rank 0\n", l, ((PetscObject)adj->store[l])->type_name, c->stores[l], c->bytes_stored[l] / 1e6, (double)c->seconds_store[l], c->restores[l], c->bytes_restored[l] / 1e6, (double)c->seconds_restore[l]));
   if (c->resumed_from >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  resumed at step %" PetscInt64_FMT " from kept checkpoints (-rw_restart)\n", c->resumed_from));

@@ -26,6 +26,9 @@ struct _p_RwAdjoint {
   PetscBool       setupcalled;
   PetscBool       restart;       /* -rw_restart: resume the first forward sweep from kept checkpoints */
   PetscBool       usemeasured;   /* -rw_adjoint_measured_costs: re-plan with the costs measured */
+  PetscReal       ramfraction;   /* -rw_checkpoint_ram_fraction: of the node's available memory, the default RAM budget */
+  PetscInt64      nodememory;    /* -rw_checkpoint_node_memory: the node's memory for it (0: MemAvailable) */
+  PetscInt64      defaultbudget; /* the default RAM budget per rank the schedule got (0: none) */
   PetscInt64      killat;        /* -rw_debug_kill_at_step: SIGKILL itself there (tests of restart) */
   PetscInt64      killreverse;   /* -rw_debug_kill_at_reverse: ... after reversing this step */
   PetscInt64      killaction;    /* -rw_debug_kill_at_action: ... before this schedule action */
@@ -79,6 +82,7 @@ PETSC_INTERN PetscErrorCode RwAdjointMonitorCall_Private(RwAdjoint, RwAdjointPha
 PETSC_INTERN PetscErrorCode RwAdjointMonitorBegin_Private(RwAdjoint, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointMonitorSkip_Private(RwAdjoint, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointMonitorSetFromOptions_Private(RwAdjoint, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode RwAdjointDefaultBudget_Private(RwAdjoint, PetscBool);
 PETSC_INTERN PetscErrorCode RwAdjointAdvance_Private(RwAdjoint, RwRun *, PetscInt64, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointStore_Private(RwAdjoint, RwRun *, const RwAction *);
 PETSC_INTERN PetscErrorCode RwAdjointKeepCreate_Private(RwAdjoint);
