@@ -56,7 +56,7 @@ static PetscErrorCode ReadOptions(AppOptions *o)
   PetscCall(PetscMemzero(o, sizeof(*o)));
   o->dottol = 100;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-gradient options", "rewind");
-  PetscCall(PetscOptionsString("-rw_gradient_view", "Write the gradient: hdf5:file.h5", NULL, o->view, o->view, sizeof(o->view), NULL));
+  PetscCall(PetscOptionsString("-rw_gradient_view", "Write the gradient: hdf5:file.h5, or hdf5:file.h5::append to add to a file", NULL, o->view, o->view, sizeof(o->view), NULL));
   PetscCall(PetscOptionsString("-rw_verify", "Verify the gradient: any of taylor, dot, fd (comma separated)", NULL, list, list, sizeof(list), &set));
   PetscCall(PetscOptionsReal("-rw_verify_dot_tol", "Largest dot-product error accepted, in units of machine epsilon (implicit schemes: raise to what -ksp_rtol allows)", NULL, o->dottol, &o->dottol, NULL));
   PetscOptionsEnd();
@@ -131,7 +131,8 @@ static PetscErrorCode Report(RwModel model, PetscReal J, Vec g, Vec gu0, const c
   PetscCall(PetscMalloc1(ns + 1, &v));
   PetscCall(RwModelGetParameterScalars(model, g, v));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "J %.17g\n", (double)J));
-  if (file[0]) PetscCall(PetscViewerHDF5Open(PETSC_COMM_WORLD, file + 5, FILE_MODE_WRITE, &h5));
+  /* PETSc's own viewer syntax: hdf5:file.h5 truncates, hdf5:file.h5::append adds to the file */
+  if (file[0]) PetscCall(PetscOptionsGetViewer(PETSC_COMM_WORLD, NULL, NULL, "-rw_gradient_view", &h5, NULL, NULL));
   for (PetscInt i = 0; i < nf; i++) {
     Vec f;
     PetscCall(RwModelGetParameterField(model, g, i, &f));

@@ -49,6 +49,9 @@ static PetscErrorCode ReadOptions(Inverse *inv, AppOptions *o)
   PetscCall(PetscOptionsEList("-rw_reg_type", "Regulariser (default tv for kappa, h1 for s and u0)", NULL, RwRegTypes, 4, RwRegTypes[reg], &reg, NULL));
   PetscCall(PetscOptionsReal("-rw_reg_alpha", "Regularisation weight (default 100 for kappa, 1e-3 for s and u0)", NULL, inv->alpha, &inv->alpha, NULL));
   PetscCall(PetscOptionsReal("-rw_reg_tv_eps", "TV smoothing (gradient units)", NULL, inv->tveps, &inv->tveps, NULL));
+  inv->discrepancy = 1.0;
+  PetscCall(PetscOptionsReal("-rw_inv_discrepancy", "Stop when the data misfit reaches tau times its expected value at the noise level (discrepancy principle; 0: off)", NULL, inv->discrepancy, &inv->discrepancy, NULL));
+  PetscCheck(inv->discrepancy >= 0 && PetscIsInfOrNanReal(inv->discrepancy) == PETSC_FALSE, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_discrepancy %g: expected tau >= 0 (1: stop at the noise level, 0: off)", (double)inv->discrepancy);
   PetscCall(PetscOptionsString("-rw_output", "Prefix of the output files (prefix.h5, prefix.xmf)", NULL, o->output, o->output, sizeof(o->output), NULL));
   PetscOptionsEnd();
   PetscCheck(o->kmin > 0 && o->kmax > o->kmin, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "Need 0 < -rw_kappa_min (%g) < -rw_kappa_max (%g)", (double)o->kmin, (double)o->kmax);
@@ -92,6 +95,11 @@ static PetscErrorCode Monitor(Tao tao, void *ctx)
   PetscFunctionBegin;
   PetscCall(TaoGetSolutionStatus(tao, &it, &f, &gnorm, NULL, NULL, NULL));
   PetscCall(InvHistoryRecord(inv, it, f, gnorm));
+  /* the discrepancy principle: fitting the data closer than the noise fits the noise */
+  if (inv->discrepancy > 0 && inv->misfit <= inv->discrepancy * 0.5 * inv->nexp * inv->nobs) {
+    inv->atnoise = PETSC_TRUE;
+    PetscCall(TaoSetConvergedReason(tao, TAO_CONVERGED_USER));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -165,6 +173,23 @@ static PetscErrorCode Solve(Inverse *inv, AppOptions *o, Tao *tao)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Why the inversion stopped, in the words its users use */
+static const char *StopReason(const Inverse *inv, TaoConvergedReason reason)
+{
+  if (inv->atnoise) return "the data misfit reached the noise level (discrepancy principle, -rw_inv_discrepancy)";
+  switch (reason) {
+  case TAO_DIVERGED_MAXITS: return "the iteration limit (-tao_max_it) was reached before the noise level";
+  case TAO_DIVERGED_LS_FAILURE: return "no further decrease: the line search failed before the noise level";
+  case TAO_DIVERGED_MAXFCN: return "the evaluation limit (-tao_max_funcs) was reached";
+  case TAO_CONVERGED_GATOL:
+  case TAO_CONVERGED_GRTOL:
+  case TAO_CONVERGED_GTTOL: return "the gradient is small: no further decrease is possible at this regularisation";
+  case TAO_CONVERGED_STEPTOL:
+  case TAO_CONVERGED_MINF: return "no further decrease";
+  default: return reason > 0 ? "converged" : "stopped without converging";
+  }
+}
+
 static PetscErrorCode Summary(Inverse *inv, Tao tao)
 {
   TaoConvergedReason reason;
@@ -173,7 +198,7 @@ static PetscErrorCode Summary(Inverse *inv, Tao tao)
 
   PetscFunctionBegin;
   PetscCall(TaoGetConvergedReason(tao, &reason));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nrecovered %s in %" PetscInt_FMT " iterations (%s), %.1f s\n", InvTargets[inv->target], h->n ? h->n - 1 : 0, TaoConvergedReasons[reason], h->n ? (double)h->seconds[h->n - 1] : 0.0));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nrecovered %s in %" PetscInt_FMT " iterations, %.1f s: %s (TAO: %s)\n", InvTargets[inv->target], h->n ? h->n - 1 : 0, h->n ? (double)h->seconds[h->n - 1] : 0.0, StopReason(inv, reason), TaoConvergedReasons[reason]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "data misfit %.6e -> %.6e: %.3g x its expected value at the noise level (%g = observations / 2)\n", h->n ? (double)h->misfit[0] : 0.0, h->n ? (double)h->misfit[h->n - 1] : 0.0, h->n ? (double)(h->misfit[h->n - 1] / noise) : 0.0, (double)noise));
   if (inv->xtrue && h->n) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "relative %s error ||x - x_true|| / ||x_true||: %.4f -> %.4f\n", InvTargets[inv->target], (double)h->error[0], (double)h->error[h->n - 1]));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -80,6 +80,8 @@ typedef struct {
   InvJournal     journal;
   InvGroup       grp;
   InvDefaults    defaults;
+  PetscReal      discrepancy;     /* -rw_inv_discrepancy tau: stop at misfit <= tau x its noise-level value (0: off) */
+  PetscBool      atnoise;         /* the run stopped there */
 } Inverse;
 
 /* problem.c */

@@ -154,6 +154,7 @@ static const char *const RwOptionNames[] = {
   "-rw_heat_scheme",
   "-rw_heat_source_amplitude",
   "-rw_heat_theta",
+  "-rw_inv_discrepancy",
   "-rw_inv_experiments",
   "-rw_inv_noise",
   "-rw_inv_observe_every",

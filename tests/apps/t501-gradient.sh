@@ -71,3 +71,11 @@ echo "ok -rw_adjoint_monitor: $lines progress lines and the final one"
 run 1 -rw_steps 5 -rw_model_view ascii:"$tmp/model.txt" > /dev/null
 grep -q 'heat' "$tmp/model.txt" || { echo "FAIL: -rw_model_view ascii:FILE wrote no model view"; exit 1; }
 echo "ok -rw_model_view ascii:FILE: $(head -1 "$tmp/model.txt")"
+
+# -rw_gradient_view takes PETSc's viewer syntax: hdf5:FILE truncates, hdf5:FILE::append adds
+"$PYTHON" -c "import h5py; f = h5py.File('$tmp/append.h5', 'w'); f['kept'] = [1.0, 2.0]; f.close()"
+run 2 -rw_steps 5 -rw_gradient_view "hdf5:$tmp/append.h5::append" > /dev/null
+"$PYTHON" -c "import h5py; f = h5py.File('$tmp/append.h5', 'r'); assert 'kept' in f and 'dJdkappa' in f and 'J' in f.attrs, list(f)" || { echo "FAIL: hdf5:FILE::append did not keep the file's datasets and add the gradient"; exit 1; }
+run 2 -rw_steps 5 -rw_gradient_view "hdf5:$tmp/append.h5" > /dev/null
+"$PYTHON" -c "import h5py; f = h5py.File('$tmp/append.h5', 'r'); assert 'kept' not in f and 'dJdkappa' in f, list(f)" || { echo "FAIL: hdf5:FILE did not start the file afresh"; exit 1; }
+echo "ok -rw_gradient_view: hdf5:FILE::append adds to a file, hdf5:FILE starts it afresh"

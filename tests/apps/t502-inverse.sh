@@ -77,3 +77,16 @@ for want in "type: gamg" "relative=1e-08" "backward Euler" "x:neumann" "dt = 0.0
   grep -q "$want" "$tmp/defaults.out" || { echo "FAIL defaults: expected \"$want\" in -rw_model_view"; exit 1; }
 done
 echo "ok defaults: -options_view lists only the user's options; the model has the default problem's settings"
+
+# the discrepancy principle: -rw_inv_discrepancy tau stops at the first
+# iteration whose misfit is at most tau times its noise-level value, and the
+# last line says why in words; with 0 the run goes on to the iteration limit
+run 2 -da_grid_x 32 -da_grid_y 32 -tao_max_it 12 -rw_inv_discrepancy 1.1 > "$tmp/tau.txt"
+want=$(awk '/^iter/ { r = $7; sub(/^\(/, "", r); if (r + 0 <= 1.1) { print $2 + 0; exit } }' "$tmp/tau.txt")
+test -n "$want" || { cat "$tmp/tau.txt"; echo "FAIL discrepancy: no iteration reached 1.1 x the noise level"; exit 1; }
+grep -q "^recovered kappa in $want iterations.*reached the noise level (discrepancy principle" "$tmp/tau.txt" || { cat "$tmp/tau.txt"; echo "FAIL discrepancy: expected a stop at iteration $want, the first at 1.1 x noise"; exit 1; }
+last=$(awk '/^iter/ { k = $2 } END { print k + 0 }' "$tmp/tau.txt")
+test "$last" -eq "$want" || { echo "FAIL discrepancy: iterations went on to $last after the stop at $want"; exit 1; }
+run 2 -da_grid_x 32 -da_grid_y 32 -tao_max_it 4 -rw_inv_discrepancy 0 > "$tmp/notau.txt"
+grep -q "^recovered kappa in 4 iterations.*iteration limit" "$tmp/notau.txt" || { grep '^recovered' "$tmp/notau.txt"; echo "FAIL discrepancy: with 0 the run should stop at -tao_max_it 4 and say so"; exit 1; }
+echo "ok discrepancy: tau 1.1 stops at iteration $want, the first at 1.1 x noise; tau 0 runs to the limit"
