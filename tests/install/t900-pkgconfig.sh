@@ -53,3 +53,22 @@ done
 echo "$out" | grep -q '^verify_taylor_min_order1 [0-9.]* PASS$'
 # the plugin computes what the compiled-in model does, to the last digit printed
 test "$(echo "$out" | sed -n 's/^J //p')" = "$(echo "$drv" | sed -n 's/^J //p')"
+
+# ---- make install prefix=DIR: the installed rewind.pc points at DIR (it is
+# written at install time, not at configure time), and a program builds and
+# runs with nothing but it
+echo "# make install prefix=$tmp/p2"
+if ! $MAKE -C "$top_builddir" install prefix="$tmp/p2" >"$tmp/install2.log" 2>&1; then
+  cat "$tmp/install2.log"
+  exit 1
+fi
+pc2="$tmp/p2/lib/pkgconfig/rewind.pc"
+grep -q "^prefix=$tmp/p2\$" "$pc2" || { echo "FAIL: rewind.pc of make install prefix=DIR says $(grep '^prefix=' "$pc2")"; exit 1; }
+grep -q "^libdir=$tmp/p2/lib\$" "$pc2" || { echo "FAIL: rewind.pc of make install prefix=DIR says $(grep '^libdir=' "$pc2")"; exit 1; }
+cflags=$(PKG_CONFIG_PATH="$tmp/p2/lib/pkgconfig" $PKG_CONFIG --cflags rewind)
+libs=$(PKG_CONFIG_PATH="$tmp/p2/lib/pkgconfig" $PKG_CONFIG --libs rewind)
+app="$tmp/example2"
+$CC $cflags -o "$app" "$top_srcdir/tests/install/example.c" $libs
+out=$(LD_LIBRARY_PATH="$tmp/p2/lib" && export LD_LIBRARY_PATH && run 2)
+test "$out" = "rewind $(sed -n 's/^Version: //p' "$pc2") sum 2" || { echo "FAIL: the program built against make install prefix=DIR printed: $out"; exit 1; }
+echo "ok make install prefix=DIR: rewind.pc points at DIR; $out"
