@@ -133,6 +133,7 @@ static PetscErrorCode Report(RwModel model, PetscReal J, Vec g, Vec gu0, const c
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "J %.17g\n", (double)J));
   /* PETSc's own viewer syntax: hdf5:file.h5 truncates, hdf5:file.h5::append adds to the file */
   if (file[0]) PetscCall(PetscOptionsGetViewer(PETSC_COMM_WORLD, NULL, NULL, "-rw_gradient_view", &h5, NULL, NULL));
+  if (h5) PetscCall(RwIOWriteMetadata(model, h5));
   for (PetscInt i = 0; i < nf; i++) {
     Vec f;
     PetscCall(RwModelGetParameterField(model, g, i, &f));

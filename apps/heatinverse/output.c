@@ -96,6 +96,7 @@ PetscErrorCode InvWriteOutput(Inverse *inv, const char prefix[])
   PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", prefix));
   PetscCall(PetscSNPrintf(xmf, sizeof(xmf), "%s.xmf", prefix));
   PetscCall(PetscViewerHDF5Open(PETSC_COMM_WORLD, h5, FILE_MODE_WRITE, &v));
+  PetscCall(RwIOWriteMetadata(inv->model, v));
   if (inv->xtrue) {
     PetscCall(PetscSNPrintf(name[n], sizeof(name[n]), "%s_true", field));
     PetscCall(RwIOWriteField(inv->model, v, name[n++], inv->xtrue));

@@ -17,5 +17,6 @@ PETSC_EXTERN PetscErrorCode RwIOFieldFindOutside(RwModel, Vec, PetscReal, PetscR
 PETSC_EXTERN PetscErrorCode RwIODAFindOutside(DM, Vec, PetscReal, PetscReal, PetscInt64 *, PetscInt64[3], PetscInt *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwIOWriteField(RwModel, PetscViewer, const char[], Vec);
 PETSC_EXTERN PetscErrorCode RwIOWriteXDMF(RwModel, const char[], const char[], PetscInt, const char *const[]);
+PETSC_EXTERN PetscErrorCode RwIOWriteMetadata(RwModel, PetscViewer);
 
 #endif

@@ -8,6 +8,7 @@
 #include <rewind/private/modelimpl.h>
 #include <rewind/io.h>
 #include <petscviewerhdf5.h>
+#include <time.h>
 
 /* The largest dataset rank a caller may expect; a file's dataset of any rank is refused by its rank alone */
 #define RW_IO_MAXRANK 8
@@ -502,5 +503,89 @@ PetscErrorCode RwIOWriteXDMF(RwModel model, const char xmf[], const char h5[], P
   }
   fprintf(fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
   PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot finish XDMF file %s", xmf);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwIOWriteMetadata - writes what a reader needs to know of a result as
+  attributes of the root group of an HDF5 viewer's file: the grid (points,
+  origin and spacing per direction), dt and the number of steps, the model and
+  its configuration, the options given, the versions of rewind, PETSc and
+  HDF5, and the date
+
+  Collective
+
+  Input Parameters:
++ model - the model the result belongs to, set up
+- v     - an HDF5 viewer
+
+  Level: intermediate
+
+.seealso: RwIOWriteField(), RwIOWriteXDMF()
+@*/
+PetscErrorCode RwIOWriteMetadata(RwModel model, PetscViewer v)
+{
+  PetscInt    dim, M[3] = {1, 1, 1};
+  PetscReal   origin[3] = {0, 0, 0}, h[3] = {0, 0, 0}, dt;
+  PetscInt64  n;
+  char        text[4096], *all = NULL, date[64];
+  const char *type;
+  unsigned    maj, min, rel;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(model->da, &dim, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  for (PetscInt d = 0; d < dim; d++) {
+    PetscReal x1;
+
+    PetscCall(RwModelGetCoordinates(model, d, 0, &origin[d]));
+    PetscCall(RwModelGetCoordinates(model, d, 1, &x1));
+    h[d] = x1 - origin[d];
+  }
+  { /* per direction, as arrays would need their own datasets: x, y, z attributes */
+    const char *axis[3] = {"x", "y", "z"};
+    char        name[32];
+
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), "grid_%s", axis[d]));
+      PetscCall(PetscViewerHDF5WriteAttribute(v, "/", name, PETSC_INT, &M[d]));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "origin_%s", axis[d]));
+      PetscCall(PetscViewerHDF5WriteAttribute(v, "/", name, PETSC_REAL, &origin[d]));
+      PetscCall(PetscSNPrintf(name, sizeof(name), "spacing_%s", axis[d]));
+      PetscCall(PetscViewerHDF5WriteAttribute(v, "/", name, PETSC_REAL, &h[d]));
+    }
+  }
+  PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "dimension", PETSC_INT, &dim));
+  PetscCall(RwModelGetTimeStep(model, &dt));
+  PetscCall(RwModelGetSteps(model, &n));
+  PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "dt", PETSC_REAL, &dt));
+  {
+    PetscInt steps = (PetscInt)n; /* -rw_steps is at most PETSC_MAX_INT */
+
+    PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "steps", PETSC_INT, &steps));
+  }
+  PetscCall(RwModelGetType(model, &type));
+  text[0] = 0;
+  if (model->ops->identity) PetscCall((*model->ops->identity)(model, text, sizeof(text)));
+  PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "model", PETSC_STRING, type));
+  PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "model_configuration", PETSC_STRING, text));
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "options", PETSC_STRING, all ? all : ""));
+  PetscCall(PetscFree(all));
+  PetscCall(RwGetVersion(text, sizeof(text)));
+  PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "rewind_version", PETSC_STRING, text));
+  PetscCall(PetscGetVersion(text, sizeof(text)));
+  PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "petsc_version", PETSC_STRING, text));
+  RwCallHDF5(H5get_libversion, (&maj, &min, &rel));
+  PetscCall(PetscSNPrintf(text, sizeof(text), "HDF5 %u.%u.%u", maj, min, rel));
+  PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "hdf5_version", PETSC_STRING, text));
+  { /* rank 0's clock, so that every rank writes the same string */
+    time_t    t = time(NULL);
+    long long tt = (long long)t;
+
+    PetscCallMPI(MPI_Bcast(&tt, 1, MPI_LONG_LONG, 0, PetscObjectComm((PetscObject)model)));
+    t = (time_t)tt;
+    strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+  }
+  PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "date", PETSC_STRING, date));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -20,6 +20,20 @@ for np in 1 2; do
   "$PYTHON" -c "import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); assert b < a, ('kappa error did not decrease', a, b)" "$1" "$2"
   grep -q '^iter  12 ' "$tmp/k$np.txt"
 done
+# the output says what it is: grid, geometry, time grid, model, options, versions, date
+"$PYTHON" - "$tmp/k2.h5" <<'PY'
+import sys, h5py
+a = h5py.File(sys.argv[1], "r").attrs
+s = lambda k: a[k].decode() if isinstance(a[k], bytes) else str(a[k])
+assert a["dimension"] == 2 and a["grid_x"] == 32 and a["grid_y"] == 32, dict(a)
+assert abs(a["spacing_x"] - 1 / 32) < 1e-15 and abs(a["origin_x"] - 0.5 / 32) < 1e-15, (a["spacing_x"], a["origin_x"])
+assert a["steps"] == 30 and abs(a["dt"] - 1e-3) < 1e-18, (a["steps"], a["dt"])
+assert s("model") == "heat" and "neumann" in s("model_configuration") and "theta 1" in s("model_configuration"), s("model_configuration")
+assert "-rw_inv_noise 1e-3" in s("options") and "-pc_type" not in s("options"), s("options")
+assert s("rewind_version").startswith("rewind ") and "3.18" in s("petsc_version") and s("hdf5_version").startswith("HDF5 1."), dict(a)
+assert len(s("date")) == 20 and s("date").endswith("Z"), s("date")
+print("ok metadata:", s("model"), s("model_configuration"), "|", s("options"))
+PY
 # 1 and 2 ranks: the same problem, the same path to rounding (TAO's dot products differ)
 "$PYTHON" - "$tmp/k1.h5" "$tmp/k2.h5" <<'PY'
 import sys, h5py, numpy
