@@ -19,6 +19,7 @@
 #define REWIND_MODEL_H
 
 #include <petscdm.h>
+#include <rewind/nn.h>
 
 /*S
   RwModel - the physics: steps a state on a distributed grid forward, with its tangent and adjoint
@@ -41,6 +42,8 @@ typedef const char *RwModelType;
 
 PETSC_EXTERN PetscErrorCode RwModelHeatSetScheme(RwModel, PetscReal);
 PETSC_EXTERN PetscErrorCode RwModelHeatSetSourceAmplitude(RwModel, PetscBool);
+PETSC_EXTERN PetscErrorCode RwModelHeatSetNN(RwModel, PetscBool);
+PETSC_EXTERN PetscErrorCode RwModelHeatGetNN(RwModel, RwNN *);
 
 PETSC_EXTERN PetscFunctionList RwModelList;
 PETSC_EXTERN PetscErrorCode    RwModelRegister(const char[], PetscErrorCode (*)(RwModel));
