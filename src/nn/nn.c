@@ -305,7 +305,7 @@ PetscErrorCode RwNNCheckWeights(RwNN nn, const PetscReal theta[], const char wha
 
     if (!PetscIsInfOrNanReal(theta[i])) continue;
     while (l + 1 < nn->nsizes && i >= nn->offW[l + 1]) l++;
-    SETERRQ(nn->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: network weight theta[%" PetscInt_FMT "] is %g (the %s of layer %" PetscInt_FMT "): every weight must be finite", what, i, (double)theta[i], i < nn->offb[l] ? "matrix W" : "bias b", l);
+    SETERRQ(nn->comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: network weight theta[%" PetscInt_FMT "] is %s (the %s of layer %" PetscInt_FMT "): every weight must be finite", what, i, PetscIsNanReal(theta[i]) ? "NaN" : "Inf", i < nn->offb[l] ? "matrix W" : "bias b", l);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
