@@ -19,5 +19,6 @@
 #include <rewind/ensemble.h>
 #include <rewind/verify.h>
 #include <rewind/io.h>
+#include <rewind/nn.h>
 
 #endif

@@ -19,6 +19,7 @@
 #define REWIND_MODEL_H
 
 #include <petscdm.h>
+#include <rewind/nn.h>
 
 /*S
   RwModel - the physics: steps a state on a distributed grid forward, with its tangent and adjoint
@@ -45,6 +46,8 @@ PETSC_EXTERN PetscErrorCode RwModelHeatSetDimension(RwModel, PetscInt);
 PETSC_EXTERN PetscErrorCode RwModelHeatSetBoundaries(RwModel, const char[]);
 PETSC_EXTERN PetscErrorCode RwModelHeatSetSolverDefaults(RwModel, const char[], const char[], PetscReal);
 PETSC_EXTERN PetscErrorCode RwModelSetGridSizes(RwModel, const PetscInt[3]);
+PETSC_EXTERN PetscErrorCode RwModelHeatSetNN(RwModel, PetscBool);
+PETSC_EXTERN PetscErrorCode RwModelHeatGetNN(RwModel, RwNN *);
 
 PETSC_EXTERN PetscFunctionList RwModelList;
 PETSC_EXTERN PetscErrorCode    RwModelRegister(const char[], PetscErrorCode (*)(RwModel));

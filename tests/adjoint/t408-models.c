@@ -17,7 +17,8 @@ typedef struct {
 } ModelCases;
 
 static const ModelCases cases[] = {
-  {"heat", {"-rw_heat_dim 1 -da_grid_x 23 -rw_heat_bc dirichlet", "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10", NULL}},
+  {"heat", {"-rw_heat_dim 1 -da_grid_x 23 -rw_heat_bc dirichlet", "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10",
+            "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_heat_nn -rw_nn_layers 1,6,6,1", NULL}},
   {"osc",  {"-osc_dim 1 -da_grid_x 29 -osc_block_size 5", "-osc_dim 2 -da_grid_x 13 -da_grid_y 11 -osc_block_size 7", NULL}},
 };
 

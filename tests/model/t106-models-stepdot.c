@@ -13,7 +13,8 @@ typedef struct {
 } ModelCases;
 
 static const ModelCases cases[] = {
-  {"heat", {"-rw_heat_dim 1 -da_grid_x 23 -rw_heat_bc dirichlet", "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_heat_bc periodic,neumann", NULL}},
+  {"heat", {"-rw_heat_dim 1 -da_grid_x 23 -rw_heat_bc dirichlet", "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_heat_bc periodic,neumann",
+            "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_heat_nn -rw_nn_layers 1,6,6,1 -rw_nn_activation softplus", NULL}},
   {"osc",  {"-osc_dim 1 -da_grid_x 29 -osc_block_size 1", "-osc_dim 1 -da_grid_x 29 -osc_block_size 5", "-osc_dim 2 -da_grid_x 13 -da_grid_y 11 -osc_block_size 7",
             "-osc_dim 3 -da_grid_x 7 -da_grid_y 6 -da_grid_z 5 -osc_block_size 3", NULL}},
 };

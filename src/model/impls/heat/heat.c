@@ -61,6 +61,7 @@ static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems
     if (chosen) heat->theta = thetas[which];
   }
   PetscCall(PetscOptionsBool("-rw_heat_source_amplitude", "Give the source s an amplitude a_k per step (a time-indexed parameter block a, default 1): s(t_k) = a_k s", "RwModelCreate_Heat", heat->amplitude, &heat->amplitude, NULL));
+  PetscCall(PetscOptionsBool("-rw_heat_nn", "Add a learned reaction N_theta(u), a pointwise network (-rw_nn_layers, -rw_nn_activation, ...) whose weights are the block theta; explicit in every scheme", "RwModelHeatSetNN", heat->usenn, &heat->usenn, NULL));
   PetscCall(PetscOptionsReal("-rw_heat_theta", "Time discretisation: 0 explicit Euler, 0.5 Crank-Nicolson, 1 backward Euler", "RwModelCreate_Heat", heat->theta, &heat->theta, NULL));
   PetscCheck(heat->theta >= 0 && heat->theta <= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_heat_theta %g must be in [0, 1] (0 explicit, 0.5 Crank-Nicolson, 1 backward Euler)", (double)heat->theta);
   PetscCall(PetscStrncpy(bcs, RwHeatBCs[heat->bc[0]], sizeof(bcs)));
@@ -98,6 +99,14 @@ static PetscErrorCode RwModelIdentity_Heat(RwModel model, char id[], size_t len)
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(id, len, "%" PetscInt_FMT "D, boundaries %s,%s,%s, theta %.17g%s", heat->dim, RwHeatBCs[heat->bc[0]], RwHeatBCs[heat->bc[1]], RwHeatBCs[heat->bc[2]], (double)heat->theta, heat->amplitude ? ", source amplitude per step" : ""));
+  if (heat->nn) { /* the network's shape changes the states; its weights are in m */
+    size_t used;
+
+    PetscCall(PetscStrlen(id, &used));
+    PetscCall(PetscSNPrintf(id + used, len - used, ", reaction "));
+    PetscCall(PetscStrlen(id, &used));
+    PetscCall(RwNNIdentity(heat->nn, id + used, len - used));
+  }
   if (heat->ksp) { /* an implicit step's result depends on its solver, to its tolerance */
     KSPType   ktype;
     PCType    ptype;
@@ -169,6 +178,15 @@ static PetscErrorCode RwModelDefaults_Heat(RwModel model, Vec m, Vec u0, Vec tar
       PetscCall(RwModelSetParameterBlock(model, m, RW_HEAT_BLOCK_A, a));
       PetscCall(PetscFree(a));
     }
+    if (((RwModel_Heat *)model->data)->usenn) { /* -rw_nn_weights, or Xavier-uniform from -rw_nn_seed */
+      RwModel_Heat *heat = (RwModel_Heat *)model->data;
+      PetscReal    *theta;
+
+      PetscCall(PetscMalloc1(heat->nn->nweights, &theta));
+      PetscCall(RwNNGetInitialWeights(heat->nn, theta));
+      PetscCall(RwModelSetParameterBlock(model, m, heat->nnblock, theta));
+      PetscCall(PetscFree(theta));
+    }
   }
   if (u0) PetscCall(RwModelFillField(model, u0, HeatDefaultU0, NULL));
   if (target) PetscCall(RwModelFillField(model, target, HeatDefaultTarget, NULL));
@@ -208,6 +226,30 @@ static PetscErrorCode RwHeatCreateSolver(RwModel model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The learned reaction: a network 1 -> ... -> 1 under the model's prefix, its
+   weights the block theta, and one row's work (rows are at most the owned
+   box's width) */
+static PetscErrorCode RwHeatCreateNN(RwModel model)
+{
+  RwModel_Heat   *heat = (RwModel_Heat *)model->data;
+  const char     *prefix;
+  const PetscInt *sizes;
+  PetscInt        ns, row = heat->st->own.n[0];
+
+  PetscFunctionBegin;
+  PetscCall(RwNNCreate(PetscObjectComm((PetscObject)model), &heat->nn));
+  PetscCall(RwModelGetOptionsPrefix(model, &prefix));
+  PetscCall(RwNNSetOptionsPrefix(heat->nn, prefix));
+  PetscCall(RwNNSetFromOptions(heat->nn));
+  PetscCall(RwNNSetUp(heat->nn));
+  PetscCall(RwNNGetLayers(heat->nn, &ns, &sizes));
+  PetscCheck(sizes[0] == 1 && sizes[ns - 1] == 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONG, "-rw_nn_layers: heat's learned reaction maps u to a rate, so it has 1 input and 1 output; got %" PetscInt_FMT " inputs and %" PetscInt_FMT " outputs", sizes[0], sizes[ns - 1]);
+  heat->nnblock = model->nblocks;
+  PetscCall(RwModelAddParameterBlock(model, "theta", heat->nn->nweights, PETSC_FALSE));
+  PetscCall(PetscMalloc3(row, &heat->nnrow, row, &heat->nnrow2, row * heat->nn->nweights, &heat->nngw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwModelSetUp_Heat(RwModel model)
 {
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
@@ -218,6 +260,7 @@ static PetscErrorCode RwModelSetUp_Heat(RwModel model)
   model->fieldnames = RwHeatFieldNames;
   PetscCall(RwModelAddParameterBlock(model, "r", 1, PETSC_FALSE));
   if (heat->amplitude) PetscCall(RwModelAddParameterBlock(model, "a", 1, PETSC_TRUE));
+  if (heat->usenn) PetscCall(RwHeatCreateNN(model));
   PetscCall(RwModelCreatePack_Private(model));
   if (!model->dtset) PetscCall(RwHeatDefaultTimeStep(model));
   /* everything the time loop needs, allocated once here */
@@ -243,7 +286,7 @@ static PetscErrorCode RwModelView_Heat(RwModel model, PetscViewer viewer)
   const char   *scheme = heat->theta == 0 ? "explicit Euler" : heat->theta == 0.5 ? "Crank-Nicolson" : heat->theta == 1 ? "backward Euler" : "theta-scheme";
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "du/dt = div(kappa grad u) - r u + s on the unit box, %" PetscInt_FMT "D\n", heat->dim));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "du/dt = div(kappa grad u) - r u + s%s on the unit box, %" PetscInt_FMT "D\n", heat->usenn ? " + N_theta(u)" : "", heat->dim));
   if (!model->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT, heat->st->M[0]));
   for (PetscInt d = 1; d < heat->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " x %" PetscInt_FMT, heat->st->M[d]));
@@ -251,6 +294,10 @@ static PetscErrorCode RwModelView_Heat(RwModel model, PetscViewer viewer)
   for (PetscInt d = 0; d < heat->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " %c:%s", "xyz"[d], RwHeatBCs[heat->bc[d]]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\ntime stepping: %s (theta = %g)\n", scheme, (double)heat->theta));
   if (heat->amplitude) PetscCall(PetscViewerASCIIPrintf(viewer, "source amplitude per step: block a of %" PetscInt64_FMT " values, s(t_k) = a_k s\n", model->n));
+  if (heat->nn) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "learned reaction N_theta(u), explicit in every scheme: "));
+    PetscCall(RwNNView(heat->nn, viewer));
+  }
   if (heat->ksp) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(KSPView(heat->ksp, viewer));
@@ -277,6 +324,10 @@ static PetscErrorCode RwModelDestroy_Heat(RwModel model)
   PetscCall(MatDestroy(&heat->P));
   PetscCall(KSPDestroy(&heat->ksp));
   PetscCall(RwStencilDestroy(&heat->st));
+  PetscCall(RwNNDestroy(&heat->nn));
+  PetscCall(PetscFree3(heat->nnrow, heat->nnrow2, heat->nngw));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetNN_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatGetNN_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetScheme_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetDimension_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetBoundaries_C", NULL));
@@ -330,6 +381,65 @@ static PetscErrorCode RwModelHeatSetSourceAmplitude_Heat(RwModel model, PetscBoo
   PetscFunctionBegin;
   PetscCheck(!model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Choose the source amplitude before RwModelSetUp(): it changes the parameter layout");
   ((RwModel_Heat *)model->data)->amplitude = on;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelHeatSetNN_Heat(RwModel model, PetscBool on)
+{
+  PetscFunctionBegin;
+  PetscCheck(!model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Choose the learned reaction before RwModelSetUp(): it changes the parameter layout");
+  ((RwModel_Heat *)model->data)->usenn = on;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelHeatGetNN_Heat(RwModel model, RwNN *nn)
+{
+  PetscFunctionBegin;
+  PetscCheck(model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Call RwModelSetUp() before RwModelHeatGetNN()");
+  *nn = ((RwModel_Heat *)model->data)->nn;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelHeatSetNN - adds a learned reaction N_theta(u) to a heat model,
+  du/dt = div(kappa grad u) - r u + s + N_theta(u): a pointwise network
+  (RwNN, options -rw_nn_* under the model's prefix) whose weights are the
+  parameter block "theta"; the term is explicit in every scheme (for
+  implicit ones: u_k+1 = P^-1 ((I + (1 - theta) dt B) u_k + dt s + dt N(u_k)));
+  ignored by other model types
+
+  Logically collective; before RwModelSetUp()
+
+  Options Database Key:
+. -rw_heat_nn - the same
+
+  Level: intermediate
+
+.seealso: RWMODELHEAT, RwModelHeatGetNN(), RwNNCreate()
+@*/
+PetscErrorCode RwModelHeatSetNN(RwModel model, PetscBool on)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscTryMethod(model, "RwModelHeatSetNN_C", (RwModel, PetscBool), (model, on));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelHeatGetNN - the network of a heat model's learned reaction (NULL without one)
+
+  Not collective; after RwModelSetUp()
+
+  Level: intermediate
+
+.seealso: RwModelHeatSetNN()
+@*/
+PetscErrorCode RwModelHeatGetNN(RwModel model, RwNN *nn)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  *nn = NULL;
+  PetscUseMethod(model, "RwModelHeatGetNN_C", (RwModel, RwNN *), (model, nn));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -455,6 +565,7 @@ PetscErrorCode RwModelHeatSetSourceAmplitude(RwModel model, PetscBool on)
 . -rw_heat_bc <periodic,dirichlet,neumann> - one, or one per direction separated by commas (default periodic)
 . -rw_heat_theta <theta>             - 0 explicit Euler (default), 0.5 Crank-Nicolson, 1 backward Euler
 . -rw_heat_source_amplitude          - a per-step amplitude of the source: a time-indexed block a (default 1), s(t_k) = a_k s
+. -rw_heat_nn                        - a learned reaction N_theta(u) (block theta; -rw_nn_layers, -rw_nn_activation, -rw_nn_seed, -rw_nn_weights)
 . -rw_dt <dt>                        - time step (default 0.8 of the explicit limit for the default kappa)
 . -da_grid_x, -da_grid_y, -da_grid_z - grid points per direction (default 64, or 32 in 3D)
 - -ksp_type, -pc_type, ...           - the implicit schemes' solver (default CG with Jacobi, rtol 1e-12)
@@ -498,5 +609,7 @@ PetscErrorCode RwModelCreate_Heat(RwModel model)
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetBoundaries_C", RwModelHeatSetBoundaries_Heat));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetSolverDefaults_C", RwModelHeatSetSolverDefaults_Heat));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetSourceAmplitude_C", RwModelHeatSetSourceAmplitude_Heat));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetNN_C", RwModelHeatSetNN_Heat));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatGetNN_C", RwModelHeatGetNN_Heat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,6 +1,7 @@
 /*
-  The heat model: du/dt = div(kappa grad u) - r u + s on the unit box in 1, 2
-  or 3 dimensions, theta-scheme in time.  Shared by heat.c (set-up, options,
+  The heat model: du/dt = div(kappa grad u) - r u + s [+ N_theta(u)] on the
+  unit box in 1, 2 or 3 dimensions, theta-scheme in time; the optional learned
+  reaction N_theta (a pointwise network, RwNN) is always explicit.  Shared by heat.c (set-up, options,
   defaults), heatstep.c (the three forms of a step) and heatkernels.c (the
   point kernels, forward, tangent and adjoint side by side).
 */
@@ -8,6 +9,7 @@
 #define REWIND_HEATIMPL_H
 
 #include <rewind/private/stencilimpl.h>
+#include <rewind/private/nnimpl.h>
 
 typedef enum {
   RW_HEAT_PERIODIC,
@@ -39,6 +41,13 @@ typedef struct {
   PetscReal rtol;                    /* and -ksp_rtol */
   RwStencil st;     /* the grid, its halos and boundary ghosts */
 
+  /* the learned reaction N_theta(u), with -rw_heat_nn: weights in block "theta" */
+  PetscBool usenn;
+  RwNN      nn;
+  PetscInt  nnblock;
+  PetscReal *nnrow, *nnrow2; /* one row of points: N, ybar (dt mu) */
+  PetscReal *nngw;           /* one row's per-point weight-gradient terms, weight-major */
+
   /* parameters, from RwModelSetParameters() */
   Vec              kappa;   /* ghosted, boundary ghosts mirrored */
   Vec              s;       /* owned */
@@ -66,6 +75,21 @@ typedef struct {
 PETSC_INTERN void RwHeatRowForward(const RwHeatPass *, PetscInt, RwStencilRow, RwStencilRow, const PetscScalar *, PetscScalar *, PetscReal *);
 PETSC_INTERN void RwHeatRowTangent(const RwHeatPass *, PetscInt, RwStencilRow, RwStencilRow, RwStencilRow, RwStencilRow, RwStencilRow, const PetscScalar *, PetscScalar *, PetscReal *);
 PETSC_INTERN void RwHeatRowAdjoint(const RwHeatPass *, PetscInt, RwStencilRow, RwStencilRow, RwStencilRow, RwStencilRow, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscReal *);
+
+/* heatkernels.c: the network term dt N_theta(u_k) on one row, its tangent and adjoint */
+typedef struct {
+  RwModel          model;
+  RwNN             nn;
+  PetscInt         block;      /* theta's parameter block */
+  const PetscReal *theta, *dtheta;
+  PetscReal        dt;
+  PetscReal       *row, *row2, *gw;
+  PetscErrorCode   ierr;       /* the first error of a row (rows return nothing) */
+} RwHeatNNRow;
+PETSC_INTERN void RwHeatRowNNForward(RwHeatNNRow *, PetscInt, const PetscScalar *, PetscScalar *, PetscReal *);
+PETSC_INTERN void RwHeatRowNNTangent(RwHeatNNRow *, PetscInt, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscReal *);
+PETSC_INTERN void RwHeatRowNNAdjoint(RwHeatNNRow *, PetscInt, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscReal *);
+PETSC_INTERN RwHeatNNRow RwHeatNNRowSetUp(RwModel, PetscBool);
 
 /* heatstep.c */
 PETSC_INTERN PetscErrorCode RwHeatSetParameters(RwModel, Vec);

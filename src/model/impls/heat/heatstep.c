@@ -28,6 +28,25 @@ static RwHeatPass HeatPassCoefficients(RwModel model, PetscInt64 k)
   return P;
 }
 
+/* What the rows of a pass need for the network term (heat->usenn) */
+RwHeatNNRow RwHeatNNRowSetUp(RwModel model, PetscBool tangent)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+  RwHeatNNRow   c;
+
+  c.model  = model;
+  c.nn     = heat->nn;
+  c.block  = heat->nnblock;
+  c.theta  = heat->usenn ? RwModelBlockValues(model, heat->nnblock) : NULL;
+  c.dtheta = heat->usenn && tangent ? RwModelBlockDirection(model, heat->nnblock) : NULL;
+  c.dt     = model->dt;
+  c.row    = heat->nnrow;
+  c.row2   = heat->nnrow2;
+  c.gw     = heat->nngw;
+  c.ierr   = PETSC_SUCCESS;
+  return c;
+}
+
 /* Solves with the previous step's value as the initial guess */
 static PetscErrorCode HeatSolve(RwModel model, PetscInt64 k, Vec b, Vec guess, Vec x, PetscBool transpose, const char *what)
 {
@@ -44,6 +63,8 @@ typedef struct {
   const PetscScalar  *kappa, *s;
   PetscScalar        *y;
   PetscReal           probe;
+  PetscBool           usenn;
+  RwHeatNNRow         nn;
 } HeatForwardCtx;
 
 static void HeatForwardRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
@@ -52,6 +73,7 @@ static void HeatForwardRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscI
   const RwStencil     st = c->st;
 
   RwHeatRowForward(&c->P, n, RwStencilInputRow(st, &c->x, 1, ghosted, i, j, k), RwStencilRowAt(c->kappa, &st->ghost, 1, i, j, k), RwStencilRowAt(c->s, &st->own, 1, i, j, k).p, RwStencilOwnedAt(st, 1, c->y, i, j, k), &c->probe);
+  if (c->usenn) RwHeatRowNNForward(&c->nn, n, RwStencilInputRow(st, &c->x, 1, ghosted, i, j, k).p, RwStencilOwnedAt(st, 1, c->y, i, j, k), &c->probe);
 }
 
 PetscErrorCode RwHeatStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
@@ -65,6 +87,8 @@ PetscErrorCode RwHeatStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   c.P     = HeatPassCoefficients(model, k);
   c.x.g   = u;
   c.probe = 0;
+  c.usenn = heat->usenn;
+  c.nn    = RwHeatNNRowSetUp(model, PETSC_FALSE);
   PetscCall(VecGetArrayRead(heat->kappa, &c.kappa));
   PetscCall(VecGetArrayRead(heat->s, &c.s));
   PetscCall(VecGetArray(y, &c.y));
@@ -86,6 +110,8 @@ typedef struct {
   const PetscScalar  *kappa, *dkappa, *ds;
   PetscScalar        *y;
   PetscReal           probe;
+  PetscBool           usenn;
+  RwHeatNNRow         nn;
 } HeatTangentCtx;
 
 static void HeatTangentRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
@@ -95,6 +121,7 @@ static void HeatTangentRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscI
   RwStencilRow          ub = c->P.useb ? RwStencilInputRow(st, &c->in[2], 1, ghosted, i, j, k) : RwStencilRowAt(NULL, &st->own, 1, i, j, k);
 
   RwHeatRowTangent(&c->P, n, RwStencilInputRow(st, &c->in[0], 1, ghosted, i, j, k), RwStencilRowAt(c->kappa, &st->ghost, 1, i, j, k), RwStencilRowAt(c->dkappa, &st->ghost, 1, i, j, k), RwStencilInputRow(st, &c->in[1], 1, ghosted, i, j, k), ub, RwStencilRowAt(c->ds, &st->own, 1, i, j, k).p, RwStencilOwnedAt(st, 1, c->y, i, j, k), &c->probe);
+  if (c->usenn) RwHeatRowNNTangent(&c->nn, n, RwStencilInputRow(st, &c->in[1], 1, ghosted, i, j, k).p, RwStencilInputRow(st, &c->in[0], 1, ghosted, i, j, k).p, RwStencilOwnedAt(st, 1, c->y, i, j, k), &c->probe);
 }
 
 PetscErrorCode RwHeatStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, Vec du, Vec dunew)
@@ -108,6 +135,8 @@ PetscErrorCode RwHeatStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   c.st    = heat->st;
   c.P     = HeatPassCoefficients(model, k);
   c.probe = 0;
+  c.usenn = heat->usenn;
+  c.nn    = RwHeatNNRowSetUp(model, PETSC_TRUE);
   for (PetscInt i = 0; i < 3; i++) c.in[i].g = g[i];
   PetscCall(VecGetArrayRead(heat->kappa, &c.kappa));
   PetscCall(VecGetArrayRead(heat->dkappa, &c.dkappa));
@@ -137,6 +166,8 @@ typedef struct {
   const PetscScalar  *kappa;
   PetscScalar        *y, *gk, *gs, *gr;
   PetscReal           probe;
+  PetscBool           usenn;
+  RwHeatNNRow         nn;
 } HeatAdjointCtx;
 
 static void HeatAdjointRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
@@ -146,6 +177,7 @@ static void HeatAdjointRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscI
   RwStencilRow          ub = c->P.useb ? RwStencilInputRow(st, &c->in[2], 1, ghosted, i, j, k) : RwStencilRowAt(NULL, &st->own, 1, i, j, k);
 
   RwHeatRowAdjoint(&c->P, n, RwStencilInputRow(st, &c->in[0], 1, ghosted, i, j, k), RwStencilRowAt(c->kappa, &st->ghost, 1, i, j, k), RwStencilInputRow(st, &c->in[1], 1, ghosted, i, j, k), ub, RwStencilOwnedAt(st, 1, c->y, i, j, k), RwStencilOwnedAt(st, 1, c->gk, i, j, k), RwStencilOwnedAt(st, 1, c->gs, i, j, k), RwStencilOwnedAt(st, 1, c->gr, i, j, k), &c->probe);
+  if (c->usenn) RwHeatRowNNAdjoint(&c->nn, n, RwStencilInputRow(st, &c->in[1], 1, ghosted, i, j, k).p, RwStencilInputRow(st, &c->in[0], 1, ghosted, i, j, k).p, RwStencilOwnedAt(st, 1, c->y, i, j, k), &c->probe);
 }
 
 /* dJ/da_k = dt sum_i s_i mu_i: every point's product rounded on its own, then summed exactly */
@@ -180,6 +212,8 @@ PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   c.st    = heat->st;
   c.P     = HeatPassCoefficients(model, k);
   c.probe = 0;
+  c.usenn = heat->usenn;
+  c.nn    = RwHeatNNRowSetUp(model, PETSC_FALSE);
   for (PetscInt i = 0; i < 3; i++) c.in[i].g = g[i];
   PetscCall(VecGetArrayRead(heat->kappa, &c.kappa));
   PetscCall(VecGetArray(l, &c.y));
@@ -193,6 +227,7 @@ PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecRestoreArray(l, &c.y));
   PetscCall(VecRestoreArrayRead(heat->kappa, &c.kappa));
   PetscCall(PetscLogFlops((20.0 * heat->dim + 10) * heat->st->own.n[0] * heat->st->own.n[1] * heat->st->own.n[2]));
+  PetscCall(c.nn.ierr);
   if (heat->amplitude) PetscCall(HeatAmplitudeAdjoint(model, k, g[0]));
   RwModelFlagNonFinite(model, 1, k, c.probe);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -346,6 +381,7 @@ PetscErrorCode RwHeatSetParameters(RwModel model, Vec m)
 
     for (PetscInt64 k = 0; k < model->n; k++) PetscCheck(!PetscIsInfOrNanReal(a[k]), PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "The source amplitude a_%" PetscInt64_FMT " is %g: it must be finite", k, (double)a[k]);
   }
+  if (heat->usenn) PetscCall(RwNNCheckWeights(heat->nn, RwModelBlockValues(model, heat->nnblock), "heat's learned reaction (-rw_heat_nn, block theta)"));
   PetscCall(HeatStabilityLimit(model));
   PetscCheck(model->dt <= heat->dtlimit * (1 + 1e-12), PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Time step -rw_dt %g is above the stability limit of the %s scheme (-rw_heat_theta %.3f) for these parameters: use -rw_dt %.6e or smaller, or an implicit scheme (-rw_heat_scheme crank-nicolson or implicit)", (double)model->dt, heat->theta == 0 ? "explicit" : "theta", (double)heat->theta, (double)heat->dtlimit);
   if (heat->theta > 0 && (changed || model->dt != heat->assembleddt)) {
