@@ -59,7 +59,7 @@ static void RwAccAddDouble(RwAcc *a, double x)
 {
   uint64_t bits, m;
   int      e, idx, b;
-  int64_t  lo, mid, hi;
+  int64_t  lo, mid, hi, neg;
 
   memcpy(&bits, &x, sizeof(bits));
   e = (int)((bits >> 52) & 0x7ff);
@@ -72,16 +72,16 @@ static void RwAccAddDouble(RwAcc *a, double x)
   if (e) m |= 1ULL << 52; /* normal: implicit leading bit */
   else e = 1;             /* subnormal: same scale as the smallest normal */
   e -= 1;                 /* x = m * 2^(e - 1074) */
-  idx = e / 32;
-  b   = e % 32;
+  idx = e >> 5; /* e >= 0 */
+  b   = e & 31;
+  /* branch-free: the signs of terms are random, a branch on them mispredicts half the time */
   lo  = (int64_t)((m << b) & RW_MASK32);
   mid = (int64_t)((m >> (32 - b)) & RW_MASK32);
-  hi  = b ? (int64_t)(m >> (64 - b)) : 0;
-  if (bits >> 63) {
-    lo  = -lo;
-    mid = -mid;
-    hi  = -hi;
-  }
+  hi  = (int64_t)((m >> 1) >> (63 - b)); /* m >> (64 - b), and 0 for b = 0 */
+  neg = -(int64_t)(bits >> 63);            /* 0 or -1: x -> (x ^ neg) - neg negates when negative */
+  lo  = (lo ^ neg) - neg;
+  mid = (mid ^ neg) - neg;
+  hi  = (hi ^ neg) - neg;
   a->w[idx] += lo;
   a->w[idx + 1] += mid;
   a->w[idx + 2] += hi;
