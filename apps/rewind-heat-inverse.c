@@ -138,6 +138,7 @@ static PetscErrorCode SetUp(Inverse *inv, AppOptions *o)
     PetscCall(RwObjectiveAddSensors(inv->obj, inv->nsensors, inv->coords, inv->ntimes, inv->steps, zero, 1.0));
     PetscCall(PetscFree(zero));
   }
+  PetscCall(InvSetActive(inv, inv->model));
   PetscCall(RwAdjointSetUp(inv->adj));
   if (!o->obs[0]) PetscCall(InvSynthesize(inv, 20261130));
   if (o->obswrite[0]) PetscCall(InvWriteObservations(inv, o->obswrite));

@@ -92,6 +92,7 @@ static PetscErrorCode CreateGroupSolver(Inverse *inv, MPI_Comm sub, PetscInt gro
   PetscCall(PetscFree(zero));
   PetscCall(RwAdjointCreate(s->model, s->obj, &s->adj));
   PetscCall(RwAdjointSetFromOptions(s->adj));
+  PetscCall(InvSetActive(inv, s->model));
   PetscCall(RwAdjointSetUp(s->adj));
   PetscCall(RwModelCreateState(s->model, &s->x));
   PetscCall(VecDuplicate(s->x, &s->w));

@@ -87,6 +87,7 @@ typedef struct {
 /* problem.c */
 PetscErrorCode InvReadDefaults(InvDefaults *, const char[]);
 PetscErrorCode InvModelDefaults(const InvDefaults *, RwModel);
+PetscErrorCode InvSetActive(Inverse *, RwModel);
 PetscErrorCode InvCreateDefault(Inverse *, PetscInt64);
 PetscErrorCode InvSynthesize(Inverse *, PetscInt64);
 PetscErrorCode InvFieldOf(Inverse *, Vec, PetscInt, Vec *);

@@ -41,6 +41,17 @@ PetscErrorCode InvReadDefaults(InvDefaults *d, const char obs[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Only the unknown's gradient is wanted: the reverse sweep skips the others'
+   accumulators (the initial state's gradient is always there) */
+PetscErrorCode InvSetActive(Inverse *inv, RwModel model)
+{
+  const char *name = InvTargets[inv->target];
+
+  PetscFunctionBegin;
+  PetscCall(RwModelSetActiveParameters(model, inv->target == INV_U0 ? 0 : 1, &name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A program's defaults, set on the model, so that the options override them
    and the options database holds only what the user gave (-options_view) */
 PetscErrorCode InvModelDefaults(const InvDefaults *d, RwModel model)

@@ -89,6 +89,7 @@ PETSC_EXTERN PetscErrorCode RwModelGetCellVolume(RwModel, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwModelGetGhostRule(RwModel, PetscInt, PetscBool *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwModelSetTimeStep(RwModel, PetscReal);
 PETSC_EXTERN PetscErrorCode RwModelSetSteps(RwModel, PetscInt64);
+PETSC_EXTERN PetscErrorCode RwModelSetActiveParameters(RwModel, PetscInt, const char *const[]);
 PETSC_EXTERN PetscErrorCode RwModelGetSteps(RwModel, PetscInt64 *);
 PETSC_EXTERN PetscErrorCode RwModelGetStateInfo(RwModel, PetscInt *, const char *const **, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwModelSetObservedComponent(RwModel, PetscInt);

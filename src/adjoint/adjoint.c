@@ -288,8 +288,9 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
 {
   RwSchedule sched;
   PetscInt64 n;
-  PetscInt   ci = (PetscInt)adj->checkinterval;
-  PetscBool  set, chosen;
+  PetscInt   ci = (PetscInt)adj->checkinterval, nnames = 16;
+  PetscBool  set, chosen, active = PETSC_FALSE;
+  char      *names[16];
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
@@ -334,8 +335,13 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
     PetscCall(PetscOptionsString("-rw_checkpoint_node_memory", "The node's memory the default budget is a fraction of (default: MemAvailable of /proc/meminfo), e.g. 192GiB", "RwAdjointSetFromOptions", mem, mem, sizeof(mem), &set));
     if (set) PetscCall(RwParseBytes(mem, &adj->nodememory));
   }
+  PetscCall(PetscOptionsStringArray("-rw_adjoint_active", "Parameters whose gradient is wanted (e.g. kappa): the reverse sweep may skip the others, whose gradient is then zero", "RwModelSetActiveParameters", names, &nnames, &active));
   PetscOptionsEnd();
-  PetscCall(RwAdjointPrepareSchedule(adj));
+  PetscCall(RwAdjointPrepareSchedule(adj)); /* sets the model up */
+  if (active) {
+    PetscCall(RwModelSetActiveParameters(adj->model, nnames, (const char *const *)names));
+    for (PetscInt i = 0; i < nnames; i++) PetscCall(PetscFree(names[i]));
+  }
   PetscCall(RwAdjointGetSchedule(adj, &sched));
   PetscCall(RwAdjointDefaultSchedule(sched, &chosen));
   PetscCall(RwScheduleSetFromOptions(sched));

@@ -103,6 +103,7 @@ PetscErrorCode RwOptionsInt_Private(PetscOptionItems *PetscOptionsObject, const 
    here too, so that their misspellings get a suggestion. */
 static const char *const RwOptionNames[] = {
   /* rewind: begin */
+  "-rw_adjoint_active",
   "-rw_adjoint_keep_file",
   "-rw_adjoint_keep_interval",
   "-rw_adjoint_keep_seconds",

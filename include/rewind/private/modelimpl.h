@@ -53,6 +53,7 @@ struct _p_RwModel {
   const char *const *compnames;   /* their names, e.g. u, v (NULL: "u" for one component) */
   PetscInt           observed;    /* the component that objectives (terminal misfit, sensors) observe */
   PetscInt           nfields;     /* distributed parameter fields */
+  PetscBool          inactive[16]; /* parameters whose gradient is not wanted: fields, then blocks (RwModelSetActiveParameters()) */
   const char *const *fieldnames;  /* e.g. kappa, s */
   RwModelBlock       blocks[RW_MODEL_MAX_BLOCKS];
   PetscInt           nblocks;

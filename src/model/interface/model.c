@@ -955,6 +955,56 @@ PetscErrorCode RwModelSetGridSizes(RwModel model, const PetscInt M[3])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwModelSetActiveParameters - the parameters whose gradient is wanted, by
+  name (fields and blocks); a reverse sweep may skip the others' accumulators,
+  and their part of the gradient is zero
+
+  Logically collective; after RwModelSetUp()
+
+  Input Parameters:
++ model - the model
+. n     - the number of names, or -1 for every parameter
+- names - field or block names, e.g. kappa
+
+  Options Database Key:
+. -rw_adjoint_active <names> - the same, read by the driver (RwAdjointSetFromOptions())
+
+  Level: intermediate
+
+  Notes:
+  The initial state's gradient, lambda_0, is always computed.  The
+  inversion of one field is the use: heat's adjoint then skips the
+  accumulators of s and r (32 of its 80 bytes a point and step).
+
+.seealso: RwAdjointSolve()
+@*/
+PetscErrorCode RwModelSetActiveParameters(RwModel model, PetscInt n, const char *const names[])
+{
+  PetscInt np;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelCheckSetUp(model);
+  np = model->nfields + model->nblocks;
+  PetscCheck(np <= 16, PetscObjectComm((PetscObject)model), PETSC_ERR_SUP, "At most 16 parameters can be marked active");
+  for (PetscInt p = 0; p < np; p++) model->inactive[p] = n < 0 ? PETSC_FALSE : PETSC_TRUE;
+  for (PetscInt i = 0; i < n; i++) {
+    PetscBool found = PETSC_FALSE, same;
+
+    for (PetscInt f = 0; f < model->nfields && !found; f++) {
+      PetscCall(PetscStrcmp(names[i], model->fieldnames[f], &same));
+      if (same) model->inactive[f] = PETSC_FALSE, found = PETSC_TRUE;
+    }
+    for (PetscInt b = 0; b < model->nblocks && !found; b++) {
+      PetscCall(PetscStrcmp(names[i], model->blocks[b].name, &same));
+      if (same) model->inactive[model->nfields + b] = PETSC_FALSE, found = PETSC_TRUE;
+    }
+    PetscCheck(found, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_UNKNOWN_TYPE, "-rw_adjoint_active: the model has no parameter %s (its fields and blocks are listed by -rw_model_view)", names[i]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelSetSteps - the number of steps n of a run: with dt, the time grid
   that the model, the objective, the schedule and the driver all read from here
@@ -1366,7 +1416,8 @@ static PetscErrorCode RwModelReduceScalarGradient(RwModel model, Vec g)
   PetscCall(DMCompositeGetAccessArray(model->pack, g, 1, &which, &red));
   PetscCall(VecGetLocalSize(red, &nlocal));
   PetscCall(VecGetArray(red, &a));
-  for (PetscInt i = 0; i < nlocal; i++) a[i] += model->gtotal[i];
+  for (PetscInt b = 0; b < model->nblocks; b++) /* an inactive block's gradient is zero */
+    for (PetscInt i = 0; nlocal && !model->inactive[model->nfields + b] && i < model->blocks[b].size; i++) a[model->blocks[b].offset + i] += model->gtotal[model->blocks[b].offset + i];
   PetscCall(VecRestoreArray(red, &a));
   PetscCall(DMCompositeRestoreAccessArray(model->pack, g, 1, &which, &red));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1393,6 +1444,22 @@ PetscErrorCode RwModelAdjointEnd(RwModel model, Vec g)
   PetscCall(VecSet(g, 0));
   PetscUseTypeMethod(model, adjointend, g);
   PetscCall(RwModelReduceScalarGradient(model, g));
+  for (PetscInt f = 0; f < model->nfields; f++) {
+    Vec v;
+
+    if (!model->inactive[f]) continue;
+    PetscCall(RwModelGetParameterField(model, g, f, &v));
+    PetscCall(VecSet(v, 0));
+    PetscCall(RwModelRestoreParameterField(model, g, f, &v));
+  }
+  for (PetscInt b = 0; b < model->nblocks; b++) /* a type that set an inactive scalar itself */
+    if (model->inactive[model->nfields + b]) {
+      PetscReal *zero;
+
+      PetscCall(PetscCalloc1(model->blocks[b].size, &zero));
+      PetscCall(RwModelSetParameterBlock(model, g, b, zero));
+      PetscCall(PetscFree(zero));
+    }
   PetscCall(PetscLogEventEnd(RW_Reduce, model, 0, 0, 0));
   model->inadjoint = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);

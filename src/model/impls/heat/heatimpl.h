@@ -29,6 +29,7 @@ typedef struct {
   PetscReal    dr;      /* tangent: direction of r */
   PetscBool    useb;    /* state b takes part (implicit schemes) */
   PetscBool    usek;    /* tangent: kappa direction is nonzero somewhere */
+  PetscBool    kappaonly; /* adjoint: only kappa's gradient is wanted (s and r inactive) */
 } RwHeatPass;
 
 typedef struct {

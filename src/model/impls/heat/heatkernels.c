@@ -134,7 +134,7 @@ void RwHeatRowTangent(const RwHeatPass *P, PetscInt n, RwStencilRow DX, RwStenci
 }
 
 /* ---- adjoint: y = mu + c B mu; parameter gradients gathered at each point -- */
-RW_INLINE void HeatRowAdjointCase(const PetscInt dim, const PetscBool useb, const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
+RW_INLINE void HeatRowAdjointCase(const PetscInt dim, const PetscBool useb, const PetscBool full, const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
 {
   const PetscReal    ih2[3] = {P->ih2[0], P->ih2[1], P->ih2[2]}, c = P->c, r = P->r, ca = P->ca, cb = P->cb, cs = P->cs;
   const PetscScalar *restrict mu = MU.p, *restrict k = K.p, *restrict ua = UA.p, *restrict ub = UB.p;
@@ -146,16 +146,18 @@ RW_INLINE void HeatRowAdjointCase(const PetscInt dim, const PetscBool useb, cons
     const PetscScalar m0 = mu[i];
     PetscScalar       v  = m0 + c * (HeatDiv(dim, ih2, mu + i, MU.sy, MU.sz, k + i, K.sy, K.sz) - r * m0);
     PetscScalar       g  = ca * HeatGradKappa(dim, ih2, ua + i, UA.sy, UA.sz, mu + i, MU.sy, MU.sz);
-    PetscScalar       u  = ca * ua[i];
+    PetscScalar       u  = full ? ca * ua[i] : 0;
 
     if (useb) {
       g += cb * HeatGradKappa(dim, ih2, ub + i, UB.sy, UB.sz, mu + i, MU.sy, MU.sz);
-      u += cb * ub[i];
+      if (full) u += cb * ub[i];
     }
     yp[i] = v;
     gkp[i] += g;
-    grp[i] -= u * m0;
-    gsp[i] += cs * m0;
+    if (full) { /* kappa alone active (-rw_adjoint_active kappa): s and r's accumulators are neither read nor written */
+      grp[i] -= u * m0;
+      gsp[i] += cs * m0;
+    }
     nan += v * 0;
   }
   *probe += nan;
@@ -163,8 +165,11 @@ RW_INLINE void HeatRowAdjointCase(const PetscInt dim, const PetscBool useb, cons
 
 RW_INLINE void HeatRowAdjointDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
 {
-  if (P->useb) HeatRowAdjointCase(dim, PETSC_TRUE, P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
-  else HeatRowAdjointCase(dim, PETSC_FALSE, P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
+  if (P->kappaonly) {
+    if (P->useb) HeatRowAdjointCase(dim, PETSC_TRUE, PETSC_FALSE, P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
+    else HeatRowAdjointCase(dim, PETSC_FALSE, PETSC_FALSE, P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
+  } else if (P->useb) HeatRowAdjointCase(dim, PETSC_TRUE, PETSC_TRUE, P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
+  else HeatRowAdjointCase(dim, PETSC_FALSE, PETSC_TRUE, P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
 }
 
 void RwHeatRowAdjoint(const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
