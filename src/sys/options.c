@@ -197,6 +197,17 @@ static const char *const RwOptionNames[] = {
   "-rw_store_type",
   "-rw_verify",
   "-rw_verify_dot_tol",
+  "-rw_wave_dim",
+  "-rw_wave_dt_safety",
+  "-rw_wave_f0",
+  "-rw_wave_nbl",
+  "-rw_wave_origin",
+  "-rw_wave_sources",
+  "-rw_wave_space_order",
+  "-rw_wave_spacing",
+  "-rw_wave_t0",
+  "-rw_wave_velocity",
+  "-rw_wave_velocity_range",
   /* rewind: end */
   "-da_grid_x", "-da_grid_y", "-da_grid_z", "-da_processors_x", "-da_processors_y", "-da_processors_z", "-ksp_type", "-ksp_rtol", "-ksp_atol", "-ksp_max_it", "-ksp_monitor", "-pc_type",
   "-tao_type", "-tao_monitor", "-tao_max_it", "-tao_gatol", "-tao_grtol", "-tao_view", "-log_view", "-help", "-options_left"};

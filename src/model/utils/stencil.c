@@ -115,6 +115,81 @@ PetscErrorCode RwStencilSetGeometry(RwStencil st, PetscInt d, PetscReal origin, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwStencilSetSpacing - the geometry of direction d by its spacing rather
+  than its length: points at origin + (i + offset) h whatever the grid size
+  (-da_grid_x), the length M h (a wave model's grid spacing is physical)
+
+  Input Parameters:
++ st          - the layer, before RwStencilSetUp()
+. d           - the direction
+. origin      - the coordinate of point 0 (or of the face before it, cell-centred)
+. h           - the spacing, > 0
+- cellcentred - points at cell centres
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilSetSpacing(RwStencil st, PetscInt d, PetscReal origin, PetscReal h, PetscBool cellcentred)
+{
+  PetscFunctionBegin;
+  PetscCheck(h > 0 && !PetscIsInfOrNanReal(h), PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "Stencil grid spacing %g in direction %c: expected a positive spacing", (double)h, "xyz"[d]);
+  st->origin[d]  = origin;
+  st->spacing[d] = h;
+  st->offset[d]  = cellcentred ? 0.5 : 0.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilD2Weights - the central second-difference weights of space order
+  2, 4 or 8 (Fornberg's; order 4: -1/12, 4/3, -5/2, 4/3, -1/12), divided by h^2 by the caller
+
+  Not collective
+
+  Input Parameter:
+. order - 2, 4 or 8
+
+  Output Parameters:
++ r - the radius, order / 2
+- w - w[0] the centre, w[j] the weight at +-j, j = 1..r
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilD2Weights(PetscInt order, PetscInt *r, PetscReal w[])
+{
+  static const PetscReal w2[] = {-2.0, 1.0}, w4[] = {-5.0 / 2, 4.0 / 3, -1.0 / 12}, w8[] = {-205.0 / 72, 8.0 / 5, -1.0 / 5, 8.0 / 315, -1.0 / 560};
+  const PetscReal       *src = order == 2 ? w2 : order == 4 ? w4 : w8;
+
+  PetscFunctionBegin;
+  PetscCheck(order == 2 || order == 4 || order == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Space order %" PetscInt_FMT ": expected 2, 4 or 8", order);
+  *r = order / 2;
+  for (PetscInt j = 0; j <= *r; j++) w[j] = src[j];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilLaplacianBound - the spectral radius of minus the Laplacian of
+  space order `order` on the layer's grid with zero outside:
+  sum_d (|w_0| + 2 sum_j |w_j|) / h_d^2 (the weights alternate in sign, so this
+  is the symbol's value at the highest frequency, a sharp bound)
+
+  Not collective; after RwStencilSetUp()
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilLaplacianBound(RwStencil st, PetscInt order, PetscReal *rho)
+{
+  PetscReal w[RW_STENCIL_MAX_D2_RADIUS + 1], a;
+  PetscInt  r;
+
+  PetscFunctionBegin;
+  PetscCall(RwStencilD2Weights(order, &r, w));
+  a = PetscAbsReal(w[0]);
+  for (PetscInt j = 1; j <= r; j++) a += 2 * PetscAbsReal(w[j]);
+  *rho = 0;
+  for (PetscInt d = 0; d < st->dim; d++) *rho += a / (st->h[d] * st->h[d]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A decomposition must give every rank at least one point per direction */
 static PetscErrorCode RwStencilCheckGridFitsRanks(RwStencil st, const PetscInt M[3])
 {
@@ -231,7 +306,8 @@ PetscErrorCode RwStencilSetUp(RwStencil st, const char name[], const PetscInt de
   st->cellvolume = 1;
   for (PetscInt d = 0; d < 3; d++) {
     if (d >= st->dim) st->M[d] = 1;
-    st->h[d] = st->length[d] / st->M[d];
+    if (d < st->dim && st->spacing[d] > 0) st->length[d] = st->spacing[d] * st->M[d];
+    st->h[d] = d < st->dim && st->spacing[d] > 0 ? st->spacing[d] : st->length[d] / st->M[d];
     if (d < st->dim) st->cellvolume *= st->h[d];
   }
   st->ninputs = ninputs;
