@@ -20,6 +20,9 @@ PETSC_EXTERN PetscErrorCode RwModelWaveRecord(RwModel, Vec, PetscInt, const Pets
 PETSC_EXTERN PetscErrorCode RwWaveRicker(PetscReal, PetscReal, PetscReal, PetscInt, PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwWaveLowPass(PetscReal, PetscReal, PetscInt, PetscInt, PetscReal[]);
 
+PETSC_EXTERN PetscErrorCode RwWaveObsWrite(MPI_Comm, const char[], PetscInt, PetscInt, PetscReal, const PetscReal[], PetscInt, const PetscReal[], PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwWaveObsRead(MPI_Comm, const char[], PetscInt, PetscInt, PetscInt, PetscInt, PetscInt, PetscReal, PetscReal **, PetscInt *, PetscReal **, PetscReal **);
+
 PETSC_EXTERN PetscErrorCode RwObjectiveAddWaveReceivers(RwObjective, PetscInt, const PetscReal[], const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwObjectiveSetWaveReceiverData(RwObjective, const PetscReal[]);
 

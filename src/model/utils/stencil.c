@@ -210,6 +210,49 @@ static PetscErrorCode RwStencilCheckGridFitsRanks(RwStencil st, const PetscInt M
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PETSc's DMDA stops, on the ranks concerned only (so the others hang),
+   when a rank's share of a direction is narrower than the stencil: its
+   decomposition does not depend on the width, so a width-1 probe with the
+   same sizes and options shows it first, to every rank alike */
+static PetscErrorCode RwStencilCheckWidthFitsRanks(RwStencil st, DM da)
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)st->model);
+  DM              probe;
+  const PetscInt *l[3] = {NULL, NULL, NULL};
+  PetscInt        np[3] = {1, 1, 1}, M[3] = {1, 1, 1};
+
+  PetscFunctionBegin;
+  if (st->width <= 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMDACreate(comm, &probe));
+  PetscCall(DMSetDimension(probe, st->dim));
+  {
+    PetscInt       p[3] = {PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE};
+    DMBoundaryType b[3];
+
+    PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], NULL, NULL, &b[0], &b[1], &b[2], NULL));
+    PetscCall(DMDASetSizes(probe, M[0], M[1], M[2]));
+    PetscCall(DMDASetBoundaryType(probe, b[0], b[1], b[2]));
+  }
+  PetscCall(DMDASetDof(probe, 1));
+  PetscCall(DMDASetStencilWidth(probe, 1));
+  PetscCall(DMDASetStencilType(probe, st->type));
+  {
+    const char *prefix;
+
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)st->model, &prefix));
+    PetscCall(DMSetOptionsPrefix(probe, prefix));
+  }
+  PetscCall(DMSetFromOptions(probe));
+  PetscCall(DMSetUp(probe));
+  PetscCall(DMDAGetInfo(probe, NULL, NULL, NULL, NULL, &np[0], &np[1], &np[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetOwnershipRanges(probe, &l[0], &l[1], &l[2]));
+  for (PetscInt d = 0; d < st->dim; d++)
+    for (PetscInt r = 0; r < np[d]; r++)
+      PetscCheck(l[d][r] >= st->width, comm, PETSC_ERR_ARG_SIZ, "The grid's %" PetscInt_FMT " ranks along direction %c (-da_grid_%c %" PetscInt_FMT ") leave a rank %" PetscInt_FMT " points, fewer than the stencil's width %" PetscInt_FMT ": use a larger grid or fewer ranks", np[d], "xyz"[d], "xyz"[d], M[d], l[d][r], st->width);
+  PetscCall(DMDestroy(&probe));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The state's DMDA, sized by -da_grid_* under the model's prefix */
 static PetscErrorCode RwStencilCreateStateDM(RwStencil st, const PetscInt def[3])
 {
@@ -235,6 +278,7 @@ static PetscErrorCode RwStencilCreateStateDM(RwStencil st, const PetscInt def[3]
   PetscCall(DMDAGetInfo(st->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   for (PetscInt d = 0; d < st->dim; d++) PetscCheck(M[d] >= PetscMax(2, w), comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %" PetscInt_FMT " (-da_grid_%c) must be at least %" PetscInt_FMT, M[d], d, "xyz"[d], PetscMax(2, w));
   PetscCall(RwStencilCheckGridFitsRanks(st, M));
+  PetscCall(RwStencilCheckWidthFitsRanks(st, st->da));
   PetscCall(DMSetUp(st->da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

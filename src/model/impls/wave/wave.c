@@ -408,7 +408,7 @@ static PetscErrorCode WaveReadVelocity(RwModel model, Vec f)
 {
   RwModel_Wave *w = (RwModel_Wave *)model->data;
   char          file[PETSC_MAX_PATH_LEN], *colon;
-  PetscInt64    dims[3] = {1, 1, 1};
+  PetscInt64    dims[3] = {1, 1, 1}, any[3] = {-1, -1, -1};
   PetscInt      shape[3] = {1, 1, 1};
   PetscReal    *c;
 
@@ -417,7 +417,7 @@ static PetscErrorCode WaveReadVelocity(RwModel model, Vec f)
   colon = strrchr(file, ':');
   PetscCheck(colon && colon[1], PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONG, "-rw_wave_velocity %s: expected file.h5:dataset", w->velocity);
   *colon = 0;
-  PetscCall(RwIOReadArray(PetscObjectComm((PetscObject)model), file, colon + 1, w->dim, NULL, dims, &c));
+  PetscCall(RwIOReadArray(PetscObjectComm((PetscObject)model), file, colon + 1, w->dim, any, dims, &c));
   for (PetscInt d = 0; d < w->dim; d++) shape[d] = (PetscInt)dims[w->dim - 1 - d]; /* HDF5 is C order: x is the last dimension */
   PetscCall(RwModelWaveFillFromPhysical(model, shape, c, PETSC_TRUE, f));
   PetscCall(PetscFree(c));
