@@ -1,7 +1,9 @@
 static char help[] = "rewind-gradient: J and its exact gradient for a model configured by options.\n"
                      "Prints `key value` lines (%.17g): J, then norm2_dJd<name> and sum_dJd<name> for\n"
                      "every parameter (fields, global scalars) and for the initial state u0.\n\n"
-                     "  -rw_model_type heat          the model (heat: see -rw_heat_* options)\n"
+                     "  -rw_model_type heat|wave     the model (heat: see -rw_heat_* options; wave: -rw_wave_*, doc/wave.md)\n"
+                     "  -rw_wave_receivers x,z,...   wave: J = 1/2 sum_k sum_r (r_k - d_k)^2 at these receivers (data 0 unless -rw_obs)\n"
+                     "  -rw_obs obs.h5 [-rw_obs_shot s]  wave: shot s of an observation file (source, receivers, data; doc/wave.md)\n"
                      "  -rw_model_plugin <lib.so>    load model types from a shared library first (e.g. examples/oscillator's libosc.so)\n"
                      "  -rw_steps <n>                number of time steps\n"
                      "  -rw_gradient_view hdf5:file  write dJd<name> datasets (natural grid order) and scalars as attributes\n"
@@ -83,6 +85,47 @@ static PetscErrorCode ReadOptions(AppOptions *o)
     PetscCheck(h5 && o->view[5], PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_gradient_view %s: expected hdf5:file.h5", o->view);
     PetscCall(CheckWritable(o->view));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The wave model's objective: receivers with data from -rw_obs (a shot of
+   the observation schema: its source and receivers too) or zeros; false
+   when neither receivers nor observations are given */
+static PetscErrorCode WaveObjective(RwModel model, RwObjective obj, PetscBool *added)
+{
+  MPI_Comm   comm = PetscObjectComm((PetscObject)model);
+  char       obs[PETSC_MAX_PATH_LEN] = "";
+  PetscReal *rec, *src = NULL, *data = NULL, dt;
+  PetscInt   nv = 3 * 4096, shot = 0, dim;
+  PetscInt64 n;
+  PetscBool  set, hasobs;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelWaveGetGeometry(model, &dim, NULL, NULL, NULL, NULL));
+  PetscCall(PetscMalloc1(nv, &rec));
+  PetscOptionsBegin(comm, NULL, "rewind-gradient: wave receivers", "rewind");
+  PetscCall(PetscOptionsRealArray("-rw_wave_receivers", "Receiver positions x,z[,x,z...] (physical coordinates)", NULL, rec, &nv, &set));
+  PetscCall(PetscOptionsString("-rw_obs", "Observations: an HDF5 file of rewind's wave schema", NULL, obs, obs, sizeof(obs), &hasobs));
+  PetscCall(PetscOptionsInt("-rw_obs_shot", "The shot of -rw_obs to use", NULL, shot, &shot, NULL));
+  PetscOptionsEnd();
+  *added = (PetscBool)(set || hasobs);
+  PetscCheck(!set || nv % dim == 0, comm, PETSC_ERR_ARG_SIZ, "-rw_wave_receivers: %" PetscInt_FMT " values; expected %" PetscInt_FMT " per receiver", nv, dim);
+  PetscCall(RwModelGetSteps(model, &n));
+  PetscCall(RwModelGetTimeStep(model, &dt));
+  if (hasobs) {
+    PetscReal *frec;
+    PetscInt   nrec;
+
+    PetscCall(RwWaveObsRead(comm, obs, shot, dim, -1, set ? nv / dim : -1, (PetscInt)n + 1, dt, &src, &nrec, &frec, &data));
+    PetscCall(RwModelWaveSetSources(model, 1, src));
+    PetscCall(PetscArraycpy(rec, frec, nrec * dim));
+    PetscCall(PetscFree(frec));
+    nv = nrec * dim;
+  }
+  if (*added) PetscCall(RwObjectiveAddWaveReceivers(obj, nv / dim, rec, data));
+  PetscCall(PetscFree(rec));
+  PetscCall(PetscFree(src));
+  PetscCall(PetscFree(data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -207,7 +250,7 @@ int main(int argc, char **argv)
   RwAdjoint   adj;
   Vec         m, u0, g, gu0;
   PetscReal   J;
-  PetscBool   ok = PETSC_TRUE;
+  PetscBool   ok = PETSC_TRUE, iswave, custom = PETSC_FALSE;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(ReadOptions(&o));
@@ -219,7 +262,9 @@ int main(int argc, char **argv)
   PetscCall(RwModelCreateState(model, &u0));
   PetscCall(RwModelGetDefaults(model, m, u0, NULL));
   PetscCall(RwObjectiveCreate(model, &obj));
-  PetscCall(RwObjectiveAddDefaultMisfit(obj));
+  PetscCall(PetscObjectTypeCompare((PetscObject)model, RWMODELWAVE, &iswave));
+  if (iswave) PetscCall(WaveObjective(model, obj, &custom));
+  if (!custom) PetscCall(RwObjectiveAddDefaultMisfit(obj));
   PetscCall(RwAdjointCreate(model, obj, &adj));
   PetscCall(RwAdjointSetFromOptions(adj));
   PetscCall(RwAdjointSetUp(adj));

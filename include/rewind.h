@@ -12,6 +12,7 @@
 #include <rewind/version.h>
 #include <rewind/sys.h>
 #include <rewind/model.h>
+#include <rewind/wave.h>
 #include <rewind/schedule.h>
 #include <rewind/store.h>
 #include <rewind/objective.h>

@@ -18,7 +18,7 @@ START_TEST(test_options)
   snprintf(opts, sizeof(opts), "-rw_heat_dim 1 -da_grid_x %d", rw_test_size() > 1 ? rw_test_size() - 1 : 1);
   rw_assert_error(rw_test_model(opts, &model), rw_test_size() > 1 ? "is too small for" : "must be at least 2");
   RW_CHECK(RwModelCreate(PETSC_COMM_WORLD, &model));
-  rw_assert_error(RwModelSetType(model, "wave"), "Unknown RwModel type \"wave\" (option -rw_model_type); registered types: heat");
+  rw_assert_error(RwModelSetType(model, "elastic"), "Unknown RwModel type \"elastic\" (option -rw_model_type); registered types: heat, wave");
   RW_CHECK(RwModelDestroy(&model));
 }
 END_TEST

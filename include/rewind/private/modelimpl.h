@@ -9,6 +9,7 @@
 
 PETSC_EXTERN PetscBool RwModelRegisterAllCalled;
 PETSC_EXTERN PetscErrorCode RwModelCreate_Heat(RwModel);
+PETSC_EXTERN PetscErrorCode RwModelCreate_Wave(RwModel);
 
 typedef struct _RwModelOps *RwModelOps;
 struct _RwModelOps {

@@ -65,6 +65,7 @@ struct _n_RwStencil {
   RwStencilBoundaryType bc[3][2];
   PetscReal             sign[3][2]; /* a mirrored state's ghost sign, per side */
   PetscReal             origin[3], length[3], offset[3]; /* offset: 1/2 for cell-centred points */
+  PetscReal             spacing[3]; /* > 0: h given (RwStencilSetSpacing()), the length follows from the grid size */
   PetscInt              M[3];   /* grid points per direction, 1 beyond dim */
   PetscReal             h[3];   /* spacing, 1 beyond dim */
   PetscReal             cellvolume;
@@ -82,6 +83,7 @@ PETSC_EXTERN PetscErrorCode RwStencilCreate(RwModel, PetscInt, PetscInt, PetscIn
 PETSC_EXTERN PetscErrorCode RwStencilSetBoundary(RwStencil, PetscInt, PetscInt, RwStencilBoundaryType, PetscReal);
 PETSC_EXTERN PetscErrorCode RwStencilSetBoundaries(RwStencil, PetscInt, RwStencilBoundaryType, PetscReal);
 PETSC_EXTERN PetscErrorCode RwStencilSetGeometry(RwStencil, PetscInt, PetscReal, PetscReal, PetscBool);
+PETSC_EXTERN PetscErrorCode RwStencilSetSpacing(RwStencil, PetscInt, PetscReal, PetscReal, PetscBool);
 PETSC_EXTERN PetscErrorCode RwStencilSetUp(RwStencil, const char[], const PetscInt[3], PetscInt);
 PETSC_EXTERN PetscErrorCode RwStencilDestroy(RwStencil *);
 PETSC_EXTERN PetscErrorCode RwStencilCoordinate(RwStencil, PetscInt, PetscInt, PetscReal *);
@@ -90,6 +92,11 @@ PETSC_EXTERN PetscErrorCode RwStencilFillBoundaryGhosts(RwStencil, Vec, PetscBoo
 PETSC_EXTERN PetscErrorCode RwStencilGlobalToLocal(RwStencil, Vec, Vec, PetscBool);
 PETSC_EXTERN PetscErrorCode RwStencilCheckField(RwStencil, Vec, PetscReal, PetscReal, const char[], const char[]);
 PETSC_EXTERN PetscErrorCode RwStencilOwnedDiffer(RwStencil, Vec, Vec, PetscBool *);
+
+/* stencil.c: central second-difference weights of space order 2, 4, 8 (w[0] the centre, w[j] at +-j; divide by h^2) */
+#define RW_STENCIL_MAX_D2_RADIUS 4
+PETSC_EXTERN PetscErrorCode RwStencilD2Weights(PetscInt, PetscInt *, PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwStencilLaplacianBound(RwStencil, PetscInt, PetscReal *);
 
 /* stencilhalo.c: the ghost-only halo exchange and the pass over rows */
 PETSC_EXTERN PetscErrorCode RwStencilHaloBegin(RwStencil, PetscInt, Vec);
@@ -132,6 +139,16 @@ static inline RwStencilRow RwStencilInputRow(const RwStencil st, const RwStencil
 static inline PetscScalar *RwStencilOwnedAt(const RwStencil st, PetscInt dof, PetscScalar *a, PetscInt i, PetscInt j, PetscInt k)
 {
   return (PetscScalar *)RwStencilRowAt(a, &st->own, dof, i, j, k).p;
+}
+
+/* The second difference of radius r (a constant at the call site) with weights
+   w along a direction of stride s, unscaled: w0 x_0 + sum_j w_j (x_-j + x_j) */
+static inline PetscScalar RwStencilD2(const PetscInt r, const PetscReal *w, const PetscScalar *x, PetscInt s)
+{
+  PetscScalar f = w[0] * x[0];
+
+  for (PetscInt j = 1; j <= r; j++) f += w[j] * (x[-j * s] + x[j * s]);
+  return f;
 }
 
 #endif

@@ -40,6 +40,7 @@ PetscErrorCode RwModelRegisterAll(void)
   if (RwModelRegisterAllCalled) PetscFunctionReturn(PETSC_SUCCESS);
   RwModelRegisterAllCalled = PETSC_TRUE;
   PetscCall(RwModelRegister(RWMODELHEAT, RwModelCreate_Heat));
+  PetscCall(RwModelRegister(RWMODELWAVE, RwModelCreate_Wave));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -115,6 +115,81 @@ PetscErrorCode RwStencilSetGeometry(RwStencil st, PetscInt d, PetscReal origin, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwStencilSetSpacing - the geometry of direction d by its spacing rather
+  than its length: points at origin + (i + offset) h whatever the grid size
+  (-da_grid_x), the length M h (a wave model's grid spacing is physical)
+
+  Input Parameters:
++ st          - the layer, before RwStencilSetUp()
+. d           - the direction
+. origin      - the coordinate of point 0 (or of the face before it, cell-centred)
+. h           - the spacing, > 0
+- cellcentred - points at cell centres
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilSetSpacing(RwStencil st, PetscInt d, PetscReal origin, PetscReal h, PetscBool cellcentred)
+{
+  PetscFunctionBegin;
+  PetscCheck(h > 0 && !PetscIsInfOrNanReal(h), PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "Stencil grid spacing %g in direction %c: expected a positive spacing", (double)h, "xyz"[d]);
+  st->origin[d]  = origin;
+  st->spacing[d] = h;
+  st->offset[d]  = cellcentred ? 0.5 : 0.0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilD2Weights - the central second-difference weights of space order
+  2, 4 or 8 (Fornberg's; order 4: -1/12, 4/3, -5/2, 4/3, -1/12), divided by h^2 by the caller
+
+  Not collective
+
+  Input Parameter:
+. order - 2, 4 or 8
+
+  Output Parameters:
++ r - the radius, order / 2
+- w - w[0] the centre, w[j] the weight at +-j, j = 1..r
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilD2Weights(PetscInt order, PetscInt *r, PetscReal w[])
+{
+  static const PetscReal w2[] = {-2.0, 1.0}, w4[] = {-5.0 / 2, 4.0 / 3, -1.0 / 12}, w8[] = {-205.0 / 72, 8.0 / 5, -1.0 / 5, 8.0 / 315, -1.0 / 560};
+  const PetscReal       *src = order == 2 ? w2 : order == 4 ? w4 : w8;
+
+  PetscFunctionBegin;
+  PetscCheck(order == 2 || order == 4 || order == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Space order %" PetscInt_FMT ": expected 2, 4 or 8", order);
+  *r = order / 2;
+  for (PetscInt j = 0; j <= *r; j++) w[j] = src[j];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilLaplacianBound - the spectral radius of minus the Laplacian of
+  space order `order` on the layer's grid with zero outside:
+  sum_d (|w_0| + 2 sum_j |w_j|) / h_d^2 (the weights alternate in sign, so this
+  is the symbol's value at the highest frequency, a sharp bound)
+
+  Not collective; after RwStencilSetUp()
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilLaplacianBound(RwStencil st, PetscInt order, PetscReal *rho)
+{
+  PetscReal w[RW_STENCIL_MAX_D2_RADIUS + 1], a;
+  PetscInt  r;
+
+  PetscFunctionBegin;
+  PetscCall(RwStencilD2Weights(order, &r, w));
+  a = PetscAbsReal(w[0]);
+  for (PetscInt j = 1; j <= r; j++) a += 2 * PetscAbsReal(w[j]);
+  *rho = 0;
+  for (PetscInt d = 0; d < st->dim; d++) *rho += a / (st->h[d] * st->h[d]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A decomposition must give every rank at least one point per direction */
 static PetscErrorCode RwStencilCheckGridFitsRanks(RwStencil st, const PetscInt M[3])
 {
@@ -132,6 +207,49 @@ static PetscErrorCode RwStencilCheckGridFitsRanks(RwStencil st, const PetscInt M
     }
   }
   PetscCheck(fits, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_SIZ, "Grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (-da_grid_x, -da_grid_y, -da_grid_z) is too small for %d ranks: every rank needs at least one point per direction; use a larger grid or fewer ranks", M[0], st->dim > 1 ? M[1] : 1, st->dim > 2 ? M[2] : 1, size);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PETSc's DMDA stops, on the ranks concerned only (so the others hang),
+   when a rank's share of a direction is narrower than the stencil: its
+   decomposition does not depend on the width, so a width-1 probe with the
+   same sizes and options shows it first, to every rank alike */
+static PetscErrorCode RwStencilCheckWidthFitsRanks(RwStencil st, DM da)
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)st->model);
+  DM              probe;
+  const PetscInt *l[3] = {NULL, NULL, NULL};
+  PetscInt        np[3] = {1, 1, 1}, M[3] = {1, 1, 1};
+
+  PetscFunctionBegin;
+  if (st->width <= 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMDACreate(comm, &probe));
+  PetscCall(DMSetDimension(probe, st->dim));
+  {
+    PetscInt       p[3] = {PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE};
+    DMBoundaryType b[3];
+
+    PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], NULL, NULL, &b[0], &b[1], &b[2], NULL));
+    PetscCall(DMDASetSizes(probe, M[0], M[1], M[2]));
+    PetscCall(DMDASetBoundaryType(probe, b[0], b[1], b[2]));
+  }
+  PetscCall(DMDASetDof(probe, 1));
+  PetscCall(DMDASetStencilWidth(probe, 1));
+  PetscCall(DMDASetStencilType(probe, st->type));
+  {
+    const char *prefix;
+
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)st->model, &prefix));
+    PetscCall(DMSetOptionsPrefix(probe, prefix));
+  }
+  PetscCall(DMSetFromOptions(probe));
+  PetscCall(DMSetUp(probe));
+  PetscCall(DMDAGetInfo(probe, NULL, NULL, NULL, NULL, &np[0], &np[1], &np[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetOwnershipRanges(probe, &l[0], &l[1], &l[2]));
+  for (PetscInt d = 0; d < st->dim; d++)
+    for (PetscInt r = 0; r < np[d]; r++)
+      PetscCheck(l[d][r] >= st->width, comm, PETSC_ERR_ARG_SIZ, "The grid's %" PetscInt_FMT " ranks along direction %c (-da_grid_%c %" PetscInt_FMT ") leave a rank %" PetscInt_FMT " points, fewer than the stencil's width %" PetscInt_FMT ": use a larger grid or fewer ranks", np[d], "xyz"[d], "xyz"[d], M[d], l[d][r], st->width);
+  PetscCall(DMDestroy(&probe));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -160,6 +278,7 @@ static PetscErrorCode RwStencilCreateStateDM(RwStencil st, const PetscInt def[3]
   PetscCall(DMDAGetInfo(st->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   for (PetscInt d = 0; d < st->dim; d++) PetscCheck(M[d] >= PetscMax(2, w), comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %" PetscInt_FMT " (-da_grid_%c) must be at least %" PetscInt_FMT, M[d], d, "xyz"[d], PetscMax(2, w));
   PetscCall(RwStencilCheckGridFitsRanks(st, M));
+  PetscCall(RwStencilCheckWidthFitsRanks(st, st->da));
   PetscCall(DMSetUp(st->da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -231,7 +350,8 @@ PetscErrorCode RwStencilSetUp(RwStencil st, const char name[], const PetscInt de
   st->cellvolume = 1;
   for (PetscInt d = 0; d < 3; d++) {
     if (d >= st->dim) st->M[d] = 1;
-    st->h[d] = st->length[d] / st->M[d];
+    if (d < st->dim && st->spacing[d] > 0) st->length[d] = st->spacing[d] * st->M[d];
+    st->h[d] = d < st->dim && st->spacing[d] > 0 ? st->spacing[d] : st->length[d] / st->M[d];
     if (d < st->dim) st->cellvolume *= st->h[d];
   }
   st->ninputs = ninputs;

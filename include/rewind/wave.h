@@ -1,0 +1,29 @@
+/*
+  The acoustic wave model "wave" (doc/wave.md): m u_tt - Laplace(u) + eta u_t = q
+  in 2D and 3D, Devito's acoustic operator, with point sources (a Ricker or a
+  given wavelet) and receivers, for full-waveform inversion.
+*/
+#ifndef REWIND_WAVE_H
+#define REWIND_WAVE_H
+
+#include <rewind/objective.h>
+
+#define RWMODELWAVE "wave"
+
+PETSC_EXTERN PetscErrorCode RwModelWaveSetSources(RwModel, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwModelWaveSetWavelet(RwModel, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwModelWaveGetWavelet(RwModel, PetscInt, PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwModelWaveGetGeometry(RwModel, PetscInt *, PetscInt[3], PetscInt *, PetscReal[3], PetscReal[3]);
+PETSC_EXTERN PetscErrorCode RwModelWaveFillFromPhysical(RwModel, const PetscInt[3], const PetscReal[], PetscBool, Vec);
+PETSC_EXTERN PetscErrorCode RwModelWaveStableTimeStep(RwModel, PetscReal, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwModelWaveRecord(RwModel, Vec, PetscInt, const PetscReal[], PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwWaveRicker(PetscReal, PetscReal, PetscReal, PetscInt, PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwWaveLowPass(PetscReal, PetscReal, PetscInt, PetscInt, PetscReal[]);
+
+PETSC_EXTERN PetscErrorCode RwWaveObsWrite(MPI_Comm, const char[], PetscInt, PetscInt, PetscReal, const PetscReal[], PetscInt, const PetscReal[], PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwWaveObsRead(MPI_Comm, const char[], PetscInt, PetscInt, PetscInt, PetscInt, PetscInt, PetscReal, PetscReal **, PetscInt *, PetscReal **, PetscReal **);
+
+PETSC_EXTERN PetscErrorCode RwObjectiveAddWaveReceivers(RwObjective, PetscInt, const PetscReal[], const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwObjectiveSetWaveReceiverData(RwObjective, const PetscReal[]);
+
+#endif

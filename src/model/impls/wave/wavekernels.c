@@ -1,0 +1,328 @@
+/*
+  The wave model's step, k -> k+1, in its three forms side by side.
+
+  State x_k = (a, b) = (u_k, u_k-1) at every point; fields m (squared
+  slowness) and eta (the absorbing layer's damping), per parameter set
+
+    ia = 1 / (m/dt^2 + eta/dt),  c1 = m/dt^2,  c2 = eta/dt.
+
+  forward   u+ = ia (L a + c1 (2a - b) + c2 a)          (Devito's acoustic update)
+            u+[p] += f(t_k) q_p,  q_p = dt^2 w_p / m_p   (sources, at their corners p)
+            x_k+1 = (u+, a)
+  tangent   du+ = ia (L da + c1 (2da - db) + c2 da + (dm/dt^2)(2a - b - u+pre))
+            du+[p] += f(t_k) q_p dm_p (ia_p/dt^2 - 1/m_p)   (u+pre = u+ - f q before the source)
+            dx_k+1 = (du+, da)
+  adjoint   with (la', lb') = lambda_k+1 and s = ia la' at every point:
+            la = L s + (2 c1 + c2) s + lb'   (L is symmetric: zero outside the grid)
+            lb = -c1 s
+            dJ/dm += s (2a - b - u+pre) / dt^2,  and at the corners p
+            dJ/dm_p += f(t_k) la'_p q_p (ia_p/dt^2 - 1/m_p)
+
+  Here u+pre is read from x_k+1 (which the driver passes to every form) as
+  u+ everywhere but at the sources' corners, where a fix-up after the pass
+  puts back f q: the pass itself stays pointwise and vectorises, and only
+  the few corners pay.  Every form is a gather: s is recomputed at the
+  neighbours, never scattered into them, so each point's arithmetic is the
+  same on any decomposition and so is the gradient, bit for bit.  Nothing
+  here allocates; the NaN flag is the sum of the results times 0.
+*/
+#include "waveimpl.h"
+
+#if defined(__GNUC__)
+  #define WAVE_INLINE static inline __attribute__((always_inline))
+#else
+  #define WAVE_INLINE static inline
+#endif
+
+/* What a row of any form reads and writes */
+typedef struct {
+  RwStencil          st;
+  PetscReal          wd2[3][RW_STENCIL_MAX_D2_RADIUS + 1];
+  PetscReal          idt2;
+  RwStencilInput     in[1];             /* forward: x_k; tangent: dx_k; adjoint: lambda_k+1 */
+  const PetscScalar *ia, *c1, *c2, *dm;  /* ia ghosted, the others owned */
+  const PetscScalar *u, *un;            /* owned x_k, x_k+1 (tangent, adjoint) */
+  PetscScalar       *y, *gm;
+  PetscReal          probe;             /* 0, or NaN when a result is not finite */
+} WavePass;
+
+/* L x at a point of a state row; D and R are constants at every call site */
+WAVE_INLINE PetscScalar WaveLap(const PetscInt D, const PetscInt R, const WavePass *P, const PetscScalar *x, PetscInt sy, PetscInt sz)
+{
+  PetscScalar f = RwStencilD2(R, P->wd2[0], x, RW_WAVE_DOF);
+
+  if (D > 1) f += RwStencilD2(R, P->wd2[1], x, sy);
+  if (D > 2) f += RwStencilD2(R, P->wd2[2], x, sz);
+  return f;
+}
+
+/* s = ia la' at the point t neighbours away along a direction (state stride ls, field stride fs) */
+WAVE_INLINE PetscScalar WaveS(const PetscScalar *l, PetscInt ls, const PetscScalar *ia, PetscInt fs, PetscInt t)
+{
+  return ia[t * fs] * l[t * ls];
+}
+
+WAVE_INLINE PetscScalar WaveD2S(const PetscInt R, const PetscReal *w, const PetscScalar *l, PetscInt ls, const PetscScalar *ia, PetscInt fs)
+{
+  PetscScalar f = w[0] * WaveS(l, ls, ia, fs, 0);
+
+  for (PetscInt j = 1; j <= R; j++) f += w[j] * (WaveS(l, ls, ia, fs, -j) + WaveS(l, ls, ia, fs, j));
+  return f;
+}
+
+/* L s at a point, gathered from its neighbours */
+WAVE_INLINE PetscScalar WaveLapS(const PetscInt D, const PetscInt R, const WavePass *P, const PetscScalar *l, RwStencilRow Lr, const PetscScalar *ia, RwStencilRow Ar)
+{
+  PetscScalar f = WaveD2S(R, P->wd2[0], l, RW_WAVE_DOF, ia, 1);
+
+  if (D > 1) f += WaveD2S(R, P->wd2[1], l, Lr.sy, ia, Ar.sy);
+  if (D > 2) f += WaveD2S(R, P->wd2[2], l, Lr.sz, ia, Ar.sz);
+  return f;
+}
+
+/* ---- the three kernels, a row of n points each ------------------------------- */
+
+WAVE_INLINE void WaveRowForward(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow U, const PetscScalar *ia, const PetscScalar *c1, const PetscScalar *c2, PetscScalar *y)
+{
+  PetscReal nan = 0;
+
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar *u = U.p + RW_WAVE_DOF * i;
+    const PetscScalar  a = u[0], b = u[1];
+    const PetscScalar  v = ia[i] * (WaveLap(D, R, P, u, U.sy, U.sz) + c1[i] * (2 * a - b) + c2[i] * a);
+
+    y[RW_WAVE_DOF * i]     = v;
+    y[RW_WAVE_DOF * i + 1] = a;
+    nan += v * 0;
+  }
+  P->probe += nan;
+}
+
+WAVE_INLINE void WaveRowTangent(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow DU, const PetscScalar *u, const PetscScalar *un, const PetscScalar *ia, const PetscScalar *c1, const PetscScalar *c2, const PetscScalar *dm, PetscScalar *y)
+{
+  const PetscReal idt2 = P->idt2;
+  PetscReal       nan  = 0;
+
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar *du = DU.p + RW_WAVE_DOF * i;
+    const PetscScalar  da = du[0], db = du[1], a = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
+    const PetscScalar  v  = ia[i] * (WaveLap(D, R, P, du, DU.sy, DU.sz) + c1[i] * (2 * da - db) + c2[i] * da + dm[i] * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]));
+
+    y[RW_WAVE_DOF * i]     = v;
+    y[RW_WAVE_DOF * i + 1] = da;
+    nan += v * 0;
+  }
+  P->probe += nan;
+}
+
+WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow IA, const PetscScalar *u, const PetscScalar *un, const PetscScalar *c1, const PetscScalar *c2, PetscScalar *y, PetscScalar *gm)
+{
+  const PetscReal idt2 = P->idt2;
+  PetscReal       nan  = 0;
+
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar *l = L.p + RW_WAVE_DOF * i, *ia = IA.p + i;
+    const PetscScalar  s = ia[0] * l[0], a = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
+    const PetscScalar  la = WaveLapS(D, R, P, l, L, ia, IA) + (2 * c1[i] + c2[i]) * s + l[1];
+
+    y[RW_WAVE_DOF * i]     = la;
+    y[RW_WAVE_DOF * i + 1] = -c1[i] * s;
+    gm[i] += s * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]);
+    nan += la * 0 + y[RW_WAVE_DOF * i + 1] * 0;
+  }
+  P->probe += nan;
+}
+
+/* ---- the row callbacks: pick the rows, dispatch on dimension and radius ------- */
+
+#define WAVE_DISPATCH(call) \
+  do { \
+    switch (P->st->dim * 10 + wave_r) { \
+    case 21: call(2, 1); break; \
+    case 22: call(2, 2); break; \
+    case 24: call(2, 4); break; \
+    case 31: call(3, 1); break; \
+    case 32: call(3, 2); break; \
+    default: call(3, 4); break; \
+    } \
+  } while (0)
+
+static PetscInt wave_r_of(const WavePass *P)
+{
+  return P->st->width;
+}
+
+static void WaveForwardRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+{
+  WavePass          *P  = (WavePass *)ctx;
+  const RwStencil    st = P->st;
+  const PetscInt     wave_r = wave_r_of(P);
+  RwStencilRow       U  = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k);
+  const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
+  PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
+
+#define WAVE_FWD(D, R) WaveRowForward(D, R, P, n, U, ia, c1, c2, y)
+  WAVE_DISPATCH(WAVE_FWD);
+#undef WAVE_FWD
+}
+
+static void WaveTangentRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+{
+  WavePass          *P  = (WavePass *)ctx;
+  const RwStencil    st = P->st;
+  const PetscInt     wave_r = wave_r_of(P);
+  RwStencilRow       DU = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k);
+  const PetscScalar *u = RwStencilRowAt(P->u, &st->own, RW_WAVE_DOF, i, j, k).p, *un = RwStencilRowAt(P->un, &st->own, RW_WAVE_DOF, i, j, k).p;
+  const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
+  const PetscScalar *dm = RwStencilRowAt(P->dm, &st->own, 1, i, j, k).p;
+  PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
+
+#define WAVE_TAN(D, R) WaveRowTangent(D, R, P, n, DU, u, un, ia, c1, c2, dm, y)
+  WAVE_DISPATCH(WAVE_TAN);
+#undef WAVE_TAN
+}
+
+static void WaveAdjointRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+{
+  WavePass          *P  = (WavePass *)ctx;
+  const RwStencil    st = P->st;
+  const PetscInt     wave_r = wave_r_of(P);
+  RwStencilRow       L  = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k), IA = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k);
+  const PetscScalar *u = RwStencilRowAt(P->u, &st->own, RW_WAVE_DOF, i, j, k).p, *un = RwStencilRowAt(P->un, &st->own, RW_WAVE_DOF, i, j, k).p;
+  const PetscScalar *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
+  PetscScalar       *y = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k), *gm = RwStencilOwnedAt(st, 1, P->gm, i, j, k);
+
+#define WAVE_ADJ(D, R) WaveRowAdjoint(D, R, P, n, L, IA, u, un, c1, c2, y, gm)
+  WAVE_DISPATCH(WAVE_ADJ);
+#undef WAVE_ADJ
+}
+
+/* ---- steps -------------------------------------------------------------------- */
+
+/* f(t_k): the wavelet given, or the Ricker wavelet at t_k = k dt */
+PetscReal RwWaveSourceValue(RwModel model, PetscInt64 k)
+{
+  RwModel_Wave *w = (RwModel_Wave *)model->data;
+  PetscReal     a;
+
+  if (w->wavelet) return w->wavelet[k];
+  a = PETSC_PI * w->f0 * (k * model->dt - w->t0);
+  a *= a;
+  return (1 - 2 * a) * PetscExpReal(-a);
+}
+
+static WavePass WavePassCreate(RwModel model)
+{
+  RwModel_Wave *w = (RwModel_Wave *)model->data;
+  WavePass      P;
+
+  PetscMemzero(&P, sizeof(P));
+  P.st   = w->st;
+  P.idt2 = 1 / (model->dt * model->dt);
+  for (PetscInt d = 0; d < 3; d++)
+    for (PetscInt j = 0; j <= RW_STENCIL_MAX_D2_RADIUS; j++) P.wd2[d][j] = w->wd2[d][j];
+  return P;
+}
+
+static PetscReal WaveOwnedPoints(RwModel_Wave *w)
+{
+  return (PetscReal)w->st->own.n[0] * w->st->own.n[1] * w->st->own.n[2];
+}
+
+static PetscErrorCode WaveGetCoefficients(RwModel_Wave *w, WavePass *P)
+{
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(w->ia, &P->ia));
+  PetscCall(VecGetArrayRead(w->c1, &P->c1));
+  PetscCall(VecGetArrayRead(w->c2, &P->c2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WaveRestoreCoefficients(RwModel_Wave *w, WavePass *P)
+{
+  PetscFunctionBegin;
+  PetscCall(VecRestoreArrayRead(w->c2, &P->c2));
+  PetscCall(VecRestoreArrayRead(w->c1, &P->c1));
+  PetscCall(VecRestoreArrayRead(w->ia, &P->ia));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
+{
+  RwModel_Wave   *w = (RwModel_Wave *)model->data;
+  WavePass        P = WavePassCreate(model);
+  const PetscReal f = RwWaveSourceValue(model, k);
+
+  PetscFunctionBegin;
+  P.in[0].g = u;
+  PetscCall(WaveGetCoefficients(w, &P));
+  PetscCall(VecGetArray(unew, &P.y));
+  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveForwardRow, &P));
+  for (PetscInt s = 0; s < w->nsrcpts; s++) {
+    P.y[RW_WAVE_DOF * w->srcidx[s]] += f * w->srcq[s];
+    P.probe += P.y[RW_WAVE_DOF * w->srcidx[s]] * 0;
+  }
+  PetscCall(VecRestoreArray(unew, &P.y));
+  PetscCall(WaveRestoreCoefficients(w, &P));
+  PetscCall(PetscLogFlops((3.0 * w->r * w->dim + 7) * WaveOwnedPoints(w)));
+  RwModelFlagNonFinite(model, 0, k + 1, P.probe);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RwWaveStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, Vec du, Vec dunew)
+{
+  RwModel_Wave   *w = (RwModel_Wave *)model->data;
+  WavePass        P = WavePassCreate(model);
+  const PetscReal f = RwWaveSourceValue(model, k);
+
+  PetscFunctionBegin;
+  P.in[0].g = du;
+  PetscCall(WaveGetCoefficients(w, &P));
+  PetscCall(VecGetArrayRead(w->dm, &P.dm));
+  PetscCall(VecGetArrayRead(u, &P.u));
+  PetscCall(VecGetArrayRead(unew, &P.un));
+  PetscCall(VecGetArray(dunew, &P.y));
+  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveTangentRow, &P));
+  for (PetscInt s = 0; s < w->nsrcpts; s++) { /* the pass took u+ for u+pre: put f q back, and the source's own derivative */
+    PetscScalar *y = &P.y[RW_WAVE_DOF * w->srcidx[s]];
+
+    *y += f * w->srcg[s] * P.dm[w->srcidx[s]];
+    P.probe += *y * 0;
+  }
+  PetscCall(VecRestoreArray(dunew, &P.y));
+  PetscCall(VecRestoreArrayRead(unew, &P.un));
+  PetscCall(VecRestoreArrayRead(u, &P.u));
+  PetscCall(VecRestoreArrayRead(w->dm, &P.dm));
+  PetscCall(WaveRestoreCoefficients(w, &P));
+  PetscCall(PetscLogFlops((3.0 * w->r * w->dim + 12) * WaveOwnedPoints(w)));
+  RwModelFlagNonFinite(model, 0, k + 1, P.probe);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, Vec lnew, Vec l)
+{
+  RwModel_Wave      *w = (RwModel_Wave *)model->data;
+  WavePass           P = WavePassCreate(model);
+  const PetscReal    f = RwWaveSourceValue(model, k);
+  const PetscScalar *ln;
+
+  PetscFunctionBegin;
+  P.in[0].g = lnew;
+  PetscCall(WaveGetCoefficients(w, &P));
+  PetscCall(VecGetArrayRead(u, &P.u));
+  PetscCall(VecGetArrayRead(unew, &P.un));
+  PetscCall(VecGetArray(l, &P.y));
+  PetscCall(VecGetArray(w->gm, &P.gm));
+  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveAdjointRow, &P));
+  PetscCall(VecGetArrayRead(lnew, &ln));
+  for (PetscInt s = 0; s < w->nsrcpts; s++) P.gm[w->srcidx[s]] += f * ln[RW_WAVE_DOF * w->srcidx[s]] * w->srcg[s];
+  PetscCall(VecRestoreArrayRead(lnew, &ln));
+  PetscCall(VecRestoreArray(w->gm, &P.gm));
+  PetscCall(VecRestoreArray(l, &P.y));
+  PetscCall(VecRestoreArrayRead(unew, &P.un));
+  PetscCall(VecRestoreArrayRead(u, &P.u));
+  PetscCall(WaveRestoreCoefficients(w, &P));
+  PetscCall(PetscLogFlops((4.0 * w->r * w->dim + 14) * WaveOwnedPoints(w)));
+  RwModelFlagNonFinite(model, 1, k, P.probe);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

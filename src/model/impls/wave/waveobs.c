@@ -1,0 +1,143 @@
+/*
+  Observations of a multi-shot survey in HDF5 (doc/wave.md, "Observations"):
+
+    /                 attributes nshots (integer), dim (integer), dt (real)
+    /shot<i>/source     [dim]          the source position (physical coordinates)
+    /shot<i>/receivers  [nrec, dim]    receiver positions
+    /shot<i>/data       [nt, nrec]     samples r_k, k = 0..nt-1 at t_k = k dt
+
+  Written by rank 0 (a small file); read on rank 0 and broadcast, with
+  errors naming the file, the dataset and what was expected.
+*/
+#include "waveimpl.h"
+#include <rewind/io.h>
+
+static PetscErrorCode WriteArray(hid_t g, const char name[], int rank, const hsize_t dims[], const PetscReal v[])
+{
+  hid_t space, d;
+
+  PetscFunctionBegin;
+  RwCallHDF5Return(space, H5Screate_simple, (rank, dims, NULL));
+  RwCallHDF5Return(d, H5Dcreate2, (g, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  RwCallHDF5(H5Dwrite, (d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v));
+  RwCallHDF5(H5Dclose, (d));
+  RwCallHDF5(H5Sclose, (space));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WriteAttribute(hid_t g, const char name[], hid_t type, const void *v)
+{
+  hid_t space, a;
+
+  PetscFunctionBegin;
+  RwCallHDF5Return(space, H5Screate, (H5S_SCALAR));
+  RwCallHDF5Return(a, H5Acreate2, (g, name, type, space, H5P_DEFAULT, H5P_DEFAULT));
+  RwCallHDF5(H5Awrite, (a, type, v));
+  RwCallHDF5(H5Aclose, (a));
+  RwCallHDF5(H5Sclose, (space));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwWaveObsWrite - writes a survey's observations in rewind's HDF5 schema
+
+  Collective (rank 0 writes); every rank passes the same arrays
+
+  Input Parameters:
++ comm   - the ranks
+. file   - the file to create
+. nshots, dim, dt - the survey
+. src    - source positions, src[s * dim + d]
+. nrec   - receivers per shot (the same for all)
+. rec    - receiver positions per shot, rec[(s * nrec + r) * dim + d]
+. nt     - samples per trace
+- data   - data[(s * nt + k) * nrec + r]
+
+  Level: intermediate
+
+.seealso: RwWaveObsRead()
+@*/
+PetscErrorCode RwWaveObsWrite(MPI_Comm comm, const char file[], PetscInt nshots, PetscInt dim, PetscReal dt, const PetscReal src[], PetscInt nrec, const PetscReal rec[], PetscInt nt, const PetscReal data[])
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    hid_t f, g;
+    int   ns = (int)nshots, nd = (int)dim;
+
+    RwCallHDF5Return(f, H5Fcreate, (file, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(WriteAttribute(f, "nshots", H5T_NATIVE_INT, &ns));
+    PetscCall(WriteAttribute(f, "dim", H5T_NATIVE_INT, &nd));
+    PetscCall(WriteAttribute(f, "dt", H5T_NATIVE_DOUBLE, &dt));
+    for (PetscInt s = 0; s < nshots; s++) {
+      char    name[32];
+      hsize_t d1[1] = {(hsize_t)dim}, d2[2] = {(hsize_t)nrec, (hsize_t)dim}, d3[2] = {(hsize_t)nt, (hsize_t)nrec};
+
+      PetscCall(PetscSNPrintf(name, sizeof(name), "shot%" PetscInt_FMT, s));
+      RwCallHDF5Return(g, H5Gcreate2, (f, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      PetscCall(WriteArray(g, "source", 1, d1, src + s * dim));
+      PetscCall(WriteArray(g, "receivers", 2, d2, rec + s * nrec * dim));
+      PetscCall(WriteArray(g, "data", 2, d3, data + s * nt * nrec));
+      RwCallHDF5(H5Gclose, (g));
+    }
+    RwCallHDF5(H5Fclose, (f));
+  }
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwWaveObsRead - reads shot s of a survey in rewind's HDF5 schema, checking
+  it against what the run expects; every rank gets the arrays (free with PetscFree())
+
+  Collective
+
+  Input Parameters:
++ comm   - the ranks
+. file   - the file
+. s      - the shot
+. dim    - the model's dimension
+. nshots - the shots the run expects (-1: any)
+. nrec   - the receivers expected (-1: any)
+. nt     - the samples expected, n + 1 (-1: any)
+- dt     - the run's dt (0: any), which the file's must equal to 1e-12 relative
+
+  Output Parameters:
++ src  - the source position (dim values)
+. nrecout - the receivers
+. rec  - their positions
+- data - the samples, data[k * nrec + r]
+
+  Level: intermediate
+
+.seealso: RwWaveObsWrite()
+@*/
+PetscErrorCode RwWaveObsRead(MPI_Comm comm, const char file[], PetscInt s, PetscInt dim, PetscInt nshots, PetscInt nrec, PetscInt nt, PetscReal dt, PetscReal **src, PetscInt *nrecout, PetscReal **rec, PetscReal **data)
+{
+  char       name[64];
+  PetscInt64 v, dims[2], e1[1] = {dim}, e2[2] = {nrec, dim}, e3[2] = {nt, -1};
+  PetscReal  fdt;
+  PetscBool  found;
+
+  PetscFunctionBegin;
+  PetscCall(RwIOReadAttributeInt(comm, file, "/", "nshots", 1, PETSC_MAX_INT, &v, &found));
+  PetscCheck(found, comm, PETSC_ERR_FILE_UNEXPECTED, "Observations %s: no attribute nshots on / (expected rewind's wave schema, doc/wave.md)", file);
+  PetscCheck(nshots < 0 || v == nshots, comm, PETSC_ERR_FILE_UNEXPECTED, "Observations %s hold %" PetscInt64_FMT " shots; the geometry has %" PetscInt_FMT, file, v, nshots);
+  PetscCheck(s < v, comm, PETSC_ERR_FILE_UNEXPECTED, "Observations %s hold %" PetscInt64_FMT " shots; shot %" PetscInt_FMT " was asked for", file, v, s);
+  PetscCall(RwIOReadAttributeInt(comm, file, "/", "dim", 2, 3, &v, &found));
+  PetscCheck(found && v == dim, comm, PETSC_ERR_FILE_UNEXPECTED, "Observations %s: attribute dim %s%" PetscInt64_FMT "; the model is %" PetscInt_FMT "D", file, found ? "" : "missing, ", found ? v : 0, dim);
+  PetscCall(RwIOReadAttribute(comm, file, "/", "dt", &fdt, &found));
+  PetscCheck(found, comm, PETSC_ERR_FILE_UNEXPECTED, "Observations %s: no attribute dt on /", file);
+  PetscCheck(dt <= 0 || PetscAbsReal(fdt - dt) <= 1e-12 * dt, comm, PETSC_ERR_FILE_UNEXPECTED, "Observations %s are sampled every dt = %g; the run steps -rw_dt %g: expected the same sample interval", file, (double)fdt, (double)dt);
+  PetscCall(PetscSNPrintf(name, sizeof(name), "/shot%" PetscInt_FMT "/source", s));
+  PetscCall(RwIOReadArray(comm, file, name, 1, e1, dims, src));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "/shot%" PetscInt_FMT "/receivers", s));
+  PetscCall(RwIOReadArray(comm, file, name, 2, e2, dims, rec));
+  *nrecout = (PetscInt)dims[0];
+  e3[1]    = dims[0];
+  PetscCall(PetscSNPrintf(name, sizeof(name), "/shot%" PetscInt_FMT "/data", s));
+  PetscCall(RwIOReadArray(comm, file, name, 2, e3, dims, data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

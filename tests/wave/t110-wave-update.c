@@ -1,0 +1,266 @@
+/*
+  The wave model's discrete update against an independent implementation
+  written here from the issue's formulas (a few points, a few steps, by
+  hand): the Laplacian of order 2, 4, 8 with zero outside, the absorbing
+  layer's eta, the Ricker wavelet, the bilinear (trilinear) spreading of an
+  off-grid source u_k+1[p] += w_p f(t_k) dt^2 / m[p], and the default dt.
+  Then bad input: c <= 0 and NaN anywhere, an unstable dt, a source outside
+  the grid, a wrong space order, a wavelet of the wrong length.
+*/
+#include "rwtest.h"
+#include <petscdmda.h>
+#include <math.h>
+
+/* The whole state (u_k, u_k-1 interleaved, natural order) on every rank */
+static void gather_natural(RwModel model, Vec g, PetscReal **out, PetscInt *n)
+{
+  DM                 da;
+  Vec                nat, all;
+  VecScatter         sc;
+  const PetscScalar *a;
+
+  RW_CHECK(VecGetDM(g, &da));
+  if (!da) RW_CHECK(RwModelGetStateDM(model, &da));
+  RW_CHECK(DMDACreateNaturalVector(da, &nat));
+  RW_CHECK(DMDAGlobalToNaturalBegin(da, g, INSERT_VALUES, nat));
+  RW_CHECK(DMDAGlobalToNaturalEnd(da, g, INSERT_VALUES, nat));
+  RW_CHECK(VecScatterCreateToAll(nat, &sc, &all));
+  RW_CHECK(VecScatterBegin(sc, nat, all, INSERT_VALUES, SCATTER_FORWARD));
+  RW_CHECK(VecScatterEnd(sc, nat, all, INSERT_VALUES, SCATTER_FORWARD));
+  RW_CHECK(VecGetSize(all, n));
+  RW_CHECK(PetscMalloc1(*n, out));
+  RW_CHECK(VecGetArrayRead(all, &a));
+  for (PetscInt i = 0; i < *n; i++) (*out)[i] = PetscRealPart(a[i]);
+  RW_CHECK(VecRestoreArrayRead(all, &a));
+  RW_CHECK(VecScatterDestroy(&sc));
+  RW_CHECK(VecDestroy(&all));
+  RW_CHECK(VecDestroy(&nat));
+}
+
+typedef struct {
+  int    dim, order, nbl, M[3];
+  double h[3], origin[3], f0, t0, dt, src[3];
+} Ref;
+
+static double ricker(const Ref *R, double t)
+{
+  double a = M_PI * R->f0 * (t - R->t0);
+  return (1 - 2 * a * a) * exp(-a * a);
+}
+
+/* eta at grid point ijk, from the text */
+static double ref_eta(const Ref *R, const int ijk[3])
+{
+  double e = 0, coef = 1.5 * log(1000.0) / R->nbl;
+  for (int d = 0; d < R->dim; d++) {
+    double pos = -1;
+    int    i = ijk[d], N = R->M[d];
+    if (i < R->nbl) pos = (double)(R->nbl - i + 1) / R->nbl;
+    else if (i >= N - R->nbl) pos = (double)(R->nbl - (N - 1 - i) + 1) / R->nbl;
+    if (pos >= 0) e += coef * (pos - sin(2 * M_PI * pos) / (2 * M_PI)) / R->h[d];
+  }
+  return e;
+}
+
+static int ref_index(const Ref *R, const int ijk[3])
+{
+  return ijk[0] + R->M[0] * (ijk[1] + R->M[1] * ijk[2]);
+}
+
+/* One step k of the reference: un from u (u_k) and up (u_k-1), m per point */
+static void ref_step(const Ref *R, int k, const double *m, const double *u, const double *up, double *un)
+{
+  static const double w2[] = {-2, 1}, w4[] = {-5.0 / 2, 4.0 / 3, -1.0 / 12}, w8[] = {-205.0 / 72, 8.0 / 5, -1.0 / 5, 8.0 / 315, -1.0 / 560};
+  const double       *w = R->order == 2 ? w2 : R->order == 4 ? w4 : w8;
+  const int           r = R->order / 2, npts = R->M[0] * R->M[1] * R->M[2];
+  double              dt = R->dt;
+
+  for (int p = 0; p < npts; p++) {
+    int    ijk[3] = {p % R->M[0], (p / R->M[0]) % R->M[1], p / (R->M[0] * R->M[1])};
+    double lap = 0, eta = ref_eta(R, ijk);
+    for (int d = 0; d < R->dim; d++)
+      for (int j = -r; j <= r; j++) {
+        int q[3] = {ijk[0], ijk[1], ijk[2]};
+        q[d] += j;
+        if (q[d] < 0 || q[d] >= R->M[d]) continue; /* zero outside */
+        lap += w[abs(j)] * u[ref_index(R, q)] / (R->h[d] * R->h[d]);
+      }
+    un[p] = (lap + m[p] / (dt * dt) * (2 * u[p] - up[p]) + eta / dt * u[p]) / (m[p] / (dt * dt) + eta / dt);
+  }
+  /* the source at physical coordinates: base index floor((x - grid origin)/h) */
+  {
+    int    base[3] = {0, 0, 0};
+    double fr[3]   = {0, 0, 0};
+    for (int d = 0; d < R->dim; d++) {
+      double t = (R->src[d] - (R->origin[d] - R->nbl * R->h[d])) / R->h[d];
+      base[d]  = (int)floor(t);
+      fr[d]    = t - base[d];
+    }
+    for (int c = 0; c < (1 << R->dim); c++) {
+      int    q[3] = {0, 0, 0};
+      double wt   = 1;
+      for (int d = 0; d < R->dim; d++) {
+        int b = (c >> d) & 1;
+        q[d]  = base[d] + b;
+        wt *= b ? fr[d] : 1 - fr[d];
+      }
+      un[ref_index(R, q)] += wt * ricker(R, k * dt) * dt * dt / m[ref_index(R, q)];
+    }
+  }
+}
+
+static void check_update(const char *opts, Ref R, int nsteps)
+{
+  char       all[1024];
+  RwModel    model;
+  Vec        m, u, un, mf;
+  PetscReal *mv, *uv, dt, rho = 0, mmin = 1e300;
+  PetscInt   n, nm;
+  int        npts;
+  double    *ru, *rup, *run, err = 0, scale = 0;
+
+  snprintf(all, sizeof(all), "%s -rw_steps %d", opts, nsteps);
+  RW_CHECK(rw_test_model_type("wave", all, &model));
+  RW_CHECK(RwModelCreateParameters(model, &m));
+  RW_CHECK(RwModelGetDefaults(model, m, NULL, NULL));
+  RW_CHECK(RwModelGetTimeStep(model, &dt));
+  RW_CHECK(RwModelGetParameterField(model, m, 0, &mf));
+  gather_natural(model, mf, &mv, &nm);
+  RW_CHECK(RwModelRestoreParameterField(model, m, 0, &mf));
+  npts = R.M[0] * R.M[1] * R.M[2];
+  ck_assert_int_eq((int)nm, npts);
+
+  /* the default dt: 0.8 of 2 sqrt(min m / rho), rho = sum_d (sum_j |w_j|) / h_d^2 */
+  {
+    const double a = R.order == 2 ? 4 : R.order == 4 ? 16.0 / 3 : 205.0 / 72 + 2 * (8.0 / 5 + 1.0 / 5 + 8.0 / 315 + 1.0 / 560);
+    for (int d = 0; d < R.dim; d++) rho += a / (R.h[d] * R.h[d]);
+    for (int p = 0; p < npts; p++) mmin = PetscMin(mmin, mv[p]);
+    rw_assert_all(fabs(dt - 0.8 * 2 * sqrt(mmin / rho)) <= 1e-14 * dt, "%s: default dt %.17g, by hand %.17g", opts, dt, 0.8 * 2 * sqrt(mmin / rho));
+  }
+  R.dt = dt;
+  ru  = calloc(npts, sizeof(double));
+  rup = calloc(npts, sizeof(double));
+  run = calloc(npts, sizeof(double));
+  RW_CHECK(RwModelCreateState(model, &u));
+  RW_CHECK(VecDuplicate(u, &un));
+  RW_CHECK(VecSet(u, 0));
+  RW_CHECK(RwModelSetParameters(model, m));
+  for (int k = 0; k < nsteps; k++) {
+    RW_CHECK(RwModelStep(model, k, u, un));
+    RW_CHECK(VecSwap(u, un));
+    ref_step(&R, k, mv, ru, rup, run);
+    memcpy(rup, ru, npts * sizeof(double));
+    memcpy(ru, run, npts * sizeof(double));
+  }
+  gather_natural(model, u, &uv, &n);
+  ck_assert_int_eq((int)n, 2 * npts);
+  for (int p = 0; p < npts; p++) {
+    err   = fmax(err, fmax(fabs(uv[2 * p] - ru[p]), fabs(uv[2 * p + 1] - rup[p])));
+    scale = fmax(scale, fabs(ru[p]));
+  }
+  if (!rw_test_rank()) printf("# %-90s %d steps: max|u| %.6e, max difference from the by-hand update %.3e (relative %.3e)\n", all, nsteps, scale, err, err / scale);
+  rw_assert_all(scale > 0, "%s: the state is zero after %d steps: the source did nothing", opts, nsteps);
+  rw_assert_all(err <= 1e-12 * scale, "%s: the model's u_%d differs from the by-hand update by %.3e (max|u| %.3e)", opts, nsteps, err, scale);
+  free(ru);
+  free(rup);
+  free(run);
+  RW_CHECK(PetscFree(uv));
+  RW_CHECK(PetscFree(mv));
+  RW_CHECK(VecDestroy(&u));
+  RW_CHECK(VecDestroy(&un));
+  RW_CHECK(VecDestroy(&m));
+  RW_CHECK(RwModelDestroy(&model));
+}
+
+START_TEST(test_update_2d)
+{
+  Ref R = {2, 4, 3, {14, 12, 1}, {10, 12, 1}, {100, -50, 0}, 0.03, 1 / 0.03, 0, {131.7, -26.3, 0}};
+  for (int o = 0; o < 3; o++) {
+    char opts[512];
+    R.order = o == 0 ? 2 : o == 1 ? 4 : 8;
+    snprintf(opts, sizeof(opts), "-rw_wave_dim 2 -rw_wave_space_order %d -rw_wave_nbl 3 -da_grid_x 14 -da_grid_y 12 -rw_wave_spacing 10,12 -rw_wave_origin 100,-50 -rw_wave_f0 0.03 -rw_wave_sources 131.7,-26.3", R.order);
+    check_update(opts, R, 6);
+  }
+}
+END_TEST
+
+START_TEST(test_update_3d)
+{
+  Ref R = {3, 8, 2, {12, 12, 12}, {10, 10, 8}, {0, 0, 0}, 0.04, 20, 0, {41.3, 33.9, 45.5}};
+  check_update("-rw_wave_dim 3 -rw_wave_space_order 8 -rw_wave_nbl 2 -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -rw_wave_spacing 10,10,8 -rw_wave_f0 0.04 -rw_wave_t0 20 -rw_wave_sources 41.3,33.9,45.5", R, 4);
+  R.order = 2;
+  check_update("-rw_wave_dim 3 -rw_wave_space_order 2 -rw_wave_nbl 2 -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -rw_wave_spacing 10,10,8 -rw_wave_f0 0.04 -rw_wave_t0 20 -rw_wave_sources 41.3,33.9,45.5", R, 4);
+}
+END_TEST
+
+/* m with one bad value at natural point (3, 4) */
+static PetscErrorCode set_bad_point(RwModel model, Vec m, PetscReal v)
+{
+  Vec          f;
+  DM           da;
+  PetscScalar **a;
+  PetscInt     xs, ys, xm, ym;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetParameterField(model, m, 0, &f));
+  PetscCall(VecGetDM(f, &da));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, NULL, &xm, &ym, NULL));
+  PetscCall(DMDAVecGetArray(da, f, &a));
+  if (3 >= xs && 3 < xs + xm && 4 >= ys && 4 < ys + ym) a[4][3] = v;
+  PetscCall(DMDAVecRestoreArray(da, f, &a));
+  PetscCall(RwModelRestoreParameterField(model, m, 0, &f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+START_TEST(test_bad_input)
+{
+  RwModel   model;
+  Vec       m;
+  PetscReal dt, f[3] = {0, 1, 0};
+  char      msg[256];
+
+  RW_CHECK(rw_test_model_type("wave", "-da_grid_x 20 -da_grid_y 18 -rw_wave_nbl 4 -rw_steps 5", &model));
+  RW_CHECK(RwModelCreateParameters(model, &m));
+  RW_CHECK(RwModelGetDefaults(model, m, NULL, NULL));
+  RW_CHECK(set_bad_point(model, m, -0.3));
+  rw_assert_error(RwModelSetParameters(model, m), "m = -0.3 at grid point (3, 4, 0)");
+  RW_CHECK(set_bad_point(model, m, NAN));
+  rw_assert_error(RwModelSetParameters(model, m), "must be positive and finite everywhere (c > 0, not NaN); m = nan");
+  ck_assert_msg(strstr(rw_test_captured(), "at grid point (3, 4, 0)"), "the NaN is not located: %s", rw_test_captured());
+  RW_CHECK(RwModelGetDefaults(model, m, NULL, NULL));
+  RW_CHECK(RwModelGetTimeStep(model, &dt));
+  RW_CHECK(RwModelSetTimeStep(model, 2 * dt));
+  snprintf(msg, sizeof(msg), "the largest stable time step is -rw_dt %.6e", dt / 0.8);
+  rw_assert_error(RwModelSetParameters(model, m), msg);
+  RW_CHECK(RwModelSetTimeStep(model, dt));
+  RW_CHECK(RwModelSetParameters(model, m));
+  rw_assert_error(RwModelWaveSetWavelet(model, 3, f), "A wavelet of 3 samples for 5 steps (-rw_steps): expected one sample per step");
+  {
+    const PetscReal x[4] = {50, 60, 50, 175.5}; /* the grid spans [-40, 150] x [-40, 130] */
+    rw_assert_error(RwModelWaveSetSources(model, 2, x), "Source 1 has coordinate 175.5 in direction y, outside the grid");
+  }
+  RW_CHECK(VecDestroy(&m));
+  RW_CHECK(RwModelDestroy(&model));
+  rw_assert_error(rw_test_model_type("wave", "-rw_wave_space_order 6", &model), "-rw_wave_space_order 6: expected 2, 4 or 8");
+  RW_CHECK(RwModelDestroy(&model));
+  rw_assert_error(rw_test_model_type("wave", "-da_grid_x 20 -da_grid_y 8 -rw_wave_nbl 4", &model), "leaves no physical region between two absorbing layers of -rw_wave_nbl 4");
+  RW_CHECK(RwModelDestroy(&model));
+  if (rw_test_size() >= 3) { /* a rank's share narrower than the order-8 stencil: a clear error on every rank, not a hang */
+    rw_assert_error(rw_test_model_type("wave", "-rw_wave_space_order 8 -da_grid_x 10 -da_grid_y 20 -rw_wave_nbl 2 -da_processors_y 1", &model), "fewer than the stencil's width 4");
+    RW_CHECK(RwModelDestroy(&model));
+  }
+}
+END_TEST
+
+Suite *rw_test_suite(void)
+{
+  Suite *s  = suite_create("wave-update");
+  TCase *tc = tcase_create("core");
+
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, test_update_2d);
+  tcase_add_test(tc, test_update_3d);
+  tcase_add_test(tc, test_bad_input);
+  suite_add_tcase(s, tc);
+  return s;
+}
