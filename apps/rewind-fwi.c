@@ -193,7 +193,7 @@ static PetscErrorCode TimeGrid(Fwi *f)
     f->dt = 0;
     PetscCall(CreateModel(f, PETSC_COMM_WORLD, &probe));
     PetscCall(RwModelWaveStableTimeStep(probe, f->cmax, &f->dt));
-    f->dt *= 0.8;
+    f->dt = PetscFloorReal(0.8 * f->dt * 1000) / 1000; /* whole microseconds: a SEG-Y sample interval */
     PetscCall(RwModelDestroy(&probe));
   }
   f->nt = (PetscInt)PetscCeilReal(f->record / f->dt) + 1;
@@ -512,6 +512,17 @@ int main(int argc, char **argv)
     PetscCall(RwWaveObsWrite(PETSC_COMM_WORLD, f.obswrite, f.nshots, 2, f.dt, f.src, f.nrec, recs, f.nt, f.dobs));
     PetscCall(PetscFree(recs));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote the observations to %s\n", f.obswrite));
+    { /* and as SEG-Y shot gathers, one a shot: <name>-shot<i>.sgy */
+      char base[PETSC_MAX_PATH_LEN], sgy[PETSC_MAX_PATH_LEN + 32], *dot;
+
+      PetscCall(PetscStrncpy(base, f.obswrite, sizeof(base)));
+      if ((dot = strrchr(base, '.')) && !strchr(dot, '/')) *dot = 0;
+      for (PetscInt s = 0; s < f.nshots; s++) {
+        PetscCall(PetscSNPrintf(sgy, sizeof(sgy), "%s-shot%" PetscInt_FMT ".sgy", base, s));
+        PetscCall(RwWaveSegyWrite(PETSC_COMM_WORLD, sgy, f.dt, f.src + 2 * s, f.nrec, f.rec, f.nt, f.dobs + s * f.nt * f.nrec));
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote SEG-Y shot gathers %s-shot0.sgy .. %s-shot%" PetscInt_FMT ".sgy\n", base, base, f.nshots - 1));
+    }
   }
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(ModelError(&f, f.x, &err0));

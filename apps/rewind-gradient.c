@@ -3,7 +3,8 @@ static char help[] = "rewind-gradient: J and its exact gradient for a model conf
                      "every parameter (fields, global scalars) and for the initial state u0.\n\n"
                      "  -rw_model_type heat|wave     the model (heat: see -rw_heat_* options; wave: -rw_wave_*, doc/wave.md)\n"
                      "  -rw_wave_receivers x,z,...   wave: J = 1/2 sum_k sum_r (r_k - d_k)^2 at these receivers (data 0 unless -rw_obs)\n"
-                     "  -rw_obs obs.h5 [-rw_obs_shot s]  wave: shot s of an observation file (source, receivers, data; doc/wave.md)\n"
+                     "  -rw_obs obs.h5 [-rw_obs_shot s]  wave: shot s of an observation file (source, receivers, data; doc/wave.md),\n"
+                     "                               or a SEG-Y shot gather obs.sgy (coordinates from the trace headers)\n"
                      "  -rw_model_plugin <lib.so>    load model types from a shared library first (e.g. examples/oscillator's libosc.so)\n"
                      "  -rw_steps <n>                number of time steps\n"
                      "  -rw_gradient_view hdf5:file  write dJd<name> datasets (natural grid order) and scalars as attributes\n"
@@ -116,7 +117,14 @@ static PetscErrorCode WaveObjective(RwModel model, RwObjective obj, PetscBool *a
     PetscReal *frec;
     PetscInt   nrec;
 
-    PetscCall(RwWaveObsRead(comm, obs, shot, dim, -1, set ? nv / dim : -1, (PetscInt)n + 1, dt, &src, &nrec, &frec, &data));
+    size_t len;
+
+    PetscCall(PetscStrlen(obs, &len));
+    if ((len > 4 && !strcmp(obs + len - 4, ".sgy")) || (len > 5 && !strcmp(obs + len - 5, ".segy"))) { /* a SEG-Y shot gather */
+      PetscCheck(dim == 2, comm, PETSC_ERR_ARG_WRONG, "-rw_obs %s: SEG-Y shot gathers are read for 2D models only", obs);
+      PetscCall(RwWaveSegyRead(comm, obs, dt, (PetscInt)n + 1, &src, &nrec, &frec, &data));
+      PetscCheck(!set || nrec == nv / dim, comm, PETSC_ERR_FILE_UNEXPECTED, "-rw_obs %s has %" PetscInt_FMT " traces; -rw_wave_receivers gives %" PetscInt_FMT " receivers", obs, nrec, nv / dim);
+    } else PetscCall(RwWaveObsRead(comm, obs, shot, dim, -1, set ? nv / dim : -1, (PetscInt)n + 1, dt, &src, &nrec, &frec, &data));
     PetscCall(RwModelWaveSetSources(model, 1, src));
     PetscCall(PetscArraycpy(rec, frec, nrec * dim));
     PetscCall(PetscFree(frec));

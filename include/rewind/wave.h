@@ -22,6 +22,8 @@ PETSC_EXTERN PetscErrorCode RwWaveLowPass(PetscReal, PetscReal, PetscInt, PetscI
 
 PETSC_EXTERN PetscErrorCode RwWaveObsWrite(MPI_Comm, const char[], PetscInt, PetscInt, PetscReal, const PetscReal[], PetscInt, const PetscReal[], PetscInt, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwWaveObsRead(MPI_Comm, const char[], PetscInt, PetscInt, PetscInt, PetscInt, PetscInt, PetscReal, PetscReal **, PetscInt *, PetscReal **, PetscReal **);
+PETSC_EXTERN PetscErrorCode RwWaveSegyWrite(MPI_Comm, const char[], PetscReal, const PetscReal[], PetscInt, const PetscReal[], PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwWaveSegyRead(MPI_Comm, const char[], PetscReal, PetscInt, PetscReal **, PetscInt *, PetscReal **, PetscReal **);
 
 PETSC_EXTERN PetscErrorCode RwObjectiveAddWaveReceivers(RwObjective, PetscInt, const PetscReal[], const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwObjectiveSetWaveReceiverData(RwObjective, const PetscReal[]);

@@ -241,6 +241,9 @@ START_TEST(test_bad_input)
   }
   RW_CHECK(VecDestroy(&m));
   RW_CHECK(RwModelDestroy(&model));
+  RW_CHECK(rw_test_model_type("heat", "-da_grid_x 8 -da_grid_y 8", &model));
+  rw_assert_error(RwModelWaveSetWavelet(model, 3, f), "RwModelWaveSetWavelet() needs a model of type wave, not heat");
+  RW_CHECK(RwModelDestroy(&model));
   rw_assert_error(rw_test_model_type("wave", "-rw_wave_space_order 6", &model), "-rw_wave_space_order 6: expected 2, 4 or 8");
   RW_CHECK(RwModelDestroy(&model));
   rw_assert_error(rw_test_model_type("wave", "-da_grid_x 20 -da_grid_y 8 -rw_wave_nbl 4", &model), "leaves no physical region between two absorbing layers of -rw_wave_nbl 4");

@@ -52,6 +52,27 @@ grep -q "are sampled every dt = 2.4; the run steps -rw_dt 2.3: expected the same
 if run 1 $grad -rw_obs "$tmp/obs.h5" -rw_obs_shot 4 > "$tmp/bad.txt" 2>&1; then echo "FAIL: shot 4 of 4 was accepted"; exit 1; fi
 grep -q "hold 4 shots; shot 4 was asked for" "$tmp/bad.txt"
 echo "ok: bad observation files stop with the file's name"
+# SEG-Y: shot 2's gather read back (4-byte floats, coordinates from the headers with their scalars)
+test -s "$tmp/obs-shot2.sgy"
+run 1 $grad -rw_obs "$tmp/obs-shot2.sgy" > "$tmp/sgy.txt"
+jh=$(sed -n 's/^J //p' "$tmp/grad.txt"); js=$(sed -n 's/^J //p' "$tmp/sgy.txt")
+awk -v a="$jh" -v b="$js" 'BEGIN { d = (a - b) / a; if (d < 0) d = -d; if (!(d < 1e-5)) { print "FAIL: J from HDF5 " a ", from SEG-Y " b; exit 1 } print "ok: SEG-Y round trip: J " b " against " a " from HDF5 (relative " d ", float32 samples)" }'
+if run 1 $grad -rw_dt 2.3 -rw_obs "$tmp/obs-shot2.sgy" > "$tmp/bad.txt" 2>&1; then echo "FAIL: a SEG-Y file of another sample interval was accepted"; exit 1; fi
+grep -q "obs-shot2.sgy has sample interval 2400 us; the run steps -rw_dt 2.3 ms: expected the same sample interval" "$tmp/bad.txt"
+cp "$tmp/obs-shot2.sgy" "$tmp/nohead.sgy"
+"${PYTHON:-/usr/bin/python3}" - "$tmp/nohead.sgy" <<'PY'
+import sys
+# zero bytes 69-88 (scalars and coordinates) of every trace header
+f = open(sys.argv[1], "r+b"); d = bytearray(f.read())
+nt = int.from_bytes(d[3220:3222], "big"); size = 240 + 4 * nt
+for t in range((len(d) - 3600) // size):
+    o = 3600 + t * size
+    d[o + 68:o + 88] = bytes(20)
+f.seek(0); f.write(d); f.close()
+PY
+if run 1 $grad -rw_obs "$tmp/nohead.sgy" > "$tmp/bad.txt" 2>&1; then echo "FAIL: a SEG-Y file without coordinates was accepted"; exit 1; fi
+grep -q "nohead.sgy: trace 0 has no source or receiver coordinates" "$tmp/bad.txt"
+echo "ok: SEG-Y files with another dt or without coordinates stop with the file and the header named"
 # pictures
 py=${PYTHON:-/usr/bin/python3}
 for p in "$py" /usr/bin/python3; do

@@ -29,6 +29,18 @@
 static const char *const RwWaveCompNames[]  = {"u", "u_prev"};
 static const char *const RwWaveFieldNames[] = {"m"};
 
+/* The public wave functions take any RwModel: a model of another type is a clear error, not a bad cast */
+PETSC_INTERN PetscErrorCode RwWaveCheckType(RwModel model, const char fn[])
+{
+  PetscBool iswave;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)model, RWMODELWAVE, &iswave));
+  PetscCheck(iswave, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONG, "%s() needs a model of type wave, not %s", fn, ((PetscObject)model)->type_name ? ((PetscObject)model)->type_name : "(no type)");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- geometry --------------------------------------------------------------- */
 
 /* The physical region's extent along d: [origin, origin + (M - 2 nbl - 1) h] */
@@ -176,11 +188,9 @@ static PetscErrorCode WaveSourceCoefficients(RwModel model)
 PetscErrorCode RwModelWaveSetSources(RwModel model, PetscInt n, const PetscReal x[])
 {
   RwModel_Wave *w;
-  PetscBool     iswave;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)model, RWMODELWAVE, &iswave));
-  PetscCheck(iswave, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONG, "RwModelWaveSetSources() needs a model of type wave");
+  PetscCall(RwWaveCheckType(model, "RwModelWaveSetSources"));
   w = (RwModel_Wave *)model->data;
   PetscCheck(n >= 0, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " sources: expected at least 0", n);
   PetscCall(PetscFree(w->srccoords));
@@ -209,6 +219,7 @@ PetscErrorCode RwModelWaveSetWavelet(RwModel model, PetscInt n, const PetscReal 
   RwModel_Wave *w = (RwModel_Wave *)model->data;
 
   PetscFunctionBegin;
+  PetscCall(RwWaveCheckType(model, "RwModelWaveSetWavelet"));
   PetscCall(PetscFree(w->wavelet));
   if (!f) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(n == model->n, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_SIZ, "A wavelet of %" PetscInt_FMT " samples for %" PetscInt64_FMT " steps (-rw_steps): expected one sample per step", n, model->n);
@@ -228,6 +239,7 @@ PetscErrorCode RwModelWaveSetWavelet(RwModel model, PetscInt n, const PetscReal 
 PetscErrorCode RwModelWaveGetWavelet(RwModel model, PetscInt n, PetscReal f[])
 {
   PetscFunctionBegin;
+  PetscCall(RwWaveCheckType(model, "RwModelWaveGetWavelet"));
   for (PetscInt k = 0; k < n; k++) f[k] = RwWaveSourceValue(model, k);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -372,13 +384,16 @@ static PetscReal WaveDefaultM(PetscInt dim, const PetscReal x[], void *ctx)
 @*/
 PetscErrorCode RwModelWaveFillFromPhysical(RwModel model, const PetscInt shape[3], const PetscReal values[], PetscBool isvelocity, Vec f)
 {
-  RwModel_Wave   *w  = (RwModel_Wave *)model->data;
-  const RwStencil st = w->st;
-  PetscBool       full = PETSC_TRUE, phys = PETSC_TRUE;
-  PetscInt        off, p = 0;
-  PetscScalar    *a;
+  RwModel_Wave *w;
+  RwStencil     st;
+  PetscBool     full = PETSC_TRUE, phys = PETSC_TRUE;
+  PetscInt      off, p = 0;
+  PetscScalar  *a;
 
   PetscFunctionBegin;
+  PetscCall(RwWaveCheckType(model, "RwModelWaveFillFromPhysical"));
+  w  = (RwModel_Wave *)model->data;
+  st = w->st;
   for (PetscInt d = 0; d < w->dim; d++) {
     full = (PetscBool)(full && shape[d] == st->M[d]);
     phys = (PetscBool)(phys && shape[d] == st->M[d] - 2 * w->nbl);
@@ -462,6 +477,7 @@ PetscErrorCode RwModelWaveStableTimeStep(RwModel model, PetscReal cmax, PetscRea
   RwModel_Wave *w = (RwModel_Wave *)model->data;
 
   PetscFunctionBegin;
+  PetscCall(RwWaveCheckType(model, "RwModelWaveStableTimeStep"));
   *dt = 2 / (cmax * PetscSqrtReal(w->rho));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -480,6 +496,7 @@ PetscErrorCode RwModelWaveGetGeometry(RwModel model, PetscInt *dim, PetscInt M[3
   RwModel_Wave *w = (RwModel_Wave *)model->data;
 
   PetscFunctionBegin;
+  PetscCall(RwWaveCheckType(model, "RwModelWaveGetGeometry"));
   if (dim) *dim = w->dim;
   if (nbl) *nbl = w->nbl;
   for (PetscInt d = 0; d < 3; d++) {

@@ -204,6 +204,7 @@ PetscErrorCode RwModelWaveRecord(RwModel model, Vec m, PetscInt nrec, const Pets
   const PetscScalar *a;
 
   PetscFunctionBegin;
+  PetscCall(RwWaveCheckType(model, "RwModelWaveRecord"));
   PetscCall(RwWaveCheckPoints(model, "Receiver", nrec, coords));
   PetscCall(RwStencilPointsCreate(model, 0, nrec, coords, &pts));
   PetscCall(RwModelCreateState(model, &u));

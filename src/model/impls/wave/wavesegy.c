@@ -1,0 +1,192 @@
+/*
+  SEG-Y shot gathers (one shot a file) through libsegyio, the form field
+  data arrives in.  2D geometry, x along the line and z down:
+
+    source x       SourceX (byte 73), scaled by SourceGroupScalar (byte 71)
+    receiver x     GroupX (byte 81), the same scalar
+    source z       SourceDepth (byte 49), scaled by ElevationScalar (byte 69)
+    receiver z     minus ReceiverGroupElevation (byte 41), the same scalar
+    dt             the binary header's Interval (byte 3217, microseconds), in ms
+
+  A scalar s > 0 multiplies, s < 0 divides by |s|, 0 means 1 (the standard).
+  Samples: 4-byte IEEE floats written, any segyio format read.  Without
+  libsegyio (configure found none) these stop with how to get it.
+*/
+#include "waveimpl.h"
+#include "rwconfig.h"
+
+#if defined(RW_HAVE_SEGYIO)
+  #include <segyio/segy.h>
+
+static PetscReal SegyScale(int32_t s)
+{
+  return s > 0 ? (PetscReal)s : s < 0 ? 1.0 / (PetscReal)(-s) : 1.0;
+}
+#endif
+
+/*@C
+  RwWaveSegyWrite - writes one shot gather as SEG-Y (rank 0 writes): nrec
+  traces of nt samples, data[k * nrec + r], dt in ms (a whole number of
+  microseconds), 2D positions (x, z) in m stored in centimetres (scalar -100)
+
+  Collective
+
+  Level: intermediate
+
+.seealso: RwWaveSegyRead(), RwWaveObsWrite()
+@*/
+PetscErrorCode RwWaveSegyWrite(MPI_Comm comm, const char file[], PetscReal dt, const PetscReal src[], PetscInt nrec, const PetscReal rec[], PetscInt nt, const PetscReal data[])
+{
+#if defined(RW_HAVE_SEGYIO)
+  PetscMPIInt rank;
+  long        us = lround(dt * 1000);
+
+  PetscFunctionBegin;
+  PetscCheck(PetscAbsReal(us - dt * 1000) <= 1e-6 * dt * 1000 && us > 0 && us < 65536, comm, PETSC_ERR_ARG_OUTOFRANGE, "SEG-Y %s: the sample interval dt = %g ms is not a whole number of microseconds below 65536; use such a -rw_dt", file, (double)dt);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    char       text[SEGY_TEXT_HEADER_SIZE + 1], bin[SEGY_BINARY_HEADER_SIZE], tr[SEGY_TRACE_HEADER_SIZE];
+    float     *buf;
+    segy_file *fp = segy_open(file, "w+b");
+    const int  bsize = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, (int)nt);
+    const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
+    int        err = fp ? SEGY_OK : -1;
+
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create SEG-Y file %s", file);
+    PetscCall(PetscMemzero(text, sizeof(text)));
+    PetscCall(PetscSNPrintf(text, sizeof(text), "C 1 rewind-fwi shot gather: %" PetscInt_FMT " traces, %" PetscInt_FMT " samples, dt %ld us", nrec, nt, us));
+    for (size_t i = strlen(text); i < SEGY_TEXT_HEADER_SIZE; i++) text[i] = ' ';
+    PetscCall(PetscMemzero(bin, sizeof(bin)));
+    err = err ? err : segy_set_bfield(bin, SEGY_BIN_INTERVAL, (int32_t)us);
+    err = err ? err : segy_set_bfield(bin, SEGY_BIN_SAMPLES, (int32_t)nt);
+    err = err ? err : segy_set_bfield(bin, SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE);
+    err = err ? err : segy_write_textheader(fp, 0, text);
+    err = err ? err : segy_write_binheader(fp, bin);
+    PetscCall(PetscMalloc1(nt, &buf));
+    for (PetscInt r = 0; r < nrec && !err; r++) {
+      PetscCall(PetscMemzero(tr, sizeof(tr)));
+      err = err ? err : segy_set_field(tr, SEGY_TR_SEQ_LINE, (int32_t)(r + 1));
+      err = err ? err : segy_set_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, -100);
+      err = err ? err : segy_set_field(tr, SEGY_TR_ELEV_SCALAR, -100);
+      err = err ? err : segy_set_field(tr, SEGY_TR_SOURCE_X, (int32_t)lround(src[0] * 100));
+      err = err ? err : segy_set_field(tr, SEGY_TR_SOURCE_DEPTH, (int32_t)lround(src[1] * 100));
+      err = err ? err : segy_set_field(tr, SEGY_TR_GROUP_X, (int32_t)lround(rec[2 * r] * 100));
+      err = err ? err : segy_set_field(tr, SEGY_TR_RECV_GROUP_ELEV, (int32_t)lround(-rec[2 * r + 1] * 100));
+      err = err ? err : segy_set_field(tr, SEGY_TR_SAMPLE_COUNT, (int32_t)nt);
+      err = err ? err : segy_set_field(tr, SEGY_TR_SAMPLE_INTER, (int32_t)us);
+      err = err ? err : segy_write_traceheader(fp, (int)r, tr, trace0, bsize);
+      for (PetscInt k = 0; k < nt; k++) buf[k] = (float)data[k * nrec + r];
+      err = err ? err : segy_from_native(SEGY_IEEE_FLOAT_4_BYTE, nt, buf);
+      err = err ? err : segy_writetrace(fp, (int)r, buf, trace0, bsize);
+    }
+    PetscCall(PetscFree(buf));
+    segy_close(fp);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing SEG-Y file %s failed (segyio error %d)", file, err);
+  }
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  SETERRQ(comm, PETSC_ERR_SUP, "SEG-Y %s: rewind was built without libsegyio; install it (Debian: apt-get install libsegyio-dev) and re-run configure", file);
+#endif
+}
+
+/*@C
+  RwWaveSegyRead - reads one SEG-Y shot gather: the source position (all
+  traces must agree), the receivers and the samples data[k * nrec + r];
+  the sample interval must be the run's dt (ms), the samples nt (n + 1) if nt >= 0
+
+  Collective (rank 0 reads, every rank gets the arrays: free with PetscFree())
+
+  Level: intermediate
+
+.seealso: RwWaveSegyWrite(), RwWaveObsRead()
+@*/
+PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscReal dt, PetscInt nt, PetscReal **src, PetscInt *nrec, PetscReal **rec, PetscReal **data)
+{
+#if defined(RW_HAVE_SEGYIO)
+  PetscMPIInt rank;
+  char        msg[512] = "";
+  PetscInt    n[2] = {0, 0}; /* traces, samples */
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(PetscMalloc1(2, src));
+  *rec = *data = NULL;
+  if (!rank) {
+    char       bin[SEGY_BINARY_HEADER_SIZE], tr[SEGY_TRACE_HEADER_SIZE];
+    segy_file *fp = segy_open(file, "rb");
+    int32_t    us = 0;
+    int        samples = 0, traces = 0, format, bsize;
+    long       trace0;
+
+    if (!fp) PetscCall(PetscSNPrintf(msg, sizeof(msg), "Cannot open SEG-Y file %s", file));
+    else if (segy_binheader(fp, bin) || segy_get_bfield(bin, SEGY_BIN_INTERVAL, &us)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read the binary header", file));
+    if (!msg[0]) {
+      samples = segy_samples(bin);
+      format  = segy_format(bin);
+      trace0  = segy_trace0(bin);
+      bsize   = segy_trsize(format, samples);
+      if (us <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no sample interval in the binary header (byte 3217): expected %g ms = %ld us", file, (double)dt, lround(dt * 1000)));
+      else if (PetscAbsReal(us / 1000.0 - dt) > 1e-9 * dt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has sample interval %d us; the run steps -rw_dt %g ms: expected the same sample interval", file, (int)us, (double)dt));
+      else if (nt >= 0 && samples != nt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has %d samples a trace; the run has %" PetscInt_FMT " (-rw_steps + 1)", file, samples, nt));
+      else if (segy_traces(fp, &traces, trace0, bsize) || traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces", file));
+    }
+    if (!msg[0]) {
+      float *buf;
+
+      n[0] = traces, n[1] = samples;
+      PetscCall(PetscMalloc1(2 * traces, rec));
+      PetscCall(PetscMalloc1((size_t)traces * samples, data));
+      PetscCall(PetscMalloc1(samples, &buf));
+      for (int r = 0; r < traces && !msg[0]; r++) {
+        int32_t   sx, sz, gx, gz, s1, s2;
+        PetscReal x, z;
+
+        if (segy_traceheader(fp, r, tr, trace0, bsize)) {
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read the header of trace %d", file, r));
+          break;
+        }
+        segy_get_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, &s1);
+        segy_get_field(tr, SEGY_TR_ELEV_SCALAR, &s2);
+        segy_get_field(tr, SEGY_TR_SOURCE_X, &sx);
+        segy_get_field(tr, SEGY_TR_SOURCE_DEPTH, &sz);
+        segy_get_field(tr, SEGY_TR_GROUP_X, &gx);
+        segy_get_field(tr, SEGY_TR_RECV_GROUP_ELEV, &gz);
+        if (!s1 && !sx && !gx) {
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: trace %d has no source or receiver coordinates (SourceX byte 73, GroupX byte 81, scalar byte 71 all 0)", file, r));
+          break;
+        }
+        x = sx * SegyScale(s1), z = sz * SegyScale(s2);
+        if (!r) (*src)[0] = x, (*src)[1] = z;
+        else if (x != (*src)[0] || z != (*src)[1]) {
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: trace %d has its source at (%g, %g), trace 0 at (%g, %g): expected one shot a file", file, r, (double)x, (double)z, (double)(*src)[0], (double)(*src)[1]));
+          break;
+        }
+        (*rec)[2 * r]     = gx * SegyScale(s1);
+        (*rec)[2 * r + 1] = -gz * SegyScale(s2);
+        if (segy_readtrace(fp, r, buf, trace0, bsize) || segy_to_native(format, samples, buf)) {
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read trace %d", file, r));
+          break;
+        }
+        for (int k = 0; k < samples; k++) (*data)[(size_t)k * traces + r] = buf[k];
+      }
+      PetscCall(PetscFree(buf));
+    }
+    if (fp) segy_close(fp);
+  }
+  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+  PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
+  PetscCallMPI(MPI_Bcast(n, 2, MPIU_INT, 0, comm));
+  if (rank) {
+    PetscCall(PetscMalloc1(2 * n[0], rec));
+    PetscCall(PetscMalloc1(n[0] * n[1], data));
+  }
+  PetscCallMPI(MPI_Bcast(*src, 2, MPIU_REAL, 0, comm));
+  PetscCallMPI(MPI_Bcast(*rec, 2 * n[0], MPIU_REAL, 0, comm));
+  PetscCallMPI(MPI_Bcast(*data, n[0] * n[1], MPIU_REAL, 0, comm));
+  *nrec = n[0];
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  SETERRQ(comm, PETSC_ERR_SUP, "SEG-Y %s: rewind was built without libsegyio; install it (Debian: apt-get install libsegyio-dev) and re-run configure", file);
+#endif
+}
