@@ -571,8 +571,7 @@ static PetscErrorCode OscView(RwModel model, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "dq/dt = p, dp/dt = c L4 q - w p on the periodic unit box, %" PetscInt_FMT "D; %" PetscInt_FMT " damping coefficients (point I uses w[I mod %" PetscInt_FMT "])\n", osc->dim, osc->nw, osc->nw));
   if (!model->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT, osc->st->M[0]));
-  for (PetscInt d = 1; d < osc->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " x %" PetscInt_FMT, osc->st->M[d]));
+  PetscCall(RwStencilViewGrid(osc->st, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, ", symplectic Euler\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -92,6 +92,7 @@ PETSC_EXTERN PetscErrorCode RwStencilFillBoundaryGhosts(RwStencil, Vec, PetscBoo
 PETSC_EXTERN PetscErrorCode RwStencilGlobalToLocal(RwStencil, Vec, Vec, PetscBool);
 PETSC_EXTERN PetscErrorCode RwStencilCheckField(RwStencil, Vec, PetscReal, PetscReal, const char[], const char[]);
 PETSC_EXTERN PetscErrorCode RwStencilOwnedDiffer(RwStencil, Vec, Vec, PetscBool *);
+PETSC_EXTERN PetscErrorCode RwStencilViewGrid(RwStencil, PetscViewer);
 
 /* stencil.c: central second-difference weights of space order 2, 4, 8 (w[0] the centre, w[j] at +-j; divide by h^2) */
 #define RW_STENCIL_MAX_D2_RADIUS 4

@@ -563,3 +563,18 @@ PetscErrorCode RwStencilOwnedDiffer(RwStencil st, Vec global, Vec ghosted, Petsc
   *differ = any ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@C
+  RwStencilViewGrid - prints "grid M0 x M1 ..." (no newline) for a model's view
+
+  Collective
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilViewGrid(RwStencil st, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT, st->M[0]));
+  for (PetscInt d = 1; d < st->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " x %" PetscInt_FMT, st->M[d]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -288,8 +288,7 @@ static PetscErrorCode RwModelView_Heat(RwModel model, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "du/dt = div(kappa grad u) - r u + s%s on the unit box, %" PetscInt_FMT "D\n", heat->usenn ? " + N_theta(u)" : "", heat->dim));
   if (!model->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT, heat->st->M[0]));
-  for (PetscInt d = 1; d < heat->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " x %" PetscInt_FMT, heat->st->M[d]));
+  PetscCall(RwStencilViewGrid(heat->st, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, ", boundaries"));
   for (PetscInt d = 0; d < heat->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " %c:%s", "xyz"[d], RwHeatBCs[heat->bc[d]]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\ntime stepping: %s (theta = %g)\n", scheme, (double)heat->theta));

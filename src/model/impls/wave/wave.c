@@ -667,8 +667,7 @@ static PetscErrorCode RwModelView_Wave(RwModel model, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "m u_tt - Laplace(u) + eta u_t = q, %" PetscInt_FMT "D, space order %" PetscInt_FMT ", absorbing layer of %" PetscInt_FMT " points\n", w->dim, w->order, w->nbl));
   if (!model->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT, w->st->M[0]));
-  for (PetscInt d = 1; d < w->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " x %" PetscInt_FMT, w->st->M[d]));
+  PetscCall(RwStencilViewGrid(w->st, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, ", spacing %g, origin %g (physical region from point %" PetscInt_FMT "); dt %g (stability limit for the default model x %g)\n", (double)w->h[0], (double)w->origin[0], w->nbl, (double)model->dt, (double)w->safety));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " sources, wavelet: %s (f0 %g, t0 %g)\n", w->nsrc, w->wavelet ? "given" : "Ricker", (double)w->f0, (double)w->t0));
   PetscFunctionReturn(PETSC_SUCCESS);
