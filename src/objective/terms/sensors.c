@@ -192,10 +192,13 @@ PetscErrorCode RwTermAddSensors(RwObjective obj, PetscInt nsensors, const PetscR
 
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(obj->model->da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  /* inside the grid's domain: the unit box for heat, the physical extent for wave */
   for (PetscInt s = 0; s < nsensors; s++)
     for (PetscInt d = 0; d < dim; d++) {
-      PetscReal x = coords[s * dim + d];
-      PetscCheck(x >= 0 && x <= 1, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "Sensor %" PetscInt_FMT " has coordinate %g in direction %c, outside the unit box [0, 1]", s, (double)x, "xyz"[d]);
+      const RwStencil st = (RwStencil)obj->model->stencil;
+      PetscReal       x = coords[s * dim + d], lo = st ? st->origin[d] : 0, hi = st ? st->origin[d] + st->length[d] : 1;
+
+      PetscCheck(x >= lo && x <= hi, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "Sensor %" PetscInt_FMT " has coordinate %g in direction %c, outside the grid's domain [%g, %g]", s, (double)x, "xyz"[d], (double)lo, (double)hi);
     }
   PetscCall(PetscNew(&c));
   c->nsensors = nsensors;

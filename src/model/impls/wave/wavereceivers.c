@@ -4,123 +4,14 @@
 
     J_s = 1/2 sum_k sum_r (r_k - d_k)^2     (no dt factor)
 
-  built on RwObjectiveAddTerm() like any user's term: active at every step,
-  its value added by the rank that owns each receiver (exact sums, so J is
-  the same bits on any number of ranks), its adjoint source the residual
-  spread over the receiver's corners in gather form (RwStencilPoints).
+  the objective's point sensors read at every step with sigma = 1: each
+  receiver's misfit added by the rank that owns it (exact sums, so J is the
+  same bits on any number of ranks), its adjoint source the residual spread
+  over the receiver's corners in gather form (RwStencilPoints).
   Also the forward recording of traces, for synthetic data and pictures.
 */
 #include "waveimpl.h"
 #include <rewind/private/objectiveimpl.h>
-
-typedef struct {
-  PetscInt        nrec, nt; /* receivers; samples per receiver, n + 1 */
-  PetscReal      *coords, *data; /* data[k * nrec + r] */
-  RwStencilPoints pts;
-  Vec             uloc;
-} RwWaveReceivers;
-
-static PetscErrorCode ReceiversSetup(RwObjective obj, void *ctx)
-{
-  RwWaveReceivers *c = (RwWaveReceivers *)ctx;
-
-  PetscFunctionBegin;
-  PetscCheck(obj->model->n + 1 == c->nt, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_SIZ, "The receivers' observations have %" PetscInt_FMT " samples per trace, the run has %" PetscInt64_FMT " steps (-rw_steps): expected n + 1 = %" PetscInt64_FMT " samples", c->nt, obj->model->n, obj->model->n + 1);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ReceiversValue(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, RwReproSum acc, PetscInt slot, void *ctx)
-{
-  RwWaveReceivers   *c = (RwWaveReceivers *)ctx;
-  const PetscReal   *d = c->data + k * c->nrec;
-  const PetscScalar *uloc;
-  const PetscInt    *id;
-  const PetscBool   *owner;
-  PetscInt           nloc;
-
-  PetscFunctionBegin;
-  PetscCall(RwStencilPointsGetLocal(c->pts, &nloc, &id, &owner));
-  PetscCall(RwModelGlobalToLocal(obj->model, u, c->uloc));
-  PetscCall(VecGetArrayRead(c->uloc, &uloc));
-  for (PetscInt i = 0; i < nloc; i++) {
-    PetscReal r;
-
-    if (!owner[i]) continue;
-    r = RwStencilPointsRead(c->pts, i, uloc) - d[id[i]];
-    PetscCall(RwReproSumAdd(acc, slot, 0.5 * w * r * r));
-  }
-  PetscCall(VecRestoreArrayRead(c->uloc, &uloc));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ReceiversAdjoint(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, Vec lambda, void *ctx)
-{
-  RwWaveReceivers   *c = (RwWaveReceivers *)ctx;
-  const PetscReal   *d = c->data + k * c->nrec;
-  const PetscScalar *uloc;
-  PetscScalar       *l;
-  const PetscInt    *id;
-  PetscInt           nloc;
-
-  PetscFunctionBegin;
-  PetscCall(RwStencilPointsGetLocal(c->pts, &nloc, &id, NULL));
-  PetscCall(RwModelGlobalToLocal(obj->model, u, c->uloc));
-  PetscCall(VecGetArrayRead(c->uloc, &uloc));
-  PetscCall(VecGetArray(lambda, &l));
-  for (PetscInt i = 0; i < nloc; i++) RwStencilPointsSpreadOne(c->pts, i, w * (RwStencilPointsRead(c->pts, i, uloc) - d[id[i]]), l);
-  PetscCall(VecRestoreArray(lambda, &l));
-  PetscCall(VecRestoreArrayRead(c->uloc, &uloc));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Positions and data: replicated, so every rank hashes the same arrays */
-static PetscErrorCode ReceiversChecksum(RwObjective obj, uint64_t *sum, void *ctx)
-{
-  RwWaveReceivers *c = (RwWaveReceivers *)ctx;
-  const PetscInt   zero[3] = {0, 0, 0};
-  PetscInt         dim, M[3] = {1, 1, 1};
-
-  PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(obj->model->da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  M[0] = c->nrec * dim;
-  *sum = RwChecksumBlock(M, zero, M, 1, c->coords);
-  M[0] = c->nrec * c->nt;
-  *sum = RwSplitMix64(*sum ^ RwChecksumBlock(M, zero, M, 1, c->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ReceiversView(RwObjective obj, PetscViewer viewer, void *ctx)
-{
-  RwWaveReceivers *c = (RwWaveReceivers *)ctx;
-
-  PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "wave receivers: %" PetscInt_FMT " receivers, %" PetscInt_FMT " samples each, J = 1/2 sum_k sum_r (r_k - d_k)^2\n", c->nrec, c->nt));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ReceiversDestroy(void *ctx)
-{
-  RwWaveReceivers *c = (RwWaveReceivers *)ctx;
-
-  PetscFunctionBegin;
-  PetscCall(RwStencilPointsDestroy(&c->pts));
-  PetscCall(VecDestroy(&c->uloc));
-  PetscCall(PetscFree2(c->coords, c->data));
-  PetscCall(PetscFree(c));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ReceiversCopyData(RwWaveReceivers *c, const PetscReal data[])
-{
-  PetscFunctionBegin;
-  for (PetscInt q = 0; q < c->nrec * c->nt; q++) {
-    PetscReal v = data ? data[q] : 0;
-
-    PetscCheck(!PetscIsInfOrNanReal(v), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Observation of receiver %" PetscInt_FMT " at sample %" PetscInt_FMT " is %g: observations must be finite", q % c->nrec, q / c->nrec, (double)v);
-    c->data[q] = v;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /*@C
   RwObjectiveAddWaveReceivers - adds J_s = 1/2 sum_{k=0..n} sum_r (r_k - d_k)^2,
@@ -137,31 +28,30 @@ static PetscErrorCode ReceiversCopyData(RwWaveReceivers *c, const PetscReal data
 
   Level: intermediate
 
-.seealso: RwObjectiveSetWaveReceiverData(), RwModelWaveRecord()
+  Notes:
+  Receivers are the objective's point sensors (RwObjectiveAddSensors()) read
+  at every step 0..n with sigma = 1: the same term, not a copy of it.
+
+.seealso: RwObjectiveSetWaveReceiverData(), RwModelWaveRecord(), RwObjectiveAddSensors()
 @*/
 PetscErrorCode RwObjectiveAddWaveReceivers(RwObjective obj, PetscInt nrec, const PetscReal coords[], const PetscReal data[])
 {
-  const RwObjectiveTermOps ops = {ReceiversSetup, ReceiversValue, ReceiversAdjoint, NULL, ReceiversChecksum, ReceiversView, ReceiversDestroy};
-  RwModel                  model = obj->model;
-  RwWaveReceivers         *c;
-  PetscBool                iswave;
-  PetscInt                 dim;
+  RwModel     model = obj->model;
+  PetscInt64 *steps;
+  PetscReal  *zero = NULL;
+  PetscBool   iswave;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)model, RWMODELWAVE, &iswave));
   PetscCheck(iswave && model->setupcalled, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_WRONG, "Wave receivers need an objective on a wave model that is set up");
   PetscCheck(nrec > 0, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " receivers: expected at least one", nrec);
-  dim = ((RwModel_Wave *)model->data)->dim;
   PetscCall(RwWaveCheckPoints(model, "Receiver", nrec, coords));
-  PetscCall(PetscNew(&c));
-  c->nrec = nrec;
-  c->nt   = (PetscInt)model->n + 1;
-  PetscCall(PetscMalloc2(nrec * dim, &c->coords, nrec * c->nt, &c->data));
-  PetscCall(PetscArraycpy(c->coords, coords, nrec * dim));
-  PetscCall(ReceiversCopyData(c, data));
-  PetscCall(RwStencilPointsCreate(model, 0, nrec, c->coords, &c->pts));
-  PetscCall(DMCreateLocalVector(model->da, &c->uloc));
-  PetscCall(RwObjectiveAddTerm(obj, "receivers", &ops, RW_OBJECTIVE_ALL_STEPS, NULL, NULL, c));
+  PetscCall(PetscMalloc1(model->n + 1, &steps));
+  for (PetscInt64 k = 0; k <= model->n; k++) steps[k] = k;
+  if (!data) PetscCall(PetscCalloc1((model->n + 1) * nrec, &zero));
+  PetscCall(RwObjectiveAddSensors(obj, nrec, coords, (PetscInt)model->n + 1, steps, data ? data : zero, 1.0));
+  PetscCall(PetscFree(zero));
+  PetscCall(PetscFree(steps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -173,14 +63,14 @@ PetscErrorCode RwObjectiveAddWaveReceivers(RwObjective obj, PetscInt nrec, const
 
   Level: intermediate
 
-.seealso: RwObjectiveAddWaveReceivers()
+.seealso: RwObjectiveAddWaveReceivers(), RwObjectiveSetSensorData()
 @*/
 PetscErrorCode RwObjectiveSetWaveReceiverData(RwObjective obj, const PetscReal data[])
 {
   PetscFunctionBegin;
   for (PetscInt i = 0; i < obj->nterms; i++)
-    if (!strcmp(obj->terms[i].name, "receivers")) {
-      PetscCall(ReceiversCopyData((RwWaveReceivers *)obj->terms[i].ctx, data));
+    if (!strcmp(obj->terms[i].name, "sensors")) {
+      PetscCall(RwObjectiveSetSensorData(obj, i, data, 1.0));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   SETERRQ(PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_WRONG, "The objective has no wave receivers: add them with RwObjectiveAddWaveReceivers() first");
