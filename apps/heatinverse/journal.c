@@ -132,10 +132,9 @@ static PetscErrorCode HashLine(char text[], const char key[], uint64_t h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The model: grid, steps, dt, physics and the linear solver options that change its values */
+/* The model: grid, steps, dt, and its identity (physics, boundaries and the linear solver as configured) */
 static PetscErrorCode DescribeModel(Inverse *inv, char text[])
 {
-  const char *solver[] = {"-ksp_type", "-ksp_rtol", "-ksp_atol", "-ksp_max_it", "-pc_type"};
   char        v[512], id[256] = "";
   PetscInt    M[3];
   PetscInt64  n;
@@ -155,18 +154,10 @@ static PetscErrorCode DescribeModel(Inverse *inv, char text[])
   PetscCall(PetscSNPrintf(v, sizeof(v), "%.17g", (double)dt));
   PetscCall(Line(text, "dt", v));
   PetscCall(RwModelGetType(inv->model, &type));
+  /* the model's identity names its linear solver as configured (type, preconditioner, tolerances), whatever set it */
   if (inv->model->ops->identity) PetscCall((*inv->model->ops->identity)(inv->model, id, sizeof(id)));
   PetscCall(PetscSNPrintf(v, sizeof(v), "%s (%s)", type, id));
   PetscCall(Line(text, "model", v));
-  v[0] = 0;
-  for (size_t i = 0; i < sizeof(solver) / sizeof(solver[0]); i++) {
-    char      val[64] = "default";
-    PetscBool set;
-    size_t    len = strlen(v);
-    PetscCall(PetscOptionsGetString(NULL, NULL, solver[i], val, sizeof(val), &set));
-    PetscCall(PetscSNPrintf(v + len, sizeof(v) - len, "%s%s %s", i ? " " : "", solver[i], val));
-  }
-  PetscCall(Line(text, "linear solver", v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1417,8 +1417,11 @@ static PetscErrorCode RwModelReduceScalarGradient(RwModel model, Vec g)
   PetscCall(DMCompositeGetAccessArray(model->pack, g, 1, &which, &red));
   PetscCall(VecGetLocalSize(red, &nlocal));
   PetscCall(VecGetArray(red, &a));
-  for (PetscInt b = 0; b < model->nblocks; b++) /* an inactive block's gradient is zero */
-    for (PetscInt i = 0; nlocal && !model->inactive[model->nfields + b] && i < model->blocks[b].size; i++) a[model->blocks[b].offset + i] += model->gtotal[model->blocks[b].offset + i];
+  for (PetscInt b = 0; b < model->nblocks && nlocal; b++) { /* an inactive block's gradient is zero, whatever the type set */
+    const PetscInt o = model->blocks[b].offset;
+
+    for (PetscInt i = 0; i < model->blocks[b].size; i++) a[o + i] = model->inactive[model->nfields + b] ? 0 : a[o + i] + model->gtotal[o + i];
+  }
   PetscCall(VecRestoreArray(red, &a));
   PetscCall(DMCompositeRestoreAccessArray(model->pack, g, 1, &which, &red));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1453,14 +1456,7 @@ PetscErrorCode RwModelAdjointEnd(RwModel model, Vec g)
     PetscCall(VecSet(v, 0));
     PetscCall(RwModelRestoreParameterField(model, g, f, &v));
   }
-  for (PetscInt b = 0; b < model->nblocks; b++) /* a type that set an inactive scalar itself */
-    if (model->inactive[model->nfields + b]) {
-      PetscReal *zero;
 
-      PetscCall(PetscCalloc1(model->blocks[b].size, &zero));
-      PetscCall(RwModelSetParameterBlock(model, g, b, zero));
-      PetscCall(PetscFree(zero));
-    }
   PetscCall(PetscLogEventEnd(RW_Reduce, model, 0, 0, 0));
   model->inadjoint = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
