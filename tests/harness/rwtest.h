@@ -75,6 +75,11 @@ typedef struct {
   Vec         m, u0, g, gu0;
 } RwTestProblem;
 PetscErrorCode rw_test_problem(RwModel model, RwTestProblem *p);
+/* the same in two halves, for an objective of the caller's own terms:
+   begin (defaults, an empty objective), add terms to p->obj, then driver */
+PetscErrorCode rw_test_problem_begin(RwModel model, RwTestProblem *p);
+PetscErrorCode rw_test_problem_driver(RwTestProblem *p);
+PetscErrorCode rw_test_bump(RwModel model, Vec m, PetscReal amp, PetscReal width, const PetscReal c[3]);
 PetscErrorCode rw_test_problem_destroy(RwTestProblem *p);
 
 /* The problem of t410 and t412 (tests/harness/rwtestterms.c): heat with a

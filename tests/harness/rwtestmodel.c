@@ -1,5 +1,6 @@
 /* Test helpers: models and drivers configured by option strings. */
 #include "rwtest.h"
+#include <petscdmda.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -68,10 +69,25 @@ PetscErrorCode rw_test_model(const char *options, RwModel *model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode rw_test_problem(RwModel model, RwTestProblem *p)
+/* The driver of a problem whose model, m, u0 and objective (with its terms) are made: under the model's prefix */
+PetscErrorCode rw_test_problem_driver(RwTestProblem *p)
 {
   const char *prefix;
 
+  PetscFunctionBegin;
+  PetscCall(RwAdjointCreate(p->model, p->obj, &p->adj));
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)p->model, &prefix));
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)p->adj, prefix));
+  PetscCall(RwAdjointSetFromOptions(p->adj));
+  PetscCall(RwAdjointSetUp(p->adj));
+  PetscCall(VecDuplicate(p->m, &p->g));
+  PetscCall(VecDuplicate(p->u0, &p->gu0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The model's defaults, an objective of the caller's terms (none added here), no driver yet */
+PetscErrorCode rw_test_problem_begin(RwModel model, RwTestProblem *p)
+{
   PetscFunctionBegin;
   PetscCall(PetscMemzero(p, sizeof(*p)));
   p->model = model;
@@ -79,14 +95,40 @@ PetscErrorCode rw_test_problem(RwModel model, RwTestProblem *p)
   PetscCall(RwModelCreateState(model, &p->u0));
   PetscCall(RwModelGetDefaults(model, p->m, p->u0, NULL));
   PetscCall(RwObjectiveCreate(model, &p->obj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode rw_test_problem(RwModel model, RwTestProblem *p)
+{
+  PetscFunctionBegin;
+  PetscCall(rw_test_problem_begin(model, p));
   PetscCall(RwObjectiveAddDefaultMisfit(p->obj));
-  PetscCall(RwAdjointCreate(model, p->obj, &p->adj));
-  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)model, &prefix));
-  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)p->adj, prefix));
-  PetscCall(RwAdjointSetFromOptions(p->adj));
-  PetscCall(RwAdjointSetUp(p->adj));
-  PetscCall(VecDuplicate(p->m, &p->g));
-  PetscCall(VecDuplicate(p->u0, &p->gu0));
+  PetscCall(rw_test_problem_driver(p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Field 0 of m times 1 + amp exp(-|(i, j, k) - c M|^2 / width), in grid indices: a smooth perturbation, the same on any decomposition */
+PetscErrorCode rw_test_bump(RwModel model, Vec m, PetscReal amp, PetscReal width, const PetscReal c[3])
+{
+  Vec          f;
+  PetscScalar *a;
+  PetscInt     dim, M[3], xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1}, p = 0;
+  DM           fda;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetParameterField(model, m, 0, &f));
+  PetscCall(VecGetDM(f, &fda));
+  PetscCall(DMDAGetInfo(fda, &dim, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(fda, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  PetscCall(VecGetArray(f, &a));
+  for (PetscInt k = xs[2]; k < xs[2] + xm[2]; k++)
+    for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++)
+      for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++, p++) {
+        PetscReal r2 = PetscSqr(i - c[0] * M[0]) + PetscSqr(j - c[1] * M[1]) + (dim > 2 ? PetscSqr(k - c[2] * M[2]) : 0);
+        a[p] *= 1 + amp * PetscExpReal(-r2 / width);
+      }
+  PetscCall(VecRestoreArray(f, &a));
+  PetscCall(RwModelRestoreParameterField(model, m, 0, &f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -41,81 +41,41 @@ static const char *settings[] = {
 
 static char dir[PETSC_MAX_PATH_LEN];
 
-typedef struct {
-  RwModel     model;
-  RwObjective obj;
-  RwAdjoint   adj;
-  Vec         m, u0, g, gu0;
-} WaveProblem;
 
 /* m = the default model times 1 + 0.08 exp(-|i - centre|^2 / 8) (grid indices), data = the default model's traces */
-static PetscErrorCode bump(RwModel model, Vec m)
+static PetscErrorCode problem(MPI_Comm comm, const WaveCase *c, const char *extra, RwTestProblem *P)
 {
-  Vec          f;
-  PetscScalar *a;
-  PetscInt     dim, M[3], xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1}, p = 0;
-
-  PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(model->fda, &dim, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(model->fda, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
-  PetscCall(RwModelGetParameterField(model, m, 0, &f));
-  PetscCall(VecGetArray(f, &a));
-  for (PetscInt k = xs[2]; k < xs[2] + xm[2]; k++)
-    for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++)
-      for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++, p++) {
-        PetscReal r2 = PetscSqr(i - 0.45 * M[0]) + PetscSqr(j - 0.4 * M[1]) + (dim > 2 ? PetscSqr(k - 0.5 * M[2]) : 0);
-        a[p] *= 1 + 0.08 * PetscExpReal(-r2 / 8);
-      }
-  PetscCall(VecRestoreArray(f, &a));
-  PetscCall(RwModelRestoreParameterField(model, m, 0, &f));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode problem(MPI_Comm comm, const WaveCase *c, const char *extra, WaveProblem *P)
-{
-  char        opts[PETSC_MAX_PATH_LEN + 1024];
-  const char *prefix;
-  PetscInt64  n;
-  PetscReal  *d;
+  char             opts[PETSC_MAX_PATH_LEN + 1024];
+  const PetscReal  centre[3] = {0.45, 0.4, 0.5};
+  RwModel          model;
+  PetscInt64       n;
+  PetscReal       *d;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s", c->opts, extra));
-  PetscCall(rw_test_model_type_comm(comm, "wave", opts, &P->model));
-  PetscCall(RwModelCreateParameters(P->model, &P->m));
-  PetscCall(RwModelCreateState(P->model, &P->u0));
-  PetscCall(RwModelGetDefaults(P->model, P->m, P->u0, NULL));
-  PetscCall(RwModelGetSteps(P->model, &n));
+  PetscCall(rw_test_model_type_comm(comm, "wave", opts, &model));
+  PetscCall(rw_test_problem_begin(model, P));
+  PetscCall(RwModelGetSteps(model, &n));
   PetscCall(PetscMalloc1((n + 1) * c->nrec, &d));
-  PetscCall(RwModelWaveRecord(P->model, P->m, c->nrec, c->rec, d));
-  PetscCall(bump(P->model, P->m));
-  PetscCall(RwObjectiveCreate(P->model, &P->obj));
+  PetscCall(RwModelWaveRecord(model, P->m, c->nrec, c->rec, d));
+  PetscCall(rw_test_bump(model, P->m, 0.08, 8, centre));
   PetscCall(RwObjectiveAddWaveReceivers(P->obj, c->nrec, c->rec, d));
   PetscCall(PetscFree(d));
-  PetscCall(RwAdjointCreate(P->model, P->obj, &P->adj));
-  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)P->model, &prefix));
-  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)P->adj, prefix));
-  PetscCall(RwAdjointSetFromOptions(P->adj));
-  PetscCall(RwAdjointSetUp(P->adj));
-  PetscCall(VecDuplicate(P->m, &P->g));
-  PetscCall(VecDuplicate(P->u0, &P->gu0));
+  PetscCall(rw_test_problem_driver(P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode problem_destroy(WaveProblem *P)
+static PetscErrorCode problem_destroy(RwTestProblem *P)
 {
+  RwModel model = P->model;
+
   PetscFunctionBegin;
-  PetscCall(RwAdjointDestroy(&P->adj));
-  PetscCall(RwObjectiveDestroy(&P->obj));
-  PetscCall(VecDestroy(&P->m));
-  PetscCall(VecDestroy(&P->u0));
-  PetscCall(VecDestroy(&P->g));
-  PetscCall(VecDestroy(&P->gu0));
-  PetscCall(RwModelDestroy(&P->model));
+  PetscCall(rw_test_problem_destroy(P));
+  PetscCall(RwModelDestroy(&model));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* dJ/dm in natural order, on every rank */
-static PetscErrorCode gather_field(WaveProblem *P, PetscReal **out, PetscInt *n)
+static PetscErrorCode gather_field(RwTestProblem *P, PetscReal **out, PetscInt *n)
 {
   Vec                f, nat, all;
   VecScatter         sc;
@@ -144,7 +104,7 @@ static PetscErrorCode gather_field(WaveProblem *P, PetscReal **out, PetscInt *n)
 START_TEST(test_dot_taylor)
 {
   for (int i = 0; i < NCASES; i++) {
-    WaveProblem  P;
+    RwTestProblem  P;
     RwDotTest    dot;
     RwTaylorTest tay;
 
@@ -174,7 +134,7 @@ START_TEST(test_schedules_and_ranks)
 
     for (int i = 0; i < ns; i++) {
       char             extra[PETSC_MAX_PATH_LEN + 256];
-      WaveProblem      P;
+      RwTestProblem      P;
       RwScheduleCounts pred;
       RwAdjointCounts  cnt;
       RwSchedule       sched;
@@ -198,7 +158,7 @@ START_TEST(test_schedules_and_ranks)
     }
     /* the same problem on one rank (every rank builds its own) */
     {
-      WaveProblem P;
+      RwTestProblem P;
       char        extra[PETSC_MAX_PATH_LEN + 64];
       PetscReal   norm = 0;
 

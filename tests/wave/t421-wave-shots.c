@@ -24,27 +24,10 @@ typedef struct {
   PetscReal  *d;
 } Shots;
 
-static PetscErrorCode bump(RwModel model, Vec m)
-{
-  Vec          f;
-  PetscScalar *a;
-  PetscInt     M[2], xs, ys, xm, ym, p = 0;
-
-  PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(model->fda, NULL, &M[0], &M[1], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(model->fda, &xs, &ys, NULL, &xm, &ym, NULL));
-  PetscCall(RwModelGetParameterField(model, m, 0, &f));
-  PetscCall(VecGetArray(f, &a));
-  for (PetscInt j = ys; j < ys + ym; j++)
-    for (PetscInt i = xs; i < xs + xm; i++, p++) a[p] *= 1 + 0.1 * PetscExpReal(-(PetscSqr(i - 0.5 * M[0]) + PetscSqr(j - 0.45 * M[1])) / 10);
-  PetscCall(VecRestoreArray(f, &a));
-  PetscCall(RwModelRestoreParameterField(model, m, 0, &f));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode shots_create(MPI_Comm comm, Shots *S)
 {
-  const char *prefix;
+  const PetscReal centre[3] = {0.5, 0.45, 0};
+  const char     *prefix;
   PetscInt64  n;
 
   PetscFunctionBegin;
@@ -54,7 +37,7 @@ static PetscErrorCode shots_create(MPI_Comm comm, Shots *S)
   PetscCall(RwModelGetDefaults(S->model, S->mtrue, S->u0, NULL));
   PetscCall(VecDuplicate(S->mtrue, &S->m));
   PetscCall(VecCopy(S->mtrue, S->m));
-  PetscCall(bump(S->model, S->m));
+  PetscCall(rw_test_bump(S->model, S->m, 0.1, 10, centre));
   PetscCall(RwModelGetSteps(S->model, &n));
   PetscCall(PetscMalloc1((n + 1) * NREC, &S->d));
   PetscCall(RwObjectiveCreate(S->model, &S->obj));
