@@ -858,6 +858,64 @@ PetscErrorCode RwAdjointForward(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The model's parameter direction: before the run (i < 0) the first one, or
+   zero for state directions only; before direction i's step only when there
+   are several */
+static PetscErrorCode RwTangentSetDirection(RwAdjoint adj, PetscInt ndir, Vec dm[], PetscInt i, Vec zero)
+{
+  PetscFunctionBegin;
+  if (i < 0) PetscCall(RwModelSetDirection(adj->model, dm ? dm[0] : zero));
+  else if (dm && ndir > 1) PetscCall(RwModelSetDirection(adj->model, dm[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One forward run carrying ndir tangent directions in dW (du0: their start,
+   or NULL to keep dW's), calling fn after each step; with dJ (one
+   direction) the objective's directional derivative too */
+static PetscErrorCode RwTangentSweep(RwAdjoint adj, Vec m, Vec u0, PetscInt ndir, Vec dm[], Vec du0, Vec dW[], Vec dT[], PetscErrorCode (*fn)(RwAdjoint, PetscInt64, Vec, PetscInt, Vec[], void *), void *ctx, PetscReal *J, PetscReal *dJ)
+{
+  PetscInt64     f0;
+  PetscLogDouble t0, t1;
+  Vec            zero = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
+  PetscCall(RwAdjointMonitorBegin_Private(adj, adj->n));
+  if (!dm) { /* state directions only: the model differentiates along dm = 0 */
+    PetscCall(VecDuplicate(m, &zero));
+    PetscCall(VecSet(zero, 0));
+  }
+  PetscCall(RwTangentSetDirection(adj, ndir, dm, -1, zero));
+  PetscCall(RwObjectiveSetDirection(adj->obj, dJ ? dm[0] : NULL));
+  PetscCall(VecCopy(u0, adj->W));
+  if (du0) PetscCall(VecCopy(du0, dW[0]));
+  if (fn) PetscCall((*fn)(adj, 0, adj->W, ndir, dW, ctx));
+  if (dJ) PetscCall(RwObjectiveTangent(adj->obj, 0, adj->W, dW[0]));
+  for (PetscInt64 k = 0; k < adj->n; k++) {
+    PetscCall(RwModelStep(adj->model, k, adj->W, adj->T));
+    for (PetscInt i = 0; i < ndir; i++) {
+      PetscCall(RwTangentSetDirection(adj, ndir, dm, i, zero));
+      PetscCall(RwModelStepTangent(adj->model, k, adj->W, adj->T, dW[i], dT[i]));
+      RwVecSwap(dW[i], dT[i]);
+    }
+    RwVecSwap(adj->W, adj->T);
+    PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
+    if (fn) PetscCall((*fn)(adj, k + 1, adj->W, ndir, dW, ctx));
+    if (dJ) PetscCall(RwObjectiveTangent(adj->obj, k + 1, adj->W, dW[0]));
+    PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_TANGENT, k + 1, dW[0]));
+    PetscCall(RwAdjointCheckFiniteEvery(adj, k + 1));
+  }
+  PetscCall(RwModelCheckFinite(adj->model));
+  PetscCall(RwObjectiveEnd(adj->obj, J, dJ));
+  PetscCall(VecDestroy(&zero));
+  adj->counts.forward_steps = adj->n;
+  adj->counts.tangent_steps = adj->n * ndir;
+  PetscCall(PetscTime(&t1));
+  adj->counts.seconds_total = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwTangentSolve - the directional derivative dJ = <dJ/dm, dm> + <dJ/du0, du0>
   through the tangent model, in one forward sweep
@@ -880,46 +938,14 @@ PetscErrorCode RwAdjointForward(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec 
 @*/
 PetscErrorCode RwTangentSolve(RwAdjoint adj, Vec m, Vec dm, Vec u0, Vec du0, PetscReal *dJ)
 {
-  PetscInt64     f0;
-  PetscLogDouble t0, t1;
+  Vec dW[1], dT[1];
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
-  PetscCall(PetscTime(&t0));
-  PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
-  PetscCall(RwAdjointMonitorBegin_Private(adj, adj->n));
-  PetscCall(RwModelSetDirection(adj->model, dm));
-  PetscCall(RwObjectiveSetDirection(adj->obj, dm));
-  PetscCall(VecCopy(u0, adj->W));
-  PetscCall(VecCopy(du0, adj->dW));
-  PetscCall(RwObjectiveTangent(adj->obj, 0, adj->W, adj->dW));
-  for (PetscInt64 k = 0; k < adj->n; k++) {
-    PetscCall(RwModelStep(adj->model, k, adj->W, adj->T));
-    PetscCall(RwModelStepTangent(adj->model, k, adj->W, adj->T, adj->dW, adj->dT));
-    RwVecSwap(adj->W, adj->T);
-    RwVecSwap(adj->dW, adj->dT);
-    PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
-    PetscCall(RwObjectiveTangent(adj->obj, k + 1, adj->W, adj->dW));
-    PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_TANGENT, k + 1, adj->dW));
-    PetscCall(RwAdjointCheckFiniteEvery(adj, k + 1));
-  }
-  PetscCall(RwModelCheckFinite(adj->model));
-  PetscCall(RwObjectiveEnd(adj->obj, NULL, dJ));
-  adj->counts.forward_steps = adj->n;
-  adj->counts.tangent_steps = adj->n;
-  PetscCall(PetscTime(&t1));
-  adj->counts.seconds_total = t1 - t0;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The model's parameter direction: before the run (i < 0) the first one, or
-   zero for state directions only; before direction i's step only when there
-   are several */
-static PetscErrorCode RwTangentSetDirection(RwAdjoint adj, PetscInt ndir, Vec dm[], PetscInt i, Vec zero)
-{
-  PetscFunctionBegin;
-  if (i < 0) PetscCall(RwModelSetDirection(adj->model, dm ? dm[0] : zero));
-  else if (dm && ndir > 1) PetscCall(RwModelSetDirection(adj->model, dm[i]));
+  PetscCall(RwAdjointSetUp(adj));
+  dW[0] = adj->dW; /* the driver's own work vectors: nothing allocated */
+  dT[0] = adj->dT;
+  PetscCall(RwTangentSweep(adj, m, u0, 1, &dm, du0, dW, dT, NULL, NULL, NULL, dJ));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -959,51 +985,20 @@ static PetscErrorCode RwTangentSetDirection(RwAdjoint adj, PetscInt ndir, Vec dm
 @*/
 PetscErrorCode RwTangentPropagate(RwAdjoint adj, Vec m, Vec u0, PetscInt ndir, Vec dm[], Vec du[], PetscErrorCode (*fn)(RwAdjoint, PetscInt64, Vec, PetscInt, Vec[], void *), void *ctx, PetscReal *J)
 {
-  PetscInt64     f0;
-  PetscLogDouble t0, t1;
-  Vec           *dW, *dT, zero = NULL;
+  Vec *dW, *dT;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
   PetscCheck(ndir >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "RwTangentPropagate() needs at least one direction, not %" PetscInt_FMT, ndir);
-  PetscCall(PetscTime(&t0));
-  PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
-  PetscCall(RwAdjointMonitorBegin_Private(adj, adj->n));
+  PetscCall(RwAdjointSetUp(adj));
   /* everything the loop uses, made once here */
   PetscCall(VecDuplicateVecs(adj->W, ndir, &dW));
   PetscCall(VecDuplicateVecs(adj->W, ndir, &dT));
-  if (!dm) {
-    PetscCall(VecDuplicate(m, &zero));
-    PetscCall(VecSet(zero, 0));
-  }
-  PetscCall(RwObjectiveSetDirection(adj->obj, NULL));
-  PetscCall(RwTangentSetDirection(adj, ndir, dm, -1, zero));
-  PetscCall(VecCopy(u0, adj->W));
   for (PetscInt i = 0; i < ndir; i++) PetscCall(VecCopy(du[i], dW[i]));
-  if (fn) PetscCall((*fn)(adj, 0, adj->W, ndir, dW, ctx));
-  for (PetscInt64 k = 0; k < adj->n; k++) {
-    PetscCall(RwModelStep(adj->model, k, adj->W, adj->T));
-    for (PetscInt i = 0; i < ndir; i++) {
-      PetscCall(RwTangentSetDirection(adj, ndir, dm, i, zero));
-      PetscCall(RwModelStepTangent(adj->model, k, adj->W, adj->T, dW[i], dT[i]));
-      RwVecSwap(dW[i], dT[i]);
-    }
-    RwVecSwap(adj->W, adj->T);
-    PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
-    if (fn) PetscCall((*fn)(adj, k + 1, adj->W, ndir, dW, ctx));
-    PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_TANGENT, k + 1, dW[0]));
-    PetscCall(RwAdjointCheckFiniteEvery(adj, k + 1));
-  }
-  PetscCall(RwModelCheckFinite(adj->model));
-  PetscCall(RwObjectiveEnd(adj->obj, J, NULL));
+  PetscCall(RwTangentSweep(adj, m, u0, ndir, dm, NULL, dW, dT, fn, ctx, J, NULL));
   for (PetscInt i = 0; i < ndir; i++) PetscCall(VecCopy(dW[i], du[i]));
   PetscCall(VecDestroyVecs(ndir, &dW));
   PetscCall(VecDestroyVecs(ndir, &dT));
-  PetscCall(VecDestroy(&zero));
-  adj->counts.forward_steps = adj->n;
-  adj->counts.tangent_steps = adj->n * ndir;
-  PetscCall(PetscTime(&t1));
-  adj->counts.seconds_total = t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
