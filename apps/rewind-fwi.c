@@ -421,15 +421,11 @@ static PetscErrorCode WriteOutputs(Fwi *f)
   PetscCall(RwIOWriteXDMF(f->model, xmf, base, 4, names));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (!rank) { /* the history: band, J, relative misfit, model error per iteration */
-    hid_t   file, space, d;
+    hid_t   file;
     hsize_t dims[2] = {(hsize_t)f->nhist, 4};
 
     RwCallHDF5Return(file, H5Fopen, (h5, H5F_ACC_RDWR, H5P_DEFAULT));
-    RwCallHDF5Return(space, H5Screate_simple, (2, dims, NULL));
-    RwCallHDF5Return(d, H5Dcreate2, (file, "history", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    RwCallHDF5(H5Dwrite, (d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, f->hist));
-    RwCallHDF5(H5Dclose, (d));
-    RwCallHDF5(H5Sclose, (space));
+    PetscCall(RwH5WriteArray(file, "history", 2, dims, f->hist));
     RwCallHDF5(H5Fclose, (file));
   }
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));

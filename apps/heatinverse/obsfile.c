@@ -174,19 +174,6 @@ PetscErrorCode InvReadStart(Inverse *inv, const char file[], PetscReal kmin, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode WriteArray(hid_t f, const char name[], int rank, const hsize_t dims[], const PetscReal *v)
-{
-  hid_t space, ds;
-
-  PetscFunctionBegin;
-  RwCallHDF5Return(space, H5Screate_simple, (rank, dims, NULL));
-  RwCallHDF5Return(ds, H5Dcreate2, (f, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  RwCallHDF5(H5Dwrite, (ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v));
-  RwCallHDF5(H5Dclose, (ds));
-  RwCallHDF5(H5Sclose, (space));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode WriteAttribute(hid_t f, const char object[], const char name[], PetscReal v)
 {
   hid_t space, a;
@@ -211,20 +198,20 @@ static PetscErrorCode WriteArrays(Inverse *inv, const char file[], PetscInt dim,
   RwCallHDF5Return(f, H5Fopen, (file, H5F_ACC_RDWR, H5P_DEFAULT));
   ds[0] = (hsize_t)inv->nsensors;
   ds[1] = (hsize_t)dim;
-  PetscCall(WriteArray(f, "/sensors", 2, ds, inv->coords));
+  PetscCall(RwH5WriteArray(f, "/sensors", 2, ds, inv->coords));
   {
     PetscReal *t;
     PetscCall(PetscMalloc1(inv->ntimes, &t));
     for (PetscInt i = 0; i < inv->ntimes; i++) t[i] = inv->steps[i] * dt;
     ds[0] = (hsize_t)inv->ntimes;
-    PetscCall(WriteArray(f, "/times", 1, ds, t));
+    PetscCall(RwH5WriteArray(f, "/times", 1, ds, t));
     PetscCall(PetscFree(t));
   }
   for (PetscInt e = 0; e < inv->nexp; e++) {
     ds[0] = (hsize_t)inv->ntimes;
     ds[1] = (hsize_t)inv->nsensors;
     PetscCall(PetscSNPrintf(path, sizeof(path), "/experiment_%" PetscInt_FMT "/data", e));
-    PetscCall(WriteArray(f, path, 2, ds, inv->exp[e].data));
+    PetscCall(RwH5WriteArray(f, path, 2, ds, inv->exp[e].data));
     PetscCall(PetscSNPrintf(path, sizeof(path), "/experiment_%" PetscInt_FMT, e));
     PetscCall(WriteAttribute(f, path, "sigma", inv->exp[e].sigma));
   }

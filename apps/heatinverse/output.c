@@ -50,7 +50,7 @@ PetscErrorCode InvHistoryRecord(Inverse *inv, PetscInt it, PetscReal J, PetscRea
 
 static PetscErrorCode WriteHistory(Inverse *inv, const char file[])
 {
-  hid_t             f, g, space, ds;
+  hid_t             f, g, space;
   hsize_t           n = (hsize_t)inv->hist.n;
   const char *const names[] = {"J", "misfit", "gradient_norm", "error", "seconds"};
   const PetscReal  *data[]  = {inv->hist.J, inv->hist.misfit, inv->hist.gnorm, inv->hist.error, inv->hist.seconds};
@@ -58,13 +58,7 @@ static PetscErrorCode WriteHistory(Inverse *inv, const char file[])
   PetscFunctionBegin;
   RwCallHDF5Return(f, H5Fopen, (file, H5F_ACC_RDWR, H5P_DEFAULT));
   RwCallHDF5Return(g, H5Gcreate2, (f, "history", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  RwCallHDF5Return(space, H5Screate_simple, (1, &n, NULL));
-  for (int i = 0; i < 5; i++) {
-    RwCallHDF5Return(ds, H5Dcreate2, (g, names[i], H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-    if (n) RwCallHDF5(H5Dwrite, (ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data[i]));
-    RwCallHDF5(H5Dclose, (ds));
-  }
-  RwCallHDF5(H5Sclose, (space));
+  for (int i = 0; i < 5; i++) PetscCall(RwH5WriteArray(g, names[i], 1, &n, data[i]));
   {
     /* what a reader needs to judge the misfit: its expected value at the noise level */
     PetscReal noise = 0.5 * inv->nexp * inv->nobs;

@@ -179,7 +179,7 @@ static PetscErrorCode WriteOutput(Hybrid *h, const PetscReal *us, const PetscRea
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (!rank) {
-    hid_t       f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT), s, d;
+    hid_t       f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT), s;
     hsize_t     n = NSAMPLE, hd[2] = {(hsize_t)h->nhist, 3};
     const char *names[] = {"reaction_u", "reaction_learned", "reaction_true"};
     const PetscReal *vals[] = {us, learned, truth};
@@ -187,16 +187,8 @@ static PetscErrorCode WriteOutput(Hybrid *h, const PetscReal *us, const PetscRea
     PetscReal   avals[]  = {maxerr, gen[0], gen[1], h->J0, h->J, h->rho, h->trainkappa ? PetscExpReal(h->x[h->P]) : h->kappa};
 
     PetscCheck(f >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot reopen %s", file);
-    for (int i = 0; i < 3; i++) {
-      s = H5Screate_simple(1, &n, NULL);
-      d = H5Dcreate2(f, names[i], H5T_NATIVE_DOUBLE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-      H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, vals[i]);
-      H5Dclose(d), H5Sclose(s);
-    }
-    s = H5Screate_simple(2, hd, NULL);
-    d = H5Dcreate2(f, "history", H5T_NATIVE_DOUBLE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, h->hist);
-    H5Dclose(d), H5Sclose(s);
+    for (int i = 0; i < 3; i++) PetscCall(RwH5WriteArray(f, names[i], 1, &n, vals[i]));
+    PetscCall(RwH5WriteArray(f, "history", 2, hd, h->hist));
     s = H5Screate(H5S_SCALAR);
     for (int i = 0; i < 7; i++) {
       hid_t a = H5Acreate2(f, anames[i], H5T_NATIVE_DOUBLE, s, H5P_DEFAULT, H5P_DEFAULT);

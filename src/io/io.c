@@ -589,3 +589,23 @@ PetscErrorCode RwIOWriteMetadata(RwModel model, PetscViewer v)
   PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "date", PETSC_STRING, date));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  RwH5WriteArray - a dataset of doubles, dims[0] x ... x dims[rank-1], under
+  an open HDF5 location, written by the calling rank alone (serial files:
+  observations, histories); an empty array writes no data
+*/
+PetscErrorCode RwH5WriteArray(hid_t loc, const char name[], int rank, const hsize_t dims[], const PetscReal v[])
+{
+  hid_t   space, d;
+  hsize_t count = 1;
+
+  PetscFunctionBegin;
+  for (int i = 0; i < rank; i++) count *= dims[i];
+  RwCallHDF5Return(space, H5Screate_simple, (rank, dims, NULL));
+  RwCallHDF5Return(d, H5Dcreate2, (loc, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+  if (count) RwCallHDF5(H5Dwrite, (d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v));
+  RwCallHDF5(H5Dclose, (d));
+  RwCallHDF5(H5Sclose, (space));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -15,6 +15,7 @@ PETSC_EXTERN PetscErrorCode RwTypeFind(PetscObject, PetscFunctionList, const cha
 
 /* The innermost message on HDF5's error stack, for error reports */
 PETSC_EXTERN PetscErrorCode RwHDF5ErrorMessage(char[], size_t);
+PETSC_EXTERN PetscErrorCode RwH5WriteArray(hid_t, const char[], int, const hsize_t[], const PetscReal[]);
 
 /* The items in which two checkpoint identities differ ("name value; ...") */
 PETSC_EXTERN void RwIdentityDiff(const char[], const char[], char[], size_t);

@@ -12,19 +12,6 @@
 #include "waveimpl.h"
 #include <rewind/io.h>
 
-static PetscErrorCode WriteArray(hid_t g, const char name[], int rank, const hsize_t dims[], const PetscReal v[])
-{
-  hid_t space, d;
-
-  PetscFunctionBegin;
-  RwCallHDF5Return(space, H5Screate_simple, (rank, dims, NULL));
-  RwCallHDF5Return(d, H5Dcreate2, (g, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  RwCallHDF5(H5Dwrite, (d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v));
-  RwCallHDF5(H5Dclose, (d));
-  RwCallHDF5(H5Sclose, (space));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode WriteAttribute(hid_t g, const char name[], hid_t type, const void *v)
 {
   hid_t space, a;
@@ -77,9 +64,9 @@ PetscErrorCode RwWaveObsWrite(MPI_Comm comm, const char file[], PetscInt nshots,
 
       PetscCall(PetscSNPrintf(name, sizeof(name), "shot%" PetscInt_FMT, s));
       RwCallHDF5Return(g, H5Gcreate2, (f, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-      PetscCall(WriteArray(g, "source", 1, d1, src + s * dim));
-      PetscCall(WriteArray(g, "receivers", 2, d2, rec + s * nrec * dim));
-      PetscCall(WriteArray(g, "data", 2, d3, data + s * nt * nrec));
+      PetscCall(RwH5WriteArray(g, "source", 1, d1, src + s * dim));
+      PetscCall(RwH5WriteArray(g, "receivers", 2, d2, rec + s * nrec * dim));
+      PetscCall(RwH5WriteArray(g, "data", 2, d3, data + s * nt * nrec));
       RwCallHDF5(H5Gclose, (g));
     }
     RwCallHDF5(H5Fclose, (f));
