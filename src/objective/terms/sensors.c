@@ -182,6 +182,53 @@ static PetscErrorCode SensorsSortSteps(RwObjective obj, RwSensors *c, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Sensors inside the grid's domain: the unit box for heat, the whole grid's extent for wave */
+static PetscErrorCode SensorsCheckCoords(RwObjective obj, PetscInt dim, PetscInt nsensors, const PetscReal coords[])
+{
+  const RwStencil st = (RwStencil)obj->model->stencil;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < nsensors; s++)
+    for (PetscInt d = 0; d < dim; d++) {
+      PetscReal x = coords[s * dim + d], lo = st ? st->origin[d] : 0, hi = st ? st->origin[d] + st->length[d] : 1;
+
+      PetscCheck(x >= lo && x <= hi, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "Sensor %" PetscInt_FMT " has coordinate %g in direction %c, outside the grid's domain [%g, %g]", s, (double)x, "xyz"[d], (double)lo, (double)hi);
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Moves the sensors of term t (another shot's receivers) and gives them their data; the
+   observation steps stay. Nothing is reallocated when the positions are the same. */
+PetscErrorCode RwTermSensorsSetPoints(RwObjective obj, RwTerm *t, PetscInt nsensors, const PetscReal coords[], const PetscReal data[], PetscReal sigma)
+{
+  RwSensors *c = (RwSensors *)t->ctx;
+  PetscInt   dim;
+  PetscBool  same;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(obj->model->da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCheck(nsensors > 0, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " sensors: expected at least one", nsensors);
+  same = (PetscBool)(nsensors == c->nsensors);
+  if (same) PetscCall(PetscArraycmp(coords, c->coords, nsensors * dim, &same));
+  if (!same) {
+    PetscReal  *xs, *ds;
+    PetscInt64 *ss;
+    PetscInt   *os;
+
+    PetscCall(SensorsCheckCoords(obj, dim, nsensors, coords));
+    PetscCall(PetscMalloc4(nsensors * dim, &xs, c->ntimes, &ss, c->ntimes * nsensors, &ds, c->ntimes, &os));
+    PetscCall(PetscArraycpy(xs, coords, nsensors * dim));
+    PetscCall(PetscArraycpy(ss, c->steps, c->ntimes));
+    PetscCall(PetscArraycpy(os, c->order, c->ntimes));
+    PetscCall(PetscFree4(c->coords, c->steps, c->data, c->order));
+    c->coords = xs, c->steps = ss, c->data = ds, c->order = os, c->nsensors = nsensors;
+    PetscCall(RwStencilPointsDestroy(&c->pts));
+    PetscCall(RwStencilPointsCreate(obj->model, obj->model->observed, nsensors, c->coords, &c->pts));
+  }
+  PetscCall(RwTermSensorsSetData(t, data, sigma));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A term like any other: active at its observation steps, which it sorts */
 PetscErrorCode RwTermAddSensors(RwObjective obj, PetscInt nsensors, const PetscReal coords[], PetscInt ntimes, const PetscInt64 steps[], const PetscReal data[], PetscReal sigma)
 {
@@ -192,14 +239,7 @@ PetscErrorCode RwTermAddSensors(RwObjective obj, PetscInt nsensors, const PetscR
 
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(obj->model->da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  /* inside the grid's domain: the unit box for heat, the physical extent for wave */
-  for (PetscInt s = 0; s < nsensors; s++)
-    for (PetscInt d = 0; d < dim; d++) {
-      const RwStencil st = (RwStencil)obj->model->stencil;
-      PetscReal       x = coords[s * dim + d], lo = st ? st->origin[d] : 0, hi = st ? st->origin[d] + st->length[d] : 1;
-
-      PetscCheck(x >= lo && x <= hi, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "Sensor %" PetscInt_FMT " has coordinate %g in direction %c, outside the grid's domain [%g, %g]", s, (double)x, "xyz"[d], (double)lo, (double)hi);
-    }
+  PetscCall(SensorsCheckCoords(obj, dim, nsensors, coords));
   PetscCall(PetscNew(&c));
   c->nsensors = nsensors;
   c->ntimes   = ntimes;

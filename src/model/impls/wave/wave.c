@@ -57,6 +57,23 @@ static void WaveGridBox(RwModel_Wave *w, PetscInt d, PetscReal *lo, PetscReal *h
   *hi = *lo + (w->st->M[d] - 1) * w->h[d];
 }
 
+/*@C
+  RwModelWaveCheckPoints - stops if a point lies outside the grid (the error
+  names what[] and the point's index, e.g. "obs.h5 shot 3: receiver"); warns,
+  once a call, if one lies in the absorbing layer
+
+  Collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwModelWaveCheckPoints(RwModel model, const char what[], PetscInt n, const PetscReal x[])
+{
+  PetscFunctionBegin;
+  PetscCall(RwWaveCheckType(model, "RwModelWaveCheckPoints"));
+  PetscCall(RwWaveCheckPoints(model, what, n, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Stops if a point (a source or a receiver) lies outside the grid; warns, once, if it lies in the absorbing layer */
 PETSC_INTERN PetscErrorCode RwWaveCheckPoints(RwModel model, const char what[], PetscInt n, const PetscReal x[])
 {

@@ -35,16 +35,16 @@ static PetscErrorCode WriteAttribute(hid_t g, const char name[], hid_t type, con
 . file   - the file to create
 . nshots, dim, dt - the survey
 . src    - source positions, src[s * dim + d]
-. nrec   - receivers per shot (the same for all)
-. rec    - receiver positions per shot, rec[(s * nrec + r) * dim + d]
+. nrec   - receivers of each shot, nrec[s] (they may differ)
+. rec    - receiver positions, shot after shot: shot s's start after the sum of nrec[0..s-1] receivers
 . nt     - samples per trace
-- data   - data[(s * nt + k) * nrec + r]
+- data   - shot after shot, [k * nrec[s] + r] within shot s (nt * nrec[s] values)
 
   Level: intermediate
 
 .seealso: RwWaveObsRead()
 @*/
-PetscErrorCode RwWaveObsWrite(MPI_Comm comm, const char file[], PetscInt nshots, PetscInt dim, PetscReal dt, const PetscReal src[], PetscInt nrec, const PetscReal rec[], PetscInt nt, const PetscReal data[])
+PetscErrorCode RwWaveObsWrite(MPI_Comm comm, const char file[], PetscInt nshots, PetscInt dim, PetscReal dt, const PetscReal src[], const PetscInt nrec[], const PetscReal rec[], PetscInt nt, const PetscReal data[])
 {
   PetscMPIInt rank;
 
@@ -58,15 +58,15 @@ PetscErrorCode RwWaveObsWrite(MPI_Comm comm, const char file[], PetscInt nshots,
     PetscCall(WriteAttribute(f, "nshots", H5T_NATIVE_INT, &ns));
     PetscCall(WriteAttribute(f, "dim", H5T_NATIVE_INT, &nd));
     PetscCall(WriteAttribute(f, "dt", H5T_NATIVE_DOUBLE, &dt));
-    for (PetscInt s = 0; s < nshots; s++) {
+    for (PetscInt s = 0, off = 0; s < nshots; off += nrec[s++]) {
       char    name[32];
-      hsize_t d1[1] = {(hsize_t)dim}, d2[2] = {(hsize_t)nrec, (hsize_t)dim}, d3[2] = {(hsize_t)nt, (hsize_t)nrec};
+      hsize_t d1[1] = {(hsize_t)dim}, d2[2] = {(hsize_t)nrec[s], (hsize_t)dim}, d3[2] = {(hsize_t)nt, (hsize_t)nrec[s]};
 
       PetscCall(PetscSNPrintf(name, sizeof(name), "shot%" PetscInt_FMT, s));
       RwCallHDF5Return(g, H5Gcreate2, (f, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
       PetscCall(RwH5WriteArray(g, "source", 1, d1, src + s * dim));
-      PetscCall(RwH5WriteArray(g, "receivers", 2, d2, rec + s * nrec * dim));
-      PetscCall(RwH5WriteArray(g, "data", 2, d3, data + s * nt * nrec));
+      PetscCall(RwH5WriteArray(g, "receivers", 2, d2, rec + off * dim));
+      PetscCall(RwH5WriteArray(g, "data", 2, d3, data + off * nt));
       RwCallHDF5(H5Gclose, (g));
     }
     RwCallHDF5(H5Fclose, (f));
@@ -126,5 +126,46 @@ PetscErrorCode RwWaveObsRead(MPI_Comm comm, const char file[], PetscInt s, Petsc
   e3[1]    = dims[0];
   PetscCall(PetscSNPrintf(name, sizeof(name), "/shot%" PetscInt_FMT "/data", s));
   PetscCall(RwIOReadArray(comm, file, name, 2, e3, dims, data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwWaveObsWriteModel - adds a velocity model to an observation file (or any
+  HDF5 file, created if absent): dataset name, C order with x last, and a
+  real attribute "spacing" (m), the form rewind-fwi -rw_fwi_start file.h5:name reads
+
+  Collective (rank 0 writes); every rank passes the same values
+
+  Input Parameters:
++ comm, file, name - the ranks, the file, the dataset
+. dim, n, h        - the dimension, the points per direction (x first), the spacing
+- c                - the velocities, x fastest
+
+  Level: intermediate
+
+.seealso: RwWaveObsWrite()
+@*/
+PetscErrorCode RwWaveObsWriteModel(MPI_Comm comm, const char file[], const char name[], PetscInt dim, const PetscInt n[], PetscReal h, const PetscReal c[])
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    hid_t     f, ds;
+    hsize_t   dims[3];
+    PetscBool exists;
+
+    for (PetscInt d = 0; d < dim; d++) dims[d] = (hsize_t)n[dim - 1 - d];
+    PetscCall(PetscTestFile(file, 'r', &exists));
+    if (exists) RwCallHDF5Return(f, H5Fopen, (file, H5F_ACC_RDWR, H5P_DEFAULT));
+    else RwCallHDF5Return(f, H5Fcreate, (file, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(RwH5WriteArray(f, name, (int)dim, dims, c));
+    RwCallHDF5Return(ds, H5Dopen2, (f, name, H5P_DEFAULT));
+    PetscCall(WriteAttribute(ds, "spacing", H5T_NATIVE_DOUBLE, &h));
+    RwCallHDF5(H5Dclose, (ds));
+    RwCallHDF5(H5Fclose, (f));
+  }
+  PetscCallMPI(MPI_Barrier(comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -77,6 +77,34 @@ PetscErrorCode RwObjectiveSetWaveReceiverData(RwObjective obj, const PetscReal d
 }
 
 /*@C
+  RwObjectiveSetWaveReceivers - moves the objective's receivers (another
+  shot's spread, of any size) and gives them their observations; nothing is
+  reallocated when the positions are those already set
+
+  Collective; every rank passes the same arrays
+
+  Input Parameters:
++ obj    - the objective, with receivers added by RwObjectiveAddWaveReceivers()
+. nrec   - the receivers
+. coords - their positions, coords[r * dim + d] (checked with RwModelWaveCheckPoints() by the caller, once)
+- data   - d[k * nrec + r], k = 0..n
+
+  Level: intermediate
+
+.seealso: RwObjectiveAddWaveReceivers(), RwObjectiveSetWaveReceiverData()
+@*/
+PetscErrorCode RwObjectiveSetWaveReceivers(RwObjective obj, PetscInt nrec, const PetscReal coords[], const PetscReal data[])
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < obj->nterms; i++)
+    if (!strcmp(obj->terms[i].name, "sensors")) {
+      PetscCall(RwTermSensorsSetPoints(obj, &obj->terms[i], nrec, coords, data, 1.0));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  SETERRQ(PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_WRONG, "The objective has no wave receivers: add them with RwObjectiveAddWaveReceivers() first");
+}
+
+/*@C
   RwModelWaveRecord - runs the model forward from rest with parameters m and
   records the traces r_k at nrec receivers, k = 0..n: traces[k * nrec + r],
   on every rank (synthetic observations, pictures)

@@ -11,6 +11,10 @@
   A scalar s > 0 multiplies, s < 0 divides by |s|, 0 means 1 (the standard).
   Samples: 4-byte IEEE floats written, any segyio format read.  Without
   libsegyio (configure found none) these stop with how to get it.
+
+  A velocity model is a depth section: one trace per grid column (x fastest,
+  then y), its samples the column top to bottom, the sample interval the
+  vertical spacing in mm (byte 3217), GroupX/GroupY the column's position.
 */
 #include "waveimpl.h"
 #include "rwconfig.h"
@@ -128,7 +132,7 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscReal dt, Pe
       bsize   = segy_trsize(format, samples);
       if (us <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no sample interval in the binary header (byte 3217): expected %g ms = %ld us", file, (double)dt, lround(dt * 1000)));
       else if (PetscAbsReal(us / 1000.0 - dt) > 1e-9 * dt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has sample interval %d us; the run steps -rw_dt %g ms: expected the same sample interval", file, (int)us, (double)dt));
-      else if (nt >= 0 && samples != nt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has %d samples a trace; the run has %" PetscInt_FMT " (-rw_steps + 1)", file, samples, nt));
+      else if (nt >= 0 && samples != nt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has %d samples a trace; expected %" PetscInt_FMT " (the run's steps + 1)", file, samples, nt));
       else if (segy_traces(fp, &traces, trace0, bsize) || traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces", file));
     }
     if (!msg[0]) {
@@ -185,6 +189,182 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscReal dt, Pe
   PetscCallMPI(MPI_Bcast(*rec, 2 * n[0], MPIU_REAL, 0, comm));
   PetscCallMPI(MPI_Bcast(*data, n[0] * n[1], MPIU_REAL, 0, comm));
   *nrec = n[0];
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  SETERRQ(comm, PETSC_ERR_SUP, "SEG-Y %s: rewind was built without libsegyio; install it (Debian: apt-get install libsegyio-dev) and re-run configure", file);
+#endif
+}
+
+/*@C
+  RwWaveSegyReadBinaryHeader - the sample interval (ms, if dt is not NULL) and the samples a trace of a SEG-Y file's binary header
+
+  Collective (rank 0 reads)
+
+  Level: intermediate
+
+.seealso: RwWaveSegyRead()
+@*/
+PetscErrorCode RwWaveSegyReadBinaryHeader(MPI_Comm comm, const char file[], PetscReal *dt, PetscInt *samples)
+{
+#if defined(RW_HAVE_SEGYIO)
+  PetscMPIInt rank;
+  char        msg[512] = "";
+  PetscReal   v[2]     = {0, 0};
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    char       bin[SEGY_BINARY_HEADER_SIZE];
+    segy_file *fp = segy_open(file, "rb");
+    int32_t    us = 0;
+
+    if (!fp) PetscCall(PetscSNPrintf(msg, sizeof(msg), "Cannot open SEG-Y file %s", file));
+    else if (segy_binheader(fp, bin) || segy_get_bfield(bin, SEGY_BIN_INTERVAL, &us)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read the binary header", file));
+    else if (us <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no sample interval in the binary header (byte 3217): expected a positive number of microseconds", file));
+    else if (segy_samples(bin) < 2) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: %d samples a trace in the binary header (byte 3221): expected at least 2", file, segy_samples(bin)));
+    if (!msg[0]) v[0] = us / 1000.0, v[1] = segy_samples(bin);
+    if (fp) segy_close(fp);
+  }
+  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+  PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
+  PetscCallMPI(MPI_Bcast(v, 2, MPIU_REAL, 0, comm));
+  if (dt) *dt = v[0];
+  *samples = (PetscInt)v[1];
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  SETERRQ(comm, PETSC_ERR_SUP, "SEG-Y %s: rewind was built without libsegyio; install it (Debian: apt-get install libsegyio-dev) and re-run configure", file);
+#endif
+}
+
+/*@C
+  RwWaveSegyWriteModel - writes a velocity model (physical region, x fastest,
+  depth last: c[col + ncol * k]) as a SEG-Y depth section, one trace a column
+
+  Collective (rank 0 writes)
+
+  Input Parameters:
++ comm, file - the ranks, the file
+. dim, h     - the dimension and the spacing (m, whole millimetres)
+. n          - the points per direction (n[dim - 1]: samples a trace)
+- c          - the velocities
+
+  Level: intermediate
+
+.seealso: RwWaveSegyReadModel()
+@*/
+PetscErrorCode RwWaveSegyWriteModel(MPI_Comm comm, const char file[], PetscInt dim, PetscReal h, const PetscInt n[], const PetscReal c[])
+{
+#if defined(RW_HAVE_SEGYIO)
+  PetscMPIInt    rank;
+  const PetscInt ns = n[dim - 1], ncol = dim > 2 ? n[0] * n[1] : n[0];
+  long           mm = lround(h * 1000);
+
+  PetscFunctionBegin;
+  PetscCheck(mm > 0 && mm < 65536 && PetscAbsReal(mm - h * 1000) <= 1e-9 * h * 1000, comm, PETSC_ERR_ARG_OUTOFRANGE, "SEG-Y %s: the spacing %g m is not a whole number of millimetres below 65536", file, (double)h);
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    char       text[SEGY_TEXT_HEADER_SIZE + 1], bin[SEGY_BINARY_HEADER_SIZE], tr[SEGY_TRACE_HEADER_SIZE];
+    float     *buf;
+    segy_file *fp     = segy_open(file, "w+b");
+    const int  bsize  = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, (int)ns);
+    const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
+    int        err    = fp ? SEGY_OK : -1;
+
+    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create SEG-Y file %s", file);
+    PetscCall(PetscMemzero(text, sizeof(text)));
+    PetscCall(PetscSNPrintf(text, sizeof(text), "C 1 rewind-fwi velocity model (km/s): %" PetscInt_FMT " columns, %" PetscInt_FMT " depth samples every %ld mm", ncol, ns, mm));
+    for (size_t i = strlen(text); i < SEGY_TEXT_HEADER_SIZE; i++) text[i] = ' ';
+    PetscCall(PetscMemzero(bin, sizeof(bin)));
+    err = err ? err : segy_set_bfield(bin, SEGY_BIN_INTERVAL, (int32_t)mm);
+    err = err ? err : segy_set_bfield(bin, SEGY_BIN_SAMPLES, (int32_t)ns);
+    err = err ? err : segy_set_bfield(bin, SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE);
+    err = err ? err : segy_write_textheader(fp, 0, text);
+    err = err ? err : segy_write_binheader(fp, bin);
+    PetscCall(PetscMalloc1(ns, &buf));
+    for (PetscInt t = 0; t < ncol && !err; t++) {
+      PetscCall(PetscMemzero(tr, sizeof(tr)));
+      err = err ? err : segy_set_field(tr, SEGY_TR_SEQ_LINE, (int32_t)(t + 1));
+      err = err ? err : segy_set_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, -100);
+      err = err ? err : segy_set_field(tr, SEGY_TR_GROUP_X, (int32_t)lround((t % n[0]) * h * 100));
+      err = err ? err : segy_set_field(tr, SEGY_TR_GROUP_Y, (int32_t)lround((t / n[0]) * h * 100));
+      err = err ? err : segy_set_field(tr, SEGY_TR_SAMPLE_COUNT, (int32_t)ns);
+      err = err ? err : segy_set_field(tr, SEGY_TR_SAMPLE_INTER, (int32_t)mm);
+      err = err ? err : segy_write_traceheader(fp, (int)t, tr, trace0, bsize);
+      for (PetscInt k = 0; k < ns; k++) buf[k] = (float)c[t + ncol * k];
+      err = err ? err : segy_from_native(SEGY_IEEE_FLOAT_4_BYTE, ns, buf);
+      err = err ? err : segy_writetrace(fp, (int)t, buf, trace0, bsize);
+    }
+    PetscCall(PetscFree(buf));
+    segy_close(fp);
+    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing SEG-Y file %s failed (segyio error %d)", file, err);
+  }
+  PetscCallMPI(MPI_Barrier(comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  SETERRQ(comm, PETSC_ERR_SUP, "SEG-Y %s: rewind was built without libsegyio; install it (Debian: apt-get install libsegyio-dev) and re-run configure", file);
+#endif
+}
+
+/*@C
+  RwWaveSegyReadModel - reads a SEG-Y depth section: ncol traces of ns
+  samples, c[col + ncol * k], and the vertical spacing (m) from the sample interval (mm)
+
+  Collective (rank 0 reads, every rank gets the values: free with PetscFree())
+
+  Level: intermediate
+
+.seealso: RwWaveSegyWriteModel()
+@*/
+PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt *ncol, PetscInt *ns, PetscReal *h, PetscReal **c)
+{
+#if defined(RW_HAVE_SEGYIO)
+  PetscMPIInt rank;
+  char        msg[512] = "";
+  PetscInt    n[2]     = {0, 0};
+  PetscReal   dz       = 0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  *c = NULL;
+  if (!rank) {
+    char       bin[SEGY_BINARY_HEADER_SIZE];
+    segy_file *fp = segy_open(file, "rb");
+    int32_t    mm = 0;
+    int        samples = 0, traces = 0, format = 0, bsize = 0;
+    long       trace0 = 0;
+
+    if (!fp) PetscCall(PetscSNPrintf(msg, sizeof(msg), "Cannot open SEG-Y file %s", file));
+    else if (segy_binheader(fp, bin) || segy_get_bfield(bin, SEGY_BIN_INTERVAL, &mm)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read the binary header", file));
+    if (!msg[0]) {
+      samples = segy_samples(bin);
+      format  = segy_format(bin);
+      trace0  = segy_trace0(bin);
+      bsize   = segy_trsize(format, samples);
+      if (mm <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: no sample interval in the binary header (byte 3217): expected the vertical spacing in mm", file));
+      else if (samples < 1 || segy_traces(fp, &traces, trace0, bsize) || traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: no traces or no samples", file));
+    }
+    if (!msg[0]) {
+      float *buf;
+
+      n[0] = traces, n[1] = samples, dz = mm / 1000.0;
+      PetscCall(PetscMalloc1((size_t)traces * samples, c));
+      PetscCall(PetscMalloc1(samples, &buf));
+      for (int t = 0; t < traces && !msg[0]; t++) {
+        if (segy_readtrace(fp, t, buf, trace0, bsize) || segy_to_native(format, samples, buf)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: cannot read trace %d", file, t));
+        for (int k = 0; k < samples; k++) (*c)[(size_t)k * traces + t] = buf[k];
+      }
+      PetscCall(PetscFree(buf));
+    }
+    if (fp) segy_close(fp);
+  }
+  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+  if (msg[0]) PetscCall(PetscFree(*c));
+  PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
+  PetscCallMPI(MPI_Bcast(n, 2, MPIU_INT, 0, comm));
+  PetscCallMPI(MPI_Bcast(&dz, 1, MPIU_REAL, 0, comm));
+  if (rank) PetscCall(PetscMalloc1(n[0] * n[1], c));
+  PetscCallMPI(MPI_Bcast(*c, n[0] * n[1], MPIU_REAL, 0, comm));
+  *ncol = n[0], *ns = n[1], *h = dz;
   PetscFunctionReturn(PETSC_SUCCESS);
 #else
   SETERRQ(comm, PETSC_ERR_SUP, "SEG-Y %s: rewind was built without libsegyio; install it (Debian: apt-get install libsegyio-dev) and re-run configure", file);
