@@ -16,6 +16,7 @@ static char help[] = "rewind-fwi: full-waveform inversion of the acoustic wave m
                      "  -rw_fwi_shots n              shots of the embedded problem (default 8; 3D 4); with -rw_fwi_obs,\n"
                      "                               the shots the files must hold\n"
                      "  -rw_fwi_receiver_spacing d   receivers every d m (default 40)\n"
+                     "  -rw_fwi_offset_max d         a moving spread: each shot's receivers within d m of it (default 0: all)\n"
                      "  -rw_fwi_record T             record length in ms (default 1000)\n"
                      "  -rw_fwi_bands f1,f2,...      low-pass corners in kHz, 0 = the full band (default 0.004,0)\n"
                      "  -rw_fwi_iterations k         TAO iterations per band (default 10)\n"
@@ -78,6 +79,7 @@ static PetscErrorCode ReadOptions(Fwi *f)
   PetscCall(PetscOptionsString("-rw_fwi_start", "Starting velocity: file.h5:dataset or a SEG-Y depth section", NULL, f->start, f->start, sizeof(f->start), NULL));
   PetscCall(PetscOptionsString("-rw_fwi_true", "A known true velocity, for the model error", NULL, f->truth, f->truth, sizeof(f->truth), NULL));
   PetscCall(PetscOptionsReal("-rw_fwi_receiver_spacing", "Receiver spacing (m)", NULL, f->recspacing, &f->recspacing, NULL));
+  PetscCall(PetscOptionsReal("-rw_fwi_offset_max", "A moving spread: receivers within this horizontal offset (m) of the shot (0: all)", NULL, f->offmax, &f->offmax, NULL));
   PetscCall(PetscOptionsReal("-rw_fwi_record", "Record length (ms)", NULL, f->record, &f->record, NULL));
   n = 8;
   PetscCall(PetscOptionsRealArray("-rw_fwi_bands", "Low-pass corners (kHz) of the frequency continuation; 0: the full band", NULL, f->bands, &n, &set));

@@ -91,41 +91,62 @@ PetscErrorCode FwiSurveyDestroy(FwiSurvey *sv)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Receiver r of the embedded spread: every -rw_fwi_receiver_spacing m, a line (2D) or a grid (3D) near the top */
+static void SpreadPoint(Fwi *f, const PetscInt nr[2], const PetscReal L[2], PetscInt r, PetscReal y[])
+{
+  y[0] = PetscMin((r % nr[0]) * f->recspacing + 0.5 * f->h, L[0]);
+  if (f->dim > 2) y[1] = PetscMin((r / nr[0]) * f->recspacing + 0.5 * f->h, L[1]);
+  y[f->dim - 1] = 1.3 * f->h;
+}
+
+/* Whether receiver y records shot x: all do, or those within -rw_fwi_offset_max m along each horizontal axis (a moving spread) */
+static PetscBool InSpread(Fwi *f, const PetscReal x[], const PetscReal y[])
+{
+  PetscBool in = PETSC_TRUE;
+
+  for (PetscInt d = 0; d < f->dim - 1 && f->offmax > 0; d++) in = (PetscBool)(in && PetscAbsReal(y[d] - x[d]) <= f->offmax);
+  return in;
+}
+
 /*
   FwiEmbeddedSurvey - shots near the top (a line in 2D, a grid in 3D), off the
-  grid points, every shot with the same spread of receivers every
-  -rw_fwi_receiver_spacing m (a line in 2D, a grid in 3D)
+  grid points; receivers every -rw_fwi_receiver_spacing m (a line, a grid),
+  all of them for every shot or a moving spread (-rw_fwi_offset_max)
 */
 PetscErrorCode FwiEmbeddedSurvey(Fwi *f)
 {
   const PetscInt dim = f->dim, sx = dim > 2 ? (PetscInt)PetscCeilReal(PetscSqrtReal((PetscReal)f->nshots)) : f->nshots, sy = (f->nshots + sx - 1) / sx;
-  PetscInt       nr[2] = {1, 1}, nrec, *counts;
-  PetscReal      L[2];
+  PetscInt       nr[2] = {1, 1}, nall, *counts;
+  PetscReal      L[2] = {0, 0}, *src, y[3];
 
   PetscFunctionBegin;
   for (PetscInt d = 0; d < dim - 1; d++) {
     L[d]  = (f->n[d] - 1) * f->h;
     nr[d] = (PetscInt)(L[d] / f->recspacing) + 1;
   }
-  nrec = nr[0] * nr[1];
-  PetscCall(PetscMalloc1(f->nshots, &counts));
-  for (PetscInt s = 0; s < f->nshots; s++) counts[s] = nrec;
-  PetscCall(FwiSurveyAllocate(&f->sv, dim, f->nshots, counts, 0));
-  PetscCall(PetscFree(counts));
+  nall = nr[0] * nr[1];
+  PetscCall(PetscMalloc2(f->nshots, &counts, f->nshots * dim, &src));
   for (PetscInt s = 0; s < f->nshots; s++) {
-    PetscReal *x = f->sv.src + s * dim;
+    PetscReal *x = src + s * dim;
 
     x[0] = ((s % sx) + 0.5) * L[0] / sx + 0.3 * f->h;
     if (dim > 2) x[1] = ((s / sx) + 0.5) * L[1] / sy + 0.3 * f->h;
     x[dim - 1] = 2.4 * f->h;
-    for (PetscInt r = 0; r < nrec; r++) {
-      PetscReal *y = f->sv.rec + (f->sv.off[s] + r) * dim;
-
-      y[0] = PetscMin((r % nr[0]) * f->recspacing + 0.5 * f->h, L[0]);
-      if (dim > 2) y[1] = PetscMin((r / nr[0]) * f->recspacing + 0.5 * f->h, L[1]);
-      y[dim - 1] = 1.3 * f->h;
+    counts[s]  = 0;
+    for (PetscInt r = 0; r < nall; r++) {
+      SpreadPoint(f, nr, L, r, y);
+      if (InSpread(f, x, y)) counts[s]++;
     }
+    PetscCheck(counts[s] > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_fwi_offset_max %g m leaves shot %" PetscInt_FMT " without receivers: expected at least the receiver spacing %g m", (double)f->offmax, s, (double)f->recspacing);
   }
+  PetscCall(FwiSurveyAllocate(&f->sv, dim, f->nshots, counts, 0));
+  PetscCall(PetscArraycpy(f->sv.src, src, f->nshots * dim));
+  for (PetscInt s = 0; s < f->nshots; s++)
+    for (PetscInt r = 0, k = 0; r < nall; r++) {
+      SpreadPoint(f, nr, L, r, y);
+      if (InSpread(f, src + s * dim, y)) PetscCall(PetscArraycpy(f->sv.rec + (f->sv.off[s] + k++) * dim, y, dim));
+    }
+  PetscCall(PetscFree2(counts, src));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -5,6 +5,8 @@
   For every number of shot groups from 1 to min(ranks, 4), by rounds, J,
   each shot's J and dJ/dm are bit for bit those of a plain loop over the
   shots on all ranks, and those are bit for bit the one-rank loop's.
+  Receivers moved per shot (a spread of another size each time) give the
+  bits of an objective made afresh with them.
 */
 #include "rwtest.h"
 #include <rewind/private/modelimpl.h>
@@ -197,6 +199,80 @@ START_TEST(test_shot_groups)
 }
 END_TEST
 
+/* Shot i's own spread: 3 + i receivers, moved 10.3 i along x (a moving spread of another size each shot) */
+static void spread(PetscInt i, PetscInt *n, PetscReal r[])
+{
+  *n = 3 + i;
+  for (PetscInt k = 0; k < *n; k++) r[2 * k] = rec[2 * k] + 10.3 * i, r[2 * k + 1] = rec[2 * k + 1];
+}
+
+/* A driver's J and dJ/dm for shot i with data d, copied out */
+static PetscErrorCode spread_solve(Shots *S, RwAdjoint adj, PetscInt i, PetscReal *J, Vec gm)
+{
+  Vec f;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelWaveSetSources(S->model, 1, src[i]));
+  PetscCall(RwAdjointSolve(adj, S->m, S->u0, J, S->g, S->gu0));
+  PetscCall(RwModelGetParameterField(S->model, S->g, 0, &f));
+  PetscCall(VecCopy(f, gm));
+  PetscCall(RwModelRestoreParameterField(S->model, S->g, 0, &f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Receivers moved per shot (RwObjectiveSetWaveReceivers, in the order 0 1 2 3 1:
+  growing, then back to a smaller spread) give the very J and dJ/dm of an
+  objective and driver made afresh with that shot's receivers
+*/
+START_TEST(test_moving_receivers)
+{
+  const PetscInt order[5] = {0, 1, 2, 3, 1};
+  Shots          S;
+  PetscInt64     n;
+  PetscReal      r[2 * NREC], *d;
+  PetscInt       nr;
+  Vec            ga, gb;
+
+  RW_CHECK(shots_create(PETSC_COMM_WORLD, &S));
+  RW_CHECK(RwModelGetSteps(S.model, &n));
+  RW_CHECK(PetscMalloc1((n + 1) * NREC, &d));
+  RW_CHECK(DMCreateGlobalVector(S.model->fda, &ga));
+  RW_CHECK(VecDuplicate(ga, &gb));
+  for (int q = 0; q < 5; q++) {
+    const PetscInt i = order[q];
+    RwObjective    obj;
+    RwAdjoint      adj;
+    const char    *prefix;
+    PetscReal      Ja, Jb;
+    PetscBool      eq;
+
+    spread(i, &nr, r);
+    RW_CHECK(RwModelWaveSetSources(S.model, 1, src[i]));
+    RW_CHECK(RwModelWaveRecord(S.model, S.mtrue, nr, r, d));
+    RW_CHECK(RwObjectiveSetWaveReceivers(S.obj, nr, r, d));
+    RW_CHECK(spread_solve(&S, S.adj, i, &Ja, ga));
+    RW_CHECK(RwObjectiveCreate(S.model, &obj));
+    RW_CHECK(RwObjectiveAddWaveReceivers(obj, nr, r, d));
+    RW_CHECK(RwAdjointCreate(S.model, obj, &adj));
+    RW_CHECK(PetscObjectGetOptionsPrefix((PetscObject)S.model, &prefix));
+    RW_CHECK(PetscObjectSetOptionsPrefix((PetscObject)adj, prefix));
+    RW_CHECK(RwAdjointSetFromOptions(adj));
+    RW_CHECK(RwAdjointSetUp(adj));
+    RW_CHECK(spread_solve(&S, adj, i, &Jb, gb));
+    RW_CHECK(VecEqual(ga, gb, &eq));
+    if (!rw_test_rank()) printf("# shot %" PetscInt_FMT ", %" PetscInt_FMT " receivers moved: J %.17g, afresh %.17g, dJ/dm %s\n", i, nr, Ja, Jb, eq ? "identical" : "DIFFERENT");
+    rw_assert_all(Ja > 0 && Ja == Jb && eq, "shot %" PetscInt_FMT ": moved receivers give J %.17g, a fresh objective %.17g; dJ/dm equal %d", i, Ja, Jb, eq);
+    RW_CHECK(RwAdjointDestroy(&adj));
+    RW_CHECK(RwObjectiveDestroy(&obj));
+  }
+  RW_CHECK(VecDestroy(&ga));
+  RW_CHECK(VecDestroy(&gb));
+  RW_CHECK(PetscFree(d));
+  RW_CHECK(shots_destroy(&S));
+}
+END_TEST
+
 Suite *rw_test_suite(void)
 {
   Suite *s  = suite_create("wave-shots");
@@ -204,6 +280,7 @@ Suite *rw_test_suite(void)
 
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_shot_groups);
+  tcase_add_test(tc, test_moving_receivers);
   suite_add_tcase(s, tc);
   return s;
 }
