@@ -58,7 +58,7 @@ run 1 $grad -rw_obs "$tmp/obs-shot2.sgy" > "$tmp/sgy.txt"
 jh=$(sed -n 's/^J //p' "$tmp/grad.txt"); js=$(sed -n 's/^J //p' "$tmp/sgy.txt")
 awk -v a="$jh" -v b="$js" 'BEGIN { d = (a - b) / a; if (d < 0) d = -d; if (!(d < 1e-5)) { print "FAIL: J from HDF5 " a ", from SEG-Y " b; exit 1 } print "ok: SEG-Y round trip: J " b " against " a " from HDF5 (relative " d ", float32 samples)" }'
 if run 1 $grad -rw_dt 2.3 -rw_obs "$tmp/obs-shot2.sgy" > "$tmp/bad.txt" 2>&1; then echo "FAIL: a SEG-Y file of another sample interval was accepted"; exit 1; fi
-grep -q "obs-shot2.sgy has sample interval 2400 us; the run steps -rw_dt 2.3 ms: expected the same sample interval" "$tmp/bad.txt"
+grep -q "obs-shot2.sgy has sample interval 2400 us; expected 2300 us, the run's dt 2.3 ms" "$tmp/bad.txt"
 cp "$tmp/obs-shot2.sgy" "$tmp/nohead.sgy"
 "${PYTHON:-/usr/bin/python3}" - "$tmp/nohead.sgy" <<'PY'
 import sys

@@ -131,7 +131,7 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscReal dt, Pe
       trace0  = segy_trace0(bin);
       bsize   = segy_trsize(format, samples);
       if (us <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no sample interval in the binary header (byte 3217): expected %g ms = %ld us", file, (double)dt, lround(dt * 1000)));
-      else if (PetscAbsReal(us / 1000.0 - dt) > 1e-9 * dt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has sample interval %d us; the run steps -rw_dt %g ms: expected the same sample interval", file, (int)us, (double)dt));
+      else if (PetscAbsReal(us / 1000.0 - dt) > 1e-9 * dt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has sample interval %d us; expected %ld us, the run's dt %g ms (-rw_dt, or the first gather's)", file, (int)us, lround(dt * 1000), (double)dt));
       else if (nt >= 0 && samples != nt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has %d samples a trace; expected %" PetscInt_FMT " (the run's steps + 1)", file, samples, nt));
       else if (segy_traces(fp, &traces, trace0, bsize) || traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces", file));
     }

@@ -1,0 +1,76 @@
+#!/bin/sh
+# rewind-fwi on files (doc/wave.md, "The file-driven workflow"), small sizes:
+# - the embedded problem with a moving spread (receivers differ per shot)
+#   writes its observations and models; read back from HDF5 (grid and
+#   spacing from the starting model) the run prints the very lines of the
+#   embedded run (the same J bits all the way);
+# - observations alone: no model error, said so; the misfit still falls;
+# - SEG-Y gathers (a %d pattern) and SEG-Y models on 2 ranks: the starting J
+#   agrees with HDF5's to float32 rounding, the misfit and the model error fall;
+# - 2 shot groups with hdf5 checkpoints (a file per group) print the lines of
+#   1 group in memory;
+# - 3D: a tiny embedded problem lowers the misfit and the model error; its
+#   files read back on 1 rank give the 2-rank run's starting J bit for bit.
+app="$top_builddir/apps/rewind-fwi"
+. "$top_srcdir/tests/testlib.sh"
+small="-rw_fwi_grid 61,31 -rw_fwi_shots 4 -rw_fwi_record 500 -rw_fwi_iterations 2 -rw_dt 2.4"
+lines() { grep -E '^(band|final|J_start)' "$1" | sed 's/  [0-9.]* s$//'; }
+final() { grep '^final:' "$1"; }
+check_fall() { # file what [ratio]: the misfit falls by more than 1.05x and, if known, the model error below ratio (0.9) times its start
+  awk -v l="$(final "$1")" -v w="$2" -v q="${3:-0.9}" 'BEGIN {
+    if (!match(l, /factor [0-9.]+/)) { print "FAIL: " w ": no misfit factor in: " l; exit 1 }
+    f = substr(l, RSTART + 7, RLENGTH - 7)
+    if (match(l, /model error [0-9.]+ -> [0-9.]+/)) { split(substr(l, RSTART + 12, RLENGTH - 12), e, " -> ") } else { e[1] = 1; e[2] = 0 }
+    if (!(f > 1.05 && e[2] < q * e[1])) { print "FAIL: " w ": misfit factor " f ", model error " e[1] " -> " e[2]; exit 1 }
+    print "ok: " w ": misfit reduced " f "x" (e[1] == 1 ? "" : ", model error " e[1] " -> " e[2]) }'
+}
+
+run 1 $small -rw_fwi_offset_max 500 -rw_obs_write "$tmp/obs.h5" > "$tmp/emb.txt"
+grep -q '^rewind-fwi: 2D, 61 x 31 x 1 physical points.*4 shots, 82 receivers' "$tmp/emb.txt" || { head -5 "$tmp/emb.txt"; echo "FAIL: expected 82 receivers of a moving spread"; exit 1; }
+check_fall "$tmp/emb.txt" "embedded, moving spread"
+for f in obs.h5 obs-shot0.sgy obs-shot3.sgy obs-start.sgy obs-true.sgy; do test -s "$tmp/$f" || { echo "FAIL: -rw_obs_write made no $f"; exit 1; }; done
+
+# HDF5 back in: the grid, the spacing, the survey from the files; the very same lines
+files="-rw_fwi_obs $tmp/obs.h5 -rw_fwi_start $tmp/obs.h5:c_start -rw_fwi_true $tmp/obs.h5:c_true -rw_fwi_iterations 2"
+run 1 $files > "$tmp/h5.txt"
+lines "$tmp/emb.txt" > "$tmp/emb.lines"
+lines "$tmp/h5.txt" > "$tmp/h5.lines"
+diff "$tmp/emb.lines" "$tmp/h5.lines" || { echo "FAIL: the run on its own files differs from the embedded run"; exit 1; }
+echo "ok: HDF5 observations and models read back: the embedded run's $(wc -l < "$tmp/h5.lines") lines ($(grep J_start "$tmp/h5.lines"))"
+
+# observations without a truth: no model error, said so
+run 1 -rw_fwi_obs "$tmp/obs.h5" -rw_fwi_grid 61,31 -rw_fwi_iterations 2 > "$tmp/nt.txt"
+grep -q 'no true model (-rw_fwi_true): no model error' "$tmp/nt.txt" && final "$tmp/nt.txt" | grep -q 'model error not known (no -rw_fwi_true)'
+! grep -q 'model error [0-9]' "$tmp/nt.txt" || { echo "FAIL: a model error without a truth"; exit 1; }
+check_fall "$tmp/nt.txt" "observations only (the embedded start)"
+
+# SEG-Y gathers by pattern and SEG-Y models, on 2 ranks
+run 2 -rw_fwi_obs "$tmp/obs-shot%d.sgy" -rw_fwi_start "$tmp/obs-start.sgy" -rw_fwi_true "$tmp/obs-true.sgy" -rw_fwi_iterations 2 > "$tmp/sgy.txt"
+grep -q '4 shots, 82 receivers, 209 steps of dt 2.4 ms, 2 ranks' "$tmp/sgy.txt" || { head -3 "$tmp/sgy.txt"; echo "FAIL: the SEG-Y survey"; exit 1; }
+j1=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/h5.txt"); j2=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/sgy.txt")
+awk -v a="$j1" -v b="$j2" 'BEGIN { d = (a - b) / a; if (d < 0) d = -d; if (!(d < 1e-5 && d > 0)) { print "FAIL: starting J " b " from SEG-Y, " a " from HDF5"; exit 1 } print "ok: SEG-Y starting J " b " against HDF5 " a " (relative " d ", float32 samples and velocities)" }'
+check_fall "$tmp/sgy.txt" "SEG-Y"
+
+# 2 shot groups, hdf5 checkpoints in a file per group: 1 group's memory bits
+run 2 $small -rw_fwi_shot_groups 1 > "$tmp/mem.txt"
+run 2 $small -rw_fwi_shot_groups 2 -rw_schedule_type revolve -rw_schedule_ram_slots 4 -rw_store_type hdf5 -rw_store_hdf5_file "$tmp/ck.h5" -rw_store_keep > "$tmp/disk.txt"
+lines "$tmp/mem.txt" > "$tmp/mem.lines"
+lines "$tmp/disk.txt" | sed 's/[0-9.]* forward sweeps per gradient/X forward sweeps per gradient/' > "$tmp/disk.lines"
+sed -i 's/[0-9.]* forward sweeps per gradient/X forward sweeps per gradient/' "$tmp/mem.lines"
+diff "$tmp/mem.lines" "$tmp/disk.lines" || { echo "FAIL: hdf5 checkpoints in 2 groups differ from memory in 1"; exit 1; }
+for k in 0 1; do test -s "$tmp/ck-m$k.h5" || { echo "FAIL: no checkpoint file ck-m$k.h5 for group $k"; exit 1; }; done
+test ! -e "$tmp/ck.h5" || { echo "FAIL: the groups shared ck.h5"; exit 1; }
+sweeps=$(final "$tmp/disk.txt" | sed -n 's/.*; \([0-9.]*\) forward sweeps per gradient.*/\1/p')
+awk -v s="$sweeps" 'BEGIN { if (!(s > 1.5)) { print "FAIL: " s " forward sweeps per gradient: the checkpoints did not recompute"; exit 1 } }'
+echo "ok: 2 groups with hdf5 checkpoints (ck-m0.h5, ck-m1.h5; $sweeps forward sweeps per gradient) print 1 group's memory lines"
+
+# 3D, tiny: embedded on 2 ranks, its files on 1
+tiny3="-rw_fwi_dim 3 -rw_wave_nbl 5 -rw_fwi_record 240 -rw_fwi_iterations 2 -rw_fwi_receiver_spacing 60 -rw_fwi_smooth 60"
+run 2 $tiny3 -rw_fwi_grid 13,13,11 -rw_fwi_bands 0.006,0 -rw_obs_write "$tmp/o3.h5" > "$tmp/e3.txt"
+grep -q '^rewind-fwi: 3D, 13 x 13 x 11 physical points' "$tmp/e3.txt"
+grep -q 'no SEG-Y shot gathers: they are written for 2D surveys only' "$tmp/e3.txt"
+check_fall "$tmp/e3.txt" "3D embedded" 0.95
+run 1 $tiny3 -rw_fwi_bands 0.006,0 -rw_fwi_obs "$tmp/o3.h5" -rw_fwi_start "$tmp/o3.h5:c_start" -rw_fwi_true "$tmp/o3.h5:c_true" > "$tmp/f3.txt"
+a=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/e3.txt"); b=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/f3.txt")
+test -n "$a" && test "$a" = "$b" || { echo "FAIL: 3D starting J $a embedded on 2 ranks, $b from its files on 1"; exit 1; }
+echo "ok: 3D files read back on 1 rank: starting J $b, the 2-rank embedded run's bits"
