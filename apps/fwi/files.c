@@ -26,7 +26,7 @@ static PetscErrorCode SegyFiles(Fwi *f, PetscInt *n, char ***files)
 
       PetscCall(PetscSNPrintf(name, sizeof(name), f->obs[0], (int)*n));
       PetscCall(PetscTestFile(name, 'r', &exists));
-      PetscCheck(exists || !f->shotsset, PETSC_COMM_WORLD, PETSC_ERR_FILE_OPEN, "-rw_fwi_obs %s: no file %s for shot %" PetscInt_FMT ": -rw_fwi_shots %" PetscInt_FMT " expects shots 0..%" PetscInt_FMT, f->obs[0], name, *n, f->nshots, f->nshots - 1);
+      PetscCheck(exists || !f->shotsset, PETSC_COMM_WORLD, PETSC_ERR_FILE_OPEN, "-rw_fwi_obs %s: no file %s for shot %" PetscInt_FMT ": -rw_fwi_shots %" PetscInt_FMT " expects shots 0 to %" PetscInt_FMT, f->obs[0], name, *n, f->nshots, f->nshots - 1);
       if (!exists) break;
       PetscCall(PetscStrallocpy(name, &(*files)[*n]));
     }
