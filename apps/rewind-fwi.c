@@ -30,7 +30,8 @@ static char help[] = "rewind-fwi: full-waveform inversion of the acoustic wave m
                      "  -rw_output prefix            write prefix.h5 / prefix.xmf (c_true, c_start, c_recovered,\n"
                      "                               gradient of the first iteration, history) and prefix-gather.h5\n"
                      "Wave options (-rw_wave_space_order, -rw_wave_nbl (default 20; 3D 10), -rw_wave_f0, -rw_dt) and\n"
-                     "checkpointing (-rw_checkpoint_ram, -rw_schedule_type, -rw_store_type hdf5: a file per group) apply to every shot.\n\n";
+                     "checkpointing (-rw_schedule_type, -rw_store_type hdf5: a file per group) apply to every shot;\n"
+                     "-rw_checkpoint_ram B alone: the multilevel schedule in B bytes a rank, hdf5 beyond it.\n\n";
 
 #include "fwi/fwi.h"
 
@@ -56,6 +57,27 @@ static PetscErrorCode ReadGrid(Fwi *f, PetscOptionItems *PetscOptionsObject)
     PetscCall(PetscSNPrintf(v, sizeof(v), f->dim > 2 ? "%.17g,%.17g,%.17g" : "%.17g,%.17g", (double)o[0], (double)o[1], (double)o[2]));
     PetscCall(PetscOptionsSetValue(NULL, "-rw_wave_origin", v));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  A RAM budget (-rw_checkpoint_ram) without a schedule: the multilevel schedule
+  in that RAM with hdf5 beyond it (unlimited disk slots unless given), so that
+  a budget too small for every state still runs; each shot group writes its
+  own file (FwiSetUpGroups)
+*/
+static PetscErrorCode BudgetDefault(void)
+{
+  PetscBool ram, type, disk;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_checkpoint_ram", &ram));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_schedule_type", &type));
+  if (!ram || type) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsSetValue(NULL, "-rw_schedule_type", "multilevel"));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_schedule_disk_slots", &disk));
+  if (!disk) PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_checkpoint_disk", &disk));
+  if (!disk) PetscCall(PetscOptionsSetValue(NULL, "-rw_schedule_disk_slots", "inf"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -96,6 +118,7 @@ static PetscErrorCode ReadOptions(Fwi *f)
   PetscCall(PetscOptionsReal("-rw_dt", "Time step (ms); with -rw_fwi_obs, it must be the files' sample interval", NULL, f->sv.dt, &f->sv.dt, &f->dtset));
   PetscCall(PetscOptionsInt("-rw_wave_nbl", "Absorbing points at each end of each direction (default 20; 3D 10)", NULL, f->nbl, &f->nbl, &f->nblset));
   PetscOptionsEnd();
+  PetscCall(BudgetDefault());
   PetscCheck(f->nshots >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_fwi_shots %" PetscInt_FMT ": expected at least one shot", f->nshots);
   PetscCheck(f->cmin > 0 && f->cmax > f->cmin, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_fwi_cmin %g -rw_fwi_cmax %g: expected 0 < cmin < cmax", (double)f->cmin, (double)f->cmax);
   PetscCheck(!f->dtset || f->sv.dt > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_dt %g: expected a positive time step", (double)f->sv.dt);

@@ -7,8 +7,8 @@
 # - observations alone: no model error, said so; the misfit still falls;
 # - SEG-Y gathers (a %d pattern) and SEG-Y models on 2 ranks: the starting J
 #   agrees with HDF5's to float32 rounding, the misfit and the model error fall;
-# - 2 shot groups with hdf5 checkpoints (a file per group) print the lines of
-#   1 group in memory;
+# - 2 shot groups with hdf5 checkpoints (a file per group), and with a RAM
+#   budget alone (RAM, hdf5 beyond it), print the lines of 1 group in memory;
 # - 3D: a tiny embedded problem lowers the misfit and the model error; its
 #   files read back on 1 rank give the 2-rank run's starting J bit for bit.
 app="$top_builddir/apps/rewind-fwi"
@@ -60,6 +60,12 @@ sed -i 's/[0-9.]* forward sweeps per gradient/X forward sweeps per gradient/' "$
 diff "$tmp/mem.lines" "$tmp/disk.lines" || { echo "FAIL: hdf5 checkpoints in 2 groups differ from memory in 1"; exit 1; }
 for k in 0 1; do test -s "$tmp/ck-m$k.h5" || { echo "FAIL: no checkpoint file ck-m$k.h5 for group $k"; exit 1; }; done
 test ! -e "$tmp/ck.h5" || { echo "FAIL: the groups shared ck.h5"; exit 1; }
+# a RAM budget alone: RAM, and hdf5 beyond it, in files of each group's own
+run 2 $small -rw_fwi_shot_groups 2 -rw_checkpoint_ram 2MB -rw_store_hdf5_file "$tmp/ram.h5" -rw_store_keep > "$tmp/ram.txt"
+lines "$tmp/ram.txt" | sed 's/[0-9.]* forward sweeps per gradient/X forward sweeps per gradient/' > "$tmp/ram.lines"
+diff "$tmp/mem.lines" "$tmp/ram.lines" || { echo "FAIL: a 2 MB budget with hdf5 beyond it differs from memory"; exit 1; }
+for k in 0 1; do test -s "$tmp/ram-m$k.h5" || { echo "FAIL: no disk-level file ram-m$k.h5 for group $k"; exit 1; }; done
+echo "ok: -rw_checkpoint_ram 2MB alone: RAM and hdf5 (ram-m0.h5, ram-m1.h5), $(final "$tmp/ram.txt" | sed -n 's/.*; \([0-9.]* forward sweeps per gradient\).*/\1/p'), memory's lines"
 sweeps=$(final "$tmp/disk.txt" | sed -n 's/.*; \([0-9.]*\) forward sweeps per gradient.*/\1/p')
 awk -v s="$sweeps" 'BEGIN { if (!(s > 1.5)) { print "FAIL: " s " forward sweeps per gradient: the checkpoints did not recompute"; exit 1 } }'
 echo "ok: 2 groups with hdf5 checkpoints (ck-m0.h5, ck-m1.h5; $sweeps forward sweeps per gradient) print 1 group's memory lines"
