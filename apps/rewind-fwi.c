@@ -51,6 +51,7 @@ static PetscErrorCode ReadGrid(Fwi *f, PetscOptionItems *PetscOptionsObject)
   PetscCall(PetscOptionsReal("-rw_fwi_spacing", "Grid spacing (m)", NULL, f->h, &f->h, &f->spacingset));
   n = 3;
   PetscCall(PetscOptionsRealArray("-rw_fwi_origin", "The physical region's first point (m)", NULL, o, &n, &set));
+  for (PetscInt d = 0; d < 3; d++) f->origin[d] = o[d];
   if (set) { /* the wave model's own option, which every model of the app reads */
     char v[128];
     PetscCheck(n == f->dim, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_fwi_origin: %" PetscInt_FMT " values for a %" PetscInt_FMT "D problem: expected %" PetscInt_FMT, n, f->dim, f->dim);
@@ -180,7 +181,7 @@ int main(int argc, char **argv)
   if (f.obswrite[0]) PetscCall(FwiWriteObservations(&f));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(FwiModelError(&f, f.x, &err0));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rewind-fwi: %" PetscInt_FMT "D, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " physical points (h %g m), %" PetscInt_FMT " shots, %" PetscInt_FMT " receivers, %" PetscInt_FMT " steps of dt %.4g ms, %d ranks; ", f.dim, f.n[0], f.n[1], f.dim > 2 ? f.n[2] : 1, (double)f.h, f.sv.nshots, f.sv.ntotal, f.sv.nt - 1, (double)f.sv.dt, size));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rewind-fwi: %" PetscInt_FMT "D, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " physical points (h %g m), %" PetscInt_FMT " shots, %" PetscInt_FMT " receivers in all, %" PetscInt_FMT " steps of dt %.4g ms, %d ranks; ", f.dim, f.n[0], f.n[1], f.dim > 2 ? f.n[2] : 1, (double)f.h, f.sv.nshots, f.sv.ntotal, f.sv.nt - 1, (double)f.sv.dt, size));
   if (f.hastrue) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "starting model error %.4f\n", (double)err0));
   else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "no true model (-rw_fwi_true): no model error\n"));
   PetscCall(FwiInvert(&f));

@@ -37,7 +37,7 @@ typedef struct {
   /* options */
   PetscInt  dim, n[3], nbl, nshots, iterations, nbands, groups, nobs;
   PetscBool gridset, spacingset, shotsset, dtset, nblset;
-  PetscReal h, recspacing, offmax, record, bands[8], noise, smooth, cmin, cmax, water;
+  PetscReal h, origin[3], recspacing, offmax, record, bands[8], noise, smooth, cmin, cmax, water;
   char     *obs[FWI_MAX_FILES];
   char      start[PETSC_MAX_PATH_LEN], truth[PETSC_MAX_PATH_LEN], obswrite[PETSC_MAX_PATH_LEN], output[PETSC_MAX_PATH_LEN];
   /* the problem */

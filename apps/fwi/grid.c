@@ -62,7 +62,7 @@ PetscErrorCode FwiTimeGrid(Fwi *f)
 }
 
 /* The loop over a rank's owned points of the field grid, with the global index (i, j, k) */
-#define FWI_FOR_OWNED(da, i, j, k, p) \
+#define FWI_FOR_OWNED(i, j, k, p) \
   for (PetscInt k = xs[2], p = 0; k < xs[2] + xm[2]; k++) \
     for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++) \
       for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++, p++)
@@ -85,7 +85,7 @@ static PetscErrorCode HeldLevels(Fwi *f, PetscInt *top)
   PetscCall(PetscMalloc2(M[dz], &mine, M[dz], &all));
   for (PetscInt l = 0; l < M[dz]; l++) mine[l] = 1;
   PetscCall(VecGetArrayRead(f->cstart, &c));
-  FWI_FOR_OWNED(f->model->fda, i, j, k, p)
+  FWI_FOR_OWNED(i, j, k, p)
   {
     const PetscInt ijk[3] = {i, j, k};
 
@@ -134,7 +134,7 @@ PetscErrorCode FwiSetUpFields(Fwi *f)
   PetscCall(VecGetArray(f->lo, &l));
   PetscCall(VecGetArray(f->hi, &u));
   PetscCall(VecGetArray(f->x, &x));
-  FWI_FOR_OWNED(f->model->fda, i, j, k, p)
+  FWI_FOR_OWNED(i, j, k, p)
   {
     const PetscInt ijk[3] = {i, j, k};
     PetscBool      fixed  = (PetscBool)(ijk[f->dim - 1] < top);
@@ -165,7 +165,7 @@ PetscErrorCode FwiModelError(Fwi *f, Vec x, PetscReal *err)
   PetscCall(DMDAGetCorners(f->model->fda, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   PetscCall(VecGetArrayRead(x, &a));
   PetscCall(VecGetArrayRead(f->ctrue, &t));
-  FWI_FOR_OWNED(f->model->fda, i, j, k, p)
+  FWI_FOR_OWNED(i, j, k, p)
   {
     const PetscInt ijk[3] = {i, j, k};
     PetscBool      inside = PETSC_TRUE;

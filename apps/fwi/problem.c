@@ -91,12 +91,12 @@ PetscErrorCode FwiSurveyDestroy(FwiSurvey *sv)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Receiver r of the embedded spread: every -rw_fwi_receiver_spacing m, a line (2D) or a grid (3D) near the top */
+/* Receiver r of the embedded spread: every -rw_fwi_receiver_spacing m, a line (2D) or a grid (3D) near the top (from -rw_fwi_origin) */
 static void SpreadPoint(Fwi *f, const PetscInt nr[2], const PetscReal L[2], PetscInt r, PetscReal y[])
 {
-  y[0] = PetscMin((r % nr[0]) * f->recspacing + 0.5 * f->h, L[0]);
-  if (f->dim > 2) y[1] = PetscMin((r / nr[0]) * f->recspacing + 0.5 * f->h, L[1]);
-  y[f->dim - 1] = 1.3 * f->h;
+  y[0] = f->origin[0] + PetscMin((r % nr[0]) * f->recspacing + 0.5 * f->h, L[0]);
+  if (f->dim > 2) y[1] = f->origin[1] + PetscMin((r / nr[0]) * f->recspacing + 0.5 * f->h, L[1]);
+  y[f->dim - 1] = f->origin[f->dim - 1] + 1.3 * f->h;
 }
 
 /* Whether receiver y records shot x: all do, or those within -rw_fwi_offset_max m along each horizontal axis (a moving spread) */
@@ -129,9 +129,9 @@ PetscErrorCode FwiEmbeddedSurvey(Fwi *f)
   for (PetscInt s = 0; s < f->nshots; s++) {
     PetscReal *x = src + s * dim;
 
-    x[0] = ((s % sx) + 0.5) * L[0] / sx + 0.3 * f->h;
-    if (dim > 2) x[1] = ((s / sx) + 0.5) * L[1] / sy + 0.3 * f->h;
-    x[dim - 1] = 2.4 * f->h;
+    x[0] = f->origin[0] + ((s % sx) + 0.5) * L[0] / sx + 0.3 * f->h;
+    if (dim > 2) x[1] = f->origin[1] + ((s / sx) + 0.5) * L[1] / sy + 0.3 * f->h;
+    x[dim - 1] = f->origin[dim - 1] + 2.4 * f->h;
     counts[s]  = 0;
     for (PetscInt r = 0; r < nall; r++) {
       SpreadPoint(f, nr, L, r, y);
