@@ -26,6 +26,51 @@ static PetscReal SegyScale(int32_t s)
 {
   return s > 0 ? (PetscReal)s : s < 0 ? 1.0 / (PetscReal)(-s) : 1.0;
 }
+
+/* A new file's text header (padded here) and binary header: ns 4-byte IEEE samples a trace every interval */
+static int SegyWriteHeaders(segy_file *fp, char text[], int32_t interval, int ns)
+{
+  char bin[SEGY_BINARY_HEADER_SIZE];
+  int  err;
+
+  for (size_t i = strlen(text); i < SEGY_TEXT_HEADER_SIZE; i++) text[i] = ' ';
+  memset(bin, 0, sizeof(bin));
+  err = segy_set_bfield(bin, SEGY_BIN_INTERVAL, interval);
+  err = err ? err : segy_set_bfield(bin, SEGY_BIN_SAMPLES, ns);
+  err = err ? err : segy_set_bfield(bin, SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE);
+  err = err ? err : segy_write_textheader(fp, 0, text);
+  return err ? err : segy_write_binheader(fp, bin);
+}
+
+/* Trace t: its header tr (numbered, with its samples and interval here) and its ns samples buf (converted in place) */
+static int SegyWriteTrace(segy_file *fp, int t, char tr[], float buf[], int32_t interval, int ns)
+{
+  const int  bsize  = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, ns);
+  const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
+  int        err    = segy_set_field(tr, SEGY_TR_SEQ_LINE, t + 1);
+
+  err = err ? err : segy_set_field(tr, SEGY_TR_SAMPLE_COUNT, ns);
+  err = err ? err : segy_set_field(tr, SEGY_TR_SAMPLE_INTER, interval);
+  err = err ? err : segy_write_traceheader(fp, t, tr, trace0, bsize);
+  err = err ? err : segy_from_native(SEGY_IEEE_FLOAT_4_BYTE, ns, buf);
+  return err ? err : segy_writetrace(fp, t, buf, trace0, bsize);
+}
+
+/* Opens a file to read and its binary header: the interval, samples, format and trace layout; msg says what failed */
+static segy_file *SegyOpenRead(const char file[], char bin[], int32_t *interval, int *samples, int *format, long *trace0, int *bsize, char msg[], size_t len)
+{
+  segy_file *fp = segy_open(file, "rb");
+
+  if (!fp) snprintf(msg, len, "Cannot open SEG-Y file %s", file);
+  else if (segy_binheader(fp, bin) || segy_get_bfield(bin, SEGY_BIN_INTERVAL, interval)) snprintf(msg, len, "SEG-Y %s: cannot read the binary header", file);
+  else {
+    *samples = segy_samples(bin);
+    *format  = segy_format(bin);
+    *trace0  = segy_trace0(bin);
+    *bsize   = segy_trsize(*format, *samples);
+  }
+  return fp;
+}
 #endif
 
 /*@C
@@ -49,39 +94,26 @@ PetscErrorCode RwWaveSegyWrite(MPI_Comm comm, const char file[], PetscReal dt, c
   PetscCheck(PetscAbsReal(us - dt * 1000) <= 1e-6 * dt * 1000 && us > 0 && us < 65536, comm, PETSC_ERR_ARG_OUTOFRANGE, "SEG-Y %s: the sample interval dt = %g ms is not a whole number of microseconds below 65536; use such a -rw_dt", file, (double)dt);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
-    char       text[SEGY_TEXT_HEADER_SIZE + 1], bin[SEGY_BINARY_HEADER_SIZE], tr[SEGY_TRACE_HEADER_SIZE];
+    char       text[SEGY_TEXT_HEADER_SIZE + 1], tr[SEGY_TRACE_HEADER_SIZE];
     float     *buf;
-    segy_file *fp = segy_open(file, "w+b");
-    const int  bsize = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, (int)nt);
-    const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
-    int        err = fp ? SEGY_OK : -1;
+    segy_file *fp  = segy_open(file, "w+b");
+    int        err = SEGY_OK;
 
     PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create SEG-Y file %s", file);
     PetscCall(PetscMemzero(text, sizeof(text)));
     PetscCall(PetscSNPrintf(text, sizeof(text), "C 1 rewind-fwi shot gather: %" PetscInt_FMT " traces, %" PetscInt_FMT " samples, dt %ld us", nrec, nt, us));
-    for (size_t i = strlen(text); i < SEGY_TEXT_HEADER_SIZE; i++) text[i] = ' ';
-    PetscCall(PetscMemzero(bin, sizeof(bin)));
-    err = err ? err : segy_set_bfield(bin, SEGY_BIN_INTERVAL, (int32_t)us);
-    err = err ? err : segy_set_bfield(bin, SEGY_BIN_SAMPLES, (int32_t)nt);
-    err = err ? err : segy_set_bfield(bin, SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE);
-    err = err ? err : segy_write_textheader(fp, 0, text);
-    err = err ? err : segy_write_binheader(fp, bin);
+    err = SegyWriteHeaders(fp, text, (int32_t)us, (int)nt);
     PetscCall(PetscMalloc1(nt, &buf));
     for (PetscInt r = 0; r < nrec && !err; r++) {
       PetscCall(PetscMemzero(tr, sizeof(tr)));
-      err = err ? err : segy_set_field(tr, SEGY_TR_SEQ_LINE, (int32_t)(r + 1));
       err = err ? err : segy_set_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, -100);
       err = err ? err : segy_set_field(tr, SEGY_TR_ELEV_SCALAR, -100);
       err = err ? err : segy_set_field(tr, SEGY_TR_SOURCE_X, (int32_t)lround(src[0] * 100));
       err = err ? err : segy_set_field(tr, SEGY_TR_SOURCE_DEPTH, (int32_t)lround(src[1] * 100));
       err = err ? err : segy_set_field(tr, SEGY_TR_GROUP_X, (int32_t)lround(rec[2 * r] * 100));
       err = err ? err : segy_set_field(tr, SEGY_TR_RECV_GROUP_ELEV, (int32_t)lround(-rec[2 * r + 1] * 100));
-      err = err ? err : segy_set_field(tr, SEGY_TR_SAMPLE_COUNT, (int32_t)nt);
-      err = err ? err : segy_set_field(tr, SEGY_TR_SAMPLE_INTER, (int32_t)us);
-      err = err ? err : segy_write_traceheader(fp, (int)r, tr, trace0, bsize);
       for (PetscInt k = 0; k < nt; k++) buf[k] = (float)data[k * nrec + r];
-      err = err ? err : segy_from_native(SEGY_IEEE_FLOAT_4_BYTE, nt, buf);
-      err = err ? err : segy_writetrace(fp, (int)r, buf, trace0, bsize);
+      err = err ? err : SegyWriteTrace(fp, (int)r, tr, buf, (int32_t)us, (int)nt);
     }
     PetscCall(PetscFree(buf));
     segy_close(fp);
@@ -118,18 +150,12 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscReal dt, Pe
   *rec = *data = NULL;
   if (!rank) {
     char       bin[SEGY_BINARY_HEADER_SIZE], tr[SEGY_TRACE_HEADER_SIZE];
-    segy_file *fp = segy_open(file, "rb");
     int32_t    us = 0;
-    int        samples = 0, traces = 0, format, bsize;
-    long       trace0;
+    int        samples = 0, traces = 0, format = 0, bsize = 0;
+    long       trace0 = 0;
+    segy_file *fp     = SegyOpenRead(file, bin, &us, &samples, &format, &trace0, &bsize, msg, sizeof(msg));
 
-    if (!fp) PetscCall(PetscSNPrintf(msg, sizeof(msg), "Cannot open SEG-Y file %s", file));
-    else if (segy_binheader(fp, bin) || segy_get_bfield(bin, SEGY_BIN_INTERVAL, &us)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read the binary header", file));
     if (!msg[0]) {
-      samples = segy_samples(bin);
-      format  = segy_format(bin);
-      trace0  = segy_trace0(bin);
-      bsize   = segy_trsize(format, samples);
       if (us <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no sample interval in the binary header (byte 3217): expected %g ms = %ld us", file, (double)dt, lround(dt * 1000)));
       else if (PetscAbsReal(us / 1000.0 - dt) > 1e-9 * dt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has sample interval %d us; expected %ld us, the run's dt %g ms (-rw_dt, or the first gather's)", file, (int)us, lround(dt * 1000), (double)dt));
       else if (nt >= 0 && samples != nt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has %d samples a trace; expected %" PetscInt_FMT " (the run's steps + 1)", file, samples, nt));
@@ -215,14 +241,15 @@ PetscErrorCode RwWaveSegyReadBinaryHeader(MPI_Comm comm, const char file[], Pets
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
     char       bin[SEGY_BINARY_HEADER_SIZE];
-    segy_file *fp = segy_open(file, "rb");
     int32_t    us = 0;
+    int        samples = 0, format, bsize;
+    long       trace0;
+    segy_file *fp = SegyOpenRead(file, bin, &us, &samples, &format, &trace0, &bsize, msg, sizeof(msg));
 
-    if (!fp) PetscCall(PetscSNPrintf(msg, sizeof(msg), "Cannot open SEG-Y file %s", file));
-    else if (segy_binheader(fp, bin) || segy_get_bfield(bin, SEGY_BIN_INTERVAL, &us)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read the binary header", file));
-    else if (us <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no sample interval in the binary header (byte 3217): expected a positive number of microseconds", file));
-    else if (segy_samples(bin) < 2) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: %d samples a trace in the binary header (byte 3221): expected at least 2", file, segy_samples(bin)));
-    if (!msg[0]) v[0] = us / 1000.0, v[1] = segy_samples(bin);
+    if (msg[0]) { /* said */
+    } else if (us <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no sample interval in the binary header (byte 3217): expected a positive number of microseconds", file));
+    else if (samples < 2) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: %d samples a trace in the binary header (byte 3221): expected at least 2", file, samples));
+    if (!msg[0]) v[0] = us / 1000.0, v[1] = samples;
     if (fp) segy_close(fp);
   }
   PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
@@ -263,36 +290,23 @@ PetscErrorCode RwWaveSegyWriteModel(MPI_Comm comm, const char file[], PetscInt d
   PetscCheck(mm > 0 && mm < 65536 && PetscAbsReal(mm - h * 1000) <= 1e-9 * h * 1000, comm, PETSC_ERR_ARG_OUTOFRANGE, "SEG-Y %s: the spacing %g m is not a whole number of millimetres below 65536", file, (double)h);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
-    char       text[SEGY_TEXT_HEADER_SIZE + 1], bin[SEGY_BINARY_HEADER_SIZE], tr[SEGY_TRACE_HEADER_SIZE];
+    char       text[SEGY_TEXT_HEADER_SIZE + 1], tr[SEGY_TRACE_HEADER_SIZE];
     float     *buf;
-    segy_file *fp     = segy_open(file, "w+b");
-    const int  bsize  = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, (int)ns);
-    const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
-    int        err    = fp ? SEGY_OK : -1;
+    segy_file *fp  = segy_open(file, "w+b");
+    int        err = SEGY_OK;
 
     PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create SEG-Y file %s", file);
     PetscCall(PetscMemzero(text, sizeof(text)));
     PetscCall(PetscSNPrintf(text, sizeof(text), "C 1 rewind-fwi velocity model (km/s): %" PetscInt_FMT " columns, %" PetscInt_FMT " depth samples every %ld mm", ncol, ns, mm));
-    for (size_t i = strlen(text); i < SEGY_TEXT_HEADER_SIZE; i++) text[i] = ' ';
-    PetscCall(PetscMemzero(bin, sizeof(bin)));
-    err = err ? err : segy_set_bfield(bin, SEGY_BIN_INTERVAL, (int32_t)mm);
-    err = err ? err : segy_set_bfield(bin, SEGY_BIN_SAMPLES, (int32_t)ns);
-    err = err ? err : segy_set_bfield(bin, SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE);
-    err = err ? err : segy_write_textheader(fp, 0, text);
-    err = err ? err : segy_write_binheader(fp, bin);
+    err = SegyWriteHeaders(fp, text, (int32_t)mm, (int)ns);
     PetscCall(PetscMalloc1(ns, &buf));
     for (PetscInt t = 0; t < ncol && !err; t++) {
       PetscCall(PetscMemzero(tr, sizeof(tr)));
-      err = err ? err : segy_set_field(tr, SEGY_TR_SEQ_LINE, (int32_t)(t + 1));
       err = err ? err : segy_set_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, -100);
       err = err ? err : segy_set_field(tr, SEGY_TR_GROUP_X, (int32_t)lround((t % n[0]) * h * 100));
       err = err ? err : segy_set_field(tr, SEGY_TR_GROUP_Y, (int32_t)lround((t / n[0]) * h * 100));
-      err = err ? err : segy_set_field(tr, SEGY_TR_SAMPLE_COUNT, (int32_t)ns);
-      err = err ? err : segy_set_field(tr, SEGY_TR_SAMPLE_INTER, (int32_t)mm);
-      err = err ? err : segy_write_traceheader(fp, (int)t, tr, trace0, bsize);
       for (PetscInt k = 0; k < ns; k++) buf[k] = (float)c[t + ncol * k];
-      err = err ? err : segy_from_native(SEGY_IEEE_FLOAT_4_BYTE, ns, buf);
-      err = err ? err : segy_writetrace(fp, (int)t, buf, trace0, bsize);
+      err = err ? err : SegyWriteTrace(fp, (int)t, tr, buf, (int32_t)mm, (int)ns);
     }
     PetscCall(PetscFree(buf));
     segy_close(fp);
@@ -328,18 +342,12 @@ PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt *n
   *c = NULL;
   if (!rank) {
     char       bin[SEGY_BINARY_HEADER_SIZE];
-    segy_file *fp = segy_open(file, "rb");
     int32_t    mm = 0;
     int        samples = 0, traces = 0, format = 0, bsize = 0;
     long       trace0 = 0;
+    segy_file *fp     = SegyOpenRead(file, bin, &mm, &samples, &format, &trace0, &bsize, msg, sizeof(msg));
 
-    if (!fp) PetscCall(PetscSNPrintf(msg, sizeof(msg), "Cannot open SEG-Y file %s", file));
-    else if (segy_binheader(fp, bin) || segy_get_bfield(bin, SEGY_BIN_INTERVAL, &mm)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read the binary header", file));
     if (!msg[0]) {
-      samples = segy_samples(bin);
-      format  = segy_format(bin);
-      trace0  = segy_trace0(bin);
-      bsize   = segy_trsize(format, samples);
       if (mm <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: no sample interval in the binary header (byte 3217): expected the vertical spacing in mm", file));
       else if (samples < 1 || segy_traces(fp, &traces, trace0, bsize) || traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: no traces or no samples", file));
     }
