@@ -949,7 +949,7 @@ static PetscErrorCode RwTangentSweep(RwAdjoint adj, Vec m, Vec u0, PetscInt ndir
       RwVecSwap(dW[i], dT[i]);
     }
     RwVecSwap(adj->W, adj->T);
-    if (k + 1 < n) PetscCall(RwAdjointStopCheck_Private(adj, k + 1, &stop)); /* dT[] is free here */
+    if (k + 1 < n) PetscCall(RwAdjointStopCheck_Private(adj, k + 1, &stop));
     if (stop) {
       n = k + 1;
       PetscCall(RwObjectiveSetLastStep_Private(adj->obj, n));

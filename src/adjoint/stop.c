@@ -70,8 +70,9 @@ PetscErrorCode RwAdjointStopDescribe_Private(RwAdjoint adj, char desc[], size_t 
 
 /*
   Whether the run ends at x_k: W = x_k, T = x_(k-1) (the driver's buffers right
-  after the step).  The steady test's difference goes into dT, the tangent
-  sweep's scratch, idle during the forward sweep: nothing is allocated.
+  after the step).  The steady test's difference goes into lam[1]: the test
+  runs only in a first sweep, before any adjoint step, and the tangent sweeps
+  use no lambda; nothing is allocated.
 */
 PetscErrorCode RwAdjointStopCheck_Private(RwAdjoint adj, PetscInt64 k, PetscBool *stop)
 {
@@ -83,8 +84,8 @@ PetscErrorCode RwAdjointStopCheck_Private(RwAdjoint adj, PetscInt64 k, PetscBool
   if (adj->stopsteady > 0) {
     PetscReal d;
 
-    PetscCall(VecWAXPY(adj->dT, -1.0, adj->T, adj->W));
-    PetscCall(VecNorm(adj->dT, NORM_INFINITY, &d)); /* collective: every rank gets the same d */
+    PetscCall(VecWAXPY(adj->lam[1], -1.0, adj->T, adj->W));
+    PetscCall(VecNorm(adj->lam[1], NORM_INFINITY, &d)); /* collective: every rank gets the same d */
     if (d <= adj->stopsteady) *stop = PETSC_TRUE;
   }
   if (adj->stoptest) {

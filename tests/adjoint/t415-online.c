@@ -1,7 +1,8 @@
 /*
   Runs whose length is decided while they run: a stop test ends the first
   forward sweep at step K below the bound -rw_steps, the online schedule
-  reverses what turned out, and J, dJ/dm and dJ/du0 are bitwise those of
+  reverses what turned out, and J, dJ/dm and dJ/du0 (and the forward and
+  tangent sweeps' J and dJ, which stop at K too) are bitwise those of
   storeall run for exactly K steps (so the objective's final-step terms are
   at K), with memory and hdf5 stores; the forward steps are the online
   schedule's for K, within the documented bound.  The steady-state test of
@@ -24,7 +25,8 @@ static PetscErrorCode StopAt(RwAdjoint adj, PetscInt64 k, Vec u, Vec uprev, Pets
 }
 
 typedef struct {
-  PetscReal        J;
+  PetscReal        J, Jforward, dJ; /* the solve's J, RwAdjointForward()'s, RwTangentSolve()'s along dm = 1, du0 = 0 */
+  PetscInt64       fsteps, tsteps; /* the steps RwAdjointForward() and RwTangentSolve() ran */
   Vec              g, gu0;
   RwAdjointCounts  c;
   RwScheduleCounts pred; /* an online schedule's prediction for the steps that turned out */
@@ -48,6 +50,23 @@ static void Solve(const char *grid, const char *opts, PetscInt64 K, PetscBool st
   RW_CHECK(VecDuplicate(p.gu0, &r->gu0));
   RW_CHECK(VecCopy(p.g, r->g));
   RW_CHECK(VecCopy(p.gu0, r->gu0));
+  { /* the forward and tangent sweeps stop at the same step */
+    Vec             dm, du0;
+    RwAdjointCounts c;
+
+    RW_CHECK(RwAdjointForward(p.adj, p.m, p.u0, &r->Jforward, NULL));
+    RW_CHECK(RwAdjointGetCounts(p.adj, &c));
+    r->fsteps = c.steps;
+    RW_CHECK(VecDuplicate(p.m, &dm));
+    RW_CHECK(VecDuplicate(p.u0, &du0));
+    RW_CHECK(VecSet(dm, 1.0));
+    RW_CHECK(VecSet(du0, 0.0));
+    RW_CHECK(RwTangentSolve(p.adj, p.m, dm, p.u0, du0, &r->dJ));
+    RW_CHECK(RwAdjointGetCounts(p.adj, &c));
+    r->tsteps = c.steps;
+    RW_CHECK(VecDestroy(&dm));
+    RW_CHECK(VecDestroy(&du0));
+  }
   if (K > 0 || steady) { /* the counts of an online schedule with the same slots for the steps that turned out */
     RwSchedule s, o;
     PetscInt64 slots;
@@ -74,6 +93,7 @@ static void Same(const char *what, const Result *a, const Result *b)
   RW_CHECK(VecEqual(a->g, b->g, &e1));
   RW_CHECK(VecEqual(a->gu0, b->gu0, &e2));
   rw_assert_all(a->J == b->J && e1 && e2, "%s: J %.17g (storeall %.17g), dJ/dm identical %d, dJ/du0 identical %d", what, a->J, b->J, e1, e2);
+  rw_assert_all(a->Jforward == a->J && a->dJ == b->dJ && a->fsteps == a->c.steps && a->tsteps == a->c.steps, "%s: RwAdjointForward J %.17g after %lld steps (solve %.17g after %lld), RwTangentSolve dJ %.17g after %lld steps (storeall %.17g)", what, a->Jforward, (long long)a->fsteps, a->J, (long long)a->c.steps, a->dJ, (long long)a->tsteps, b->dJ);
 }
 
 static void Free(Result *r)
