@@ -283,7 +283,8 @@ static PetscErrorCode Predict_Online(RwSchedule s, RwScheduleCounts *c)
     PetscCall(AddSegment(on, c, &advact, n - 1 - J * h, 1, (PetscBool)(J > 0)));
   }
   c->reverse_steps                = n;
-  c->max_slots_used[RW_LEVEL_RAM] = on->qcap + PetscMin(on->r, PetscMax(n - 2, 0)); /* the slots the store needs: a run stopped anywhere may use each */
+  /* the slots the store needs, for a run stopped anywhere: the spine's, and the engine's above them unless the spine never fills */
+  c->max_slots_used[RW_LEVEL_RAM] = on->qcap + (on->qcap >= n - 1 ? 0 : PetscMin(on->r, PetscMax(n - 2, 0)));
   c->actions                      = advact + n + 1;
   for (PetscInt lv = 0; lv < RW_NUM_LEVELS; lv++) c->actions += c->stores[lv] + c->restores[lv] + c->frees[lv];
   PetscCall(RwScheduleCountsComplete(s, c));
