@@ -1113,8 +1113,8 @@ PetscErrorCode RwAdjointGetMeasuredCosts(RwAdjoint adj, PetscReal costs[4])
 @*/
 PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
 {
-  RwAdjointCounts *c = &adj->counts;
-
+  RwAdjointCounts *c   = &adj->counts;
+  PetscInt64       ran = c->steps ? c->steps : adj->n; /* a stop test may have ended the run early */
   PetscBool        ascii;
 
   PetscFunctionBegin;
@@ -1129,7 +1129,7 @@ PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
     if (adj->store[l]) PetscCall(RwStoreView(adj->store[l], viewer));
   if (adj->defaultbudget) PetscCall(PetscViewerASCIIPrintf(viewer, "RAM budget: %.3g MB per rank by default, %g of the node's available memory over its ranks (-rw_checkpoint_ram_fraction)\n", adj->defaultbudget / 1e6, (double)adj->ramfraction));
   if (c->steps && c->steps < adj->n) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve stopped at step %" PetscInt64_FMT " of at most %" PetscInt64_FMT " (stop test)\n", c->steps, adj->n));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " forward steps (%" PetscInt64_FMT " recomputed, %.3g forward sweeps), %" PetscInt64_FMT " reverse steps, %" PetscInt64_FMT " tangent steps\n", c->forward_steps, c->forward_steps > adj->n ? c->forward_steps - adj->n : 0, adj->n ? (double)c->forward_steps / (double)adj->n : 0.0, c->reverse_steps, c->tangent_steps));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " forward steps (%" PetscInt64_FMT " recomputed, %.3g forward sweeps), %" PetscInt64_FMT " reverse steps, %" PetscInt64_FMT " tangent steps\n", c->forward_steps, c->forward_steps > ran ? c->forward_steps - ran : 0, ran ? (double)c->forward_steps / (double)ran : 0.0, c->reverse_steps, c->tangent_steps));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     if (adj->store[l]) PetscCall(PetscViewerASCIIPrintf(viewer, "  level %" PetscInt_FMT " (%s store): %" PetscInt64_FMT " stores (%.3g MB, %.3g s), %" PetscInt64_FMT " restores (%.3g MB, %.3g s) on rank 0\n", l, ((PetscObject)adj->store[l])->type_name, c->stores[l], c->bytes_stored[l] / 1e6, (double)c->seconds_store[l], c->restores[l], c->bytes_restored[l] / 1e6, (double)c->seconds_restore[l]));
   if (c->resumed_from >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  resumed at step %" PetscInt64_FMT " from kept checkpoints (-rw_restart)\n", c->resumed_from));

@@ -109,9 +109,9 @@ END_TEST
 /* Far beyond the capacity beta(s+1, t) of few slots for small t: still valid and within the bound */
 START_TEST(test_beyond_capacity)
 {
-  CheckStop(300000, 2, 200003);
-  CheckStop(100000, 3, 99991);
-  CheckStop(300000, 20, 277777);
+  CheckStop(100000, 2, 60001);
+  CheckStop(50000, 3, 30011);
+  CheckStop(200000, 20, 100003);
 }
 END_TEST
 
