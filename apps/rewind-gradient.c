@@ -10,7 +10,9 @@ static char help[] = "rewind-gradient: J and its exact gradient for a model conf
                      "  -rw_gradient_view hdf5:file  write dJd<name> datasets (natural grid order) and scalars as attributes\n"
                      "  -rw_verify taylor,dot,fd     verify the gradient; prints figures and PASS/FAIL\n"
                      "  -rw_adjoint_view             show the schedule, stores, step counts and times after each solve\n"
-                     "Checkpointing: -rw_schedule_type, -rw_schedule_ram_slots, -rw_checkpoint_ram, -rw_store_type, ...\n\n";
+                     "Checkpointing: -rw_schedule_type, -rw_schedule_ram_slots, -rw_checkpoint_ram, -rw_store_type, ...\n"
+                     "Stopping: -rw_adjoint_stop_steady tol ends the run at steady state (max |u_k - u_k-1| <= tol),\n"
+                     "  -rw_steps is then an upper bound; needs -rw_schedule_type online\n\n";
 
 #include <rewind.h>
 #include <petscviewerhdf5.h>
@@ -168,6 +170,19 @@ static PetscErrorCode WriteBlock(PetscViewer h5, const char name[], PetscInt siz
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A stop test (-rw_adjoint_stop_steady) may have ended the run before -rw_steps: say where */
+static PetscErrorCode ReportStop(RwAdjoint adj)
+{
+  RwAdjointCounts c;
+  PetscInt64      n;
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointGetCounts(adj, &c));
+  PetscCall(RwAdjointGetSteps(adj, &n));
+  if (c.steps < n) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stopped_at_step %" PetscInt64_FMT "\n", c.steps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Report(RwModel model, PetscReal J, Vec g, Vec gu0, const char *file)
 {
   PetscInt           nf, nb, ns;
@@ -279,6 +294,7 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(m, &g));
   PetscCall(VecDuplicate(u0, &gu0));
   PetscCall(RwAdjointSolve(adj, m, u0, &J, g, gu0));
+  PetscCall(ReportStop(adj));
   PetscCall(Report(model, J, g, gu0, o.view));
   PetscCall(Verify(model, adj, m, u0, &o, &ok));
   PetscCall(VecDestroy(&g));

@@ -34,6 +34,15 @@ static PetscErrorCode PrintSummary(RwSchedule s, const RwScheduleCounts *c)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stores_ram %" PetscInt64_FMT "\nrestores_ram %" PetscInt64_FMT "\n", c->stores[RW_LEVEL_RAM], c->restores[RW_LEVEL_RAM]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stores_disk %" PetscInt64_FMT "\nrestores_disk %" PetscInt64_FMT "\n", c->stores[RW_LEVEL_DISK], c->restores[RW_LEVEL_DISK]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "predicted_cost %.10g\noptimal_forward_steps %" PetscInt64_FMT "\nrecompute_ratio %.6f\n", (double)c->cost, opt, (double)c->forward_steps / (double)n));
+  {
+    PetscBool  online;
+    PetscInt64 slots, bound;
+
+    PetscCall(RwScheduleIsOnline(s, &online));
+    PetscCall(RwScheduleGetSlots(s, RW_LEVEL_RAM, &slots));
+    if (online) PetscCall(RwScheduleOnlineBound(n, slots, &bound));
+    if (online) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "online_bound %" PetscInt64_FMT "\n", bound)); /* a run that stops at n: the forward steps are at most this */
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -41,6 +41,7 @@ typedef struct {
   PetscInt64 keeps;              /* reverse-sweep keeps written (-rw_adjoint_keep_interval) */
   PetscInt64 bytes_kept;         /* their bytes, this rank */
   PetscReal  seconds_keep;
+  PetscInt64 steps;              /* the steps the solve ran: n, or the step where a stop test ended it (RwAdjointSetStopTest()) */
 } RwAdjointCounts;
 
 /*E
@@ -76,6 +77,7 @@ PETSC_EXTERN PetscErrorCode RwTangentPropagate(RwAdjoint, Vec, Vec, PetscInt, Ve
 PETSC_EXTERN PetscErrorCode RwAdjointGetCounts(RwAdjoint, RwAdjointCounts *);
 PETSC_EXTERN PetscErrorCode RwAdjointGetMeasuredCosts(RwAdjoint, PetscReal[4]);
 PETSC_EXTERN PetscErrorCode RwAdjointView(RwAdjoint, PetscViewer);
+PETSC_EXTERN PetscErrorCode RwAdjointSetStopTest(RwAdjoint, PetscErrorCode (*)(RwAdjoint, PetscInt64, Vec, Vec, PetscBool *, void *), void *);
 PETSC_EXTERN PetscErrorCode RwAdjointMonitorSet(RwAdjoint, PetscErrorCode (*)(RwAdjoint, RwAdjointPhase, PetscInt64, Vec, void *), void *, PetscErrorCode (*)(void **));
 PETSC_EXTERN PetscErrorCode RwAdjointMonitorCancel(RwAdjoint);
 PETSC_EXTERN PetscErrorCode RwAdjointMonitorProgress(RwAdjoint, RwAdjointPhase, PetscInt64, Vec, void *);

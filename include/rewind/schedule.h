@@ -47,6 +47,7 @@ typedef const char *RwScheduleType;
 #define RWSCHEDULEPERIODIC   "periodic"
 #define RWSCHEDULEREVOLVE    "revolve"
 #define RWSCHEDULEMULTILEVEL "multilevel"
+#define RWSCHEDULEONLINE     "online"
 
 /*E
   RwActionType - what the driver must do next
@@ -138,6 +139,11 @@ PETSC_EXTERN PetscErrorCode RwScheduleView(RwSchedule, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwScheduleViewSVG(RwSchedule, const char[]);
 PETSC_EXTERN PetscErrorCode RwScheduleDestroy(RwSchedule *);
 
+PETSC_EXTERN PetscErrorCode RwScheduleIsOnline(RwSchedule, PetscBool *);
+PETSC_EXTERN PetscErrorCode RwScheduleStopAt(RwSchedule, PetscInt64);
+PETSC_EXTERN PetscErrorCode RwScheduleOnlineGetSlots(RwSchedule, PetscInt64 *, PetscInt64 *);
+PETSC_EXTERN PetscErrorCode RwScheduleOnlineBound(PetscInt64, PetscInt64, PetscInt64 *);
+
 PETSC_EXTERN PetscErrorCode RwScheduleMultilevelSetMaxWork(RwSchedule, PetscReal);
 PETSC_EXTERN PetscErrorCode RwScheduleMultilevelGetExact(RwSchedule, PetscBool *);
 
@@ -155,6 +161,7 @@ PETSC_EXTERN PetscErrorCode RwParseBytes(const char[], PetscInt64 *);
 S*/
 typedef struct _n_RwScheduleValidator *RwScheduleValidator;
 PETSC_EXTERN PetscErrorCode RwScheduleValidatorCreate(PetscInt64, const PetscInt64[], RwScheduleValidator *);
+PETSC_EXTERN PetscErrorCode RwScheduleValidatorSetOnline(RwScheduleValidator, PetscBool);
 PETSC_EXTERN PetscErrorCode RwScheduleValidatorSetCosts(RwScheduleValidator, PetscReal, PetscReal, PetscReal, PetscReal);
 PETSC_EXTERN PetscErrorCode RwScheduleValidatorCheck(RwScheduleValidator, const RwAction *);
 PETSC_EXTERN PetscErrorCode RwScheduleValidatorGetCounts(RwScheduleValidator, RwScheduleCounts *);

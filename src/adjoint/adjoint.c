@@ -305,6 +305,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscCall(PetscOptionsFList("-rw_store_disk_type", "Store of the disk level of a multilevel schedule", "RwStoreSetType", RwStoreList, adj->storetype[1], adj->storetype[1], sizeof(adj->storetype[1]), NULL));
   PetscCall(PetscOptionsBool("-rw_restart", "Resume the forward sweep from the checkpoints a killed run kept (hdf5 store, same file)", "RwAdjointSolve", adj->restart, &adj->restart, NULL));
   PetscCall(RwAdjointMonitorSetFromOptions_Private(adj, PetscOptionsObject));
+  PetscCall(RwAdjointStopSetFromOptions_Private(adj, PetscOptionsObject));
   PetscCall(PetscOptionsBool("-rw_adjoint_measured_costs", "After the first solve, re-plan the schedule with the measured step and disk costs", "RwAdjointGetMeasuredCosts", adj->usemeasured, &adj->usemeasured, NULL));
   {
     PetscInt k = (PetscInt)adj->keepinterval;
@@ -365,7 +366,7 @@ static PetscErrorCode RwAdjointProblemIdentity(RwAdjoint adj)
   RwScheduleType stype;
   PetscInt       M[3], nlevels, nterms;
   PetscInt64     slots[RW_NUM_LEVELS] = {0, 0};
-  char           mid[512] = "", id[2048];
+  char           mid[512] = "", id[2048], stop[64];
 
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -375,7 +376,8 @@ static PetscErrorCode RwAdjointProblemIdentity(RwAdjoint adj)
   PetscCall(RwScheduleGetNumLevels(adj->sched, &nlevels));
   for (PetscInt l = 0; l < nlevels; l++) PetscCall(RwScheduleGetSlots(adj->sched, l, &slots[l]));
   PetscCall(RwObjectiveGetNumTerms(adj->obj, &nterms));
-  PetscCall(PetscSNPrintf(id, sizeof(id), "version %s; model %s (%s); grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "; dt %.17g; steps %" PetscInt64_FMT "; schedule %s with %" PetscInt64_FMT " + %" PetscInt64_FMT " slots; objective terms %" PetscInt_FMT, RW_VERSION_STRING, type, mid, M[0], M[1], M[2], (double)model->dt, adj->n, stype, slots[0], slots[1], nterms));
+  PetscCall(RwAdjointStopDescribe_Private(adj, stop, sizeof(stop)));
+  PetscCall(PetscSNPrintf(id, sizeof(id), "version %s; model %s (%s); grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "; dt %.17g; steps %" PetscInt64_FMT "; schedule %s with %" PetscInt64_FMT " + %" PetscInt64_FMT " slots; objective terms %" PetscInt_FMT "; stop %s", RW_VERSION_STRING, type, mid, M[0], M[1], M[2], (double)model->dt, adj->n, stype, slots[0], slots[1], nterms, stop));
   PetscCall(PetscFree(adj->problem));
   PetscCall(PetscStrallocpy(id, &adj->problem));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -522,6 +524,21 @@ static PetscErrorCode RwAdjointCheckFiniteEvery(RwAdjoint adj, PetscInt64 k)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The first sweep reached x_k (W; T = x_(k-1)): a stop test may end the run there */
+static PetscErrorCode RwAdjointMaybeStop(RwAdjoint adj, RwRun *run, PetscInt64 k)
+{
+  PetscBool stop;
+
+  PetscFunctionBegin;
+  if (k >= run->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwAdjointStopCheck_Private(adj, k, &stop));
+  if (!stop) PetscFunctionReturn(PETSC_SUCCESS);
+  run->n = k;
+  PetscCall(RwObjectiveSetLastStep_Private(adj->obj, k));
+  if (run->scheduled) PetscCall(RwScheduleStopAt(adj->sched, k));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a, PetscInt64 b)
 {
   PetscLogDouble t0, t1;
@@ -533,14 +550,22 @@ PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a,
     PetscCall(RwModelStep(adj->model, k, adj->W, adj->T));
     RwVecSwap(adj->W, adj->T);
     if (k + 1 > run->reached) {
+      PetscCall(RwAdjointMaybeStop(adj, run, k + 1));
       PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
       run->reached = k + 1;
       PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_FORWARD, k + 1, adj->W));
       RwAdjointMaybeKill(adj, adj->killat, run->reached);
     } else PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_RECOMPUTE, k + 1, adj->W));
     PetscCall(RwAdjointCheckFiniteEvery(adj, k + 1));
+    if (k + 1 == run->n) b = k + 1; /* stopped, or at the end */
   }
   run->w = b;
+  if (run->scheduled && b == run->n) { /* an online sweep ended at x_n: REVERSE n-1 finds x_(n-1) in W and x_n in N */
+    RwVecSwap(adj->N, adj->W);
+    RwVecSwap(adj->W, adj->T);
+    run->w        = b - 1;
+    run->lastkept = PETSC_TRUE;
+  }
   PetscCall(PetscTime(&t1));
   adj->counts.seconds_forward += t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -581,17 +606,19 @@ static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
   PetscCheck(run->w == k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to reverse step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, k, run->w);
   PetscCall(PetscTime(&t0));
   if (!run->reversing) { /* the first: take the last step to x_n, where lambda_n starts */
-    PetscCheck(k == adj->n - 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule reverses step %" PetscInt64_FMT " first, not the last step %" PetscInt64_FMT, k, adj->n - 1);
-    PetscCall(RwModelStep(adj->model, k, adj->W, adj->N));
-    if (adj->n > run->reached) {
-      PetscCall(RwObjectiveEvaluate(adj->obj, adj->n, adj->N));
-      run->reached = adj->n;
-      PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_FORWARD, adj->n, adj->N));
-    } else PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_RECOMPUTE, adj->n, adj->N));
+    PetscCheck(k == run->n - 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule reverses step %" PetscInt64_FMT " first, not the last step %" PetscInt64_FMT, k, run->n - 1);
+    if (!run->lastkept) {
+      PetscCall(RwModelStep(adj->model, k, adj->W, adj->N));
+      if (run->n > run->reached) {
+        PetscCall(RwObjectiveEvaluate(adj->obj, run->n, adj->N));
+        run->reached = run->n;
+        PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_FORWARD, run->n, adj->N));
+      } else PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_RECOMPUTE, run->n, adj->N));
+    }
     PetscCall(RwModelCheckFinite(adj->model));
     PetscCall(VecSet(adj->lam[0], 0));
     PetscCall(RwModelAdjointBegin(adj->model)); /* first: the objective's direct dJ/dm may add to the model's sums */
-    PetscCall(RwObjectiveAdjointSource(adj->obj, adj->n, adj->N, adj->lam[0]));
+    PetscCall(RwObjectiveAdjointSource(adj->obj, run->n, adj->N, adj->lam[0]));
     run->reversing = PETSC_TRUE;
   }
   PetscCall(RwModelStepAdjoint(adj->model, k, adj->W, adj->N, adj->lam[0], adj->lam[1]));
@@ -727,6 +754,21 @@ static PetscErrorCode RwAdjointEndRun(RwAdjoint adj, PetscInt64 f0, PetscLogDoub
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A run that may stop early needs a schedule that does not plan for a known n */
+static PetscErrorCode RwAdjointCheckOnline(RwAdjoint adj)
+{
+  PetscBool      online;
+  RwScheduleType type;
+  MPI_Comm       comm = PetscObjectComm((PetscObject)adj);
+
+  PetscFunctionBegin;
+  PetscCall(RwScheduleIsOnline(adj->sched, &online));
+  PetscCall(RwScheduleGetType(adj->sched, &type));
+  PetscCheck(online || (!adj->stoptest && !(adj->stopsteady > 0)), comm, PETSC_ERR_ARG_INCOMP, "A stop test (%s) ends the run at a step found while it runs, but schedule %s plans for the known n = %" PetscInt64_FMT ": use -rw_schedule_type online (-rw_steps is then an upper bound)", adj->stoptest ? "RwAdjointSetStopTest()" : "-rw_adjoint_stop_steady", type, adj->n);
+  PetscCheck(!online || !(adj->restart || adj->keepinterval || adj->keepseconds > 0), comm, PETSC_ERR_SUP, "-rw_restart and -rw_adjoint_keep_interval/-rw_adjoint_keep_seconds are not supported with -rw_schedule_type online: the reversal depends on where the run stopped");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwAdjointSolve - J and its gradient with respect to the parameters and the initial state
 
@@ -753,7 +795,7 @@ static PetscErrorCode RwAdjointEndRun(RwAdjoint adj, PetscInt64 f0, PetscLogDoub
 @*/
 PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJdm, Vec dJdu0)
 {
-  RwRun          run = {u0, 0, 0, PETSC_FALSE, 0};
+  RwRun          run = {u0, 0, 0, PETSC_FALSE, 0, 0, PETSC_FALSE, PETSC_FALSE};
   RwAction       act;
   PetscInt64     f0;
   PetscLogDouble t0;
@@ -766,6 +808,9 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   PetscValidHeaderSpecific(dJdm, VEC_CLASSID, 5);
   PetscCall(PetscTime(&t0));
   PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
+  PetscCall(RwAdjointCheckOnline(adj));
+  run.n         = adj->n;
+  run.scheduled = PETSC_TRUE;
   {
     RwScheduleCounts pred;
 
@@ -804,7 +849,8 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
     case RW_ACTION_END: break;
     }
   } while (act.type != RW_ACTION_END);
-  PetscCheck(adj->counts.reverse_steps == adj->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The schedule ended after reversing %" PetscInt64_FMT " of %" PetscInt64_FMT " steps", adj->counts.reverse_steps, adj->n);
+  PetscCheck(adj->counts.reverse_steps == run.n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The schedule ended after reversing %" PetscInt64_FMT " of %" PetscInt64_FMT " steps", adj->counts.reverse_steps, run.n);
+  adj->counts.steps = run.n;
   PetscCall(RwModelCheckFinite(adj->model));
   PetscCall(RwModelAdjointEnd(adj->model, dJdm));
   PetscCall(RwObjectiveAddParameterGradient(adj->obj, dJdm));
@@ -840,7 +886,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
 @*/
 PetscErrorCode RwAdjointForward(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec un)
 {
-  RwRun          run = {u0, 0, 0, PETSC_FALSE, 0};
+  RwRun          run = {u0, 0, 0, PETSC_FALSE, 0, 0, PETSC_FALSE, PETSC_FALSE};
   PetscInt64     f0;
   PetscLogDouble t0;
 
@@ -850,7 +896,9 @@ PetscErrorCode RwAdjointForward(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec 
   PetscCall(RwAdjointBeginRun(adj, m, u0, &f0));
   PetscCall(RwAdjointMonitorBegin_Private(adj, adj->n));
   PetscCall(VecCopy(u0, adj->W));
+  run.n = adj->n;
   PetscCall(RwAdjointAdvance_Private(adj, &run, 0, adj->n));
+  adj->counts.steps = run.n;
   PetscCall(RwModelCheckFinite(adj->model));
   if (un) PetscCall(VecCopy(adj->W, un));
   PetscCall(RwObjectiveEnd(adj->obj, J, NULL));
@@ -874,9 +922,10 @@ static PetscErrorCode RwTangentSetDirection(RwAdjoint adj, PetscInt ndir, Vec dm
    direction) the objective's directional derivative too */
 static PetscErrorCode RwTangentSweep(RwAdjoint adj, Vec m, Vec u0, PetscInt ndir, Vec dm[], Vec du0, Vec dW[], Vec dT[], PetscErrorCode (*fn)(RwAdjoint, PetscInt64, Vec, PetscInt, Vec[], void *), void *ctx, PetscReal *J, PetscReal *dJ)
 {
-  PetscInt64     f0;
+  PetscInt64     f0, n = adj->n;
   PetscLogDouble t0, t1;
   Vec            zero = NULL;
+  PetscBool      stop = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
@@ -892,7 +941,7 @@ static PetscErrorCode RwTangentSweep(RwAdjoint adj, Vec m, Vec u0, PetscInt ndir
   if (du0) PetscCall(VecCopy(du0, dW[0]));
   if (fn) PetscCall((*fn)(adj, 0, adj->W, ndir, dW, ctx));
   if (dJ) PetscCall(RwObjectiveTangent(adj->obj, 0, adj->W, dW[0]));
-  for (PetscInt64 k = 0; k < adj->n; k++) {
+  for (PetscInt64 k = 0; k < n; k++) {
     PetscCall(RwModelStep(adj->model, k, adj->W, adj->T));
     for (PetscInt i = 0; i < ndir; i++) {
       PetscCall(RwTangentSetDirection(adj, ndir, dm, i, zero));
@@ -900,6 +949,11 @@ static PetscErrorCode RwTangentSweep(RwAdjoint adj, Vec m, Vec u0, PetscInt ndir
       RwVecSwap(dW[i], dT[i]);
     }
     RwVecSwap(adj->W, adj->T);
+    if (k + 1 < n) PetscCall(RwAdjointStopCheck_Private(adj, k + 1, &stop));
+    if (stop) {
+      n = k + 1;
+      PetscCall(RwObjectiveSetLastStep_Private(adj->obj, n));
+    }
     PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
     if (fn) PetscCall((*fn)(adj, k + 1, adj->W, ndir, dW, ctx));
     if (dJ) PetscCall(RwObjectiveTangent(adj->obj, k + 1, adj->W, dW[0]));
@@ -909,8 +963,9 @@ static PetscErrorCode RwTangentSweep(RwAdjoint adj, Vec m, Vec u0, PetscInt ndir
   PetscCall(RwModelCheckFinite(adj->model));
   PetscCall(RwObjectiveEnd(adj->obj, J, dJ));
   PetscCall(VecDestroy(&zero));
-  adj->counts.forward_steps = adj->n;
-  adj->counts.tangent_steps = adj->n * ndir;
+  adj->counts.forward_steps = n;
+  adj->counts.tangent_steps = n * ndir;
+  adj->counts.steps         = n;
   PetscCall(PetscTime(&t1));
   adj->counts.seconds_total = t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1058,8 +1113,8 @@ PetscErrorCode RwAdjointGetMeasuredCosts(RwAdjoint adj, PetscReal costs[4])
 @*/
 PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
 {
-  RwAdjointCounts *c = &adj->counts;
-
+  RwAdjointCounts *c   = &adj->counts;
+  PetscInt64       ran = c->steps ? c->steps : adj->n; /* a stop test may have ended the run early */
   PetscBool        ascii;
 
   PetscFunctionBegin;
@@ -1073,7 +1128,8 @@ PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     if (adj->store[l]) PetscCall(RwStoreView(adj->store[l], viewer));
   if (adj->defaultbudget) PetscCall(PetscViewerASCIIPrintf(viewer, "RAM budget: %.3g MB per rank by default, %g of the node's available memory over its ranks (-rw_checkpoint_ram_fraction)\n", adj->defaultbudget / 1e6, (double)adj->ramfraction));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " forward steps (%" PetscInt64_FMT " recomputed, %.3g forward sweeps), %" PetscInt64_FMT " reverse steps, %" PetscInt64_FMT " tangent steps\n", c->forward_steps, c->forward_steps > adj->n ? c->forward_steps - adj->n : 0, adj->n ? (double)c->forward_steps / (double)adj->n : 0.0, c->reverse_steps, c->tangent_steps));
+  if (c->steps && c->steps < adj->n) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve stopped at step %" PetscInt64_FMT " of at most %" PetscInt64_FMT " (stop test)\n", c->steps, adj->n));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " forward steps (%" PetscInt64_FMT " recomputed, %.3g forward sweeps), %" PetscInt64_FMT " reverse steps, %" PetscInt64_FMT " tangent steps\n", c->forward_steps, c->forward_steps > ran ? c->forward_steps - ran : 0, ran ? (double)c->forward_steps / (double)ran : 0.0, c->reverse_steps, c->tangent_steps));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     if (adj->store[l]) PetscCall(PetscViewerASCIIPrintf(viewer, "  level %" PetscInt_FMT " (%s store): %" PetscInt64_FMT " stores (%.3g MB, %.3g s), %" PetscInt64_FMT " restores (%.3g MB, %.3g s) on rank 0\n", l, ((PetscObject)adj->store[l])->type_name, c->stores[l], c->bytes_stored[l] / 1e6, (double)c->seconds_store[l], c->restores[l], c->bytes_restored[l] / 1e6, (double)c->seconds_restore[l]));
   if (c->resumed_from >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  resumed at step %" PetscInt64_FMT " from kept checkpoints (-rw_restart)\n", c->resumed_from));

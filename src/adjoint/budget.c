@@ -58,7 +58,7 @@ PetscErrorCode RwAdjointDefaultBudget_Private(RwAdjoint adj, PetscBool chosen)
   RwSchedule  sched;
   const char *type;
   PetscInt64  budget, per, need;
-  PetscBool   storeall, revolve, multilevel;
+  PetscBool   storeall, revolve, multilevel, online;
 
   PetscFunctionBegin;
   PetscCall(RwAdjointGetSchedule(adj, &sched));
@@ -67,7 +67,8 @@ PetscErrorCode RwAdjointDefaultBudget_Private(RwAdjoint adj, PetscBool chosen)
   PetscCall(PetscStrcmp(type, RWSCHEDULESTOREALL, &storeall));
   PetscCall(PetscStrcmp(type, RWSCHEDULEREVOLVE, &revolve));
   PetscCall(PetscStrcmp(type, RWSCHEDULEMULTILEVEL, &multilevel));
-  if (!(storeall && !chosen) && !revolve && !multilevel) PetscFunctionReturn(PETSC_SUCCESS); /* a chosen storeall or periodic plans its own slots */
+  PetscCall(PetscStrcmp(type, RWSCHEDULEONLINE, &online));
+  if (!(storeall && !chosen) && !revolve && !multilevel && !online) PetscFunctionReturn(PETSC_SUCCESS); /* a chosen storeall or periodic plans its own slots */
   PetscCall(RwAdjointNodeBudget(adj, &budget));
   per = sched->state_bytes[RW_LEVEL_RAM];
   if (budget <= 0 || per <= 0) PetscFunctionReturn(PETSC_SUCCESS); /* unknown: the schedule's own rules apply */

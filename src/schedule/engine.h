@@ -33,7 +33,8 @@ PETSC_INTERN PetscErrorCode RwParseBytesCheck(const char[], PetscInt64 *, PetscB
 /* Where a segment's start is held */
 typedef struct {
   PetscInt   level;
-  PetscInt64 slot; /* -1: x_0, the driver's input */
+  PetscInt64 slot;  /* -1: x_0, the driver's input */
+  PetscBool  loose; /* not on the level's stack (online's spine): freed without the stack's order check */
 } RwCkpt;
 
 typedef enum {

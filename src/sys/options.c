@@ -110,6 +110,7 @@ static const char *const RwOptionNames[] = {
   "-rw_adjoint_measured_costs",
   "-rw_adjoint_monitor",
   "-rw_adjoint_monitor_seconds",
+  "-rw_adjoint_stop_steady",
   "-rw_adjoint_view",
   "-rw_bench_dir",
   "-rw_bench_gradient_cases",

@@ -16,6 +16,8 @@ static const char *settings[] = {
   "-rw_schedule_type revolve -rw_schedule_ram_slots 2 -rw_store_type hdf5",
   "-rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 3 -rw_schedule_costs 1,1,2,2",
   "-rw_schedule_type multilevel -rw_schedule_ram_slots 1 -rw_schedule_disk_slots inf -rw_adjoint_measured_costs",
+  "-rw_schedule_type online -rw_schedule_ram_slots 3",
+  "-rw_schedule_type online -rw_schedule_ram_slots 2 -rw_store_type hdf5",
 };
 
 static void check_problem(const char *grid)

@@ -40,7 +40,9 @@ static inline void ReplayMatchesPrediction(RwSchedule s, const char *what, RwSch
 {
   RwScheduleCounts r, p;
   PetscInt64       n;
+  PetscBool        online;
 
+  RW_CHECK(RwScheduleIsOnline(s, &online));
   RW_CHECK(RwScheduleValidate(s, &r));
   RW_CHECK(RwScheduleGetPrediction(s, &p));
   RW_CHECK(RwScheduleGetSteps(s, &n));
@@ -50,7 +52,8 @@ static inline void ReplayMatchesPrediction(RwSchedule s, const char *what, RwSch
   for (int lv = 0; lv < RW_NUM_LEVELS; lv++) {
     ck_assert_msg(r.stores[lv] == p.stores[lv] && r.restores[lv] == p.restores[lv] && r.frees[lv] == p.frees[lv], "%s level %d: replayed %lld/%lld/%lld stores/restores/frees, predicted %lld/%lld/%lld", what, lv, (long long)r.stores[lv], (long long)r.restores[lv], (long long)r.frees[lv], (long long)p.stores[lv],
                   (long long)p.restores[lv], (long long)p.frees[lv]);
-    ck_assert_msg(r.max_slots_used[lv] == p.max_slots_used[lv], "%s level %d: replay held at most %lld, predicted %lld", what, lv, (long long)r.max_slots_used[lv], (long long)p.max_slots_used[lv]);
+    /* an online schedule predicts the slots any stop may use: this stop holds at most that many */
+    ck_assert_msg(online ? r.max_slots_used[lv] <= p.max_slots_used[lv] : r.max_slots_used[lv] == p.max_slots_used[lv], "%s level %d: replay held at most %lld, predicted %lld", what, lv, (long long)r.max_slots_used[lv], (long long)p.max_slots_used[lv]);
   }
   ck_assert_msg(r.restores[0] + r.restores[1] == n - 1, "%s: %lld restores; one before each reverse but the first", what, (long long)(r.restores[0] + r.restores[1]));
   ck_assert_msg(SameCost(r.cost, p.cost), "%s: replayed cost %.17g, predicted %.17g", what, r.cost, p.cost);

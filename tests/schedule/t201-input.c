@@ -33,7 +33,7 @@ START_TEST(test_bad_values)
   rw_assert_error(RwScheduleSetSlots(s, RW_LEVEL_RAM, -5), "RAM slots -5 (-rw_schedule_ram_slots); expected a count >= 0");
   rw_assert_error(RwScheduleSetSlots(s, 2, 1), "Level 2; expected RW_LEVEL_RAM (0) or RW_LEVEL_DISK (1)");
   rw_assert_error(RwScheduleSetPeriod(s, 0), "Period 0 (-rw_schedule_period); expected k >= 1");
-  rw_assert_error(RwScheduleSetType(s, "revolver"), "Unknown RwSchedule type \"revolver\" (option -rw_schedule_type); registered types: storeall, periodic, revolve, multilevel");
+  rw_assert_error(RwScheduleSetType(s, "revolver"), "Unknown RwSchedule type \"revolver\" (option -rw_schedule_type); registered types: storeall, periodic, revolve, multilevel, online");
   rw_assert_error(RwScheduleSetUp(s), "RwSchedule has no type");
   RW_CHECK(RwScheduleSetType(s, RWSCHEDULEREVOLVE));
   rw_assert_error(RwScheduleSetUp(s), "RwSchedule has no steps: call RwScheduleSetSteps() with n >= 1 first");

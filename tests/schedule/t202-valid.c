@@ -1,6 +1,6 @@
 /*
   Every type, replayed through the validator: all n in 1..200 with s in
-  1..12 (RAM slots for revolve and multilevel, the period for periodic), and
+  1..12 (RAM slots for revolve, online and multilevel, the period for periodic), and
   samples up to n = 1e6.  Each replay must also give exactly the counts the
   type predicts without replaying.
 */
@@ -29,6 +29,8 @@ START_TEST(test_storeall_revolve)
   for (PetscInt64 n = 1; n <= 200; n++) {
     Check(RWSCHEDULESTOREALL, n, -2, -2, NULL, 0);
     for (PetscInt64 s = 1; s <= 12; s++) Check(RWSCHEDULEREVOLVE, n, s, -2, NULL, 0);
+    for (PetscInt64 s = 1; s <= 12; s++) Check(RWSCHEDULEONLINE, n, s, -2, NULL, 0);
+    Check(RWSCHEDULEONLINE, n, UNL, -2, NULL, 0);
   }
 }
 END_TEST
@@ -58,6 +60,8 @@ START_TEST(test_large)
   Check(RWSCHEDULEREVOLVE, 999983, 3, -2, NULL, 0);
   Check(RWSCHEDULEREVOLVE, 100003, 1, -2, NULL, 0);
   Check(RWSCHEDULESTOREALL, 1000000, -2, -2, NULL, 0);
+  Check(RWSCHEDULEONLINE, 1000000, 20, -2, NULL, 0);
+  Check(RWSCHEDULEONLINE, 100003, 1, -2, NULL, 0);
   Check(RWSCHEDULEPERIODIC, 1000000, -2, 1000, NULL, 1000);
   Check(RWSCHEDULEPERIODIC, 123457, -2, -2, NULL, 351);
   Check(RWSCHEDULEMULTILEVEL, 5000, 5, UNL, costs[1], 0);    /* exact */

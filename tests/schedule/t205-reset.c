@@ -62,15 +62,18 @@ static RwSchedule Make(int which)
   case 3:
     RW_CHECK(MakeSchedule(RWSCHEDULEMULTILEVEL, 700, 3, 6, costs, 0, &s));
     break;
-  default:
+  case 4:
     RW_CHECK(MakeSchedule(RWSCHEDULEMULTILEVEL, 30000, 4, UNL, costs, 0, &s)); /* nested fallback */
+    break;
+  default:
+    RW_CHECK(MakeSchedule(RWSCHEDULEONLINE, 20011, 9, -2, costs, 0, &s));
   }
   return s;
 }
 
 START_TEST(test_reset_replays)
 {
-  for (int which = 0; which < 5; which++) {
+  for (int which = 0; which < 6; which++) {
     RwSchedule s = Make(which);
     Stream     first, part, again;
     RwAction   a;
@@ -95,7 +98,7 @@ END_TEST
 
 START_TEST(test_same_on_every_rank)
 {
-  for (int which = 0; which < 5; which++) {
+  for (int which = 0; which < 6; which++) {
     RwSchedule s  = Make(which);
     Stream     st = Record(s, (size_t)-1);
     uint64_t   h = Hash(&st), lo, hi;

@@ -55,6 +55,10 @@ struct _p_RwAdjoint {
   PetscInt        nmonitors;
   PetscInt64      monitortotal, monitordone; /* steps the solve takes in all, and so far */
   PetscLogDouble  monitorstart;
+  /* stopping a run while it runs (stop.c): -rw_steps is then an upper bound (online schedule) */
+  PetscErrorCode (*stoptest)(RwAdjoint, PetscInt64, Vec, Vec, PetscBool *, void *);
+  void           *stopctx;
+  PetscReal       stopsteady;    /* -rw_adjoint_stop_steady: stop when max |u_k - u_k-1| <= this; 0: not */
   Vec             W, N, T;       /* working state x_w, next state x_k+1, scratch */
   Vec             lam[2];        /* lambda_k+1 and lambda_k */
   Vec             dW, dT;        /* tangent states */
@@ -68,6 +72,9 @@ typedef struct {
   PetscInt64 reached; /* the furthest state whose objective terms are in J */
   PetscBool  reversing;
   PetscInt64 action;  /* actions of the schedule taken so far */
+  PetscInt64 n;       /* the run's last step: the driver's n, or where a stop test ended it */
+  PetscBool  lastkept; /* the first sweep ended at x_n: N holds x_n and W x_(n-1), no step to take */
+  PetscBool  scheduled; /* the run follows the schedule (RwAdjointSolve()): a stop goes to it */
 } RwRun;
 
 /* The debugging kills of restart tests fire in one solve only */
@@ -85,6 +92,9 @@ PETSC_INTERN PetscErrorCode RwAdjointMonitorSetFromOptions_Private(RwAdjoint, Pe
 PETSC_INTERN PetscErrorCode RwAdjointDefaultBudget_Private(RwAdjoint, PetscBool);
 PETSC_INTERN PetscErrorCode RwAdjointAdvance_Private(RwAdjoint, RwRun *, PetscInt64, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointStore_Private(RwAdjoint, RwRun *, const RwAction *);
+PETSC_INTERN PetscErrorCode RwAdjointStopCheck_Private(RwAdjoint, PetscInt64, PetscBool *);
+PETSC_INTERN PetscErrorCode RwAdjointStopSetFromOptions_Private(RwAdjoint, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode RwAdjointStopDescribe_Private(RwAdjoint, char[], size_t);
 PETSC_INTERN PetscErrorCode RwAdjointKeepCreate_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointKeepBegin_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointKeepStep_Private(RwAdjoint, RwRun *, PetscInt64);

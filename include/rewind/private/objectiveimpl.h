@@ -42,6 +42,7 @@ struct _p_RwObjective {
 };
 
 PETSC_INTERN PetscErrorCode RwTermAddTerminal(RwObjective, Vec, PetscReal);
+PETSC_INTERN PetscErrorCode RwObjectiveSetLastStep_Private(RwObjective, PetscInt64);
 PETSC_INTERN PetscErrorCode RwTermAddSensors(RwObjective, PetscInt, const PetscReal[], PetscInt, const PetscInt64[], const PetscReal[], PetscReal);
 PETSC_INTERN PetscErrorCode RwTermSensorsSetData(RwTerm *, const PetscReal[], PetscReal);
 PETSC_INTERN PetscErrorCode RwTermSensorsSetPoints(RwObjective, RwTerm *, PetscInt, const PetscReal[], const PetscReal[], PetscReal);

@@ -21,6 +21,7 @@ struct _RwScheduleOps {
   PetscErrorCode (*predict)(RwSchedule, RwScheduleCounts *); /* counts without replaying */
   PetscErrorCode (*view)(RwSchedule, PetscViewer);
   PetscErrorCode (*destroy)(RwSchedule);
+  PetscErrorCode (*stop)(RwSchedule, PetscInt64); /* online types: the run ends at this step (RwScheduleStopAt()) */
 };
 
 struct _p_RwSchedule {
@@ -39,6 +40,7 @@ struct _p_RwSchedule {
   /* resolved by RwScheduleSetUp(): slots from counts and budgets (the smaller) */
   PetscInt64 avail[RW_NUM_LEVELS];
   PetscInt   nlevels; /* levels the schedule stores on; set by the type's setup */
+  PetscBool  online;  /* n is an upper bound: the run may stop earlier (RwScheduleStopAt()); set by the type */
 
   /* the stream */
   RwAction   queue[RW_SCHEDULE_QUEUE];

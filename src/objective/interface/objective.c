@@ -279,6 +279,22 @@ static PetscErrorCode RwTermResolveSteps(RwObjective obj, RwTerm *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* An online run stopped at step n, below the steps it was set up for: the terms
+   given at the final step (RW_OBJECTIVE_FINAL_STEP) move there */
+PetscErrorCode RwObjectiveSetLastStep_Private(RwObjective obj, PetscInt64 n)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < obj->nterms; i++) {
+    RwTerm  *t = &obj->terms[i];
+    PetscInt last = t->nsteps - 1;
+
+    if (t->nsteps <= 0 || t->given[last] != RW_OBJECTIVE_FINAL_STEP) continue;
+    PetscCheck(last == 0 || t->steps[last - 1] < n, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "Objective term %s is active at step %" PetscInt64_FMT " and at the final step, but the run stopped at step %" PetscInt64_FMT, t->name, t->steps[last - 1], n);
+    t->steps[last] = n;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Whether term t is active at step k, and its weight there */
 static PetscBool RwTermActive(RwObjective obj, const RwTerm *t, PetscInt64 k, PetscReal *w)
 {

@@ -234,7 +234,8 @@ static PetscErrorCode ReverseRestored(RwSchedule s, RwEngine *e, PetscInt64 i, R
     h->ckpt  = ckpt;
     *handed  = PETSC_TRUE;
   } else {
-    if (owned) PetscCall(RwScheduleEmitFree(s, ckpt.level, ckpt.slot, i));
+    if (owned && ckpt.loose) PetscCall(RwScheduleEmit(s, RW_ACTION_FREE, i, i, ckpt.level, ckpt.slot));
+    else if (owned) PetscCall(RwScheduleEmitFree(s, ckpt.level, ckpt.slot, i));
     PetscCall(RwScheduleEmit(s, RW_ACTION_REVERSE, i, i, 0, 0));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -260,7 +261,7 @@ static PetscErrorCode StoreallStep(RwSchedule s, RwEngine *e, RwHandover *h, Pet
     f->k    = f->b - 2;
     PetscCall(ReverseFresh(s, e, f->b - 1, h, handed));
   } else if (f->k > f->a) {
-    RwCkpt c = {e->level, f->slot0 + (f->k - f->a - 1)};
+    RwCkpt c = {e->level, f->slot0 + (f->k - f->a - 1), PETSC_FALSE};
 
     PetscCall(RwScheduleEmit(s, RW_ACTION_RESTORE, RwEnginePos(e, f->k), RwEnginePos(e, f->k), c.level, c.slot));
     f->k--;
@@ -324,7 +325,7 @@ PetscErrorCode RwEngineStep(RwSchedule s, RwEngine *e, RwHandover *h, PetscBool 
   Lower(l - j, f->m - 1, &tc, &Bc);
   {
     PetscInt64 a = f->a + j, b = f->b, m = f->m - 1;
-    RwCkpt     c = {e->level, slot};
+    RwCkpt     c = {e->level, slot, PETSC_FALSE};
 
     f->b = f->a + j;
     Lower(j, f->m, &f->t, &f->B);

@@ -13,7 +13,7 @@
 */
 #include "../engine.h"
 
-static const RwCkpt X0 = {RW_LEVEL_RAM, -1};
+static const RwCkpt X0 = {RW_LEVEL_RAM, -1, PETSC_FALSE};
 
 PetscErrorCode RwNestedSetUp(RwNested *nest, PetscInt64 n, PetscInt64 stride, PetscInt outer_level, PetscInt64 outer_slots, PetscInt64 ram_slots)
 {
@@ -57,7 +57,7 @@ PetscErrorCode RwNestedReset(RwNested *nest)
 static PetscErrorCode Expand(RwSchedule s, RwNested *nest, const RwHandover *h)
 {
   PetscInt64 a = RwEnginePos(&nest->outer, h->index), b = RwEnginePos(&nest->outer, h->index + 1), slot;
-  RwCkpt     start;
+  RwCkpt     start = {RW_LEVEL_RAM, -1, PETSC_FALSE};
 
   PetscFunctionBegin;
   if (h->kind == RW_HAND_CKPT && (b - a == 1 || h->ckpt.level != RW_LEVEL_RAM)) PetscCall(RwScheduleEmitFree(s, h->ckpt.level, h->ckpt.slot, a));

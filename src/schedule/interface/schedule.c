@@ -9,6 +9,7 @@ const char *const RwActionTypes[] = {"advance", "store", "restore", "free", "rev
 PETSC_EXTERN PetscErrorCode RwScheduleCreate_Storeall(RwSchedule);
 PETSC_EXTERN PetscErrorCode RwScheduleCreate_Periodic(RwSchedule);
 PETSC_EXTERN PetscErrorCode RwScheduleCreate_Revolve(RwSchedule);
+PETSC_EXTERN PetscErrorCode RwScheduleCreate_Online(RwSchedule);
 PETSC_EXTERN PetscErrorCode RwScheduleCreate_Multilevel(RwSchedule);
 
 /*@C
@@ -50,6 +51,7 @@ PetscErrorCode RwScheduleRegisterAll(void)
   PetscCall(RwScheduleRegister(RWSCHEDULEPERIODIC, RwScheduleCreate_Periodic));
   PetscCall(RwScheduleRegister(RWSCHEDULEREVOLVE, RwScheduleCreate_Revolve));
   PetscCall(RwScheduleRegister(RWSCHEDULEMULTILEVEL, RwScheduleCreate_Multilevel));
+  PetscCall(RwScheduleRegister(RWSCHEDULEONLINE, RwScheduleCreate_Online));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -133,6 +135,7 @@ PetscErrorCode RwScheduleSetType(RwSchedule sched, RwScheduleType type)
   PetscCall(PetscMemzero(sched->ops, sizeof(struct _RwScheduleOps)));
   sched->data        = NULL;
   sched->setupcalled = PETSC_FALSE;
+  sched->online      = PETSC_FALSE;
   PetscCall(PetscObjectChangeTypeName((PetscObject)sched, type));
   PetscCall((*create)(sched));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -858,6 +861,51 @@ PetscErrorCode RwActionView(const RwAction *action, PetscViewer viewer)
   if (!viewer) viewer = PETSC_VIEWER_STDOUT_SELF;
   PetscCall(RwActionFormat(action, line, sizeof(line)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", line));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwScheduleIsOnline - whether the schedule's n is only an upper bound: the
+  run may end earlier, at a step decided while it runs (RwScheduleStopAt())
+
+  Not collective
+
+  Level: intermediate
+
+.seealso: RwScheduleStopAt(), RWSCHEDULEONLINE
+@*/
+PetscErrorCode RwScheduleIsOnline(RwSchedule sched, PetscBool *online)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sched, RW_SCHEDULE_CLASSID, 1);
+  *online = sched->online;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwScheduleStopAt - the run ends at step n: the last action handed out was
+  the forward sweep's ADVANCE (n-1) n, and the stream goes on with the
+  reversal of n steps, the same actions as a schedule set up for n steps
+
+  Not collective
+
+  Input Parameters:
++ sched - an online schedule, in its first forward sweep
+- n     - the run's last step, 1 <= n <= the schedule's steps
+
+  Level: intermediate
+
+.seealso: RwScheduleIsOnline(), RwAdjointSetStopTest()
+@*/
+PetscErrorCode RwScheduleStopAt(RwSchedule sched, PetscInt64 n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sched, RW_SCHEDULE_CLASSID, 1);
+  PetscCheck(sched->setupcalled, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Call RwScheduleSetUp() before RwScheduleStopAt()");
+  PetscCheck(sched->online && sched->ops->stop, PETSC_COMM_SELF, PETSC_ERR_SUP, "Schedule type %s plans for a known number of steps and cannot stop a run early: use -rw_schedule_type online", ((PetscObject)sched)->type_name);
+  PetscCheck(n >= 1 && n <= sched->n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Run stopped at step %" PetscInt64_FMT "; expected 1 <= n <= %" PetscInt64_FMT " (-rw_steps, the upper bound)", n, sched->n);
+  PetscCheck(!sched->qlen, PETSC_COMM_SELF, PETSC_ERR_ORDER, "RwScheduleStopAt(): %" PetscInt_FMT " actions of the stream are still queued; stop right after the ADVANCE that reached step %" PetscInt64_FMT, sched->qlen, n);
+  PetscUseTypeMethod(sched, stop, n);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

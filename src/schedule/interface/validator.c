@@ -25,6 +25,9 @@ struct _n_RwScheduleValidator {
   PetscInt64       work;  /* the working state x_work; -1: undefined */
   PetscInt64       adv;   /* steps advanced */
   PetscBool        ended;
+  PetscBool        online; /* an online stream: its first sweep may give checkpoints up and end at x_n */
+  PetscBool        atn;    /* online: the first sweep just reached x_n (the driver keeps x_(n-1) too) */
+  PetscBool        wentn;  /* online: it did, so the driver took no step of its own to x_n */
   RwAction         last;  /* the previous action (type END before the first) */
   PetscHMapRwV     held[RW_NUM_LEVELS]; /* slot -> 2*step + (restored at least once) */
   PetscHMapRwV     steps;               /* step -> checkpoints holding it */
@@ -101,6 +104,27 @@ PetscErrorCode RwScheduleValidatorSetCosts(RwScheduleValidator v, PetscReal uf, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  RwScheduleValidatorSetOnline - checks an online stream (RWSCHEDULEONLINE): before
+  its first REVERSE it may FREE a checkpoint never restored (given up as the run
+  grew), and its first sweep may end with ADVANCE (n-1) n, the step on which the
+  run stopped, after which the driver holds x_(n-1) and x_n: only such FREEs and
+  REVERSE n-1 may follow, and no step of the driver's own is counted
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwScheduleValidatorCreate(), RwScheduleStopAt()
+@*/
+PetscErrorCode RwScheduleValidatorSetOnline(RwScheduleValidator v, PetscBool online)
+{
+  PetscFunctionBegin;
+  PetscCheck(!v->counts.actions, PETSC_COMM_SELF, PETSC_ERR_ORDER, "RwScheduleValidatorSetOnline() before the first action");
+  v->online = online;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* "Schedule action 17 \"restore disk 12\"": where the stream broke a rule */
 static PetscErrorCode What(RwScheduleValidator v, const RwAction *act, char what[], size_t len)
 {
@@ -112,15 +136,28 @@ static PetscErrorCode What(RwScheduleValidator v, const RwAction *act, char what
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CheckAdvance(RwScheduleValidator v, const RwAction *act)
+/* Online: once the first sweep reached x_n, only the checkpoints given up and REVERSE n-1 may follow */
+static PetscErrorCode CheckNotAtN(RwScheduleValidator v, const RwAction *act)
 {
   PetscFunctionBegin;
+  VCHECK(!v->atn, "%s: the online sweep reached x_%" PetscInt64_FMT ", the last step; only FREEs of checkpoints given up and REVERSE %" PetscInt64_FMT " may follow", what, v->n, v->n - 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckAdvance(RwScheduleValidator v, const RwAction *act)
+{
+  PetscBool last = (PetscBool)(v->online && act->b == v->n && v->next == v->n - 1);
+
+  PetscFunctionBegin;
+  PetscCall(CheckNotAtN(v, act));
   VCHECK(v->work >= 0, "%s: the working state is undefined; after a REVERSE the next action must be RESTORE, FREE or END", what);
   VCHECK(act->a == v->work, "%s: the working state is x_%" PetscInt64_FMT ", not x_%" PetscInt64_FMT, what, v->work, act->a);
   VCHECK(act->b > act->a, "%s: expected an advance to a later step", what);
-  VCHECK(act->b <= v->next, "%s: goes past step %" PetscInt64_FMT ", the next step to reverse", what, v->next);
+  VCHECK(act->b <= v->next || last, "%s: goes past step %" PetscInt64_FMT ", the next step to reverse", what, v->next);
   v->adv += act->b - act->a;
-  v->work = act->b;
+  v->work = last ? v->n - 1 : act->b; /* at x_n the driver keeps x_(n-1) for REVERSE n-1 */
+  v->atn = last;
+  if (last) v->wentn = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -140,6 +177,7 @@ static PetscErrorCode CheckStore(RwScheduleValidator v, const RwAction *act)
   PetscInt   size;
 
   PetscFunctionBegin;
+  PetscCall(CheckNotAtN(v, act));
   PetscCall(CheckLevelSlot(v, act));
   VCHECK(v->work >= 0 && act->a == v->work, "%s: the working state is %s%" PetscInt64_FMT ", not x_%" PetscInt64_FMT, what, v->work >= 0 ? "x_" : "undefined ", v->work, act->a);
   VCHECK(act->a >= 1, "%s: step 0 is never stored: x_0 is the driver's input, restorable without a slot", what);
@@ -159,6 +197,7 @@ static PetscErrorCode CheckRestore(RwScheduleValidator v, const RwAction *act)
   PetscInt64 had;
 
   PetscFunctionBegin;
+  PetscCall(CheckNotAtN(v, act));
   PetscCall(CheckLevelSlot(v, act));
   if (act->slot == -1) {
     VCHECK(act->level == RW_LEVEL_RAM && act->a == 0, "%s: slot -1 is x_0 only, restored as level RAM step 0", what);
@@ -175,12 +214,15 @@ static PetscErrorCode CheckRestore(RwScheduleValidator v, const RwAction *act)
 
 static PetscErrorCode CheckFree(RwScheduleValidator v, const RwAction *act)
 {
-  PetscInt64 cnt;
+  PetscInt64 cnt, had = -1;
 
   PetscFunctionBegin;
   VCHECK(act->slot != -1, "%s: x_0 (slot -1) is the driver's input and is never freed", what);
   PetscCall(CheckLevelSlot(v, act));
-  if (!(v->last.type == RW_ACTION_RESTORE && v->last.level == act->level && v->last.slot == act->slot && v->last.a == act->a)) {
+  if (v->online) PetscCall(PetscHMapRwVGet(v->held[act->level], act->slot, &had));
+  if (v->online && !v->counts.reverse_steps && had >= 0 && had / 2 == act->a && had % 2 == 0) {
+    /* an online first sweep gives up a checkpoint it will not need: allowed */
+  } else if (!(v->last.type == RW_ACTION_RESTORE && v->last.level == act->level && v->last.slot == act->slot && v->last.a == act->a)) {
     char last[128];
 
     PetscCall(RwActionFormat(&v->last, last, sizeof(last)));
@@ -231,6 +273,7 @@ static PetscErrorCode CheckReverse(RwScheduleValidator v, const RwAction *act)
              restored ? "a checkpoint is freed right after its last restore" : "it was stored and never restored");
   v->next--;
   v->work = -1;
+  v->atn  = PETSC_FALSE;
   v->counts.reverse_steps++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -313,7 +356,7 @@ PetscErrorCode RwScheduleValidatorGetCounts(RwScheduleValidator v, RwScheduleCou
   PetscFunctionBegin;
   PetscValidPointer(counts, 2);
   *counts               = v->counts;
-  counts->forward_steps = v->adv + 1;
+  counts->forward_steps = v->adv + (v->wentn ? 0 : 1); /* the driver's step to x_n, unless an online sweep advanced to it */
   counts->cost          = v->uf * (PetscReal)counts->forward_steps + v->ub * (PetscReal)counts->reverse_steps + v->wd * (PetscReal)counts->stores[RW_LEVEL_DISK] + v->rd * (PetscReal)counts->restores[RW_LEVEL_DISK];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -367,6 +410,7 @@ PetscErrorCode RwScheduleValidate(RwSchedule sched, RwScheduleCounts *counts)
   PetscCheck(sched->setupcalled, PetscObjectComm((PetscObject)sched), PETSC_ERR_ARG_WRONGSTATE, "Call RwScheduleSetUp() before RwScheduleValidate()");
   PetscCall(RwScheduleValidatorCreate(sched->n, sched->avail, &v));
   PetscCall(RwScheduleValidatorSetCosts(v, sched->uf, sched->ub, sched->wd, sched->rd));
+  PetscCall(RwScheduleValidatorSetOnline(v, sched->online));
   PetscCall(RwScheduleReset(sched));
   do {
     PetscCall(RwScheduleNext(sched, &act));

@@ -164,12 +164,12 @@ static PetscErrorCode Apply(RwSchedule s, Multilevel *ml, Frame *f, PetscInt cod
   PetscCall(RwScheduleEmit(s, RW_ACTION_ADVANCE, f->a, f->a + j, 0, 0));
   f->b = f->a + j;
   if (code % 4 == CH_RAM) {
-    RwCkpt c = {RW_LEVEL_RAM, 0};
+    RwCkpt c = {RW_LEVEL_RAM, 0, PETSC_FALSE};
 
     PetscCall(RwScheduleEmitStore(s, RW_LEVEL_RAM, f->b, &c.slot));
     PetscCall(RwEngineStart(&ml->ram, f->b, b, ml->sr, c, PETSC_TRUE));
   } else {
-    RwCkpt c = {RW_LEVEL_DISK, 0};
+    RwCkpt c = {RW_LEVEL_DISK, 0, PETSC_FALSE};
 
     PetscCall(RwScheduleEmitStore(s, RW_LEVEL_DISK, f->b, &slot));
     c.slot = slot;
@@ -180,7 +180,7 @@ static PetscErrorCode Apply(RwSchedule s, Multilevel *ml, Frame *f, PetscInt cod
 
 static PetscErrorCode StepT(RwSchedule s, Multilevel *ml, Frame *f)
 {
-  static const RwCkpt X0 = {RW_LEVEL_RAM, -1};
+  static const RwCkpt X0 = {RW_LEVEL_RAM, -1, PETSC_FALSE};
   PetscInt64          l  = f->b;
 
   PetscFunctionBegin;
@@ -210,7 +210,7 @@ static PetscErrorCode StepD(RwSchedule s, Multilevel *ml, Frame *f)
       if (l == 1) PetscCall(RwScheduleEmit(s, RW_ACTION_REVERSE, g.a, g.a, 0, 0));
       else {
         PetscCall(RwScheduleEmitStore(s, RW_LEVEL_RAM, g.a, &slot));
-        PetscCall(RwEngineStart(&ml->ram, g.a, g.b, ml->sr, (RwCkpt){RW_LEVEL_RAM, slot}, PETSC_TRUE));
+        PetscCall(RwEngineStart(&ml->ram, g.a, g.b, ml->sr, (RwCkpt){RW_LEVEL_RAM, slot, PETSC_FALSE}, PETSC_TRUE));
       }
       PetscFunctionReturn(PETSC_SUCCESS);
     }
@@ -245,7 +245,7 @@ static PetscErrorCode Reset_Multilevel(RwSchedule s)
   }
   ml->ram.depth = 0;
   ml->depth     = 1;
-  ml->frames[0] = (Frame){0, 0, ml->n, ml->unlimited ? 0 : ml->cols, {RW_LEVEL_RAM, -1}, PETSC_TRUE}; /* d: disk slots free */
+  ml->frames[0] = (Frame){0, 0, ml->n, ml->unlimited ? 0 : ml->cols, {RW_LEVEL_RAM, -1, PETSC_FALSE}, PETSC_TRUE}; /* d: disk slots free */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
