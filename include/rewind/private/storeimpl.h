@@ -19,6 +19,7 @@ struct _RwStoreOps {
   PetscErrorCode (*getattachment)(RwStore, PetscInt64, PetscInt64[]); /* as kept; NULL: the copy in memory */
   PetscErrorCode (*setsolve)(RwStore);    /* a new solve begins: forget every slot, record store->solve */
   PetscErrorCode (*setcomplete)(RwStore); /* the solve finished: a restart may start it over */
+  PetscErrorCode (*sync)(RwStore);        /* every write so far complete and durable; NULL: they are when they return */
 };
 
 PETSC_EXTERN PetscErrorCode RwStoreCreate_Memory(RwStore);

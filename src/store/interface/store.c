@@ -801,6 +801,30 @@ PetscErrorCode RwStoreFree(RwStore store, PetscInt64 slot)
 }
 
 /*@
+  RwStoreSync - waits for the writes in flight and makes every write so far
+  durable: a crash after it returns keeps them all valid
+
+  Collective
+
+  Level: advanced
+
+  Notes:
+  The hdf5 store commits a write's valid mark with the flush of its next
+  write (one fsync per write, doc/checkpoints.md); the driver syncs where a
+  group of writes must survive together, such as a keep of the reverse sweep.
+
+.seealso: RwStoreWrite()
+@*/
+PetscErrorCode RwStoreSync(RwStore store)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
+  PetscTryTypeMethod(store, sync);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   RwStoreGetCounts - writes and reads, their bytes and seconds (this rank's) since the last reset
 
   Not collective

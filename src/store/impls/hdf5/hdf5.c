@@ -26,8 +26,10 @@
 */
 #include <rewind/private/storeimpl.h>
 #include <petscdmda.h>
+#include "h5writer.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -67,6 +69,8 @@ typedef struct {
   PetscBool       overwrite;                /* -rw_store_overwrite: replace an existing file */
   PetscInt        alignment;                /* -rw_store_hdf5_alignment; 0: none */
   PetscInt        failwrite;                /* -rw_store_hdf5_fail_write; 0: never */
+  PetscBool       async;                    /* -rw_store_hdf5_async: a background thread writes the data */
+  PetscInt        killwrite, killmark;      /* -rw_debug_kill_in_write, -rw_debug_kill_before_mark; 0: never */
   /* the file */
   char      path[PETSC_MAX_PATH_LEN]; /* this rank's file: file, or file with its node's suffix */
   MPI_Comm  fcomm;                    /* the ranks sharing the file */
@@ -81,6 +85,18 @@ typedef struct {
   PetscInt dim, dof, M[3], start[3], count[3], n;
   int      frank; /* the datasets' rank and shape, and this rank's hyperslab */
   hsize_t  fdims[4], fstart[4], fcount[4];
+  /* the write whose record is not yet in the file (see RwStoreWrite_HDF5) */
+  RwH5Writer  writer;   /* the background thread, when async */
+  PetscScalar *stage;   /* the staged state it writes */
+  haddr_t    *offset;   /* each slot's data in the file */
+  PetscBool   inflight; /* the thread is writing the pending write's data */
+  PetscBool   pending;  /* a write's data are written, or being written, and its record is not */
+  PetscBool   uncommitted; /* a record is in HDF5's cache but not yet flushed */
+  PetscInt64  pslot, pstep;
+  uint64_t    psum;
+  int64_t    *pattach;  /* the pending write's attachment */
+  int64_t     generation; /* writes started in this file's life; the root's "generation": those committed */
+  PetscBool   hasgen;     /* the root has "generation" (a file of an earlier rewind may not) */
   /* counters */
   PetscInt       calls; /* writes attempted */
 } RwStore_HDF5;
@@ -274,12 +290,6 @@ static herr_t RwH5AttrGetString(hid_t obj, const char name[], char buf[], size_t
   return s;
 }
 
-/* Sets a slot's valid mark and flushes, so that the mark on disk follows the data on disk */
-static herr_t RwH5Mark(hid_t fid, hid_t dset, int valid)
-{
-  if (RwH5AttrPut(dset, "valid", H5T_NATIVE_INT, &valid) < 0) return -1;
-  return H5Fflush(fid, H5F_SCOPE_LOCAL);
-}
 
 /* The checksum of a slot's record: what a read trusts beside the data (the
    slot, the step, the time, the data's checksum and the attachment), chained
@@ -688,6 +698,8 @@ static herr_t RwH5NewRoot(RwStore store, const int64_t blocks[], PetscMPIInt nf)
   s |= RwH5AttrNewString(h5->fid, "format", RW_H5_FORMAT);
   s |= RwH5AttrNewString(h5->fid, "identity", store->identity ? store->identity : "");
   s |= RwH5AttrNew(h5->fid, "slots", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &slots);
+  s |= RwH5AttrNew(h5->fid, "generation", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &h5->generation);
+  h5->hasgen = PETSC_TRUE;
   s |= RwH5NewSolve(store);
   s |= RwH5AttrNewString(h5->fid, "layout", RwStoreHDF5Comms[h5->comm]);
   if (h5->comm == RW_H5_NODE) {
@@ -781,6 +793,7 @@ static PetscErrorCode RwStoreHDF5CheckRoot(RwStore store)
   char          msg[RW_H5_MSGLEN] = "", format[64], layout[16], *identity;
   size_t        len;
   int64_t       slots = -1;
+  herr_t        gen;
 
   PetscFunctionBegin;
   PetscCall(PetscStrlen(store->identity, &len));
@@ -789,6 +802,8 @@ static PetscErrorCode RwStoreHDF5CheckRoot(RwStore store)
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "identity", identity, len + 2));
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "layout", layout, sizeof(layout)));
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "slots", H5T_NATIVE_INT64, 0, &slots));
+  RwH5TryReturn(gen, store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "generation", H5T_NATIVE_INT64, 0, &h5->generation));
+  h5->hasgen = (PetscBool)(gen == 0);
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "solve", h5->filesolve, sizeof(h5->filesolve)));
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "complete", H5T_NATIVE_INT, 0, &h5->filecomplete));
   if (strcmp(format, RW_H5_FORMAT)) snprintf(msg, sizeof(msg), "File %s is not a rewind checkpoint file: its root attribute \"format\" is \"%s\", expected \"%s\"", h5->path, format, RW_H5_FORMAT);
@@ -919,6 +934,79 @@ static PetscErrorCode RwStoreHDF5Spaces(RwStore store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* This rank's runs of bytes in a slot's contiguous dataset: the x-rows of its
+   block, merged where they follow each other in the file (a block of whole
+   rows is one run), or its part of a node file */
+static PetscErrorCode RwStoreHDF5Runs(RwStore store)
+{
+  RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
+  RwH5Writer   *w    = &h5->writer;
+  size_t        row  = (size_t)(h5->count[0] * h5->dof) * sizeof(double);
+  PetscInt      rows = h5->comm == RW_H5_NODE ? 1 : h5->count[1] * h5->count[2];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(PetscMax(rows, 1), &w->runoff, PetscMax(rows, 1), &w->runlen));
+  w->nruns = 0;
+  w->bytes = (size_t)h5->n * sizeof(double);
+  if (!h5->n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (h5->comm == RW_H5_NODE) {
+    w->runoff[0] = (off_t)(h5->fstart[0] * sizeof(double));
+    w->runlen[0] = w->bytes;
+    w->nruns     = 1;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt z = 0; z < h5->count[2]; z++) {
+    for (PetscInt y = 0; y < h5->count[1]; y++) {
+      off_t off = (off_t)((((h5->start[2] + z) * h5->M[1] + h5->start[1] + y) * h5->M[0] + h5->start[0]) * h5->dof) * (off_t)sizeof(double);
+
+      if (w->nruns && w->runoff[w->nruns - 1] + (off_t)w->runlen[w->nruns - 1] == off) w->runlen[w->nruns - 1] += row;
+      else {
+        w->runoff[w->nruns] = off;
+        w->runlen[w->nruns++] = row;
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The writer copies raw doubles to the slots' file offsets: little-endian
+   IEEE doubles (the datasets' type) in contiguous, allocated datasets */
+static PetscErrorCode RwStoreHDF5Offsets(RwStore store, char msg[])
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  htri_t        le;
+
+  PetscFunctionBegin;
+  RwCallHDF5Return(le, H5Tequal, (H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE));
+  if (!le) snprintf(msg, RW_H5_MSGLEN, "The asynchronous hdf5 store writes raw doubles into file %s, but this machine's doubles are not the file's little-endian IEEE doubles: use -rw_store_hdf5_async 0", h5->path);
+  for (PetscInt64 i = 0; le && i < store->slots; i++) {
+    h5->offset[i] = H5Dget_offset(h5->dset[i]);
+    if (h5->offset[i] == HADDR_UNDEF && !msg[0]) snprintf(msg, RW_H5_MSGLEN, "Dataset /slot_%" PetscInt64_FMT " in file %s has no contiguous storage allocated in the file, which the asynchronous writer needs: use -rw_store_hdf5_async 0", i, h5->path);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The staging buffer and the thread, when writes are asynchronous */
+static PetscErrorCode RwStoreHDF5StartWriter(RwStore store)
+{
+  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
+  char          msg[RW_H5_MSGLEN] = "";
+  int           e;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(PetscMax(store->nattach, 1), &h5->pattach));
+  if (!h5->async) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(PetscMax(store->slots, 1), &h5->offset));
+  PetscCall(RwStoreHDF5Offsets(store, msg));
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_SUP, msg));
+  PetscCall(RwStoreHDF5Runs(store));
+  PetscCall(PetscMalloc1(PetscMax(h5->n, 1), &h5->stage));
+  h5->writer.stage = (const char *)h5->stage;
+  if ((e = RwH5WriterStart(&h5->writer, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the asynchronous writer of checkpoint file %s: %s", h5->path, strerror(e));
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_SYS, msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwStoreSetUp_HDF5(RwStore store)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
@@ -933,53 +1021,172 @@ static PetscErrorCode RwStoreSetUp_HDF5(RwStore store)
   if (store->restart) PetscCall(RwStoreHDF5ReopenFile(store));
   else PetscCall(RwStoreHDF5CreateFile(store));
   PetscCall(RwStoreHDF5Spaces(store));
+  PetscCall(RwStoreHDF5StartWriter(store));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ---- write, read, valid steps ----------------------------------------------- */
 
-/* The data transfer; -rw_store_hdf5_fail_write makes one fail as a full disk
-   would, with its reason on HDF5's error stack, so it takes the same path */
-static herr_t RwStoreHDF5WriteData(RwStore store, PetscInt64 slot, const PetscScalar a[])
+
+/* The changing attributes of a write, all covered by the record checksum,
+   and the valid mark, into HDF5's cache: the next flush commits them */
+static herr_t RwH5PutRecord(RwStore store, hid_t dset, int64_t slot, int64_t step, double time, uint64_t checksum, const int64_t attach[])
 {
-  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  uint64_t record = RwH5RecordSum(slot, step, time, checksum, store->nattach, attach);
+  int      one    = 1;
 
-  if (h5->calls == h5->failwrite) {
-    H5Epush2(H5E_DEFAULT, __FILE__, "H5Dwrite", __LINE__, H5E_ERR_CLS, H5E_IO, H5E_WRITEERROR, "No space left on device (simulated by -rw_store_hdf5_fail_write %d)", (int)h5->failwrite);
-    return -1;
-  }
-  return H5Dwrite(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->dxpl, a);
-}
-
-/* The changing attributes of a write, all covered by the record checksum, then one flush */
-static herr_t RwH5PutRecord(RwStore store, hid_t fid, hid_t dset, int64_t slot, int64_t step, double time, uint64_t checksum)
-{
-  uint64_t record = RwH5RecordSum(slot, step, time, checksum, store->nattach, store->attach);
-
-  if (store->nattach && RwH5AttrPut(dset, "attachment", H5T_NATIVE_INT64, store->attach) < 0) return -1;
+  if (store->nattach && RwH5AttrPut(dset, "attachment", H5T_NATIVE_INT64, attach) < 0) return -1;
   if (RwH5AttrPut(dset, "step", H5T_NATIVE_INT64, &step) < 0) return -1;
   if (RwH5AttrPut(dset, "time", H5T_NATIVE_DOUBLE, &time) < 0) return -1;
   if (RwH5AttrPut(dset, "checksum", H5T_NATIVE_UINT64, &checksum) < 0) return -1;
   if (RwH5AttrPut(dset, "record_checksum", H5T_NATIVE_UINT64, &record) < 0) return -1;
-  return H5Fflush(fid, H5F_SCOPE_LOCAL);
+  return RwH5AttrPut(dset, "valid", H5T_NATIVE_INT, &one);
 }
 
+/* Tests: the process dies as a node failure would */
+static void RwStoreHDF5MaybeKill(PetscInt at, PetscInt call)
+{
+  if (at > 0 && at == call) raise(SIGKILL);
+}
+
+/* The writer's outcome, agreed over the file's ranks: a failure on any rank
+   is an error on all, naming the checkpoint, the call and the system's reason */
+static PetscErrorCode RwStoreHDF5WriterCheck(RwStore store, int err)
+{
+  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
+  char          msg[RW_H5_MSGLEN] = "", where[RW_H5_WHERELEN];
+
+  PetscFunctionBegin;
+  if (err) {
+    RwStoreHDF5Where(store, h5->pslot, h5->pstep, where, sizeof(where));
+    snprintf(msg, sizeof(msg), "writing %s failed: %s in the background writer: %s", where, h5->writer.failed, strerror(err));
+    RwStoreHDF5WriteHint(store, msg, sizeof(msg));
+  }
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_WRITE, msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Finishes the pending write: waits for its data (async), then puts its
+   record and valid mark in HDF5's cache.  Called before anything else touches
+   the file, so the thread never runs beside another HDF5 call on a slot it
+   writes, and nothing reads data still being written */
+static PetscErrorCode RwStoreHDF5Settle(RwStore store)
+{
+  RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
+  double        time = store->dt > 0 ? (double)h5->pstep * (double)store->dt : NAN;
+
+  PetscFunctionBegin;
+  if (!h5->pending) PetscFunctionReturn(PETSC_SUCCESS);
+  h5->pending = PETSC_FALSE;
+  if (h5->inflight) {
+    int err = RwH5WriterWait(&h5->writer, &store->counts.seconds_wait);
+
+    h5->inflight                = PETSC_FALSE;
+    store->counts.seconds_async += h5->writer.seconds;
+    if (err) store->step[h5->pslot] = -1;
+    PetscCall(RwStoreHDF5WriterCheck(store, err));
+  }
+  RwStoreHDF5MaybeKill(h5->killmark, h5->calls); /* tests: data complete, record not written */
+  store->step[h5->pslot] = -1; /* until its record is in */
+  RwH5Try(store, h5->pslot, h5->pstep, RW_H5_WRITE, RwH5PutRecord(store, h5->dset[h5->pslot], h5->pslot, h5->pstep, time, h5->psum, h5->pattach));
+  store->step[h5->pslot] = h5->pstep;
+  h5->uncommitted        = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The one flush (and fsync) of a write: it commits the records settled so far,
+   the root's generation (the writes committed) and whatever was marked invalid */
+static PetscErrorCode RwStoreHDF5Flush(RwStore store, PetscInt64 slot, PetscInt64 k)
+{
+  RwStore_HDF5 *h5  = (RwStore_HDF5 *)store->data;
+  int64_t       gen = h5->generation;
+
+  PetscFunctionBegin;
+  if (!h5->hasgen) RwH5Try(store, slot, k, RW_H5_WRITE, RwH5AttrNew(h5->fid, "generation", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &gen));
+  else RwH5Try(store, slot, k, RW_H5_WRITE, RwH5AttrPut(h5->fid, "generation", H5T_NATIVE_INT64, &gen));
+  h5->hasgen = PETSC_TRUE;
+  RwH5Try(store, slot, k, RW_H5_WRITE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
+  h5->uncommitted = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Settles and commits whatever is pending: nothing is left in flight or in HDF5's cache */
+static PetscErrorCode RwStoreSync_HDF5(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Settle(store));
+  if (h5->uncommitted) PetscCall(RwStoreHDF5Flush(store, -1, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The data, synchronously: one collective H5Dwrite; -rw_store_hdf5_fail_write
+   makes one fail as a full disk would, with its reason on HDF5's error stack */
+static herr_t RwStoreHDF5WriteData(RwStore store, PetscInt64 slot, const PetscScalar a[])
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  return H5Dwrite(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->dxpl, a);
+}
+
+static herr_t RwStoreHDF5FailWrite(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  if (h5->calls != h5->failwrite) return 0;
+  H5Epush2(H5E_DEFAULT, __FILE__, "H5Dwrite", __LINE__, H5E_ERR_CLS, H5E_IO, H5E_WRITEERROR, "No space left on device (simulated by -rw_store_hdf5_fail_write %d)", (int)h5->failwrite);
+  return -1;
+}
+
+/*
+  A write of x_k into slot s, with one flush (one fsync):
+
+  1. the previous write is settled (its data complete, its record and valid
+     mark put in HDF5's cache);
+  2. valid := 0 on slot s, the root's generation := the writes settled, and
+     H5Fflush: this commits the previous write and makes slot s not valid on
+     disk before any of its new data reach the file;
+  3. the data are written: staged and handed to the writer thread (async),
+     or by one collective H5Dwrite;
+  4. the record and the valid mark follow at the next settle, once the data
+     are complete, and reach the disk at the next flush.
+
+  So the mark on disk is set only over complete data, and the data are
+  changed only under a mark that is off on disk.  doc/checkpoints.md has the
+  whole argument, with what a crash at each point leaves.
+*/
 static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 {
   RwStore_HDF5      *h5 = (RwStore_HDF5 *)store->data;
   const PetscScalar *a;
-  uint64_t           sum;
-  double             time = store->dt > 0 ? (double)k * (double)store->dt : NAN;
+  int                zero = 0;
 
   PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Settle(store));
   h5->calls++;
+  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5AttrPut(h5->dset[slot], "valid", H5T_NATIVE_INT, &zero));
+  PetscCall(RwStoreHDF5Flush(store, slot, k));
+  RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5FailWrite(store));
+  h5->generation++;
+  h5->pslot = slot;
+  h5->pstep = k;
+  PetscCall(PetscArraycpy(h5->pattach, store->attach, store->nattach));
   PetscCall(VecGetArrayRead(u, &a));
-  PetscCall(RwStoreHDF5Checksum(store, a, &sum));
-  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Mark(h5->fid, h5->dset[slot], 0));
-  RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5WriteData(store, slot, a));
-  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5PutRecord(store, h5->fid, h5->dset[slot], slot, k, time, sum));
-  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Mark(h5->fid, h5->dset[slot], 1));
-  PetscCall(VecRestoreArrayRead(u, &a));
+  if (h5->async) {
+    /* the caller's state may change as soon as this returns: the thread writes a copy */
+    PetscCall(PetscArraycpy(h5->stage, a, h5->n));
+    PetscCall(VecRestoreArrayRead(u, &a));
+    PetscCall(RwStoreHDF5Checksum(store, h5->stage, &h5->psum));
+    RwH5WriterPost(&h5->writer, (off_t)h5->offset[slot], h5->killwrite > 0 && h5->killwrite == h5->calls);
+    h5->inflight = PETSC_TRUE;
+    store->counts.bytes_async += store->bytes;
+  } else {
+    PetscCall(RwStoreHDF5Checksum(store, a, &h5->psum));
+    RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5WriteData(store, slot, a));
+    PetscCall(VecRestoreArrayRead(u, &a));
+  }
+  h5->pending = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1053,6 +1260,7 @@ static PetscErrorCode RwStoreRead_HDF5(RwStore store, PetscInt64 slot, PetscInt6
   uint64_t       recorded = 0, sum;
 
   PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Settle(store));
   PetscCall(RwStoreHDF5CheckRecord(store, slot, k, &recorded));
   PetscCall(VecGetArrayWrite(u, &a));
   RwH5Try(store, slot, k, RW_H5_READ, H5Dread(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->dxpl, a));
@@ -1077,6 +1285,7 @@ static PetscErrorCode RwStoreGetValidSteps_HDF5(RwStore store, PetscInt64 steps[
   RwH5Record  r;
 
   PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Settle(store));
   for (PetscInt64 i = 0; i < store->slots; i++) {
     char msg[RW_H5_MSGLEN] = "";
 
@@ -1102,6 +1311,7 @@ static PetscErrorCode RwStoreGetAttachment_HDF5(RwStore store, PetscInt64 slot, 
 
   PetscFunctionBegin;
   if (!store->nattach) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwStoreHDF5Settle(store));
   PetscCall(RwStoreHDF5GetValidRecord(store, slot, store->step[slot], &r, msg));
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
   PetscCall(PetscArraycpy(data, h5->attach, store->nattach));
@@ -1118,6 +1328,7 @@ static PetscErrorCode RwStoreSetSolve_HDF5(RwStore store)
   hid_t         t;
 
   PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Settle(store));
   RwH5Try(store, -1, 0, RW_H5_WRITE, RwH5AttrPut(h5->fid, "complete", H5T_NATIVE_INT, &zero));
   for (PetscInt64 i = 0; i < store->slots; i++) RwH5Try(store, i, -1, RW_H5_WRITE, RwH5AttrPut(h5->dset[i], "valid", H5T_NATIVE_INT, &zero));
   RwH5Try(store, -1, 0, RW_H5_WRITE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
@@ -1125,7 +1336,7 @@ static PetscErrorCode RwStoreSetSolve_HDF5(RwStore store)
   RwCallHDF5Return(t, RwH5StringType, (RW_H5_SOLVELEN));
   RwH5Try(store, -1, 0, RW_H5_WRITE, RwH5AttrPut(h5->fid, "solve", t, solve));
   RwCallHDF5(H5Tclose, (t));
-  RwH5Try(store, -1, 0, RW_H5_WRITE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
+  PetscCall(RwStoreHDF5Flush(store, -1, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1135,8 +1346,9 @@ static PetscErrorCode RwStoreSetComplete_HDF5(RwStore store)
   int           one = 1;
 
   PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Settle(store));
   RwH5Try(store, -1, 0, RW_H5_WRITE, RwH5AttrPut(h5->fid, "complete", H5T_NATIVE_INT, &one));
-  RwH5Try(store, -1, 0, RW_H5_WRITE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
+  PetscCall(RwStoreHDF5Flush(store, -1, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1218,6 +1430,9 @@ static PetscErrorCode RwStoreSetFromOptions_HDF5(RwStore store, PetscOptionItems
   PetscCall(PetscOptionsBool("-rw_store_keep", "Keep the checkpoint file at the end (it is removed by default)", "RWSTOREHDF5", h5->keep, &h5->keep, NULL));
   PetscCall(PetscOptionsBool("-rw_store_overwrite", "Replace an existing checkpoint file (without it, a run that does not resume refuses to touch one)", "RWSTOREHDF5", h5->overwrite, &h5->overwrite, NULL));
   PetscCall(RwOptionsInt("-rw_store_hdf5_alignment", "Align checkpoint datasets of at least this many bytes to multiples of it, e.g. the stripe size (0: no alignment)", "RWSTOREHDF5", h5->alignment, &h5->alignment, NULL, 0, PETSC_MAX_INT));
+  PetscCall(PetscOptionsBool("-rw_store_hdf5_async", "Write checkpoint data in a background thread while the sweep goes on", "RWSTOREHDF5", h5->async, &h5->async, NULL));
+  PetscCall(RwOptionsInt("-rw_debug_kill_in_write", "Testing: SIGKILL half way through the data of this write (from 1) of the store", "RWSTOREHDF5", h5->killwrite, &h5->killwrite, NULL, 0, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_debug_kill_before_mark", "Testing: SIGKILL once the data of this write (from 1) are complete, before its record and valid mark", "RWSTOREHDF5", h5->killmark, &h5->killmark, NULL, 0, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_store_hdf5_fail_write", "Debugging: make the k-th write fail as a full disk would (0: never)", "RWSTOREHDF5", h5->failwrite, &h5->failwrite, NULL, 0, PETSC_MAX_INT));
   PetscOptionsHeadEnd();
   PetscCheck(h5->file[0], PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONG, "-%srw_store_hdf5_file needs a file name", prefix);
@@ -1241,6 +1456,19 @@ static PetscErrorCode RwStoreHDF5Rate(RwStore store, PetscInt64 n, PetscLogDoubl
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What the background writer did and how much of it the sweep did not wait for, summed over ranks */
+static PetscErrorCode RwStoreHDF5ViewAsync(RwStore store, PetscViewer viewer)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  double        mine[3] = {(double)store->counts.bytes_async, store->counts.seconds_async, store->counts.seconds_wait}, all[3];
+
+  PetscFunctionBegin;
+  PetscCall(MPIU_Allreduce(mine, all, 3, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)store)));
+  if (!h5->async) PetscCall(PetscViewerASCIIPrintf(viewer, "synchronous writes (-rw_store_hdf5_async 0)\n"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "asynchronous: %.4g MB written by the background writers in %.3g s, the sweep waited %.3g s for them: overlap %.1f%%\n", all[0] / 1e6, all[1], all[2], all[1] > 0 ? 100.0 * PetscMax(0.0, 1.0 - all[2] / all[1]) : 0.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
@@ -1257,7 +1485,8 @@ static PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
   if (h5->alignment) PetscCall(PetscSNPrintf(align, sizeof(align), ", aligned to %" PetscInt_FMT " bytes", h5->alignment));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots: datasets /slot_<i> of %s doubles%s%s\n", store->slots, shape, align, store->restart ? ", reopened for a restart" : ""));
   PetscCall(RwStoreHDF5Rate(store, store->counts.writes, store->counts.seconds_write, rate, sizeof(rate)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "written: %" PetscInt64_FMT " checkpoints, %s\n", store->counts.writes, rate));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "written: %" PetscInt64_FMT " checkpoints, %s, one fsync each\n", store->counts.writes, rate));
+  PetscCall(RwStoreHDF5ViewAsync(store, viewer));
   PetscCall(RwStoreHDF5Rate(store, store->counts.reads, store->counts.seconds_read, rate, sizeof(rate)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "read: %" PetscInt64_FMT " checkpoints, %s, checksums verified\n", store->counts.reads, rate));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1270,8 +1499,12 @@ static PetscErrorCode RwStoreHDF5Close(RwStore store)
   char          msg[RW_H5_MSGLEN] = "";
   herr_t        s                 = 0;
   PetscMPIInt   frank;
+  int           e;
 
   PetscFunctionBegin;
+  if (h5->opened) PetscCall(RwStoreSync_HDF5(store));
+  if ((e = RwH5WriterStop(&h5->writer))) snprintf(msg, sizeof(msg), "Closing the asynchronous writer's handle of checkpoint file %s failed: %s", h5->path, strerror(e));
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_WRITE, msg));
   for (PetscInt64 i = 0; h5->dset && i < store->slots; i++)
     if (h5->dset[i] >= 0) s |= H5Dclose(h5->dset[i]);
   if (h5->memspace > 0) s |= H5Sclose(h5->memspace);
@@ -1297,6 +1530,10 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
   }
   PetscCall(PetscFree(h5->dset));
   PetscCall(PetscFree(h5->attach));
+  PetscCall(PetscFree(h5->pattach));
+  PetscCall(PetscFree(h5->offset));
+  PetscCall(PetscFree(h5->stage));
+  PetscCall(PetscFree2(h5->writer.runoff, h5->writer.runlen));
   PetscCall(PetscFree(store->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileOptions_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5GetFileOptions_C", NULL));
@@ -1315,6 +1552,9 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
 . -rw_store_keep                       - keep the file at the end (by default RwStoreDestroy() removes it)
 . -rw_store_overwrite                  - replace an existing file (by default a run that does not resume refuses to touch it)
 . -rw_store_hdf5_alignment <bytes>     - align datasets of at least that size to multiples of it (the stripe size of a parallel file system); default none
+. -rw_store_hdf5_async <bool>          - a background thread writes each checkpoint's data while the sweep goes on (default true)
+. -rw_debug_kill_in_write <k>          - testing: SIGKILL half way through the data of the k-th write
+. -rw_debug_kill_before_mark <k>       - testing: SIGKILL once the k-th write's data are complete, before its valid mark
 - -rw_store_hdf5_fail_write <k>        - debugging: the k-th write fails as a full disk would
 
   Level: beginner
@@ -1337,6 +1577,8 @@ PetscErrorCode RwStoreCreate_HDF5(RwStore store)
   h5->memspace            = H5I_INVALID_HID;
   h5->filespace           = H5I_INVALID_HID;
   h5->dxpl                = H5I_INVALID_HID;
+  h5->async               = PETSC_TRUE;
+  h5->writer.fd           = -1;
   store->data             = h5;
   store->ops->setfromoptions = RwStoreSetFromOptions_HDF5;
   store->ops->setup          = RwStoreSetUp_HDF5;
@@ -1346,6 +1588,7 @@ PetscErrorCode RwStoreCreate_HDF5(RwStore store)
   store->ops->validsteps     = RwStoreGetValidSteps_HDF5;
   store->ops->setsolve       = RwStoreSetSolve_HDF5;
   store->ops->setcomplete    = RwStoreSetComplete_HDF5;
+  store->ops->sync           = RwStoreSync_HDF5;
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileOptions_C", RwStoreHDF5SetFileOptions_HDF5));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5GetFileOptions_C", RwStoreHDF5GetFileOptions_HDF5));
   store->ops->view           = RwStoreView_HDF5;
