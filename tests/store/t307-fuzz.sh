@@ -112,7 +112,7 @@ if test -z "${PYTHON:-}"; then echo "note: no Python with h5py (configure --disa
 killtrial() {
   np=$1 i=$2
   k=$(( (seed0 * 7919 + i * 104729) % writes + 1 ))
-  if test $((i % 2)) -eq 0; then how="-rw_debug_kill_in_write $k"; else how="-rw_debug_kill_before_mark $k"; fi
+  if test $((i / 2 % 2)) -eq 0; then how="-rw_debug_kill_in_write $k"; else how="-rw_debug_kill_before_mark $k"; fi
   d="$tmp/k$i"
   mkdir "$d"
   if test "$np" = 1; then on=$launch; else on="$RW_MPIEXEC $RW_MPIEXEC_FLAGS -n $np $app"; fi
