@@ -68,6 +68,8 @@ typedef struct {
   PetscInt64 reached; /* the furthest state whose objective terms are in J */
   PetscBool  reversing;
   PetscInt64 action;  /* actions of the schedule taken so far */
+  PetscBool  hasnext; /* the driver looked at the schedule's next action, kept in next */
+  RwAction   next;
 } RwRun;
 
 /* The debugging kills of restart tests fire in one solve only */

@@ -14,6 +14,7 @@ struct _RwStoreOps {
   PetscErrorCode (*destroy)(RwStore);
   PetscErrorCode (*write)(RwStore, PetscInt64, PetscInt64, Vec);
   PetscErrorCode (*read)(RwStore, PetscInt64, PetscInt64, Vec);
+  PetscErrorCode (*swap)(RwStore, PetscInt64, Vec *); /* exchanges the caller's vector with the slot's; NULL: read, then free */
   PetscErrorCode (*free)(RwStore, PetscInt64);
   PetscErrorCode (*validsteps)(RwStore, PetscInt64[]); /* steps the kept states validly hold; NULL: the step table */
   PetscErrorCode (*getattachment)(RwStore, PetscInt64, PetscInt64[]); /* as kept; NULL: the copy in memory */

@@ -75,7 +75,7 @@ typedef struct {
   char      path[PETSC_MAX_PATH_LEN]; /* this rank's file: file, or file with its node's suffix */
   MPI_Comm  fcomm;                    /* the ranks sharing the file */
   PetscInt  node, nodes;
-  hid_t     fid, dxpl, memspace, filespace, *dset;
+  hid_t     fid, dxpl, rdxpl, memspace, filespace, *dset; /* dxpl: collective writes; rdxpl: independent reads */
   int64_t  *attach; /* a slot's attachment as read back, before its record checksum vouches for it */
   PetscBool opened;
   PetscBool owned; /* created here, or reopened and found to be this problem's: removed at the end unless kept */
@@ -93,7 +93,7 @@ typedef struct {
   PetscBool   pending;  /* a write's data are written, or being written, and its record is not */
   PetscBool   uncommitted; /* a record is in HDF5's cache but not yet flushed */
   PetscInt64  pslot, pstep;
-  uint64_t    psum;
+  uint64_t    plocal, psum; /* the pending state's checksum: this rank's part, the whole */
   int64_t    *pattach;  /* the pending write's attachment */
   int64_t     generation; /* writes started in this file's life; the root's "generation": those committed */
   PetscBool   hasgen;     /* the root has "generation" (a file of an earlier rewind may not) */
@@ -389,20 +389,27 @@ static void RwStoreHDF5WriteHint(RwStore store, char msg[], size_t len)
 
 /* Agrees on the status of an HDF5 call every rank made; a failure is reported
    with the file, the checkpoint and HDF5's own explanation */
-static PetscErrorCode RwStoreHDF5Check(RwStore store, PetscInt64 slot, PetscInt64 k, RwH5Doing doing, herr_t status)
+static PetscErrorCode RwStoreHDF5Why(RwStore store, PetscInt64 slot, PetscInt64 k, RwH5Doing doing, herr_t status, char msg[])
 {
-  char msg[RW_H5_MSGLEN] = "";
-
   PetscFunctionBegin;
   if (PetscUnlikely(status < 0)) {
     char where[RW_H5_WHERELEN], why[256];
 
     PetscCall(RwHDF5ErrorMessage(why, sizeof(why)));
     RwStoreHDF5Where(store, slot, k, where, sizeof(where));
-    snprintf(msg, sizeof(msg), "%s %s failed: %s", RwH5Verbs[doing], where, why);
-    if (doing == RW_H5_WRITE) RwStoreHDF5WriteHint(store, msg, sizeof(msg));
-    else if (strstr(why, "metadata checksum")) snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), ": the file is damaged");
+    snprintf(msg, RW_H5_MSGLEN, "%s %s failed: %s", RwH5Verbs[doing], where, why);
+    if (doing == RW_H5_WRITE) RwStoreHDF5WriteHint(store, msg, RW_H5_MSGLEN);
+    else if (strstr(why, "metadata checksum")) snprintf(msg + strlen(msg), RW_H5_MSGLEN - strlen(msg), ": the file is damaged");
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreHDF5Check(RwStore store, PetscInt64 slot, PetscInt64 k, RwH5Doing doing, herr_t status)
+{
+  char msg[RW_H5_MSGLEN] = "";
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Why(store, slot, k, doing, status, msg));
   PetscCall(RwStoreHDF5Agree(store, RwH5Codes[doing], msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -424,14 +431,25 @@ static void RwH5Shape(int rank, const hsize_t dims[], char buf[], size_t len)
 
 /* ---- the checksum ---------------------------------------------------------- */
 
-/* The checksum of the state a (this rank's block) over the ranks of the file */
-static PetscErrorCode RwStoreHDF5Checksum(RwStore store, const PetscScalar a[], uint64_t *sum)
+
+/* The checksum of the state over the file's ranks, from this rank's part
+   local, and the agreement on msg, in one reduction when the file is the
+   store's communicator's (world files): a store operation then costs one
+   collective call, not two.  Node files reduce over the node, then agree. */
+static PetscErrorCode RwStoreHDF5AgreeSum(RwStore store, PetscErrorCode code, char msg[], uint64_t local, uint64_t *sum)
 {
-  RwStore_HDF5 *h5    = (RwStore_HDF5 *)store->data;
-  uint64_t      local = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a);
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  uint64_t      in[2] = {local, msg[0] ? 1 : 0}, out[2];
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Allreduce(&local, sum, 1, MPI_UINT64_T, MPI_SUM, h5->fcomm));
+  if (h5->comm == RW_H5_NODE) {
+    PetscCall(RwStoreHDF5Agree(store, code, msg));
+    PetscCallMPI(MPI_Allreduce(&local, sum, 1, MPI_UINT64_T, MPI_SUM, h5->fcomm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallMPI(MPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_SUM, h5->fcomm));
+  if (out[1]) PetscCall(RwStoreHDF5Agree(store, code, msg)); /* some rank failed: raise its message everywhere */
+  *sum = out[0];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -931,6 +949,8 @@ static PetscErrorCode RwStoreHDF5Spaces(RwStore store)
   }
   RwCallHDF5Return(h5->dxpl, H5Pcreate, (H5P_DATASET_XFER));
   RwCallHDF5(H5Pset_dxpl_mpio, (h5->dxpl, H5FD_MPIO_COLLECTIVE));
+  RwCallHDF5Return(h5->rdxpl, H5Pcreate, (H5P_DATASET_XFER));
+  RwCallHDF5(H5Pset_dxpl_mpio, (h5->rdxpl, H5FD_MPIO_INDEPENDENT));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1049,64 +1069,92 @@ static void RwStoreHDF5MaybeKill(PetscInt at, PetscInt call)
   if (at > 0 && at == call) raise(SIGKILL);
 }
 
-/* The writer's outcome, agreed over the file's ranks: a failure on any rank
-   is an error on all, naming the checkpoint, the call and the system's reason */
-static PetscErrorCode RwStoreHDF5WriterCheck(RwStore store, int err)
+/* Why the writer failed: the checkpoint, the call and the system's reason */
+static void RwStoreHDF5WriterWhy(RwStore store, int err, char msg[])
 {
-  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
-  char          msg[RW_H5_MSGLEN] = "", where[RW_H5_WHERELEN];
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  char          where[RW_H5_WHERELEN];
 
-  PetscFunctionBegin;
-  if (err) {
-    RwStoreHDF5Where(store, h5->pslot, h5->pstep, where, sizeof(where));
-    snprintf(msg, sizeof(msg), "writing %s failed: %s in the background writer: %s", where, h5->writer.failed, strerror(err));
-    RwStoreHDF5WriteHint(store, msg, sizeof(msg));
-  }
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_WRITE, msg));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  RwStoreHDF5Where(store, h5->pslot, h5->pstep, where, sizeof(where));
+  snprintf(msg, RW_H5_MSGLEN, "writing %s failed: %s in the background writer: %s", where, h5->writer.failed, strerror(err));
+  RwStoreHDF5WriteHint(store, msg, RW_H5_MSGLEN);
 }
 
 /* Finishes the pending write: waits for its data (async), then puts its
    record and valid mark in HDF5's cache.  Called before anything else touches
    the file, so the thread never runs beside another HDF5 call on a slot it
    writes, and nothing reads data still being written */
-static PetscErrorCode RwStoreHDF5Settle(RwStore store)
+static PetscErrorCode RwStoreHDF5SettleDefer(RwStore store, herr_t *put)
 {
-  RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
-  double        time = store->dt > 0 ? (double)h5->pstep * (double)store->dt : NAN;
+  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
+  double        time              = store->dt > 0 ? (double)h5->pstep * (double)store->dt : NAN;
+  char          msg[RW_H5_MSGLEN] = "";
+  int           err               = 0;
 
   PetscFunctionBegin;
   if (!h5->pending) PetscFunctionReturn(PETSC_SUCCESS);
   h5->pending = PETSC_FALSE;
   if (h5->inflight) {
-    int err = RwH5WriterWait(&h5->writer, &store->counts.seconds_wait);
-
-    h5->inflight                = PETSC_FALSE;
+    err          = RwH5WriterWait(&h5->writer, &store->counts.seconds_wait);
+    h5->inflight = PETSC_FALSE;
     store->counts.seconds_async += h5->writer.seconds;
-    if (err) store->step[h5->pslot] = -1;
-    PetscCall(RwStoreHDF5WriterCheck(store, err));
   }
   RwStoreHDF5MaybeKill(h5->killmark, h5->calls); /* tests: data complete, record not written */
-  store->step[h5->pslot] = -1; /* until its record is in */
-  RwH5Try(store, h5->pslot, h5->pstep, RW_H5_WRITE, RwH5PutRecord(store, h5->dset[h5->pslot], h5->pslot, h5->pstep, time, h5->psum, h5->pattach));
-  store->step[h5->pslot] = h5->pstep;
+  store->step[h5->pslot] = -1;                   /* until its record is in */
+  /* one reduction: the writers' outcome and the state's checksum */
+  if (err) RwStoreHDF5WriterWhy(store, err, msg);
+  PetscCall(RwStoreHDF5AgreeSum(store, PETSC_ERR_FILE_WRITE, msg, h5->plocal, &h5->psum));
+  /* the record only goes to HDF5's cache (no communication); its status is agreed by the caller */
+  *put                   = RwH5PutRecord(store, h5->dset[h5->pslot], h5->pslot, h5->pstep, time, h5->psum, h5->pattach);
+  store->step[h5->pslot] = *put < 0 ? -1 : h5->pstep;
   h5->uncommitted        = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Settles and agrees on the record's status at once */
+static PetscErrorCode RwStoreHDF5Settle(RwStore store)
+{
+  RwStore_HDF5 *h5  = (RwStore_HDF5 *)store->data;
+  herr_t        put = 0;
+
+  PetscFunctionBegin;
+  if (!h5->pending) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwStoreHDF5SettleDefer(store, &put));
+  RwH5Try(store, h5->pslot, h5->pstep, RW_H5_WRITE, put);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The one flush (and fsync) of a write: it commits the records settled so far,
    the root's generation (the writes committed) and whatever was marked invalid */
-static PetscErrorCode RwStoreHDF5Flush(RwStore store, PetscInt64 slot, PetscInt64 k)
+static herr_t RwH5Commit(RwStore store, PetscInt64 invalidate, herr_t put)
 {
-  RwStore_HDF5 *h5  = (RwStore_HDF5 *)store->data;
-  int64_t       gen = h5->generation;
+  RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
+  int64_t       gen  = h5->generation;
+  int           zero = 0;
+  herr_t        s    = put, f;
+
+  if (invalidate >= 0) s = RwH5AttrPut(h5->dset[invalidate], "valid", H5T_NATIVE_INT, &zero);
+  if (s >= 0) s = h5->hasgen ? RwH5AttrPut(h5->fid, "generation", H5T_NATIVE_INT64, &gen) : RwH5AttrNew(h5->fid, "generation", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &gen);
+  f = H5Fflush(h5->fid, H5F_SCOPE_LOCAL); /* collective: made even after a failure above, so no rank waits */
+  return s < 0 || f < 0 ? -1 : 0;
+}
+
+/* The flush, with slot (>= 0) marked not valid first; one agreement */
+static PetscErrorCode RwStoreHDF5FlushAfter(RwStore store, PetscInt64 slot, PetscInt64 k, herr_t put)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
 
   PetscFunctionBegin;
-  if (!h5->hasgen) RwH5Try(store, slot, k, RW_H5_WRITE, RwH5AttrNew(h5->fid, "generation", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &gen));
-  else RwH5Try(store, slot, k, RW_H5_WRITE, RwH5AttrPut(h5->fid, "generation", H5T_NATIVE_INT64, &gen));
-  h5->hasgen = PETSC_TRUE;
-  RwH5Try(store, slot, k, RW_H5_WRITE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
+  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Commit(store, slot, put));
+  h5->hasgen      = PETSC_TRUE;
   h5->uncommitted = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreHDF5Flush(RwStore store, PetscInt64 slot, PetscInt64 k)
+{
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5FlushAfter(store, slot, k, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1160,14 +1208,13 @@ static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt
 {
   RwStore_HDF5      *h5 = (RwStore_HDF5 *)store->data;
   const PetscScalar *a;
-  int                zero = 0;
+  herr_t             put = 0;
 
   PetscFunctionBegin;
-  PetscCall(RwStoreHDF5Settle(store));
+  if (h5->pending) PetscCall(RwStoreHDF5SettleDefer(store, &put));
   h5->calls++;
-  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5AttrPut(h5->dset[slot], "valid", H5T_NATIVE_INT, &zero));
-  PetscCall(RwStoreHDF5Flush(store, slot, k));
-  RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5FailWrite(store));
+  PetscCall(RwStoreHDF5FlushAfter(store, slot, k, put)); /* slot s not valid on disk, the previous write committed */
+  if (h5->failwrite) RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5FailWrite(store));
   h5->generation++;
   h5->pslot = slot;
   h5->pstep = k;
@@ -1177,12 +1224,12 @@ static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt
     /* the caller's state may change as soon as this returns: the thread writes a copy */
     PetscCall(PetscArraycpy(h5->stage, a, h5->n));
     PetscCall(VecRestoreArrayRead(u, &a));
-    PetscCall(RwStoreHDF5Checksum(store, h5->stage, &h5->psum));
+    h5->plocal = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, h5->stage); /* reduced at the settle */
     RwH5WriterPost(&h5->writer, (off_t)h5->offset[slot], h5->killwrite > 0 && h5->killwrite == h5->calls);
     h5->inflight = PETSC_TRUE;
     store->counts.bytes_async += store->bytes;
   } else {
-    PetscCall(RwStoreHDF5Checksum(store, a, &h5->psum));
+    h5->plocal = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a);
     RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5WriteData(store, slot, a));
     PetscCall(VecRestoreArrayRead(u, &a));
   }
@@ -1191,7 +1238,7 @@ static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt
 }
 
 /* Reads a slot's record; a slot marked valid must have all of it, and its
-   record checksum must match, else msg says what is wrong.  A slot without
+   record checksum must match, else msg says what is wrong (for the caller to agree on).  A slot without
    its valid mark (half-written, or never) comes back with valid 0. */
 static PetscErrorCode RwStoreHDF5GetRecord(RwStore store, PetscInt64 slot, PetscInt64 k, RwH5Record *r, char msg[])
 {
@@ -1199,8 +1246,16 @@ static PetscErrorCode RwStoreHDF5GetRecord(RwStore store, PetscInt64 slot, Petsc
   char          where[RW_H5_WHERELEN];
   uint64_t      sum;
 
+  herr_t        status;
+
   PetscFunctionBegin;
-  RwH5Try(store, slot, k, RW_H5_READ, RwH5GetRecord(h5->dset[slot], h5->dim, store->nattach, h5->attach, r));
+  /* attributes of a cached object header: no communication, so the caller agrees on msg */
+  status = RwH5GetRecord(h5->dset[slot], h5->dim, store->nattach, h5->attach, r);
+  if (status < 0) {
+    PetscCall(RwStoreHDF5Why(store, slot, k, RW_H5_READ, status, msg));
+    r->valid = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   RwStoreHDF5Where(store, slot, k, where, sizeof(where));
   sum = RwH5RecordSum(slot, r->step, r->time, r->checksum, store->nattach, r->attach);
   if (r->valid != 1 || (r->missing && !strcmp(r->missing, "valid"))) r->valid = 0;
@@ -1217,15 +1272,16 @@ static PetscErrorCode RwStoreHDF5GetValidRecord(RwStore store, PetscInt64 slot, 
   PetscFunctionBegin;
   PetscCall(RwStoreHDF5GetRecord(store, slot, k, r, msg));
   RwStoreHDF5Where(store, slot, k, where, sizeof(where));
-  if (!r->valid) snprintf(msg, RW_H5_MSGLEN, "%s has no valid mark: its write never completed (or the mark was removed); refusing to read it", where);
+  if (!msg[0] && !r->valid) snprintf(msg, RW_H5_MSGLEN, "%s has no valid mark: its write never completed (or the mark was removed); refusing to read it", where);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* What the file records for a slot agrees with the read asked for: valid, intact, step k, this grid */
-static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, PetscInt64 k, uint64_t *checksum)
+/* Whether what the file records for a slot agrees with the read asked for:
+   valid, intact, step k, this grid; if not, msg says why (not agreed yet) */
+static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, PetscInt64 k, uint64_t *checksum, char msg[])
 {
-  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
-  char          msg[RW_H5_MSGLEN] = "", where[RW_H5_WHERELEN];
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  char          where[RW_H5_WHERELEN];
   RwH5Record    r;
   PetscBool     samegrid;
   hsize_t       have[3], want[3];
@@ -1241,13 +1297,12 @@ static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, Pet
     samegrid = (PetscBool)(samegrid && have[d] == want[d]);
   }
   if (msg[0]) { /* reported as found */
-  } else if (r.step != k) snprintf(msg, sizeof(msg), "%s records step %" PetscInt64_FMT ", not the step expected", where, (PetscInt64)r.step);
+  } else if (r.step != k) snprintf(msg, RW_H5_MSGLEN, "%s records step %" PetscInt64_FMT ", not the step expected", where, (PetscInt64)r.step);
   else if (!samegrid) {
     RwH5Shape((int)h5->dim, have, hs, sizeof(hs));
     RwH5Shape((int)h5->dim, want, ws, sizeof(ws));
-    snprintf(msg, sizeof(msg), "%s records a %dD grid %s with dof %d; the state is %dD, %s with dof %d", where, (int)r.dim, hs, (int)r.dof, (int)h5->dim, ws, (int)h5->dof);
+    snprintf(msg, RW_H5_MSGLEN, "%s records a %dD grid %s with dof %d; the state is %dD, %s with dof %d", where, (int)r.dim, hs, (int)r.dof, (int)h5->dim, ws, (int)h5->dof);
   }
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
   *checksum = r.checksum;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1258,19 +1313,29 @@ static PetscErrorCode RwStoreRead_HDF5(RwStore store, PetscInt64 slot, PetscInt6
   char           msg[RW_H5_MSGLEN] = "", where[RW_H5_WHERELEN];
   PetscScalar   *a;
   uint64_t       recorded = 0, sum;
+  PetscErrorCode code     = PETSC_ERR_FILE_UNEXPECTED;
+  herr_t         status, put = 0;
 
   PetscFunctionBegin;
-  PetscCall(RwStoreHDF5Settle(store));
-  PetscCall(RwStoreHDF5CheckRecord(store, slot, k, &recorded));
+  if (h5->pending) PetscCall(RwStoreHDF5SettleDefer(store, &put));
+  if (put < 0) PetscCall(RwStoreHDF5Why(store, h5->pslot, h5->pstep, RW_H5_WRITE, put, msg));
+  /* one reduction for the record's verdict, the read's and the data's checksum:
+     each rank reads its own part (independent I/O, no exchange between ranks) */
+  if (!msg[0]) PetscCall(RwStoreHDF5CheckRecord(store, slot, k, &recorded, msg));
   PetscCall(VecGetArrayWrite(u, &a));
-  RwH5Try(store, slot, k, RW_H5_READ, H5Dread(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->dxpl, a));
-  PetscCall(RwStoreHDF5Checksum(store, a, &sum));
+  status = H5Dread(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->rdxpl, a);
+  if (!msg[0] && status < 0) {
+    PetscCall(RwStoreHDF5Why(store, slot, k, RW_H5_READ, status, msg));
+    code = PETSC_ERR_FILE_READ;
+  }
+  PetscCall(RwStoreHDF5AgreeSum(store, code, msg, RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a), &sum));
   PetscCall(VecRestoreArrayWrite(u, &a));
-  if (sum != recorded) {
+  if (sum != recorded) { /* the same verdict on every rank of a world file */
     RwStoreHDF5Where(store, slot, k, where, sizeof(where));
     snprintf(msg, sizeof(msg), "%s: checksum 0x%016llx of the data read differs from 0x%016llx recorded: the file is corrupted", where, (unsigned long long)sum, (unsigned long long)recorded);
   }
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  if (h5->comm == RW_H5_NODE) PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg)); /* another node may differ */
+  else PetscCheck(!msg[0], PetscObjectComm((PetscObject)store), PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1510,6 +1575,7 @@ static PetscErrorCode RwStoreHDF5Close(RwStore store)
   if (h5->memspace > 0) s |= H5Sclose(h5->memspace);
   if (h5->filespace > 0) s |= H5Sclose(h5->filespace);
   if (h5->dxpl > 0) s |= H5Pclose(h5->dxpl);
+  if (h5->rdxpl > 0) s |= H5Pclose(h5->rdxpl);
   if (h5->opened) s |= H5Fclose(h5->fid);
   RwH5Try(store, -1, 0, RW_H5_CLOSE, s < 0 ? -1 : 0);
   PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
@@ -1577,6 +1643,7 @@ PetscErrorCode RwStoreCreate_HDF5(RwStore store)
   h5->memspace            = H5I_INVALID_HID;
   h5->filespace           = H5I_INVALID_HID;
   h5->dxpl                = H5I_INVALID_HID;
+  h5->rdxpl               = H5I_INVALID_HID;
   h5->async               = PETSC_TRUE;
   h5->writer.fd           = -1;
   store->data             = h5;
