@@ -10,10 +10,11 @@
                  grid, dof (fixed at set-up) and step, time, checksum, valid
 
   Datasets and attributes are all created at set-up: the time loop only writes.
-  A write clears the slot's valid mark and flushes, writes the data and its
-  step, time and checksum and flushes, then sets the mark and flushes, so a
+  A write clears the slot's valid mark and flushes once (which also commits
+  the previous write's record and mark), writes the data (in a background
+  thread), and puts its record and mark in once the data are complete, so a
   crash at any moment leaves the slot either valid with complete data or not
-  valid.  A read checks the mark, step, grid and dof, and the checksum of what
+  valid (RwStoreWrite_HDF5, doc/checkpoints.md).  A read checks the mark, step, grid and dof, and the checksum of what
   it read.
 
   The checksum does not depend on the decomposition: the sum, modulo 2^64, of
@@ -1608,7 +1609,8 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
 
 /*MC
   RWSTOREHDF5 - "hdf5": checkpoints in a parallel HDF5 file, one dataset per
-  slot shaped like the global grid, written and read collectively; each
+  slot shaped like the global grid, written by a background thread (or
+  collectively), read with independent MPI-IO; each
   checkpoint records its step, time, grid and a checksum independent of the
   decomposition, and is marked valid only once written and flushed.
 
