@@ -28,6 +28,31 @@ static PetscErrorCode GradSolve(void *ctx, PetscInt calls)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* How much of the hdf5 stores' asynchronous writing the last gradient did not
+   wait for (summed over ranks and levels): 1 - waited / writer's time */
+static PetscErrorCode GradOverlap(BenchResults res, RwAdjoint adj)
+{
+  double mine[3] = {0, 0, 0}, all[3];
+
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    RwStore       store;
+    RwStoreCounts c;
+
+    PetscCall(RwAdjointGetStore(adj, l, &store));
+    if (!store) continue;
+    PetscCall(RwStoreGetCounts(store, &c));
+    mine[0] += (double)c.bytes_async;
+    mine[1] += c.seconds_async;
+    mine[2] += c.seconds_wait;
+  }
+  PetscCall(MPIU_Allreduce(mine, all, 3, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)adj)));
+  if (all[0] <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(BenchReal(res, "waited", "s", all[2]));
+  PetscCall(BenchReal(res, "overlap", "%", all[1] > 0 ? 100 * PetscMax(0.0, 1 - all[2] / all[1]) : 0.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One row: gradient time over forward time, steps taken against steps predicted */
 static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, BenchProblem *p, const char *name, const char *opts, PetscReal *fwd, RwAdjointCounts *counts)
 {
@@ -75,6 +100,7 @@ static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, BenchPr
   PetscCall(BenchReal(res, "in_reverse", "s", counts->seconds_reverse));
   PetscCall(BenchReal(res, "store_restore", "s", counts->seconds_store[RW_LEVEL_RAM] + counts->seconds_store[RW_LEVEL_DISK] + counts->seconds_restore[RW_LEVEL_RAM] + counts->seconds_restore[RW_LEVEL_DISK]));
   PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&tg)));
+  PetscCall(GradOverlap(res, p->adj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -299,6 +325,7 @@ PetscErrorCode BenchGradient(const BenchConfig *cfg, BenchResults res)
   if (cfg->gradient[BENCH_OPTIONS]) PetscCall(GradOptionsCase(cfg, res));
   PetscCall(BenchNote(res, "forward: RwAdjointForward (J alone, nothing stored); gradient: RwAdjointSolve (J, dJ/dm, dJ/du0), best of %" PetscInt_FMT "; fwd_steps: forward steps the driver took, predicted: RwScheduleGetPrediction", cfg->repeat));
   PetscCall(BenchNote(res, "in_forward, in_reverse, store_restore: seconds of the last gradient in ADVANCE, REVERSE (adjoint steps, the first forward step) and STORE/RESTORE actions (RwAdjointGetCounts)"));
+  PetscCall(BenchNote(res, "waited, overlap (hdf5 stores with -rw_store_hdf5_async, the default): seconds the last gradient waited for the background writers, and 1 - waited / the writers' seconds, summed over ranks (the store's view gives the MB)"));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -52,7 +52,9 @@ PETSC_EXTERN PetscErrorCode RwStoreSetAttachment(RwStore, const PetscInt64[]);
 PETSC_EXTERN PetscErrorCode RwStoreGetAttachment(RwStore, PetscInt64, PetscInt64[]);
 PETSC_EXTERN PetscErrorCode RwStoreWrite(RwStore, PetscInt64, PetscInt64, Vec);
 PETSC_EXTERN PetscErrorCode RwStoreRead(RwStore, PetscInt64, PetscInt64, Vec);
+PETSC_EXTERN PetscErrorCode RwStoreReadAndFree(RwStore, PetscInt64, PetscInt64, Vec *);
 PETSC_EXTERN PetscErrorCode RwStoreFree(RwStore, PetscInt64);
+PETSC_EXTERN PetscErrorCode RwStoreSync(RwStore);
 /*S
   RwStoreCounts - what a store did since its last RwStoreResetCounts(), on this rank
 
@@ -62,6 +64,10 @@ typedef struct {
   PetscInt64 writes, reads;
   PetscInt64 bytes_written, bytes_read;
   PetscReal  seconds_write, seconds_read;
+  PetscInt64 bytes_async;   /* written by a background writer while the caller went on */
+  PetscReal  seconds_async; /* the writer's time on them */
+  PetscReal  seconds_wait;  /* the caller's time waiting for it (part of seconds_write, seconds_read) */
+  PetscInt64 swaps;         /* reads that exchanged vectors instead of copying (RwStoreReadAndFree()) */
 } RwStoreCounts;
 
 PETSC_EXTERN PetscErrorCode RwStoreGetCounts(RwStore, RwStoreCounts *);

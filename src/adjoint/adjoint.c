@@ -586,13 +586,40 @@ PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The schedule's next action, or the one the driver already looked at */
+static PetscErrorCode RwAdjointNextAction(RwAdjoint adj, RwRun *run, RwAction *act)
+{
+  PetscFunctionBegin;
+  if (run->hasnext) *act = run->next;
+  else PetscCall(RwScheduleNext(adj->sched, act));
+  run->hasnext = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the action after act frees act's slot: then its state can move
+   into W instead of being copied (the FREE is still taken as usual) */
+static PetscErrorCode RwAdjointFreedNext(RwAdjoint adj, RwRun *run, const RwAction *act, PetscBool *freed)
+{
+  PetscFunctionBegin;
+  if (!run->hasnext) PetscCall(RwScheduleNext(adj->sched, &run->next));
+  run->hasnext = PETSC_TRUE;
+  *freed       = (PetscBool)(run->next.type == RW_ACTION_FREE && run->next.level == act->level && run->next.slot == act->slot);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwAdjointRestore(RwAdjoint adj, RwRun *run, const RwAction *act)
 {
+  PetscBool freed = PETSC_FALSE;
+
   PetscFunctionBegin;
   if (act->slot < 0) { /* x_0 is the input: it takes no slot */
     PetscCheck(act->a == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule restores step %" PetscInt64_FMT " from no slot; only x_0 can be", act->a);
     PetscCall(VecCopy(run->u0, adj->W));
-  } else PetscCall(RwStoreRead(adj->store[act->level], act->slot, act->a, adj->W));
+  } else {
+    PetscCall(RwAdjointFreedNext(adj, run, act, &freed));
+    if (freed) PetscCall(RwStoreReadAndFree(adj->store[act->level], act->slot, act->a, &adj->W));
+    else PetscCall(RwStoreRead(adj->store[act->level], act->slot, act->a, adj->W));
+  }
   run->w = act->a;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -795,7 +822,7 @@ static PetscErrorCode RwAdjointCheckOnline(RwAdjoint adj)
 @*/
 PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJdm, Vec dJdu0)
 {
-  RwRun          run = {u0, 0, 0, PETSC_FALSE, 0, 0, PETSC_FALSE, PETSC_FALSE};
+  RwRun          run = {.u0 = u0}; /* the rest zero: nothing reached, no look-ahead */
   RwAction       act;
   PetscInt64     f0;
   PetscLogDouble t0;
@@ -834,7 +861,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   }
   do {
     RwAdjointMaybeKill(adj, adj->killaction, run.action);
-    PetscCall(RwScheduleNext(adj->sched, &act));
+    PetscCall(RwAdjointNextAction(adj, &run, &act));
     run.action++;
     switch (act.type) {
     case RW_ACTION_ADVANCE: PetscCall(RwAdjointAdvance_Private(adj, &run, act.a, act.b)); break;
@@ -886,7 +913,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
 @*/
 PetscErrorCode RwAdjointForward(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec un)
 {
-  RwRun          run = {u0, 0, 0, PETSC_FALSE, 0, 0, PETSC_FALSE, PETSC_FALSE};
+  RwRun          run = {.u0 = u0}; /* the rest zero: nothing reached, no look-ahead */
   PetscInt64     f0;
   PetscLogDouble t0;
 

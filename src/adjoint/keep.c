@@ -191,6 +191,9 @@ PetscErrorCode RwAdjointKeepStep_Private(RwAdjoint adj, RwRun *run, PetscInt64 k
   PetscCall(RwStoreSetAttachment(adj->keep[0], adj->keepattach));
   PetscCall(RwStoreWrite(adj->keep[0], 2 * b, q, adj->lam[0]));
   PetscCall(RwStoreWrite(adj->keep[0], 2 * b + 1, q, adj->N)); /* last: its header makes the buffer whole */
+  /* the stores commit a write with the flush of the next one: make the whole keep durable now */
+  PetscCall(RwStoreSync(adj->keep[1]));
+  PetscCall(RwStoreSync(adj->keep[0]));
   PetscCall(RwStoreGetCounts(adj->keep[0], &c0));
   PetscCall(RwStoreGetCounts(adj->keep[1], &c1));
   PetscCall(PetscTime(&t1));

@@ -1,7 +1,8 @@
 /*
   The hdf5 store under the adjoint driver: with -rw_store_type hdf5, J and the
   gradients (parameters and initial state) are bitwise those of the memory
-  store, in 1D, 2D and 3D; the driver's file is removed at the end.  A write
+  store, in 1D, 2D and 3D, with asynchronous writes (the default) and with
+  synchronous ones (-rw_store_hdf5_async 0); the driver's file is removed at the end.  A write
   failing mid-run (-rw_store_hdf5_fail_write, a simulated full disk) stops
   the solve with an error naming the file and the checkpoint, and leaves that
   slot not valid.
@@ -31,28 +32,32 @@ START_TEST(test_same_gradient)
 {
   RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   for (int d = 0; d < 3; d++) {
-    char          opts[2][2 * PETSC_MAX_PATH_LEN], file[PETSC_MAX_PATH_LEN];
-    RwModel       model[2];
-    RwTestProblem p[2];
-    PetscReal     J[2];
+    char          opts[3][2 * PETSC_MAX_PATH_LEN], file[PETSC_MAX_PATH_LEN];
+    const char   *name[3] = {"memory", "asynchronous hdf5", "synchronous hdf5"};
+    RwModel       model[3];
+    RwTestProblem p[3];
+    PetscReal     J[3];
     PetscInt      bad;
 
     snprintf(file, sizeof(file), "%s/driver%d.h5", dir, d);
     snprintf(opts[0], sizeof(opts[0]), "%s -rw_steps 8 -rw_store_type memory", grids[d]);
     snprintf(opts[1], sizeof(opts[1]), "%s -rw_steps 8 -rw_store_type hdf5 -rw_store_hdf5_file %s", grids[d], file);
-    for (int s = 0; s < 2; s++) {
+    snprintf(opts[2], sizeof(opts[2]), "%s -rw_steps 8 -rw_store_type hdf5 -rw_store_hdf5_file %s-sync -rw_store_hdf5_async 0", grids[d], file);
+    for (int s = 0; s < 3; s++) {
       RW_CHECK(rw_test_model(opts[s], &model[s]));
       RW_CHECK(rw_test_problem(model[s], &p[s]));
       RW_CHECK(RwAdjointSolve(p[s].adj, p[s].m, p[s].u0, &J[s], p[s].g, p[s].gu0));
     }
     rw_assert_all(rw_store_exists(file), "%s: the driver's checkpoint file %s does not exist", grids[d], file);
     if (d == 1) RW_CHECK(RwAdjointView(p[1].adj, NULL));
-    rw_assert_all(!memcmp(&J[0], &J[1], sizeof(J[0])), "%s: J %.17g with the hdf5 store, %.17g with memory", grids[d], (double)J[1], (double)J[0]);
-    bad = differ(p[0].g, p[1].g);
-    rw_assert_all(!bad, "%s: %d values of dJ/dm differ between the memory and hdf5 stores", grids[d], (int)bad);
-    bad = differ(p[0].gu0, p[1].gu0);
-    rw_assert_all(!bad, "%s: %d values of dJ/du0 differ between the memory and hdf5 stores", grids[d], (int)bad);
-    for (int s = 0; s < 2; s++) {
+    for (int s = 1; s < 3; s++) {
+      rw_assert_all(!memcmp(&J[0], &J[s], sizeof(J[0])), "%s: J %.17g with the %s store, %.17g with memory", grids[d], (double)J[s], name[s], (double)J[0]);
+      bad = differ(p[0].g, p[s].g);
+      rw_assert_all(!bad, "%s: %d values of dJ/dm differ between the memory and %s stores", grids[d], (int)bad, name[s]);
+      bad = differ(p[0].gu0, p[s].gu0);
+      rw_assert_all(!bad, "%s: %d values of dJ/du0 differ between the memory and %s stores", grids[d], (int)bad, name[s]);
+    }
+    for (int s = 0; s < 3; s++) {
       RW_CHECK(rw_test_problem_destroy(&p[s]));
       RW_CHECK(RwModelDestroy(&model[s]));
     }

@@ -122,23 +122,31 @@ START_TEST(test_real_filesystems)
     RW_CHECK(rw_store_rmdir(dir));
     return;
   }
-  /* a full disk: 128 KB states on 64 KB */
-  RW_CHECK(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 128, 128, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
-  RW_CHECK(DMSetUp(da));
-  RW_CHECK(DMCreateGlobalVector(da, &u));
-  RW_CHECK(DMDestroy(&da));
-  RW_CHECK(rw_store_fill(u, 3));
-  RW_CHECK(open_store(u, opts, &store));
-  snprintf(expect, sizeof(expect), "writing checkpoint /slot_0 in file %s (step 3) failed: ", file);
-  rw_assert_error(RwStoreWrite(store, 0, 3, u), expect);
-  if (!rw_test_rank()) printf("# full tmpfs: %s\n", rw_test_captured());
-  RW_CHECK(RwStoreGetValidSteps(store, steps));
-  rw_assert_all(steps[0] == -1 && steps[1] == -1, "valid steps after the write to a full disk %lld %lld, expected none", (long long)steps[0], (long long)steps[1]);
-  ierr = RwStoreDestroy(&store); /* closing may fail too, on a full disk */
-  if (!rw_test_rank()) printf("# closing the file on the full tmpfs: %s\n", ierr ? "failed" : "fine");
-  rw_assert_all(!rw_store_exists(file), "%s is left on the full tmpfs", file);
+  /* a full disk: 128 KB states on 64 KB, written synchronously, then by the
+     background writer, whose failure is raised by the next call that waits for it */
+  for (int async = 0; async < 2; async++) {
+    snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s -rw_store_hdf5_async %d", file, async);
+    RW_CHECK(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 128, 128, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
+    RW_CHECK(DMSetUp(da));
+    RW_CHECK(DMCreateGlobalVector(da, &u));
+    RW_CHECK(DMDestroy(&da));
+    RW_CHECK(rw_store_fill(u, 3));
+    RW_CHECK(open_store(u, opts, &store));
+    snprintf(expect, sizeof(expect), "writing checkpoint /slot_0 in file %s (step 3) failed: ", file);
+    if (async) {
+      RW_CHECK(RwStoreWrite(store, 0, 3, u));
+      rw_assert_error(RwStoreSync(store), expect);
+      ck_assert_msg(strstr(rw_test_captured(), "in the background writer: No space left on device"), "the error does not give the writer's reason: %s", rw_test_captured());
+    } else rw_assert_error(RwStoreWrite(store, 0, 3, u), expect);
+    if (!rw_test_rank()) printf("# full tmpfs: %s\n", rw_test_captured());
+    RW_CHECK(RwStoreGetValidSteps(store, steps));
+    rw_assert_all(steps[0] == -1 && steps[1] == -1, "valid steps after the write to a full disk %lld %lld, expected none", (long long)steps[0], (long long)steps[1]);
+    ierr = RwStoreDestroy(&store); /* closing may fail too, on a full disk */
+    if (!rw_test_rank()) printf("# closing the file on the full tmpfs: %s\n", ierr ? "failed" : "fine");
+    rw_assert_all(!rw_store_exists(file), "%s is left on the full tmpfs", file);
+    RW_CHECK(VecDestroy(&u));
+  }
   unmount_tmpfs();
-  RW_CHECK(VecDestroy(&u));
 
   /* a read-only file system */
   ck_assert_msg(!mount_tmpfs("ro,size=64k"), "could mount a tmpfs, but not a read-only one");

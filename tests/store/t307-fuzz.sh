@@ -101,3 +101,51 @@ if test "$wrong" -ne 0 || test "$crashed" -ne 0; then
   exit 1
 fi
 echo "ok: no trial crashed and none gave a wrong result"
+
+# ---- kills inside asynchronous writes ---------------------------------------
+kills=${RW_FUZZ_KILLS:-8}
+writes=$(run 1 $opts -rw_store_hdf5_file "$tmp/count.h5" -rw_adjoint_view | sed -n 's/^ *written: \([0-9][0-9]*\) checkpoints.*/\1/p' | head -1)
+test -n "$writes" && test "$writes" -gt 1 || { echo "FAIL: cannot tell how many checkpoints the run writes"; exit 1; }
+valid="$top_srcdir/tests/store/rwvalid.py"
+if test -z "${PYTHON:-}"; then echo "note: no Python with h5py (configure --disable-plots): the kept files are checked by resuming only"; fi
+# killtrial NP I: kill trial I on NP ranks; appends "ok ..." or "FAIL ..." to $tmp/kills
+killtrial() {
+  np=$1 i=$2
+  k=$(( (seed0 * 7919 + i * 104729) % writes + 1 ))
+  if test $((i / 2 % 2)) -eq 0; then how="-rw_debug_kill_in_write $k"; else how="-rw_debug_kill_before_mark $k"; fi
+  d="$tmp/k$i"
+  mkdir "$d"
+  if test "$np" = 1; then on=$launch; else on="$RW_MPIEXEC $RW_MPIEXEC_FLAGS -n $np $app"; fi
+  if $on $opts -rw_store_hdf5_file "$d/ck.h5" $how > "$d/out" 2>&1; then
+    echo "FAIL kill $i ($how on $np ranks): the run was not killed" >> "$tmp/kills"; return
+  fi
+  if test -n "${PYTHON:-}"; then
+    if ! "$PYTHON" "$valid" "$d/ck.h5" > "$d/valid" 2>&1; then
+      echo "FAIL kill $i ($how on $np ranks): a slot marked valid holds other data: $(tr '\n' ';' < "$d/valid")" >> "$tmp/kills"; return
+    fi
+    gen=$(sed -n 's/^generation //p' "$d/valid")
+    if test "$gen" != $((k - 1)); then
+      echo "FAIL kill $i ($how on $np ranks): the root's generation is $gen, expected the $((k - 1)) writes before the one killed" >> "$tmp/kills"; return
+    fi
+  fi
+  if ! $on $opts -rw_store_hdf5_file "$d/ck.h5" -rw_restart > "$d/resumed" 2> "$d/err"; then
+    echo "FAIL kill $i ($how on $np ranks): the resumed run failed: $(grep 'PETSC ERROR: [^-]' "$d/err" | sed -n 2p)" >> "$tmp/kills"; return
+  fi
+  if ! grep -E "$keys" "$d/resumed" | cmp -s - "$tmp/ref.keys"; then
+    echo "FAIL kill $i ($how on $np ranks): the resumed J or gradient differs" >> "$tmp/kills"; return
+  fi
+  echo "ok kill $i: $how of $writes writes on $np ranks, generation ${gen:-?}: $(sed -n 's/^rewind: -rw_restart //p' "$d/err" | head -1)" >> "$tmp/kills"
+  rm -rf "$d"
+}
+: > "$tmp/kills"
+i=0
+while test $i -lt "$kills"; do
+  killtrial 1 $i &
+  i=$((i + 1))
+  if test $((i % jobs)) -eq 0; then wait; fi
+done
+wait
+killtrial 2 "$kills"
+cat "$tmp/kills"
+if grep -q '^FAIL' "$tmp/kills"; then exit 1; fi
+echo "ok: $((kills + 1)) runs killed inside asynchronous writes left only valid slots with their data and resumed bit for bit"

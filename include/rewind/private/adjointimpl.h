@@ -75,6 +75,8 @@ typedef struct {
   PetscInt64 n;       /* the run's last step: the driver's n, or where a stop test ended it */
   PetscBool  lastkept; /* the first sweep ended at x_n: N holds x_n and W x_(n-1), no step to take */
   PetscBool  scheduled; /* the run follows the schedule (RwAdjointSolve()): a stop goes to it */
+  PetscBool  hasnext; /* the driver looked at the schedule's next action, kept in next */
+  RwAction   next;
 } RwRun;
 
 /* The debugging kills of restart tests fire in one solve only */

@@ -14,11 +14,13 @@ struct _RwStoreOps {
   PetscErrorCode (*destroy)(RwStore);
   PetscErrorCode (*write)(RwStore, PetscInt64, PetscInt64, Vec);
   PetscErrorCode (*read)(RwStore, PetscInt64, PetscInt64, Vec);
+  PetscErrorCode (*swap)(RwStore, PetscInt64, Vec *); /* exchanges the caller's vector with the slot's; NULL: read, then free */
   PetscErrorCode (*free)(RwStore, PetscInt64);
   PetscErrorCode (*validsteps)(RwStore, PetscInt64[]); /* steps the kept states validly hold; NULL: the step table */
   PetscErrorCode (*getattachment)(RwStore, PetscInt64, PetscInt64[]); /* as kept; NULL: the copy in memory */
   PetscErrorCode (*setsolve)(RwStore);    /* a new solve begins: forget every slot, record store->solve */
   PetscErrorCode (*setcomplete)(RwStore); /* the solve finished: a restart may start it over */
+  PetscErrorCode (*sync)(RwStore);        /* every write so far complete and durable; NULL: they are when they return */
 };
 
 PETSC_EXTERN PetscErrorCode RwStoreCreate_Memory(RwStore);

@@ -649,6 +649,17 @@ PetscErrorCode RwStoreGetValidSteps(RwStore store, PetscInt64 steps[])
 #define RwStoreCheckSlot(store, slot) \
   PetscCheck((slot) >= 0 && (slot) < (store)->slots, PetscObjectComm((PetscObject)(store)), PETSC_ERR_ARG_OUTOFRANGE, "Checkpoint slot %" PetscInt64_FMT " out of range [0, %" PetscInt64_FMT ") of the %s store", (PetscInt64)(slot), (store)->slots, ((PetscObject)(store))->type_name)
 
+/* A read of step k from a slot: the store is set up and the slot holds step k */
+static PetscErrorCode RwStoreCheckReadable(RwStore store, PetscInt64 slot, PetscInt64 k)
+{
+  PetscFunctionBegin;
+  PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
+  RwStoreCheckSlot(store, slot);
+  PetscCheck(store->step[slot] >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds no valid state, not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, k);
+  PetscCheck(store->step[slot] == k, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds step %" PetscInt64_FMT ", not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, store->step[slot], k);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwStoreSetAttachmentSize - how many integers every checkpoint keeps beside its state
 
@@ -768,16 +779,61 @@ PetscErrorCode RwStoreRead(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
-  PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
-  RwStoreCheckSlot(store, slot);
-  PetscCheck(store->step[slot] >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds no valid state, not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, k);
-  PetscCheck(store->step[slot] == k, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "Checkpoint slot %" PetscInt64_FMT " of the %s store holds step %" PetscInt64_FMT ", not step %" PetscInt64_FMT, slot, ((PetscObject)store)->type_name, store->step[slot], k);
+  PetscCall(RwStoreCheckReadable(store, slot, k));
   PetscCall(PetscLogEventBegin(RW_StoreRead, store, u, 0, 0));
   PetscCall(PetscTime(&t0));
   PetscUseTypeMethod(store, read, slot, k, u);
   PetscCall(PetscTime(&t1));
   PetscCall(PetscLogEventEnd(RW_StoreRead, store, u, 0, 0));
   RwStoreCount(store, PETSC_FALSE, t1 - t0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreReadAndFree - gives the state x_k kept in a slot to the caller and frees the slot
+
+  Collective
+
+  Input Parameters:
++ store - the store
+. slot  - the slot
+. k     - the step the slot must hold; anything else is an error
+- u     - the caller's vector, like the store's template
+
+  Output Parameter:
+. u - a vector holding x_k: for the memory store, the slot's own vector, the
+      caller's taking its place in the slot (no copy); for other stores, the
+      caller's vector, read into
+
+  Level: intermediate
+
+  Notes:
+  For a caller that frees the slot right after reading it (a schedule's last
+  RESTORE of a slot before its FREE); the results are bitwise those of
+  RwStoreRead().  RwStoreGetCounts() counts the copies avoided as swaps.
+
+.seealso: RwStoreRead(), RwStoreFree()
+@*/
+PetscErrorCode RwStoreReadAndFree(RwStore store, PetscInt64 slot, PetscInt64 k, Vec *u)
+{
+  PetscInt n, m;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscValidPointer(u, 4);
+  PetscValidHeaderSpecific(*u, VEC_CLASSID, 4);
+  if (!store->ops->swap) {
+    PetscCall(RwStoreRead(store, slot, k, *u));
+    PetscCall(RwStoreFree(store, slot));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecGetLocalSize(*u, &n));
+  PetscCall(VecGetLocalSize(store->templ, &m));
+  PetscCheck(n == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "RwStoreReadAndFree(): the vector has %" PetscInt_FMT " local values, the store's states %" PetscInt_FMT, n, m);
+  PetscCall(RwStoreCheckReadable(store, slot, k));
+  PetscUseTypeMethod(store, swap, slot, u);
+  store->step[slot] = -1;
+  store->counts.swaps++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -797,6 +853,30 @@ PetscErrorCode RwStoreFree(RwStore store, PetscInt64 slot)
   RwStoreCheckSlot(store, slot);
   PetscTryTypeMethod(store, free, slot);
   store->step[slot] = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSync - waits for the writes in flight and makes every write so far
+  durable: a crash after it returns keeps them all valid
+
+  Collective
+
+  Level: advanced
+
+  Notes:
+  The hdf5 store commits a write's valid mark with the flush of its next
+  write (one fsync per write, doc/checkpoints.md); the driver syncs where a
+  group of writes must survive together, such as a keep of the reverse sweep.
+
+.seealso: RwStoreWrite()
+@*/
+PetscErrorCode RwStoreSync(RwStore store)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
+  PetscTryTypeMethod(store, sync);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -10,10 +10,11 @@
                  grid, dof (fixed at set-up) and step, time, checksum, valid
 
   Datasets and attributes are all created at set-up: the time loop only writes.
-  A write clears the slot's valid mark and flushes, writes the data and its
-  step, time and checksum and flushes, then sets the mark and flushes, so a
+  A write clears the slot's valid mark and flushes once (which also commits
+  the previous write's record and mark), writes the data (in a background
+  thread), and puts its record and mark in once the data are complete, so a
   crash at any moment leaves the slot either valid with complete data or not
-  valid.  A read checks the mark, step, grid and dof, and the checksum of what
+  valid (RwStoreWrite_HDF5, doc/checkpoints.md).  A read checks the mark, step, grid and dof, and the checksum of what
   it read.
 
   The checksum does not depend on the decomposition: the sum, modulo 2^64, of
@@ -26,8 +27,10 @@
 */
 #include <rewind/private/storeimpl.h>
 #include <petscdmda.h>
+#include "h5writer.h"
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -67,11 +70,13 @@ typedef struct {
   PetscBool       overwrite;                /* -rw_store_overwrite: replace an existing file */
   PetscInt        alignment;                /* -rw_store_hdf5_alignment; 0: none */
   PetscInt        failwrite;                /* -rw_store_hdf5_fail_write; 0: never */
+  PetscBool       async;                    /* -rw_store_hdf5_async: a background thread writes the data */
+  PetscInt        killwrite, killmark;      /* -rw_debug_kill_in_write, -rw_debug_kill_before_mark; 0: never */
   /* the file */
   char      path[PETSC_MAX_PATH_LEN]; /* this rank's file: file, or file with its node's suffix */
   MPI_Comm  fcomm;                    /* the ranks sharing the file */
   PetscInt  node, nodes;
-  hid_t     fid, dxpl, memspace, filespace, *dset;
+  hid_t     fid, dxpl, rdxpl, memspace, filespace, *dset; /* dxpl: collective writes; rdxpl: independent reads */
   int64_t  *attach; /* a slot's attachment as read back, before its record checksum vouches for it */
   PetscBool opened;
   PetscBool owned; /* created here, or reopened and found to be this problem's: removed at the end unless kept */
@@ -81,6 +86,18 @@ typedef struct {
   PetscInt dim, dof, M[3], start[3], count[3], n;
   int      frank; /* the datasets' rank and shape, and this rank's hyperslab */
   hsize_t  fdims[4], fstart[4], fcount[4];
+  /* the write whose record is not yet in the file (see RwStoreWrite_HDF5) */
+  RwH5Writer  writer;   /* the background thread, when async */
+  PetscScalar *stage;   /* the staged state it writes */
+  haddr_t    *offset;   /* each slot's data in the file */
+  PetscBool   inflight; /* the thread is writing the pending write's data */
+  PetscBool   pending;  /* a write's data are written, or being written, and its record is not */
+  PetscBool   uncommitted; /* a record is in HDF5's cache but not yet flushed */
+  PetscInt64  pslot, pstep;
+  uint64_t    plocal, psum; /* the pending state's checksum: this rank's part, the whole */
+  int64_t    *pattach;  /* the pending write's attachment */
+  int64_t     generation; /* writes started in this file's life; the root's "generation": those committed */
+  PetscBool   hasgen;     /* the root has "generation" (a file of an earlier rewind may not) */
   /* counters */
   PetscInt       calls; /* writes attempted */
 } RwStore_HDF5;
@@ -274,12 +291,6 @@ static herr_t RwH5AttrGetString(hid_t obj, const char name[], char buf[], size_t
   return s;
 }
 
-/* Sets a slot's valid mark and flushes, so that the mark on disk follows the data on disk */
-static herr_t RwH5Mark(hid_t fid, hid_t dset, int valid)
-{
-  if (RwH5AttrPut(dset, "valid", H5T_NATIVE_INT, &valid) < 0) return -1;
-  return H5Fflush(fid, H5F_SCOPE_LOCAL);
-}
 
 /* The checksum of a slot's record: what a read trusts beside the data (the
    slot, the step, the time, the data's checksum and the attachment), chained
@@ -379,20 +390,27 @@ static void RwStoreHDF5WriteHint(RwStore store, char msg[], size_t len)
 
 /* Agrees on the status of an HDF5 call every rank made; a failure is reported
    with the file, the checkpoint and HDF5's own explanation */
-static PetscErrorCode RwStoreHDF5Check(RwStore store, PetscInt64 slot, PetscInt64 k, RwH5Doing doing, herr_t status)
+static PetscErrorCode RwStoreHDF5Why(RwStore store, PetscInt64 slot, PetscInt64 k, RwH5Doing doing, herr_t status, char msg[])
 {
-  char msg[RW_H5_MSGLEN] = "";
-
   PetscFunctionBegin;
   if (PetscUnlikely(status < 0)) {
     char where[RW_H5_WHERELEN], why[256];
 
     PetscCall(RwHDF5ErrorMessage(why, sizeof(why)));
     RwStoreHDF5Where(store, slot, k, where, sizeof(where));
-    snprintf(msg, sizeof(msg), "%s %s failed: %s", RwH5Verbs[doing], where, why);
-    if (doing == RW_H5_WRITE) RwStoreHDF5WriteHint(store, msg, sizeof(msg));
-    else if (strstr(why, "metadata checksum")) snprintf(msg + strlen(msg), sizeof(msg) - strlen(msg), ": the file is damaged");
+    snprintf(msg, RW_H5_MSGLEN, "%s %s failed: %s", RwH5Verbs[doing], where, why);
+    if (doing == RW_H5_WRITE) RwStoreHDF5WriteHint(store, msg, RW_H5_MSGLEN);
+    else if (strstr(why, "metadata checksum")) snprintf(msg + strlen(msg), RW_H5_MSGLEN - strlen(msg), ": the file is damaged");
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreHDF5Check(RwStore store, PetscInt64 slot, PetscInt64 k, RwH5Doing doing, herr_t status)
+{
+  char msg[RW_H5_MSGLEN] = "";
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Why(store, slot, k, doing, status, msg));
   PetscCall(RwStoreHDF5Agree(store, RwH5Codes[doing], msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -414,14 +432,25 @@ static void RwH5Shape(int rank, const hsize_t dims[], char buf[], size_t len)
 
 /* ---- the checksum ---------------------------------------------------------- */
 
-/* The checksum of the state a (this rank's block) over the ranks of the file */
-static PetscErrorCode RwStoreHDF5Checksum(RwStore store, const PetscScalar a[], uint64_t *sum)
+
+/* The checksum of the state over the file's ranks, from this rank's part
+   local, and the agreement on msg, in one reduction when the file is the
+   store's communicator's (world files): a store operation then costs one
+   collective call, not two.  Node files reduce over the node, then agree. */
+static PetscErrorCode RwStoreHDF5AgreeSum(RwStore store, PetscErrorCode code, char msg[], uint64_t local, uint64_t *sum)
 {
-  RwStore_HDF5 *h5    = (RwStore_HDF5 *)store->data;
-  uint64_t      local = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a);
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  uint64_t      in[2] = {local, msg[0] ? 1 : 0}, out[2];
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Allreduce(&local, sum, 1, MPI_UINT64_T, MPI_SUM, h5->fcomm));
+  if (h5->comm == RW_H5_NODE) {
+    PetscCall(RwStoreHDF5Agree(store, code, msg));
+    PetscCallMPI(MPI_Allreduce(&local, sum, 1, MPI_UINT64_T, MPI_SUM, h5->fcomm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallMPI(MPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_SUM, h5->fcomm));
+  if (out[1]) PetscCall(RwStoreHDF5Agree(store, code, msg)); /* some rank failed: raise its message everywhere */
+  *sum = out[0];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -688,6 +717,8 @@ static herr_t RwH5NewRoot(RwStore store, const int64_t blocks[], PetscMPIInt nf)
   s |= RwH5AttrNewString(h5->fid, "format", RW_H5_FORMAT);
   s |= RwH5AttrNewString(h5->fid, "identity", store->identity ? store->identity : "");
   s |= RwH5AttrNew(h5->fid, "slots", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &slots);
+  s |= RwH5AttrNew(h5->fid, "generation", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &h5->generation);
+  h5->hasgen = PETSC_TRUE;
   s |= RwH5NewSolve(store);
   s |= RwH5AttrNewString(h5->fid, "layout", RwStoreHDF5Comms[h5->comm]);
   if (h5->comm == RW_H5_NODE) {
@@ -781,6 +812,7 @@ static PetscErrorCode RwStoreHDF5CheckRoot(RwStore store)
   char          msg[RW_H5_MSGLEN] = "", format[64], layout[16], *identity;
   size_t        len;
   int64_t       slots = -1;
+  herr_t        gen;
 
   PetscFunctionBegin;
   PetscCall(PetscStrlen(store->identity, &len));
@@ -789,6 +821,8 @@ static PetscErrorCode RwStoreHDF5CheckRoot(RwStore store)
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "identity", identity, len + 2));
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "layout", layout, sizeof(layout)));
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "slots", H5T_NATIVE_INT64, 0, &slots));
+  RwH5TryReturn(gen, store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "generation", H5T_NATIVE_INT64, 0, &h5->generation));
+  h5->hasgen = (PetscBool)(gen == 0);
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "solve", h5->filesolve, sizeof(h5->filesolve)));
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "complete", H5T_NATIVE_INT, 0, &h5->filecomplete));
   if (strcmp(format, RW_H5_FORMAT)) snprintf(msg, sizeof(msg), "File %s is not a rewind checkpoint file: its root attribute \"format\" is \"%s\", expected \"%s\"", h5->path, format, RW_H5_FORMAT);
@@ -916,6 +950,81 @@ static PetscErrorCode RwStoreHDF5Spaces(RwStore store)
   }
   RwCallHDF5Return(h5->dxpl, H5Pcreate, (H5P_DATASET_XFER));
   RwCallHDF5(H5Pset_dxpl_mpio, (h5->dxpl, H5FD_MPIO_COLLECTIVE));
+  RwCallHDF5Return(h5->rdxpl, H5Pcreate, (H5P_DATASET_XFER));
+  RwCallHDF5(H5Pset_dxpl_mpio, (h5->rdxpl, H5FD_MPIO_INDEPENDENT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* This rank's runs of bytes in a slot's contiguous dataset: the x-rows of its
+   block, merged where they follow each other in the file (a block of whole
+   rows is one run), or its part of a node file */
+static PetscErrorCode RwStoreHDF5Runs(RwStore store)
+{
+  RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
+  RwH5Writer   *w    = &h5->writer;
+  size_t        row  = (size_t)(h5->count[0] * h5->dof) * sizeof(double);
+  PetscInt      rows = h5->comm == RW_H5_NODE ? 1 : h5->count[1] * h5->count[2];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(PetscMax(rows, 1), &w->runoff, PetscMax(rows, 1), &w->runlen));
+  w->nruns = 0;
+  w->bytes = (size_t)h5->n * sizeof(double);
+  if (!h5->n) PetscFunctionReturn(PETSC_SUCCESS);
+  if (h5->comm == RW_H5_NODE) {
+    w->runoff[0] = (off_t)(h5->fstart[0] * sizeof(double));
+    w->runlen[0] = w->bytes;
+    w->nruns     = 1;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt z = 0; z < h5->count[2]; z++) {
+    for (PetscInt y = 0; y < h5->count[1]; y++) {
+      off_t off = (off_t)((((h5->start[2] + z) * h5->M[1] + h5->start[1] + y) * h5->M[0] + h5->start[0]) * h5->dof) * (off_t)sizeof(double);
+
+      if (w->nruns && w->runoff[w->nruns - 1] + (off_t)w->runlen[w->nruns - 1] == off) w->runlen[w->nruns - 1] += row;
+      else {
+        w->runoff[w->nruns] = off;
+        w->runlen[w->nruns++] = row;
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The writer copies raw doubles to the slots' file offsets: little-endian
+   IEEE doubles (the datasets' type) in contiguous, allocated datasets */
+static PetscErrorCode RwStoreHDF5Offsets(RwStore store, char msg[])
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  htri_t        le;
+
+  PetscFunctionBegin;
+  RwCallHDF5Return(le, H5Tequal, (H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE));
+  if (!le) snprintf(msg, RW_H5_MSGLEN, "The asynchronous hdf5 store writes raw doubles into file %s, but this machine's doubles are not the file's little-endian IEEE doubles: use -rw_store_hdf5_async 0", h5->path);
+  for (PetscInt64 i = 0; le && i < store->slots; i++) {
+    h5->offset[i] = H5Dget_offset(h5->dset[i]);
+    if (h5->offset[i] == HADDR_UNDEF && !msg[0]) snprintf(msg, RW_H5_MSGLEN, "Dataset /slot_%" PetscInt64_FMT " in file %s has no contiguous storage allocated in the file, which the asynchronous writer needs: use -rw_store_hdf5_async 0", i, h5->path);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The staging buffer and the thread, when writes are asynchronous */
+static PetscErrorCode RwStoreHDF5StartWriter(RwStore store)
+{
+  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
+  char          msg[RW_H5_MSGLEN] = "";
+  int           e;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(PetscMax(store->nattach, 1), &h5->pattach));
+  if (!h5->async) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(PetscMax(store->slots, 1), &h5->offset));
+  PetscCall(RwStoreHDF5Offsets(store, msg));
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_SUP, msg));
+  PetscCall(RwStoreHDF5Runs(store));
+  PetscCall(PetscMalloc1(PetscMax(h5->n, 1), &h5->stage));
+  h5->writer.stage = (const char *)h5->stage;
+  if ((e = RwH5WriterStart(&h5->writer, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the asynchronous writer of checkpoint file %s: %s", h5->path, strerror(e));
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_SYS, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -933,58 +1042,204 @@ static PetscErrorCode RwStoreSetUp_HDF5(RwStore store)
   if (store->restart) PetscCall(RwStoreHDF5ReopenFile(store));
   else PetscCall(RwStoreHDF5CreateFile(store));
   PetscCall(RwStoreHDF5Spaces(store));
+  PetscCall(RwStoreHDF5StartWriter(store));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ---- write, read, valid steps ----------------------------------------------- */
 
-/* The data transfer; -rw_store_hdf5_fail_write makes one fail as a full disk
-   would, with its reason on HDF5's error stack, so it takes the same path */
-static herr_t RwStoreHDF5WriteData(RwStore store, PetscInt64 slot, const PetscScalar a[])
+
+/* The changing attributes of a write, all covered by the record checksum,
+   and the valid mark, into HDF5's cache: the next flush commits them */
+static herr_t RwH5PutRecord(RwStore store, hid_t dset, int64_t slot, int64_t step, double time, uint64_t checksum, const int64_t attach[])
 {
-  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  uint64_t record = RwH5RecordSum(slot, step, time, checksum, store->nattach, attach);
+  int      one    = 1;
 
-  if (h5->calls == h5->failwrite) {
-    H5Epush2(H5E_DEFAULT, __FILE__, "H5Dwrite", __LINE__, H5E_ERR_CLS, H5E_IO, H5E_WRITEERROR, "No space left on device (simulated by -rw_store_hdf5_fail_write %d)", (int)h5->failwrite);
-    return -1;
-  }
-  return H5Dwrite(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->dxpl, a);
-}
-
-/* The changing attributes of a write, all covered by the record checksum, then one flush */
-static herr_t RwH5PutRecord(RwStore store, hid_t fid, hid_t dset, int64_t slot, int64_t step, double time, uint64_t checksum)
-{
-  uint64_t record = RwH5RecordSum(slot, step, time, checksum, store->nattach, store->attach);
-
-  if (store->nattach && RwH5AttrPut(dset, "attachment", H5T_NATIVE_INT64, store->attach) < 0) return -1;
+  if (store->nattach && RwH5AttrPut(dset, "attachment", H5T_NATIVE_INT64, attach) < 0) return -1;
   if (RwH5AttrPut(dset, "step", H5T_NATIVE_INT64, &step) < 0) return -1;
   if (RwH5AttrPut(dset, "time", H5T_NATIVE_DOUBLE, &time) < 0) return -1;
   if (RwH5AttrPut(dset, "checksum", H5T_NATIVE_UINT64, &checksum) < 0) return -1;
   if (RwH5AttrPut(dset, "record_checksum", H5T_NATIVE_UINT64, &record) < 0) return -1;
-  return H5Fflush(fid, H5F_SCOPE_LOCAL);
+  return RwH5AttrPut(dset, "valid", H5T_NATIVE_INT, &one);
 }
 
+/* Tests: the process dies as a node failure would */
+static void RwStoreHDF5MaybeKill(PetscInt at, PetscInt call)
+{
+  if (at > 0 && at == call) raise(SIGKILL);
+}
+
+/* Why the writer failed: the checkpoint, the call and the system's reason */
+static void RwStoreHDF5WriterWhy(RwStore store, int err, char msg[])
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  char          where[RW_H5_WHERELEN];
+
+  RwStoreHDF5Where(store, h5->pslot, h5->pstep, where, sizeof(where));
+  snprintf(msg, RW_H5_MSGLEN, "writing %s failed: %s in the background writer: %s", where, h5->writer.failed, strerror(err));
+  RwStoreHDF5WriteHint(store, msg, RW_H5_MSGLEN);
+}
+
+/* Finishes the pending write: waits for its data (async), then puts its
+   record and valid mark in HDF5's cache.  Called before anything else touches
+   the file, so the thread never runs beside another HDF5 call on a slot it
+   writes, and nothing reads data still being written */
+static PetscErrorCode RwStoreHDF5SettleDefer(RwStore store, herr_t *put)
+{
+  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
+  double        time              = store->dt > 0 ? (double)h5->pstep * (double)store->dt : NAN;
+  char          msg[RW_H5_MSGLEN] = "";
+  int           err               = 0;
+
+  PetscFunctionBegin;
+  if (!h5->pending) PetscFunctionReturn(PETSC_SUCCESS);
+  h5->pending = PETSC_FALSE;
+  if (h5->inflight) {
+    err          = RwH5WriterWait(&h5->writer, &store->counts.seconds_wait);
+    h5->inflight = PETSC_FALSE;
+    store->counts.seconds_async += h5->writer.seconds;
+  }
+  RwStoreHDF5MaybeKill(h5->killmark, h5->calls); /* tests: data complete, record not written */
+  store->step[h5->pslot] = -1;                   /* until its record is in */
+  /* one reduction: the writers' outcome and the state's checksum */
+  if (err) RwStoreHDF5WriterWhy(store, err, msg);
+  PetscCall(RwStoreHDF5AgreeSum(store, PETSC_ERR_FILE_WRITE, msg, h5->plocal, &h5->psum));
+  /* the record only goes to HDF5's cache (no communication); its status is agreed by the caller */
+  *put                   = RwH5PutRecord(store, h5->dset[h5->pslot], h5->pslot, h5->pstep, time, h5->psum, h5->pattach);
+  store->step[h5->pslot] = *put < 0 ? -1 : h5->pstep;
+  h5->uncommitted        = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Settles and agrees on the record's status at once */
+static PetscErrorCode RwStoreHDF5Settle(RwStore store)
+{
+  RwStore_HDF5 *h5  = (RwStore_HDF5 *)store->data;
+  herr_t        put = 0;
+
+  PetscFunctionBegin;
+  if (!h5->pending) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwStoreHDF5SettleDefer(store, &put));
+  RwH5Try(store, h5->pslot, h5->pstep, RW_H5_WRITE, put);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The one flush (and fsync) of a write: it commits the records settled so far,
+   the root's generation (the writes committed) and whatever was marked invalid */
+static herr_t RwH5Commit(RwStore store, PetscInt64 invalidate, herr_t put)
+{
+  RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
+  int64_t       gen  = h5->generation;
+  int           zero = 0;
+  herr_t        s    = put, f;
+
+  if (invalidate >= 0) s = RwH5AttrPut(h5->dset[invalidate], "valid", H5T_NATIVE_INT, &zero);
+  if (s >= 0) s = h5->hasgen ? RwH5AttrPut(h5->fid, "generation", H5T_NATIVE_INT64, &gen) : RwH5AttrNew(h5->fid, "generation", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &gen);
+  f = H5Fflush(h5->fid, H5F_SCOPE_LOCAL); /* collective: made even after a failure above, so no rank waits */
+  return s < 0 || f < 0 ? -1 : 0;
+}
+
+/* The flush, with slot (>= 0) marked not valid first; one agreement */
+static PetscErrorCode RwStoreHDF5FlushAfter(RwStore store, PetscInt64 slot, PetscInt64 k, herr_t put)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  PetscFunctionBegin;
+  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Commit(store, slot, put));
+  h5->hasgen      = PETSC_TRUE;
+  h5->uncommitted = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreHDF5Flush(RwStore store, PetscInt64 slot, PetscInt64 k)
+{
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5FlushAfter(store, slot, k, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Settles and commits whatever is pending: nothing is left in flight or in HDF5's cache */
+static PetscErrorCode RwStoreSync_HDF5(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Settle(store));
+  if (h5->uncommitted) PetscCall(RwStoreHDF5Flush(store, -1, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The data, synchronously: one collective H5Dwrite; -rw_store_hdf5_fail_write
+   makes one fail as a full disk would, with its reason on HDF5's error stack */
+static herr_t RwStoreHDF5WriteData(RwStore store, PetscInt64 slot, const PetscScalar a[])
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  return H5Dwrite(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->dxpl, a);
+}
+
+static herr_t RwStoreHDF5FailWrite(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  if (h5->calls != h5->failwrite) return 0;
+  H5Epush2(H5E_DEFAULT, __FILE__, "H5Dwrite", __LINE__, H5E_ERR_CLS, H5E_IO, H5E_WRITEERROR, "No space left on device (simulated by -rw_store_hdf5_fail_write %d)", (int)h5->failwrite);
+  return -1;
+}
+
+/*
+  A write of x_k into slot s, with one flush (one fsync):
+
+  1. the previous write is settled (its data complete, its record and valid
+     mark put in HDF5's cache);
+  2. valid := 0 on slot s, the root's generation := the writes settled, and
+     H5Fflush: this commits the previous write and makes slot s not valid on
+     disk before any of its new data reach the file;
+  3. the data are written: staged and handed to the writer thread (async),
+     or by one collective H5Dwrite;
+  4. the record and the valid mark follow at the next settle, once the data
+     are complete, and reach the disk at the next flush.
+
+  So the mark on disk is set only over complete data, and the data are
+  changed only under a mark that is off on disk.  doc/checkpoints.md has the
+  whole argument, with what a crash at each point leaves.
+*/
 static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 {
   RwStore_HDF5      *h5 = (RwStore_HDF5 *)store->data;
   const PetscScalar *a;
-  uint64_t           sum;
-  double             time = store->dt > 0 ? (double)k * (double)store->dt : NAN;
+  herr_t             put = 0;
 
   PetscFunctionBegin;
+  if (h5->pending) PetscCall(RwStoreHDF5SettleDefer(store, &put));
   h5->calls++;
+  PetscCall(RwStoreHDF5FlushAfter(store, slot, k, put)); /* slot s not valid on disk, the previous write committed */
+  if (h5->failwrite) RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5FailWrite(store));
+  h5->generation++;
+  h5->pslot = slot;
+  h5->pstep = k;
+  PetscCall(PetscArraycpy(h5->pattach, store->attach, store->nattach));
   PetscCall(VecGetArrayRead(u, &a));
-  PetscCall(RwStoreHDF5Checksum(store, a, &sum));
-  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Mark(h5->fid, h5->dset[slot], 0));
-  RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5WriteData(store, slot, a));
-  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5PutRecord(store, h5->fid, h5->dset[slot], slot, k, time, sum));
-  RwH5Try(store, slot, k, RW_H5_WRITE, RwH5Mark(h5->fid, h5->dset[slot], 1));
-  PetscCall(VecRestoreArrayRead(u, &a));
+  if (h5->async) {
+    /* the caller's state may change as soon as this returns: the thread writes a copy */
+    PetscCall(PetscArraycpy(h5->stage, a, h5->n));
+    PetscCall(VecRestoreArrayRead(u, &a));
+    h5->plocal = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, h5->stage); /* reduced at the settle */
+    RwH5WriterPost(&h5->writer, (off_t)h5->offset[slot], h5->killwrite > 0 && h5->killwrite == h5->calls);
+    h5->inflight = PETSC_TRUE;
+    store->counts.bytes_async += store->bytes;
+  } else {
+    h5->plocal = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a);
+    RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5WriteData(store, slot, a));
+    PetscCall(VecRestoreArrayRead(u, &a));
+  }
+  h5->pending = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Reads a slot's record; a slot marked valid must have all of it, and its
-   record checksum must match, else msg says what is wrong.  A slot without
+   record checksum must match, else msg says what is wrong (for the caller to agree on).  A slot without
    its valid mark (half-written, or never) comes back with valid 0. */
 static PetscErrorCode RwStoreHDF5GetRecord(RwStore store, PetscInt64 slot, PetscInt64 k, RwH5Record *r, char msg[])
 {
@@ -992,8 +1247,16 @@ static PetscErrorCode RwStoreHDF5GetRecord(RwStore store, PetscInt64 slot, Petsc
   char          where[RW_H5_WHERELEN];
   uint64_t      sum;
 
+  herr_t        status;
+
   PetscFunctionBegin;
-  RwH5Try(store, slot, k, RW_H5_READ, RwH5GetRecord(h5->dset[slot], h5->dim, store->nattach, h5->attach, r));
+  /* attributes of a cached object header: no communication, so the caller agrees on msg */
+  status = RwH5GetRecord(h5->dset[slot], h5->dim, store->nattach, h5->attach, r);
+  if (status < 0) {
+    PetscCall(RwStoreHDF5Why(store, slot, k, RW_H5_READ, status, msg));
+    r->valid = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   RwStoreHDF5Where(store, slot, k, where, sizeof(where));
   sum = RwH5RecordSum(slot, r->step, r->time, r->checksum, store->nattach, r->attach);
   if (r->valid != 1 || (r->missing && !strcmp(r->missing, "valid"))) r->valid = 0;
@@ -1010,15 +1273,16 @@ static PetscErrorCode RwStoreHDF5GetValidRecord(RwStore store, PetscInt64 slot, 
   PetscFunctionBegin;
   PetscCall(RwStoreHDF5GetRecord(store, slot, k, r, msg));
   RwStoreHDF5Where(store, slot, k, where, sizeof(where));
-  if (!r->valid) snprintf(msg, RW_H5_MSGLEN, "%s has no valid mark: its write never completed (or the mark was removed); refusing to read it", where);
+  if (!msg[0] && !r->valid) snprintf(msg, RW_H5_MSGLEN, "%s has no valid mark: its write never completed (or the mark was removed); refusing to read it", where);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* What the file records for a slot agrees with the read asked for: valid, intact, step k, this grid */
-static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, PetscInt64 k, uint64_t *checksum)
+/* Whether what the file records for a slot agrees with the read asked for:
+   valid, intact, step k, this grid; if not, msg says why (not agreed yet) */
+static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, PetscInt64 k, uint64_t *checksum, char msg[])
 {
-  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
-  char          msg[RW_H5_MSGLEN] = "", where[RW_H5_WHERELEN];
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  char          where[RW_H5_WHERELEN];
   RwH5Record    r;
   PetscBool     samegrid;
   hsize_t       have[3], want[3];
@@ -1034,13 +1298,12 @@ static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, Pet
     samegrid = (PetscBool)(samegrid && have[d] == want[d]);
   }
   if (msg[0]) { /* reported as found */
-  } else if (r.step != k) snprintf(msg, sizeof(msg), "%s records step %" PetscInt64_FMT ", not the step expected", where, (PetscInt64)r.step);
+  } else if (r.step != k) snprintf(msg, RW_H5_MSGLEN, "%s records step %" PetscInt64_FMT ", not the step expected", where, (PetscInt64)r.step);
   else if (!samegrid) {
     RwH5Shape((int)h5->dim, have, hs, sizeof(hs));
     RwH5Shape((int)h5->dim, want, ws, sizeof(ws));
-    snprintf(msg, sizeof(msg), "%s records a %dD grid %s with dof %d; the state is %dD, %s with dof %d", where, (int)r.dim, hs, (int)r.dof, (int)h5->dim, ws, (int)h5->dof);
+    snprintf(msg, RW_H5_MSGLEN, "%s records a %dD grid %s with dof %d; the state is %dD, %s with dof %d", where, (int)r.dim, hs, (int)r.dof, (int)h5->dim, ws, (int)h5->dof);
   }
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
   *checksum = r.checksum;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1051,18 +1314,29 @@ static PetscErrorCode RwStoreRead_HDF5(RwStore store, PetscInt64 slot, PetscInt6
   char           msg[RW_H5_MSGLEN] = "", where[RW_H5_WHERELEN];
   PetscScalar   *a;
   uint64_t       recorded = 0, sum;
+  PetscErrorCode code     = PETSC_ERR_FILE_UNEXPECTED;
+  herr_t         status, put = 0;
 
   PetscFunctionBegin;
-  PetscCall(RwStoreHDF5CheckRecord(store, slot, k, &recorded));
+  if (h5->pending) PetscCall(RwStoreHDF5SettleDefer(store, &put));
+  if (put < 0) PetscCall(RwStoreHDF5Why(store, h5->pslot, h5->pstep, RW_H5_WRITE, put, msg));
+  /* one reduction for the record's verdict, the read's and the data's checksum:
+     each rank reads its own part (independent I/O, no exchange between ranks) */
+  if (!msg[0]) PetscCall(RwStoreHDF5CheckRecord(store, slot, k, &recorded, msg));
   PetscCall(VecGetArrayWrite(u, &a));
-  RwH5Try(store, slot, k, RW_H5_READ, H5Dread(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->dxpl, a));
-  PetscCall(RwStoreHDF5Checksum(store, a, &sum));
+  status = H5Dread(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->rdxpl, a);
+  if (!msg[0] && status < 0) {
+    PetscCall(RwStoreHDF5Why(store, slot, k, RW_H5_READ, status, msg));
+    code = PETSC_ERR_FILE_READ;
+  }
+  PetscCall(RwStoreHDF5AgreeSum(store, code, msg, RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a), &sum));
   PetscCall(VecRestoreArrayWrite(u, &a));
-  if (sum != recorded) {
+  if (sum != recorded) { /* the same verdict on every rank of a world file */
     RwStoreHDF5Where(store, slot, k, where, sizeof(where));
     snprintf(msg, sizeof(msg), "%s: checksum 0x%016llx of the data read differs from 0x%016llx recorded: the file is corrupted", where, (unsigned long long)sum, (unsigned long long)recorded);
   }
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  if (h5->comm == RW_H5_NODE) PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg)); /* another node may differ */
+  else PetscCheck(!msg[0], PetscObjectComm((PetscObject)store), PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1077,6 +1351,7 @@ static PetscErrorCode RwStoreGetValidSteps_HDF5(RwStore store, PetscInt64 steps[
   RwH5Record  r;
 
   PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Settle(store));
   for (PetscInt64 i = 0; i < store->slots; i++) {
     char msg[RW_H5_MSGLEN] = "";
 
@@ -1102,6 +1377,7 @@ static PetscErrorCode RwStoreGetAttachment_HDF5(RwStore store, PetscInt64 slot, 
 
   PetscFunctionBegin;
   if (!store->nattach) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwStoreHDF5Settle(store));
   PetscCall(RwStoreHDF5GetValidRecord(store, slot, store->step[slot], &r, msg));
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
   PetscCall(PetscArraycpy(data, h5->attach, store->nattach));
@@ -1118,6 +1394,7 @@ static PetscErrorCode RwStoreSetSolve_HDF5(RwStore store)
   hid_t         t;
 
   PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Settle(store));
   RwH5Try(store, -1, 0, RW_H5_WRITE, RwH5AttrPut(h5->fid, "complete", H5T_NATIVE_INT, &zero));
   for (PetscInt64 i = 0; i < store->slots; i++) RwH5Try(store, i, -1, RW_H5_WRITE, RwH5AttrPut(h5->dset[i], "valid", H5T_NATIVE_INT, &zero));
   RwH5Try(store, -1, 0, RW_H5_WRITE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
@@ -1125,7 +1402,7 @@ static PetscErrorCode RwStoreSetSolve_HDF5(RwStore store)
   RwCallHDF5Return(t, RwH5StringType, (RW_H5_SOLVELEN));
   RwH5Try(store, -1, 0, RW_H5_WRITE, RwH5AttrPut(h5->fid, "solve", t, solve));
   RwCallHDF5(H5Tclose, (t));
-  RwH5Try(store, -1, 0, RW_H5_WRITE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
+  PetscCall(RwStoreHDF5Flush(store, -1, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1135,8 +1412,9 @@ static PetscErrorCode RwStoreSetComplete_HDF5(RwStore store)
   int           one = 1;
 
   PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Settle(store));
   RwH5Try(store, -1, 0, RW_H5_WRITE, RwH5AttrPut(h5->fid, "complete", H5T_NATIVE_INT, &one));
-  RwH5Try(store, -1, 0, RW_H5_WRITE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
+  PetscCall(RwStoreHDF5Flush(store, -1, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1218,6 +1496,9 @@ static PetscErrorCode RwStoreSetFromOptions_HDF5(RwStore store, PetscOptionItems
   PetscCall(PetscOptionsBool("-rw_store_keep", "Keep the checkpoint file at the end (it is removed by default)", "RWSTOREHDF5", h5->keep, &h5->keep, NULL));
   PetscCall(PetscOptionsBool("-rw_store_overwrite", "Replace an existing checkpoint file (without it, a run that does not resume refuses to touch one)", "RWSTOREHDF5", h5->overwrite, &h5->overwrite, NULL));
   PetscCall(RwOptionsInt("-rw_store_hdf5_alignment", "Align checkpoint datasets of at least this many bytes to multiples of it, e.g. the stripe size (0: no alignment)", "RWSTOREHDF5", h5->alignment, &h5->alignment, NULL, 0, PETSC_MAX_INT));
+  PetscCall(PetscOptionsBool("-rw_store_hdf5_async", "Write checkpoint data in a background thread while the sweep goes on", "RWSTOREHDF5", h5->async, &h5->async, NULL));
+  PetscCall(RwOptionsInt("-rw_debug_kill_in_write", "Testing: SIGKILL half way through the data of this write (from 1) of the store", "RWSTOREHDF5", h5->killwrite, &h5->killwrite, NULL, 0, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_debug_kill_before_mark", "Testing: SIGKILL once the data of this write (from 1) are complete, before its record and valid mark", "RWSTOREHDF5", h5->killmark, &h5->killmark, NULL, 0, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_store_hdf5_fail_write", "Debugging: make the k-th write fail as a full disk would (0: never)", "RWSTOREHDF5", h5->failwrite, &h5->failwrite, NULL, 0, PETSC_MAX_INT));
   PetscOptionsHeadEnd();
   PetscCheck(h5->file[0], PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONG, "-%srw_store_hdf5_file needs a file name", prefix);
@@ -1241,6 +1522,19 @@ static PetscErrorCode RwStoreHDF5Rate(RwStore store, PetscInt64 n, PetscLogDoubl
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What the background writer did and how much of it the sweep did not wait for, summed over ranks */
+static PetscErrorCode RwStoreHDF5ViewAsync(RwStore store, PetscViewer viewer)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  double        mine[3] = {(double)store->counts.bytes_async, store->counts.seconds_async, store->counts.seconds_wait}, all[3];
+
+  PetscFunctionBegin;
+  PetscCall(MPIU_Allreduce(mine, all, 3, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)store)));
+  if (!h5->async) PetscCall(PetscViewerASCIIPrintf(viewer, "synchronous writes (-rw_store_hdf5_async 0)\n"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "asynchronous: %.4g MB written by the background writers in %.3g s, the sweep waited %.3g s for them: overlap %.1f%%\n", all[0] / 1e6, all[1], all[2], all[1] > 0 ? 100.0 * PetscMax(0.0, 1.0 - all[2] / all[1]) : 0.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
@@ -1257,7 +1551,8 @@ static PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
   if (h5->alignment) PetscCall(PetscSNPrintf(align, sizeof(align), ", aligned to %" PetscInt_FMT " bytes", h5->alignment));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots: datasets /slot_<i> of %s doubles%s%s\n", store->slots, shape, align, store->restart ? ", reopened for a restart" : ""));
   PetscCall(RwStoreHDF5Rate(store, store->counts.writes, store->counts.seconds_write, rate, sizeof(rate)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "written: %" PetscInt64_FMT " checkpoints, %s\n", store->counts.writes, rate));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "written: %" PetscInt64_FMT " checkpoints, %s, one fsync each\n", store->counts.writes, rate));
+  PetscCall(RwStoreHDF5ViewAsync(store, viewer));
   PetscCall(RwStoreHDF5Rate(store, store->counts.reads, store->counts.seconds_read, rate, sizeof(rate)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "read: %" PetscInt64_FMT " checkpoints, %s, checksums verified\n", store->counts.reads, rate));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1270,13 +1565,18 @@ static PetscErrorCode RwStoreHDF5Close(RwStore store)
   char          msg[RW_H5_MSGLEN] = "";
   herr_t        s                 = 0;
   PetscMPIInt   frank;
+  int           e;
 
   PetscFunctionBegin;
+  if (h5->opened) PetscCall(RwStoreSync_HDF5(store));
+  if ((e = RwH5WriterStop(&h5->writer))) snprintf(msg, sizeof(msg), "Closing the asynchronous writer's handle of checkpoint file %s failed: %s", h5->path, strerror(e));
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_WRITE, msg));
   for (PetscInt64 i = 0; h5->dset && i < store->slots; i++)
     if (h5->dset[i] >= 0) s |= H5Dclose(h5->dset[i]);
   if (h5->memspace > 0) s |= H5Sclose(h5->memspace);
   if (h5->filespace > 0) s |= H5Sclose(h5->filespace);
   if (h5->dxpl > 0) s |= H5Pclose(h5->dxpl);
+  if (h5->rdxpl > 0) s |= H5Pclose(h5->rdxpl);
   if (h5->opened) s |= H5Fclose(h5->fid);
   RwH5Try(store, -1, 0, RW_H5_CLOSE, s < 0 ? -1 : 0);
   PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
@@ -1297,6 +1597,10 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
   }
   PetscCall(PetscFree(h5->dset));
   PetscCall(PetscFree(h5->attach));
+  PetscCall(PetscFree(h5->pattach));
+  PetscCall(PetscFree(h5->offset));
+  PetscCall(PetscFree(h5->stage));
+  PetscCall(PetscFree2(h5->writer.runoff, h5->writer.runlen));
   PetscCall(PetscFree(store->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileOptions_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5GetFileOptions_C", NULL));
@@ -1305,7 +1609,8 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
 
 /*MC
   RWSTOREHDF5 - "hdf5": checkpoints in a parallel HDF5 file, one dataset per
-  slot shaped like the global grid, written and read collectively; each
+  slot shaped like the global grid, written by a background thread (or
+  collectively), read with independent MPI-IO; each
   checkpoint records its step, time, grid and a checksum independent of the
   decomposition, and is marked valid only once written and flushed.
 
@@ -1315,6 +1620,9 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
 . -rw_store_keep                       - keep the file at the end (by default RwStoreDestroy() removes it)
 . -rw_store_overwrite                  - replace an existing file (by default a run that does not resume refuses to touch it)
 . -rw_store_hdf5_alignment <bytes>     - align datasets of at least that size to multiples of it (the stripe size of a parallel file system); default none
+. -rw_store_hdf5_async <bool>          - a background thread writes each checkpoint's data while the sweep goes on (default true)
+. -rw_debug_kill_in_write <k>          - testing: SIGKILL half way through the data of the k-th write
+. -rw_debug_kill_before_mark <k>       - testing: SIGKILL once the k-th write's data are complete, before its valid mark
 - -rw_store_hdf5_fail_write <k>        - debugging: the k-th write fails as a full disk would
 
   Level: beginner
@@ -1337,6 +1645,9 @@ PetscErrorCode RwStoreCreate_HDF5(RwStore store)
   h5->memspace            = H5I_INVALID_HID;
   h5->filespace           = H5I_INVALID_HID;
   h5->dxpl                = H5I_INVALID_HID;
+  h5->rdxpl               = H5I_INVALID_HID;
+  h5->async               = PETSC_TRUE;
+  h5->writer.fd           = -1;
   store->data             = h5;
   store->ops->setfromoptions = RwStoreSetFromOptions_HDF5;
   store->ops->setup          = RwStoreSetUp_HDF5;
@@ -1346,6 +1657,7 @@ PetscErrorCode RwStoreCreate_HDF5(RwStore store)
   store->ops->validsteps     = RwStoreGetValidSteps_HDF5;
   store->ops->setsolve       = RwStoreSetSolve_HDF5;
   store->ops->setcomplete    = RwStoreSetComplete_HDF5;
+  store->ops->sync           = RwStoreSync_HDF5;
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileOptions_C", RwStoreHDF5SetFileOptions_HDF5));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5GetFileOptions_C", RwStoreHDF5GetFileOptions_HDF5));
   store->ops->view           = RwStoreView_HDF5;

@@ -1,4 +1,6 @@
-/* The memory store: RAM slots, allocated once at set-up; writes and reads are copies. */
+/* The memory store: RAM slots, allocated once at set-up; writes and reads are
+   copies, but a read that frees its slot (RwStoreReadAndFree()) exchanges the
+   caller's vector with the slot's instead. */
 #include <rewind/private/storeimpl.h>
 
 typedef struct {
@@ -32,10 +34,24 @@ static PetscErrorCode RwStoreRead_Memory(RwStore store, PetscInt64 slot, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The slot's vector goes to the caller and the caller's takes its place: the
+   state moves without a copy, and the slot, about to be freed, holds junk */
+static PetscErrorCode RwStoreSwap_Memory(RwStore store, PetscInt64 slot, Vec *u)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+  Vec             t   = mem->slot[slot];
+
+  PetscFunctionBegin;
+  mem->slot[slot] = *u;
+  *u              = t;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwStoreView_Memory(RwStore store, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " RAM slots of %" PetscInt64_FMT " bytes on this rank\n", store->slots, store->bytes));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " writes, %" PetscInt64_FMT " reads by copy, %" PetscInt64_FMT " by exchanging vectors (copies avoided)\n", store->counts.writes, store->counts.reads, store->counts.swaps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -66,6 +82,7 @@ PetscErrorCode RwStoreCreate_Memory(RwStore store)
   store->ops->setup   = RwStoreSetUp_Memory;
   store->ops->write   = RwStoreWrite_Memory;
   store->ops->read    = RwStoreRead_Memory;
+  store->ops->swap    = RwStoreSwap_Memory;
   store->ops->view    = RwStoreView_Memory;
   store->ops->destroy = RwStoreDestroy_Memory;
   PetscFunctionReturn(PETSC_SUCCESS);
