@@ -8,7 +8,8 @@ PyTorch autograd on the same grid, steps, network, weights and cores.
 
 --torch-only runs the PyTorch side alone, with the weights of an HDF5 file
 (dataset theta, as RwNNWriteWeights writes it) and the given dt, and prints
-one line "torch J <J> forward <s> gradient <s>": rewind-bench's hybrid
+one line "torch J <J> forward <s> gradient <s> cpu <s> <s>" (wall, then
+processor seconds of the forward and the gradient): rewind-bench's hybrid
 section runs it so both codes are timed in one run.
 
 The problem is rewind-gradient's default heat problem with -rw_heat_nn:
@@ -86,13 +87,14 @@ def torch_problem(args, theta, dt):
         return 0.5 * h * h * ((u - target) ** 2).sum()
 
     with torch.no_grad():
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         Jf = J().item()
-        tf = time.perf_counter() - t0
-    t0 = time.perf_counter()
+        tf, cf = time.perf_counter() - t0, time.process_time() - c0
+    t0, c0 = time.perf_counter(), time.process_time()
     Jg = J()
     Jg.backward()
-    tg = time.perf_counter() - t0
+    tg, cg = time.perf_counter() - t0, time.process_time() - c0
+    torch_problem.cpu = (cf, cg)  # processor seconds, for a machine shared with other jobs
     return Jf, tf, tg
 
 
@@ -116,7 +118,7 @@ def main():
         with h5py.File(args.weights, "r") as f:
             theta = f["theta"][...]
         Jt, ttf, ttg = torch_problem(args, theta, args.dt)
-        print("torch J %.17g forward %.6f gradient %.6f" % (Jt, ttf, ttg))
+        print("torch J %.17g forward %.6f gradient %.6f cpu %.6f %.6f" % ((Jt, ttf, ttg) + torch_problem.cpu))
         return
     theta = weights(args.hidden, args.seed)
     with tempfile.TemporaryDirectory() as d:

@@ -17,6 +17,7 @@
 #include "bench.h"
 #include <rewind/private/nnimpl.h>
 #include <unistd.h>
+#include <time.h>
 
 typedef struct {
   RwNN       nn;
@@ -68,6 +69,23 @@ static PetscErrorCode HybridForward(void *ctx, PetscInt calls)
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < calls; i++) PetscCall(RwAdjointForward(p->adj, p->m, p->u0, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Processor seconds of one call of fn, best of repeat: on a machine shared
+   with other jobs they move less than wall seconds */
+static PetscErrorCode CPUSeconds(const BenchConfig *cfg, BenchFn fn, void *ctx, PetscReal *best)
+{
+  PetscFunctionBegin;
+  *best = PETSC_MAX_REAL;
+  for (PetscInt r = 0; r < cfg->repeat; r++) {
+    struct timespec t0, t1;
+
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    PetscCall(fn(ctx, 1));
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    *best = PetscMin(*best, (t1.tv_sec - t0.tv_sec) + 1e-9 * (t1.tv_nsec - t0.tv_nsec));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -126,8 +144,9 @@ static PetscErrorCode HybridKernelRows(const BenchConfig *cfg, BenchResults res,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PyTorch's forward and gradient on the same problem, on rank 0; *ran false when it could not run */
-static PetscErrorCode HybridTorch(const char python[], const char script[], PetscInt grid, PetscInt steps, PetscInt hidden, const char weights[], PetscReal dt, PetscReal out[3], char why[], size_t len)
+/* PyTorch's J, forward and gradient seconds, and their processor seconds, on
+   the same problem, on rank 0; why says why not when it could not run */
+static PetscErrorCode HybridTorch(const char python[], const char script[], PetscInt grid, PetscInt steps, PetscInt hidden, const char weights[], PetscReal dt, PetscReal out[5], char why[], size_t len)
 {
   char  cmd[4 * PETSC_MAX_PATH_LEN], line[512];
   FILE *f;
@@ -142,7 +161,7 @@ static PetscErrorCode HybridTorch(const char python[], const char script[], Pets
   f = popen(cmd, "r");
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot run %s", cmd);
   while (fgets(line, sizeof(line), f))
-    if (sscanf(line, "torch J %lf forward %lf gradient %lf", &out[0], &out[1], &out[2]) == 3) got = 1;
+    if (sscanf(line, "torch J %lf forward %lf gradient %lf cpu %lf %lf", &out[0], &out[1], &out[2], &out[3], &out[4]) == 5) got = 1;
   pclose(f);
   if (!got) PetscCall(PetscSNPrintf(why, len, "PyTorch not measured: %s --torch-only gave no timing (no torch in %s? -rw_bench_hybrid_python)", script, python));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -172,7 +191,7 @@ PetscErrorCode BenchHybrid(const BenchConfig *cfg, BenchResults res)
   RwNN           nn;
   BenchProblem   p;
   BenchTiming    tf, tg;
-  PetscReal      J, dt, torch[3] = {0, 0, 0}, *theta;
+  PetscReal      J, dt, torch[5] = {0, 0, 0, 0, 0}, *theta, cpu[2];
   PetscMPIInt    rank, size;
 
   PetscFunctionBegin;
@@ -192,6 +211,8 @@ PetscErrorCode BenchHybrid(const BenchConfig *cfg, BenchResults res)
   PetscCall(BenchProblemAdjoint(&p, "-rw_schedule_type storeall -rw_store_type memory"));
   PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, HybridForward, &p, &tf));
   PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, HybridGradient, &p, &tg));
+  PetscCall(CPUSeconds(cfg, HybridForward, &p, &cpu[0]));
+  PetscCall(CPUSeconds(cfg, HybridGradient, &p, &cpu[1]));
   PetscCall(RwAdjointForward(p.adj, p.m, p.u0, &J, NULL));
   PetscCall(RwModelGetTimeStep(model, &dt));
   PetscCall(RwModelHeatGetNN(model, &nn));
@@ -202,6 +223,8 @@ PetscErrorCode BenchHybrid(const BenchConfig *cfg, BenchResults res)
   PetscCall(BenchReal(res, "forward", "s", tf.best));
   PetscCall(BenchReal(res, "gradient", "s", tg.best));
   PetscCall(BenchReal(res, "ratio", "", tg.best / tf.best));
+  PetscCall(BenchReal(res, "cpu_forward", "s", cpu[0]));
+  PetscCall(BenchReal(res, "cpu_gradient", "s", cpu[1]));
   PetscCall(BenchReal(res, "J", "", J));
   PetscCall(VecGetLocalSize(p.u0, &nlocal));
   PetscCall(HybridKernelRows(cfg, res, nn, theta, nlocal, grid));
@@ -223,11 +246,14 @@ PetscErrorCode BenchHybrid(const BenchConfig *cfg, BenchResults res)
     PetscCall(BenchReal(res, "forward", "s", torch[1]));
     PetscCall(BenchReal(res, "gradient", "s", torch[2]));
     PetscCall(BenchReal(res, "ratio", "", torch[2] / torch[1]));
+    PetscCall(BenchReal(res, "cpu_forward", "s", torch[3]));
+    PetscCall(BenchReal(res, "cpu_gradient", "s", torch[4]));
     PetscCall(BenchReal(res, "J_relative_difference", "", PetscAbsReal(torch[0] - J) / PetscAbsReal(J)));
     PetscCall(BenchReal(res, "speedup_gradient", "", torch[2] / tg.best));
     PetscCall(BenchReal(res, "speedup_forward", "", torch[1] / tf.best));
+    PetscCall(BenchReal(res, "speedup_gradient_cpu", "", torch[4] / cpu[1]));
   } else PetscCall(BenchNote(res, "%s", why));
-  PetscCall(BenchNote(res, "forward: RwAdjointForward; gradient: RwAdjointSolve, store-all in memory; best of %" PetscInt_FMT ". Kernels: RwNNForward by rows of %" PetscInt_FMT ", RwNNAdjoint by tiles of %d; GFLOP/s of the layers' multiplies and adds (tanh apart) against RwNNMultiplyAddLoop (8 independent vector mul+add chains, the same ISA variant)", cfg->repeat, grid, RW_NN_TILE));
+  PetscCall(BenchNote(res, "forward: RwAdjointForward; gradient: RwAdjointSolve, store-all in memory; best of %" PetscInt_FMT " (wall; cpu_: processor seconds of this process, best of as many). Kernels: RwNNForward by rows of %" PetscInt_FMT ", RwNNAdjoint by tiles of %d; GFLOP/s of the layers' multiplies and adds (tanh apart) against RwNNMultiplyAddLoop (8 independent vector mul+add chains, the same ISA variant)", cfg->repeat, grid, RW_NN_TILE));
   PetscCall(PetscFree(theta));
   PetscCall(BenchProblemDestroy(&p)); /* and the model */
   PetscCall(BenchSectionEnd(res));

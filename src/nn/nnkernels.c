@@ -87,7 +87,7 @@ RW_NN_INLINE RwV TanhV(RwV x)
   q = q * r + 0.5;
   q = q * r * r + r; /* expm1(r) */
   t = s * q + (s - 1);
-  return (RwV)((RwVI)(-t / (t + 2)) | sign);
+  return (RwV)((RwVI)((0 - t) / (t + 2)) | sign); /* 0 - t: +0 at t = -0 */
 }
 
 /* a = act(z) over nv vectors of each of no units */
