@@ -81,11 +81,9 @@ PETSC_INTERN void RwHeatRowForward(const RwHeatPass *, PetscInt, RwStencilRow, R
 PETSC_INTERN void RwHeatRowTangent(const RwHeatPass *, PetscInt, RwStencilRow, RwStencilRow, RwStencilRow, RwStencilRow, RwStencilRow, const PetscScalar *, PetscScalar *, PetscReal *);
 PETSC_INTERN void RwHeatRowAdjoint(const RwHeatPass *, PetscInt, RwStencilRow, RwStencilRow, RwStencilRow, RwStencilRow, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscReal *);
 
-/* heatkernels.c: the network term dt N_theta(u_k) on one row, its tangent and adjoint */
+/* heatkernels.c: the network term dt N_theta(u_k) on one row and its tangent (the adjoint: heatnn.c) */
 typedef struct {
-  RwModel          model;
   RwNN             nn;
-  PetscInt         block;      /* theta's parameter block */
   const PetscReal *theta, *dtheta;
   PetscReal        dt;
   PetscReal       *row;

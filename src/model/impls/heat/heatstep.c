@@ -35,9 +35,7 @@ RwHeatNNRow RwHeatNNRowSetUp(RwModel model, PetscBool tangent)
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
   RwHeatNNRow   c;
 
-  c.model  = model;
   c.nn     = heat->nn;
-  c.block  = heat->nnblock;
   c.theta  = heat->usenn ? RwModelBlockValues(model, heat->nnblock) : NULL;
   c.dtheta = heat->usenn && tangent ? RwModelBlockDirection(model, heat->nnblock) : NULL;
   c.dt     = model->dt;
