@@ -8,6 +8,7 @@ static char help[] = "rewind-bench: what rewind costs on this machine, against t
                      "  peer      the same gradient by PETSc TSAdjoint: time ratio and relative differences\n"
                      "  sum       reproducible sums against plain ones\n"
                      "  targets   the performance targets against the figures measured\n"
+                     "  hybrid    heat + a learned network term: gradient/forward, kernel GFLOP/s, against PyTorch\n"
                      "Sizes: -rw_bench_size tiny|small|large, each overridable (-rw_bench_kernel_grid, ...).\n"
                      "The options case of the gradient section (-rw_bench_gradient_cases options) takes the\n"
                      "problem and the schedule from the usual options (-da_grid_x, -rw_steps, -rw_schedule_type, ...).\n"
@@ -18,8 +19,8 @@ static char help[] = "rewind-bench: what rewind costs on this machine, against t
 #include <unistd.h>
 
 static const char *const BenchSizes[]    = {"tiny", "small", "large"};
-static const char *const BenchSections[] = {"stream", "kernels", "gradient", "io", "peer", "sum", "targets"};
-#define BENCH_NSECTIONS 7
+static const char *const BenchSections[] = {"stream", "kernels", "gradient", "io", "peer", "sum", "targets", "hybrid"};
+#define BENCH_NSECTIONS 8
 
 /* The presets: tiny for tests (seconds), small by default, large for make bench (minutes) */
 typedef struct {
@@ -107,7 +108,7 @@ static PetscErrorCode BenchIntList(PetscOptionItems *PetscOptionsObject, const c
 static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char output[], size_t len)
 {
   const char *const schemenames[2] = {"explicit", "implicit"};
-  char              sections[256] = "stream,kernels,gradient,io,peer,sum,targets", schemes[64] = "explicit,implicit", cases[256] = "storeall,revolve,revolve-hdf5,multilevel,keep,weak";
+  char              sections[256] = "stream,kernels,gradient,io,peer,sum,targets,hybrid", schemes[64] = "explicit,implicit", cases[256] = "storeall,revolve,revolve-hdf5,multilevel,keep,weak";
   PetscBool         scheme[2];
   PetscInt          size = 1;
 
@@ -116,7 +117,7 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(PetscStrncpy(c->dir, ".", sizeof(c->dir)));
   output[0] = 0;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-bench options", "rewind");
-  PetscCall(PetscOptionsString("-rw_bench_sections", "Sections to run: stream, kernels, gradient, io, peer, sum, targets (comma separated)", "rewind-bench", sections, sections, sizeof(sections), NULL));
+  PetscCall(PetscOptionsString("-rw_bench_sections", "Sections to run: stream, kernels, gradient, io, peer, sum, targets, hybrid (comma separated)", "rewind-bench", sections, sections, sizeof(sections), NULL));
   PetscCall(PetscOptionsEList("-rw_bench_size", "Preset sizes: tiny (tests, seconds), small, large (make bench, minutes)", "rewind-bench", BenchSizes, 3, BenchSizes[size], &size, NULL));
   BenchPreset(size, c);
   PetscCall(PetscOptionsString("-rw_bench_output", "Write the results: file.csv and/or file.json (comma separated)", "rewind-bench", output, output, len, NULL));
@@ -227,7 +228,7 @@ typedef PetscErrorCode (*BenchSectionFn)(const BenchConfig *, BenchResults);
 
 int main(int argc, char **argv)
 {
-  const BenchSectionFn fn[BENCH_NSECTIONS] = {BenchStream, BenchKernels, BenchGradient, BenchIO, BenchPeer, BenchSum, BenchTargets};
+  const BenchSectionFn fn[BENCH_NSECTIONS] = {BenchStream, BenchKernels, BenchGradient, BenchIO, BenchPeer, BenchSum, BenchTargets, BenchHybrid};
   BenchConfig          cfg;
   BenchResults         res;
   PetscBool            run[BENCH_NSECTIONS], askhelp;

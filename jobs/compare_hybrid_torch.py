@@ -4,6 +4,13 @@ PyTorch autograd on the same grid, steps, network, weights and cores.
 
     /usr/bin/python3 jobs/compare_hybrid_torch.py [--grid 256] [--steps 200] [--hidden 16]
         [--threads 1] [--rewind apps/rewind-gradient] [--mpiexec "mpiexec -n 1"]
+    /usr/bin/python3 jobs/compare_hybrid_torch.py --torch-only --weights theta.h5 --dt DT ...
+
+--torch-only runs the PyTorch side alone, with the weights of an HDF5 file
+(dataset theta, as RwNNWriteWeights writes it) and the given dt, and prints
+one line "torch J <J> forward <s> gradient <s> cpu <s> <s>" (wall, then
+processor seconds of the forward and the gradient): rewind-bench's hybrid
+section runs it so both codes are timed in one run.
 
 The problem is rewind-gradient's default heat problem with -rw_heat_nn:
 du/dt = div(kappa grad u) + N_theta(u) on the periodic unit square, explicit
@@ -80,13 +87,14 @@ def torch_problem(args, theta, dt):
         return 0.5 * h * h * ((u - target) ** 2).sum()
 
     with torch.no_grad():
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         Jf = J().item()
-        tf = time.perf_counter() - t0
-    t0 = time.perf_counter()
+        tf, cf = time.perf_counter() - t0, time.process_time() - c0
+    t0, c0 = time.perf_counter(), time.process_time()
     Jg = J()
     Jg.backward()
-    tg = time.perf_counter() - t0
+    tg, cg = time.perf_counter() - t0, time.process_time() - c0
+    torch_problem.cpu = (cf, cg)  # processor seconds, for a machine shared with other jobs
     return Jf, tf, tg
 
 
@@ -99,9 +107,19 @@ def main():
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--rewind", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apps", "rewind-gradient"))
     p.add_argument("--mpiexec", default="mpiexec --allow-run-as-root -n 1")
+    p.add_argument("--torch-only", action="store_true", help="time PyTorch alone (weights from --weights, --dt)")
+    p.add_argument("--weights", help="HDF5 file with dataset theta (for --torch-only)")
+    p.add_argument("--dt", type=float, help="time step (default: 0.8 of the explicit limit)")
     args = p.parse_args()
     # heat's default: 0.8 of the explicit limit h^2 / (2 d max kappa), max kappa 1.5, both codes given it
-    args.dt = 0.8 / (2 * 1.5 * 2 * args.grid ** 2)
+    if args.dt is None:
+        args.dt = 0.8 / (2 * 1.5 * 2 * args.grid ** 2)
+    if args.torch_only:
+        with h5py.File(args.weights, "r") as f:
+            theta = f["theta"][...]
+        Jt, ttf, ttg = torch_problem(args, theta, args.dt)
+        print("torch J %.17g forward %.6f gradient %.6f cpu %.6f %.6f" % ((Jt, ttf, ttg) + torch_problem.cpu))
+        return
     theta = weights(args.hidden, args.seed)
     with tempfile.TemporaryDirectory() as d:
         wfile = os.path.join(d, "theta.h5")

@@ -95,5 +95,6 @@ PETSC_INTERN PetscErrorCode BenchIO(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchPeer(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchSum(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchTargets(const BenchConfig *, BenchResults);
+PETSC_INTERN PetscErrorCode BenchHybrid(const BenchConfig *, BenchResults);
 
 #endif

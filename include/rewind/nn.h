@@ -63,6 +63,8 @@ PETSC_EXTERN PetscErrorCode RwNNDestroy(RwNN *);
    p's input c is x[c xs + p] (p < n), its output c is y[c ys + p]. */
 PETSC_EXTERN void RwNNForward(RwNN, const PetscReal[], PetscInt, const PetscReal[], PetscInt, PetscReal[], PetscInt);
 PETSC_EXTERN void RwNNTangent(RwNN, const PetscReal[], const PetscReal[], PetscInt, const PetscReal[], const PetscReal[], PetscInt, PetscReal[], PetscReal[], PetscInt);
+PETSC_EXTERN void RwNNTanh(PetscInt, const PetscReal[], PetscReal[]);
+PETSC_EXTERN PetscReal RwNNMultiplyAddLoop(PetscInt, PetscReal[]);
 PETSC_EXTERN void RwNNAdjoint(RwNN, const PetscReal[], PetscInt, const PetscReal[], PetscInt, const PetscReal[], PetscInt, PetscReal[], PetscReal[], PetscInt, PetscReal[]);
 
 #endif

@@ -178,7 +178,7 @@ PetscErrorCode RwNNSetUp(RwNN nn)
   /* a_l and da_l for every layer, z_l for l >= 1, dz and two adjoint rows of the widest */
   for (PetscInt l = 0; l < nn->nsizes; l++) tot += 3 * nn->sizes[l];
   tot += 3 * nn->maxwidth;
-  PetscCall(PetscCalloc1(tot * RW_NN_BLOCK, &nn->work));
+  PetscCall(PetscCalloc1(tot * RW_NN_BLOCK + nn->nweights * RW_NN_LANES, &nn->work));
   off = 0;
   for (PetscInt l = 0; l < nn->nsizes; l++) {
     nn->a[l] = nn->work + off, off += nn->sizes[l] * RW_NN_BLOCK;
@@ -187,7 +187,8 @@ PetscErrorCode RwNNSetUp(RwNN nn)
   }
   nn->dz     = nn->work + off, off += nn->maxwidth * RW_NN_BLOCK;
   nn->bar[0] = nn->work + off, off += nn->maxwidth * RW_NN_BLOCK;
-  nn->bar[1] = nn->work + off;
+  nn->bar[1] = nn->work + off, off += nn->maxwidth * RW_NN_BLOCK;
+  nn->glanes = nn->work + off;
   nn->setupcalled = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,133 +1,224 @@
 /*
   The pointwise network's kernels: forward, tangent and adjoint side by side.
 
-  Every layer runs over a block of up to RW_NN_BLOCK points at once: for each
-  output unit, z[i][p] = b[i] + sum_j W[i][j] a[j][p] with the loop over points
-  innermost (contiguous, vectorised), so no function is called per point per
-  layer; the activation is a loop over the block too (libm's tanh, exp and
-  log1p inside it).  Each point's arithmetic does not depend on where it sits
-  in its block or row, so results are the same for any decomposition.
+  Every layer runs over a block of up to RW_NN_BLOCK points, laid out unit by
+  unit ([unit][point]), in vectors of RW_NN_LANES points (GCC vector
+  extensions: one AVX-512 register, two AVX2 ones or four SSE2 ones, the same
+  arithmetic lane by lane).  Four output units are computed at a time so one
+  load of an input vector feeds four multiply-adds.  No function is called per
+  point per layer; tanh is RwNNTanhV below, not libm's.
+
+  Bits.  Every point's arithmetic is the same whatever its place in a block, a
+  row or a rank's box (padding lanes are computed and dropped), and no
+  multiply-add is contracted into an FMA (the pragma below: GCC contracts by
+  default when the ISA has FMA, which only some variants have), so the run-time ISA variants below (AVX-512, AVX2,
+  baseline) give the same bits too.  The weight gradient's sums over the n
+  points of one call are plain sums in an order fixed by n alone: lane by lane
+  over the blocks, then the lanes added pairwise; a caller that gives the same
+  n points (a fixed tile of the grid, as the heat model does) gets the same
+  bits on any decomposition.
 
     forward   z_l = W_l a_{l-1} + b_l, a_l = act_l(z_l), N = a_L
-    tangent   dz_l = W_l da_{l-1} + dW_l a_{l-1} + db_l, da_l = act_l'(z_l) dz_l
+    tangent   dz_l = W_l da_{l-1} + db_l + dW_l a_{l-1}, da_l = act_l'(z_l) dz_l
     adjoint   zbar_L = act_L'(z_L) ybar; for l = L..1:
-                dW_l[i][j] = zbar_l[i] a_{l-1}[j], db_l[i] = zbar_l[i] (per point),
+                dW_l[i][j] += zbar_l[i] a_{l-1}[j], db_l[i] += zbar_l[i],
                 abar_{l-1} = W_l^T zbar_l, zbar_{l-1} = act_{l-1}'(z_{l-1}) abar_{l-1};
               xbar += abar_0
 */
 #include <rewind/private/nnimpl.h>
 #include <math.h>
+#include <stdint.h>
 
-#define B RW_NN_BLOCK
+#pragma GCC diagnostic ignored "-Wpsabi" /* vectors passed between inlined helpers only */
+#if defined(__GNUC__) && !defined(__clang__)
+  #pragma GCC optimize("fp-contract=off")
+#endif
 
-/* a = act(z) over m points */
-static void Activate(RwNNActivation act, PetscInt m, const PetscReal *restrict z, PetscReal *restrict a)
+#define B  RW_NN_BLOCK
+#define NV (RW_NN_BLOCK / RW_NN_LANES) /* vectors per unit of a block */
+
+typedef double  RwV __attribute__((vector_size(8 * RW_NN_LANES), aligned(8)));
+typedef int64_t RwVI __attribute__((vector_size(8 * RW_NN_LANES), aligned(8)));
+
+#define RW_NN_INLINE static inline __attribute__((always_inline))
+
+RW_NN_INLINE RwV Splat(double a)
 {
-  switch (act) {
-  case RW_NN_TANH:
-    for (PetscInt p = 0; p < m; p++) a[p] = tanh(z[p]);
-    break;
-  case RW_NN_SOFTPLUS: /* log(1 + e^z) without overflow: max(z, 0) + log1p(e^-|z|) */
-    for (PetscInt p = 0; p < m; p++) a[p] = (z[p] > 0 ? z[p] : 0) + log1p(exp(-fabs(z[p])));
-    break;
-  default:
-    for (PetscInt p = 0; p < m; p++) a[p] = z[p];
-  }
+  RwV v;
+  for (int l = 0; l < RW_NN_LANES; l++) v[l] = a;
+  return v;
 }
 
-/* y = act'(z) x over m points (a = act(z) is known: tanh' = 1 - a^2) */
-static void ActivateDerivative(RwNNActivation act, PetscInt m, const PetscReal *restrict z, const PetscReal *restrict a, const PetscReal *restrict x, PetscReal *restrict y)
+/* Vector v of unit i of a block array */
+#define AT(arr, i, v) (*(RwV *)((arr) + (i) * B + (v) * RW_NN_LANES))
+/* Weight w's vector of partial sums */
+#define LANES(G, w) (*(RwV *)((G) + (w) * RW_NN_LANES))
+
+/* tanh(x) = -t / (t + 2) with t = expm1(-2|x|) in (-1, 0], and the sign of x:
+   no cancellation near 0, no overflow for large |x| (t = -1 below -2|x| = -40,
+   where tanh rounds to 1).  expm1(y) = 2^k (expm1(r) + 1) - 1 with y = k ln2 + r,
+   |r| <= ln2 / 2 (Cody-Waite: ln2 in two parts, k ln2_hi exact), expm1(r) by
+   its Taylor series to r^14 (truncation below 2^-56 relative).  2^k is built
+   from the bits of k + 1.5 2^52, where k lands in the low bits.  At most 3 ulp
+   from the correctly rounded tanh (tests/nn/t702 sweeps it against libm). */
+RW_NN_INLINE RwV TanhV(RwV x)
 {
-  switch (act) {
-  case RW_NN_TANH:
-    for (PetscInt p = 0; p < m; p++) y[p] = (1 - a[p] * a[p]) * x[p];
-    break;
-  case RW_NN_SOFTPLUS: /* the logistic function, e^z / (1 + e^z) = 1 / (1 + e^-z) */
-    for (PetscInt p = 0; p < m; p++) y[p] = x[p] / (1 + exp(-z[p]));
-    break;
-  default:
-    for (PetscInt p = 0; p < m; p++) y[p] = x[p];
-  }
+  const RwVI sign = (RwVI)x & (RwVI)Splat(-0.0);
+  const RwV  ax   = (RwV)((RwVI)x ^ sign);
+  const RwV  y0   = -2 * ax;
+  const RwVI big  = y0 < -40;
+  const RwV  y    = (RwV)(((RwVI)y0 & ~big) | ((RwVI)Splat(-40) & big));
+  const RwV  ks   = y * 1.4426950408889634 + 0x1.8p52, kd = ks - 0x1.8p52;
+  const RwV  r    = (y - kd * 0x1.62e42fee00000p-1) - kd * 0x1.a39ef35793c76p-33;
+  const RwV  s    = (RwV)(((RwVI)ks + 1023) << 52); /* 2^k, -58 <= k <= 0 */
+  RwV        q    = Splat(1.0 / 87178291200.0), t;
+
+  q = q * r + 1.0 / 6227020800.0;
+  q = q * r + 1.0 / 479001600.0;
+  q = q * r + 1.0 / 39916800.0;
+  q = q * r + 1.0 / 3628800.0;
+  q = q * r + 1.0 / 362880.0;
+  q = q * r + 1.0 / 40320.0;
+  q = q * r + 1.0 / 5040.0;
+  q = q * r + 1.0 / 720.0;
+  q = q * r + 1.0 / 120.0;
+  q = q * r + 1.0 / 24.0;
+  q = q * r + 1.0 / 6.0;
+  q = q * r + 0.5;
+  q = q * r * r + r; /* expm1(r) */
+  t = s * q + (s - 1);
+  return (RwV)((RwVI)((0 - t) / (t + 2)) | sign); /* 0 - t: +0 at t = -0 */
 }
 
-/* z[i][.] = b[i] + sum_j W[i][j] x[j][.] for a block of m points; rows of B */
-static void Affine(PetscInt nout, PetscInt nin, const PetscReal *W, const PetscReal *b, const PetscReal *x, PetscInt m, PetscReal *z)
+/* a = act(z) over nv vectors of each of no units */
+RW_NN_INLINE void Activate(RwNNActivation act, PetscInt no, PetscInt nv, const PetscReal *restrict z, PetscReal *restrict a)
 {
-  for (PetscInt i = 0; i < nout; i++) {
-    PetscReal *restrict zi = z + i * B;
-    const PetscReal bi     = b ? b[i] : 0;
+  for (PetscInt i = 0; i < no; i++) {
+    const PetscReal *zi = z + i * B;
+    PetscReal       *ai = a + i * B;
 
-    for (PetscInt p = 0; p < m; p++) zi[p] = bi;
-    for (PetscInt j = 0; j < nin; j++) {
-      const PetscReal w           = W[i * nin + j];
-      const PetscReal *restrict xj = x + j * B;
-
-#pragma GCC ivdep
-      for (PetscInt p = 0; p < m; p++) zi[p] += w * xj[p];
+    switch (act) {
+    case RW_NN_TANH:
+      for (PetscInt v = 0; v < nv; v++) AT(ai, 0, v) = TanhV(AT(zi, 0, v));
+      break;
+    case RW_NN_SOFTPLUS: /* log(1 + e^z) without overflow: max(z, 0) + log1p(e^-|z|) */
+      for (PetscInt p = 0; p < nv * RW_NN_LANES; p++) ai[p] = (zi[p] > 0 ? zi[p] : 0) + log1p(exp(-fabs(zi[p])));
+      break;
+    default:
+      for (PetscInt v = 0; v < nv; v++) AT(ai, 0, v) = AT(zi, 0, v);
     }
   }
 }
 
-/* The forward pass of one block, keeping z_l and a_l for the other forms */
-static void ForwardBlock(RwNN nn, const PetscReal *theta, PetscInt m, const PetscReal *x, PetscInt xs)
+/* y = act'(z) x over nv vectors of each of no units (a = act(z) is known: tanh' = 1 - a^2) */
+RW_NN_INLINE void ActivateDerivative(RwNNActivation act, PetscInt no, PetscInt nv, const PetscReal *restrict z, const PetscReal *restrict a, const PetscReal *restrict x, PetscReal *restrict y)
+{
+  for (PetscInt i = 0; i < no; i++) {
+    const PetscInt o = i * B;
+
+    switch (act) {
+    case RW_NN_TANH:
+      for (PetscInt v = 0; v < nv; v++) {
+        const RwV ai = AT(a + o, 0, v);
+        AT(y + o, 0, v) = (1 - ai * ai) * AT(x + o, 0, v);
+      }
+      break;
+    case RW_NN_SOFTPLUS: /* the logistic function, e^z / (1 + e^z) = 1 / (1 + e^-z) */
+      for (PetscInt p = 0; p < nv * RW_NN_LANES; p++) y[o + p] = x[o + p] / (1 + exp(-z[o + p]));
+      break;
+    default:
+      for (PetscInt v = 0; v < nv; v++) AT(y + o, 0, v) = AT(x + o, 0, v);
+    }
+  }
+}
+
+/* z[i] = b[i] + sum_j W[i][j] x[j] (b NULL: from 0) for nv vectors, in the
+   order j = 0, 1, ...; W[i][j] at W[i ws + j wt] (ws, wt = ni, 1 for W and
+   1, no' for W^T), four outputs at a time sharing each x[j] */
+RW_NN_INLINE void Affine(PetscInt no, PetscInt ni, const PetscReal *W, PetscInt ws, PetscInt wt, const PetscReal *b, const PetscReal *restrict x, PetscInt nv, PetscReal *restrict z)
+{
+  for (PetscInt v = 0; v < nv; v++) {
+    PetscInt i = 0;
+
+    for (; i + 4 <= no; i += 4) {
+      const PetscReal *w0 = W + i * ws, *w1 = w0 + ws, *w2 = w1 + ws, *w3 = w2 + ws;
+      RwV              s0 = Splat(b ? b[i] : 0), s1 = Splat(b ? b[i + 1] : 0), s2 = Splat(b ? b[i + 2] : 0), s3 = Splat(b ? b[i + 3] : 0);
+
+      for (PetscInt j = 0; j < ni; j++) {
+        const RwV xj = AT(x, j, v);
+        s0 += w0[j * wt] * xj;
+        s1 += w1[j * wt] * xj;
+        s2 += w2[j * wt] * xj;
+        s3 += w3[j * wt] * xj;
+      }
+      AT(z, i, v) = s0, AT(z, i + 1, v) = s1, AT(z, i + 2, v) = s2, AT(z, i + 3, v) = s3;
+    }
+    for (; i < no; i++) {
+      RwV s = Splat(b ? b[i] : 0);
+      for (PetscInt j = 0; j < ni; j++) s += W[i * ws + j * wt] * AT(x, j, v);
+      AT(z, i, v) = s;
+    }
+  }
+}
+
+/* The forward pass of one block of m points (nv vectors, the last padded with
+   zeros), keeping z_l and a_l for the other forms */
+RW_NN_INLINE void ForwardBlock(RwNN nn, const PetscReal *theta, PetscInt m, PetscInt nv, const PetscReal *x, PetscInt xs)
 {
   const PetscInt L = nn->nsizes - 1;
 
   for (PetscInt c = 0; c < nn->sizes[0]; c++)
-    for (PetscInt p = 0; p < m; p++) nn->a[0][c * B + p] = x[c * xs + p];
+    for (PetscInt p = 0; p < nv * RW_NN_LANES; p++) nn->a[0][c * B + p] = p < m ? x[c * xs + p] : 0;
   for (PetscInt l = 1; l <= L; l++) {
     const RwNNActivation act = l == L ? nn->output : nn->hidden;
 
-    Affine(nn->sizes[l], nn->sizes[l - 1], theta + nn->offW[l], theta + nn->offb[l], nn->a[l - 1], m, nn->z[l]);
-    for (PetscInt i = 0; i < nn->sizes[l]; i++) Activate(act, m, nn->z[l] + i * B, nn->a[l] + i * B);
+    Affine(nn->sizes[l], nn->sizes[l - 1], theta + nn->offW[l], nn->sizes[l - 1], 1, theta + nn->offb[l], nn->a[l - 1], nv, nn->z[l]);
+    Activate(act, nn->sizes[l], nv, nn->z[l], nn->a[l]);
   }
 }
 
-static void RwNNForward_MLP(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, PetscReal y[], PetscInt ys)
+PETSC_INTERN RW_NN_CLONES void RwNNForward_MLP(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, PetscReal y[], PetscInt ys)
 {
   const PetscInt L = nn->nsizes - 1;
 
   for (PetscInt p0 = 0; p0 < n; p0 += B) {
-    const PetscInt m = PetscMin(B, n - p0);
+    const PetscInt m = PetscMin(B, n - p0), nv = (m + RW_NN_LANES - 1) / RW_NN_LANES;
 
-    ForwardBlock(nn, theta, m, x + p0, xs);
+    ForwardBlock(nn, theta, m, nv, x + p0, xs);
     for (PetscInt c = 0; c < nn->sizes[L]; c++)
       for (PetscInt p = 0; p < m; p++) y[c * ys + p0 + p] = nn->a[L][c * B + p];
   }
 }
 
+/* dz += db + dW a: the weights' direction for one layer */
+RW_NN_INLINE void TangentWeights(PetscInt no, PetscInt ni, const PetscReal *dW, const PetscReal *db, const PetscReal *restrict a, PetscInt nv, PetscReal *restrict dz)
+{
+  for (PetscInt i = 0; i < no; i++)
+    for (PetscInt v = 0; v < nv; v++) {
+      RwV s = AT(dz, i, v) + db[i];
+      for (PetscInt j = 0; j < ni; j++) s += dW[i * ni + j] * AT(a, j, v);
+      AT(dz, i, v) = s;
+    }
+}
+
 /* y = N(x) (if y), dy = N_x(x) dx + N_theta(x) dtheta; dx or dtheta NULL: zero */
-static void RwNNTangent_MLP(RwNN nn, const PetscReal theta[], const PetscReal dtheta[], PetscInt n, const PetscReal x[], const PetscReal dx[], PetscInt xs, PetscReal y[], PetscReal dy[], PetscInt ys)
+PETSC_INTERN RW_NN_CLONES void RwNNTangent_MLP(RwNN nn, const PetscReal theta[], const PetscReal dtheta[], PetscInt n, const PetscReal x[], const PetscReal dx[], PetscInt xs, PetscReal y[], PetscReal dy[], PetscInt ys)
 {
   const PetscInt L = nn->nsizes - 1;
 
   for (PetscInt p0 = 0; p0 < n; p0 += B) {
-    const PetscInt m = PetscMin(B, n - p0);
+    const PetscInt m = PetscMin(B, n - p0), nv = (m + RW_NN_LANES - 1) / RW_NN_LANES;
 
-    ForwardBlock(nn, theta, m, x + p0, xs);
+    ForwardBlock(nn, theta, m, nv, x + p0, xs);
     for (PetscInt c = 0; c < nn->sizes[0]; c++)
-      for (PetscInt p = 0; p < m; p++) nn->da[0][c * B + p] = dx ? dx[c * xs + p0 + p] : 0;
+      for (PetscInt p = 0; p < nv * RW_NN_LANES; p++) nn->da[0][c * B + p] = dx && p < m ? dx[c * xs + p0 + p] : 0;
     for (PetscInt l = 1; l <= L; l++) {
       const RwNNActivation act = l == L ? nn->output : nn->hidden;
       const PetscInt       no = nn->sizes[l], ni = nn->sizes[l - 1];
 
-      Affine(no, ni, theta + nn->offW[l], NULL, nn->da[l - 1], m, nn->dz);
-      if (dtheta) { /* + dW_l a_{l-1} + db_l */
-        for (PetscInt i = 0; i < no; i++) {
-          PetscReal *restrict dzi = nn->dz + i * B;
-          const PetscReal     dbi = dtheta[nn->offb[l] + i];
-
-          for (PetscInt p = 0; p < m; p++) dzi[p] += dbi;
-          for (PetscInt j = 0; j < ni; j++) {
-            const PetscReal           w  = dtheta[nn->offW[l] + i * ni + j];
-            const PetscReal *restrict aj = nn->a[l - 1] + j * B;
-
-#pragma GCC ivdep
-            for (PetscInt p = 0; p < m; p++) dzi[p] += w * aj[p];
-          }
-        }
-      }
-      for (PetscInt i = 0; i < no; i++) ActivateDerivative(act, m, nn->z[l] + i * B, nn->a[l] + i * B, nn->dz + i * B, nn->da[l] + i * B);
+      Affine(no, ni, theta + nn->offW[l], ni, 1, NULL, nn->da[l - 1], nv, nn->dz);
+      if (dtheta) TangentWeights(no, ni, dtheta + nn->offW[l], dtheta + nn->offb[l], nn->a[l - 1], nv, nn->dz);
+      ActivateDerivative(act, no, nv, nn->z[l], nn->a[l], nn->dz, nn->da[l]);
     }
     for (PetscInt c = 0; c < nn->sizes[L]; c++)
       for (PetscInt p = 0; p < m; p++) {
@@ -137,83 +228,152 @@ static void RwNNTangent_MLP(RwNN nn, const PetscReal theta[], const PetscReal dt
   }
 }
 
-/* xbar += N_x(x)^T ybar (if xbar); each point's terms of N_theta(x)^T ybar
-   written to gw[w gs + p] (if gw: the caller sums them, exactly if it wants);
-   their plain sums added to gsum[w] (if gsum) */
-static void RwNNAdjoint_MLP(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, const PetscReal ybar[], PetscInt ys, PetscReal xbar[], PetscReal gw[], PetscInt gs, PetscReal gsum[])
+/* The weight gradient of one layer for one block, lane by lane: G[w] +=
+   zbar[i] a[j] (w = offW + i ni + j) and G[offb + i] += zbar[i], each G[w] a
+   vector of RW_NN_LANES partial sums */
+RW_NN_INLINE void WeightGradientLanes(PetscInt no, PetscInt ni, PetscInt offW, PetscInt offb, const PetscReal *restrict zb, const PetscReal *restrict a, PetscInt nv, PetscReal *restrict G)
 {
-  const PetscInt L = nn->nsizes - 1;
+  for (PetscInt i = 0; i < no; i++) {
+    RwV sb = LANES(G, offb + i);
 
-  for (PetscInt p0 = 0; p0 < n; p0 += B) {
-    const PetscInt m   = PetscMin(B, n - p0);
-    PetscReal     *zb  = nn->bar[0], *ab = nn->bar[1];
+    for (PetscInt v = 0; v < nv; v++) sb += AT(zb, i, v);
+    LANES(G, offb + i) = sb;
+    for (PetscInt j = 0; j < ni; j++) {
+      RwV s = LANES(G, offW + i * ni + j);
 
-    ForwardBlock(nn, theta, m, x + p0, xs);
-    for (PetscInt c = 0; c < nn->sizes[L]; c++) {
-      for (PetscInt p = 0; p < m; p++) ab[c * B + p] = ybar[c * ys + p0 + p];
-      ActivateDerivative(nn->output, m, nn->z[L] + c * B, nn->a[L] + c * B, ab + c * B, zb + c * B);
-    }
-    for (PetscInt l = L; l >= 1; l--) {
-      const PetscInt   no = nn->sizes[l], ni = nn->sizes[l - 1];
-      const PetscReal *W  = theta + nn->offW[l];
-
-      for (PetscInt i = 0; i < no; i++) {
-        const PetscReal *restrict zi = zb + i * B;
-
-        for (PetscInt j = 0; j < ni; j++) {
-          const PetscReal *restrict aj = nn->a[l - 1] + j * B;
-          const PetscInt            w  = nn->offW[l] + i * ni + j;
-
-          if (gw) {
-            PetscReal *restrict g = gw + w * gs + p0;
-#pragma GCC ivdep
-            for (PetscInt p = 0; p < m; p++) g[p] = zi[p] * aj[p];
-          }
-          if (gsum) {
-            PetscReal s = 0;
-            for (PetscInt p = 0; p < m; p++) s += zi[p] * aj[p];
-            gsum[w] += s;
-          }
-        }
-        if (gw) {
-          PetscReal *restrict g = gw + (nn->offb[l] + i) * gs + p0;
-          for (PetscInt p = 0; p < m; p++) g[p] = zi[p];
-        }
-        if (gsum) {
-          PetscReal s = 0;
-          for (PetscInt p = 0; p < m; p++) s += zi[p];
-          gsum[nn->offb[l] + i] += s;
-        }
-      }
-      if (l == 1 && !xbar) break;
-      /* abar_{l-1} = W_l^T zbar_l: for each input unit, a sum over output units */
-      for (PetscInt j = 0; j < ni; j++) {
-        PetscReal *restrict aj = ab + j * B;
-
-        for (PetscInt p = 0; p < m; p++) aj[p] = 0;
-        for (PetscInt i = 0; i < no; i++) {
-          const PetscReal           w  = W[i * ni + j];
-          const PetscReal *restrict zi = zb + i * B;
-
-#pragma GCC ivdep
-          for (PetscInt p = 0; p < m; p++) aj[p] += w * zi[p];
-        }
-      }
-      if (l > 1) {
-        for (PetscInt j = 0; j < ni; j++) ActivateDerivative(nn->hidden, m, nn->z[l - 1] + j * B, nn->a[l - 1] + j * B, ab + j * B, zb + j * B);
-      } else {
-        for (PetscInt c = 0; c < ni; c++)
-          for (PetscInt p = 0; p < m; p++) xbar[c * xs + p0 + p] += ab[c * B + p];
-      }
+      for (PetscInt v = 0; v < nv; v++) s += AT(zb, i, v) * AT(a, j, v);
+      LANES(G, offW + i * ni + j) = s;
     }
   }
 }
 
+/* Each point's weight terms of one layer for one block, written to gw[w gs + p] */
+RW_NN_INLINE void WeightGradientPoints(PetscInt no, PetscInt ni, PetscInt offW, PetscInt offb, const PetscReal *zb, const PetscReal *a, PetscInt m, PetscReal *gw, PetscInt gs)
+{
+  for (PetscInt i = 0; i < no; i++) {
+    for (PetscInt j = 0; j < ni; j++)
+      for (PetscInt p = 0; p < m; p++) gw[(offW + i * ni + j) * gs + p] = zb[i * B + p] * a[j * B + p];
+    for (PetscInt p = 0; p < m; p++) gw[(offb + i) * gs + p] = zb[i * B + p];
+  }
+}
+
+/* The lanes of every weight's partial sums added pairwise, into gsum */
+RW_NN_INLINE void AddLanes(PetscInt nw, const PetscReal *G, PetscReal *gsum)
+{
+  for (PetscInt w = 0; w < nw; w++) {
+    PetscReal s[RW_NN_LANES];
+
+    for (int l = 0; l < RW_NN_LANES; l++) s[l] = G[w * RW_NN_LANES + l];
+    for (int h = RW_NN_LANES / 2; h >= 1; h /= 2)
+      for (int l = 0; l < h; l++) s[l] += s[l + h];
+    gsum[w] += s[0];
+  }
+}
+
+/* xbar += N_x(x)^T ybar (if xbar); each point's terms of N_theta(x)^T ybar
+   written to gw[w gs + p] (if gw); their sums over the n points, in an order
+   fixed by n, added to gsum[w] (if gsum) */
+PETSC_INTERN RW_NN_CLONES void RwNNAdjoint_MLP(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, const PetscReal ybar[], PetscInt ys, PetscReal xbar[], PetscReal gw[], PetscInt gs, PetscReal gsum[])
+{
+  const PetscInt L = nn->nsizes - 1;
+  PetscReal     *zb = nn->bar[0], *ab = nn->bar[1], *G = nn->glanes;
+
+  if (gsum)
+    for (PetscInt w = 0; w < nn->nweights; w++) LANES(G, w) = Splat(0);
+  for (PetscInt p0 = 0; p0 < n; p0 += B) {
+    const PetscInt m = PetscMin(B, n - p0), nv = (m + RW_NN_LANES - 1) / RW_NN_LANES;
+
+    ForwardBlock(nn, theta, m, nv, x + p0, xs);
+    for (PetscInt c = 0; c < nn->sizes[L]; c++) /* padding lanes get ybar 0, so they add nothing */
+      for (PetscInt p = 0; p < nv * RW_NN_LANES; p++) ab[c * B + p] = p < m ? ybar[c * ys + p0 + p] : 0;
+    ActivateDerivative(nn->output, nn->sizes[L], nv, nn->z[L], nn->a[L], ab, zb);
+    for (PetscInt l = L; l >= 1; l--) {
+      const PetscInt no = nn->sizes[l], ni = nn->sizes[l - 1];
+
+      if (gsum) WeightGradientLanes(no, ni, nn->offW[l], nn->offb[l], zb, nn->a[l - 1], nv, G);
+      if (gw) WeightGradientPoints(no, ni, nn->offW[l], nn->offb[l], zb, nn->a[l - 1], m, gw + p0, gs);
+      if (l == 1 && !xbar) break;
+      /* abar_{l-1} = W_l^T zbar_l: input unit j sums over output units i = 0, 1, ... */
+      Affine(ni, no, theta + nn->offW[l], 1, ni, NULL, zb, nv, ab);
+      if (l > 1) ActivateDerivative(nn->hidden, ni, nv, nn->z[l - 1], nn->a[l - 1], ab, zb);
+      else
+        for (PetscInt c = 0; c < ni; c++)
+          for (PetscInt p = 0; p < m; p++) xbar[c * xs + p0 + p] += ab[c * B + p];
+    }
+  }
+  if (gsum) AddLanes(nn->nweights, G, gsum);
+}
+
+/* RwNNTanh's loop, in the same clones as the kernels */
+PETSC_INTERN RW_NN_CLONES void RwNNTanhArray(PetscInt n, const PetscReal *x, PetscReal *y)
+{
+  PetscInt p = 0;
+
+  for (; p + RW_NN_LANES <= n; p += RW_NN_LANES) *(RwV *)(y + p) = TanhV(*(const RwV *)(x + p));
+  if (p < n) {
+    RwV v = Splat(0);
+
+    for (PetscInt q = p; q < n; q++) v[q - p] = x[q];
+    v = TanhV(v);
+    for (PetscInt q = p; q < n; q++) y[q] = v[q - p];
+  }
+}
+
+/* The peak of the kernels' loops: independent multiply-adds (no FMA) on the
+   same vectors, in the same variants; reps x 8 x RW_NN_LANES x 2 flops */
+PETSC_INTERN RW_NN_CLONES void RwNNMultiplyAddLoopArray(PetscInt reps, PetscReal *acc)
+{
+  RwV s[8], w = Splat(acc[0]), x = Splat(acc[1]);
+
+  for (int a = 0; a < 8; a++) s[a] = Splat(acc[2 + a]);
+  for (PetscInt r = 0; r < reps; r++)
+    for (int a = 0; a < 8; a++) s[a] = s[a] * w + x;
+  for (int a = 0; a < 8; a++) acc[2 + a] = s[a][0];
+}
+
+/* GCC 12 takes the address of a target_clones function for a local's */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+  #pragma GCC diagnostic ignored "-Wdangling-pointer"
+#endif
 PETSC_INTERN void RwNNSetOps_MLP(RwNN nn)
 {
   nn->ops->forward = RwNNForward_MLP;
   nn->ops->tangent = RwNNTangent_MLP;
   nn->ops->adjoint = RwNNAdjoint_MLP;
+}
+
+/*@C
+  RwNNTanh - y = tanh(x) at n values, the network's own tanh: vectorised, at
+  most 3 ulp from the correctly rounded value, and each value's bits
+  independent of n and of its position
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwNNForward()
+@*/
+void RwNNTanh(PetscInt n, const PetscReal x[], PetscReal y[])
+{
+  RwNNTanhArray(n, x, y);
+}
+
+/*@C
+  RwNNMultiplyAddLoop - the peak flop rate the network's kernels can reach on
+  this machine: reps rounds of 8 independent vector multiply-adds (mul then
+  add, as in the kernels) on RW_NN_LANES lanes, in the kernels' ISA variant;
+  returns the flops done (acc: 10 values, read and written so nothing is elided)
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwNNForward()
+@*/
+PetscReal RwNNMultiplyAddLoop(PetscInt reps, PetscReal acc[])
+{
+  RwNNMultiplyAddLoopArray(reps, acc);
+  return (PetscReal)reps * 8 * RW_NN_LANES * 2;
 }
 
 /*@C
@@ -254,14 +414,16 @@ void RwNNTangent(RwNN nn, const PetscReal theta[], const PetscReal dtheta[], Pet
 /*@C
   RwNNAdjoint - the vector-Jacobian product at n points: xbar += N_x(x)^T ybar,
   and the weight gradient N_theta(x)^T ybar, point by point into gw (weight w
-  of point p at gw[w gs + p], overwritten) and/or summed into gsum[w]
+  of point p at gw[w gs + p], overwritten) and/or summed over the n points
+  into gsum[w]
 
   Not collective; xbar, gw or gsum may be NULL
 
   Notes:
-  A gradient that must be the same on any number of ranks sums gw's terms
-  exactly (RwReproSumAddArray(), RwModelAddScalarGradientArray()); gsum is a
-  plain sum in point order.
+  gsum's sums are plain sums in an order that depends on n alone, not on
+  where the points come from: a gradient that must be the same on any number
+  of ranks calls this on fixed sets of points (tiles of the grid, as the heat
+  model does) and sums the tiles' gsum exactly (RwModelAddScalarGradient()).
 
   Level: intermediate
 

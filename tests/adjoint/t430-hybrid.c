@@ -6,7 +6,8 @@
   - whole-run dot tests, and Taylor tests in theta alone, kappa alone and u0
     alone: the first-order remainder falls at order >= 1.9;
   - J, dJ/dtheta, dJ/dkappa and dJ/du0 on PETSC_COMM_WORLD bitwise equal to
-    those on one rank alone (PETSC_COMM_SELF): run on 1 to 4 ranks;
+    those on one rank alone (PETSC_COMM_SELF): run on 1 to 4 ranks, on grids
+    of one weight-gradient tile (heatnn.c) and of five;
   - a network whose last layer is zero (N = 0 exactly) gives plain heat's J,
     dJ/dkappa and dJ/du0 bit for bit;
   - bad input: a network that is not 1 -> ... -> 1, NaN weights.
@@ -162,9 +163,11 @@ static void digest(MPI_Comm comm, const char *opts, Digest *d)
 START_TEST(test_bitwise_on_any_rank_count)
 {
   const char *cases[] = {"-rw_heat_dim 2 -da_grid_x 17 -da_grid_y 14 -rw_heat_nn -rw_nn_layers 1,5,5,1 -rw_steps 15",
-                         "-rw_heat_dim 1 -da_grid_x 37 -rw_heat_nn -rw_nn_layers 1,7,1 -rw_nn_activation softplus -rw_steps 15 -rw_schedule_type revolve -rw_schedule_ram_slots 3"};
+                         "-rw_heat_dim 1 -da_grid_x 37 -rw_heat_nn -rw_nn_layers 1,7,1 -rw_nn_activation softplus -rw_steps 15 -rw_schedule_type revolve -rw_schedule_ram_slots 3",
+                         /* 4 weight-gradient tiles of RW_NN_TILE points and a short one, cut by every split of the grid; some ranks get none */
+                         "-rw_heat_dim 2 -da_grid_x 70 -da_grid_y 60 -rw_heat_nn -rw_nn_layers 1,4,4,1 -rw_steps 4"};
 
-  for (int c = 0; c < 2; c++) {
+  for (int c = 0; c < 3; c++) {
     Digest w, s;
     int    same;
 

@@ -14,7 +14,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 assert rows and list(rows[0]) == ["section", "case", "metric", "value", "unit"], "CSV header"
 doc = json.load(open(sys.argv[2]))
 names = [s["name"] for s in doc["sections"]]
-assert names == ["run", "stream", "kernels", "gradient", "io", "peer", "sum", "targets"], names
+assert names == ["run", "stream", "kernels", "gradient", "io", "peer", "sum", "targets", "hybrid"], names
 
 # the same figures in both files
 flat = {(r["section"], r["case"], r["metric"]): r["value"] for r in rows}

@@ -5,8 +5,23 @@
 #include <rewind/nn.h>
 
 /* Points per block of the kernels: every layer runs over a block of points
-   at a time (a vectorised loop), and a block's activations stay in cache */
-#define RW_NN_BLOCK 64
+   at a time, in vectors of RW_NN_LANES points, and a block's activations stay
+   in the L1 cache (16 units x 32 points x 8 bytes = 4 KiB a layer) */
+#define RW_NN_BLOCK 32
+#define RW_NN_LANES 8
+
+/* Points of a tile: a model that wants a weight gradient independent of the
+   decomposition calls RwNNAdjoint() on fixed tiles of this many points (the
+   heat model: consecutive points of the natural ordering) and sums the tiles'
+   sums exactly: 321 exact adds a tile instead of 321 a point for 1-16-16-1 */
+#define RW_NN_TILE 1024
+
+/* The kernels' run-time ISA variants (GCC's ifunc clones): AVX-512, AVX2, baseline */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+  #define RW_NN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+  #define RW_NN_CLONES
+#endif
 
 typedef struct _RwNNOps *RwNNOps;
 struct _RwNNOps {
@@ -31,6 +46,7 @@ struct _n_RwNN {
   /* one block's work, allocated at set-up: z_l and a_l = act(z_l) per layer
      (a_0 the inputs), their tangents, and two adjoint rows */
   PetscReal      *z[RW_NN_MAX_LAYERS + 1], *a[RW_NN_MAX_LAYERS + 1], *dz, *da[RW_NN_MAX_LAYERS + 1], *bar[2], *work;
+  PetscReal      *glanes;                  /* the adjoint's weight-gradient partial sums, RW_NN_LANES a weight */
 };
 
 #endif

@@ -246,7 +246,8 @@ static PetscErrorCode RwHeatCreateNN(RwModel model)
   PetscCheck(sizes[0] == 1 && sizes[ns - 1] == 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONG, "-rw_nn_layers: heat's learned reaction maps u to a rate, so it has 1 input and 1 output; got %" PetscInt_FMT " inputs and %" PetscInt_FMT " outputs", sizes[0], sizes[ns - 1]);
   heat->nnblock = model->nblocks;
   PetscCall(RwModelAddParameterBlock(model, "theta", heat->nn->nweights, PETSC_FALSE));
-  PetscCall(PetscMalloc3(row, &heat->nnrow, row, &heat->nnrow2, row * heat->nn->nweights, &heat->nngw));
+  PetscCall(PetscMalloc1(row, &heat->nnrow));
+  PetscCall(RwHeatNNTilesSetUp(model));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -324,7 +325,8 @@ static PetscErrorCode RwModelDestroy_Heat(RwModel model)
   PetscCall(KSPDestroy(&heat->ksp));
   PetscCall(RwStencilDestroy(&heat->st));
   PetscCall(RwNNDestroy(&heat->nn));
-  PetscCall(PetscFree3(heat->nnrow, heat->nnrow2, heat->nngw));
+  PetscCall(PetscFree(heat->nnrow));
+  PetscCall(RwHeatNNTilesDestroy(model));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetNN_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatGetNN_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetScheme_C", NULL));

@@ -46,8 +46,12 @@ typedef struct {
   PetscBool usenn;
   RwNN      nn;
   PetscInt  nnblock;
-  PetscReal *nnrow, *nnrow2; /* one row of points: N, ybar (dt mu) */
-  PetscReal *nngw;           /* one row's per-point weight-gradient terms, weight-major */
+  PetscReal *nnrow;          /* one row of points' N (forward) or dN (tangent) */
+  /* the adjoint's tiles (heatnn.c): this rank's run of natural-ordering points */
+  PetscInt   nnfirst, nnpts;
+  VecScatter nnscatter;      /* the state's layout to the tiles' (NULL on one rank) */
+  Vec        nnu, nnmu, nnxbar; /* u_k, mu and N_u^T (dt mu) at the tiles' points */
+  PetscReal *nnybar, *nnsum; /* one tile's dt mu, and its weight sums */
 
   /* parameters, from RwModelSetParameters() */
   Vec              kappa;   /* ghosted, boundary ghosts mirrored */
@@ -77,20 +81,21 @@ PETSC_INTERN void RwHeatRowForward(const RwHeatPass *, PetscInt, RwStencilRow, R
 PETSC_INTERN void RwHeatRowTangent(const RwHeatPass *, PetscInt, RwStencilRow, RwStencilRow, RwStencilRow, RwStencilRow, RwStencilRow, const PetscScalar *, PetscScalar *, PetscReal *);
 PETSC_INTERN void RwHeatRowAdjoint(const RwHeatPass *, PetscInt, RwStencilRow, RwStencilRow, RwStencilRow, RwStencilRow, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscReal *);
 
-/* heatkernels.c: the network term dt N_theta(u_k) on one row, its tangent and adjoint */
+/* heatkernels.c: the network term dt N_theta(u_k) on one row and its tangent (the adjoint: heatnn.c) */
 typedef struct {
-  RwModel          model;
   RwNN             nn;
-  PetscInt         block;      /* theta's parameter block */
   const PetscReal *theta, *dtheta;
   PetscReal        dt;
-  PetscReal       *row, *row2, *gw;
-  PetscErrorCode   ierr;       /* the first error of a row (rows return nothing) */
+  PetscReal       *row;
 } RwHeatNNRow;
 PETSC_INTERN void RwHeatRowNNForward(RwHeatNNRow *, PetscInt, const PetscScalar *, PetscScalar *, PetscReal *);
 PETSC_INTERN void RwHeatRowNNTangent(RwHeatNNRow *, PetscInt, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscReal *);
-PETSC_INTERN void RwHeatRowNNAdjoint(RwHeatNNRow *, PetscInt, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscReal *);
 PETSC_INTERN RwHeatNNRow RwHeatNNRowSetUp(RwModel, PetscBool);
+
+/* heatnn.c: the network term's adjoint over fixed tiles of the natural ordering */
+PETSC_INTERN PetscErrorCode RwHeatNNTilesSetUp(RwModel);
+PETSC_INTERN PetscErrorCode RwHeatNNTilesDestroy(RwModel);
+PETSC_INTERN PetscErrorCode RwHeatNNAdjoint(RwModel, Vec, Vec, Vec, PetscReal *);
 
 /* heatstep.c */
 PETSC_INTERN PetscErrorCode RwHeatSetParameters(RwModel, Vec);

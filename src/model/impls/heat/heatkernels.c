@@ -184,8 +184,7 @@ void RwHeatRowAdjoint(const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStenci
 /* ---- the learned reaction: + dt N_theta(u_k), explicit in every scheme ------
    forward  y += dt N(u)
    tangent  y += dt (N_u(u) du + N_theta(u) dtheta)
-   adjoint  y += N_u(u)^T (dt mu); dJ/dtheta += N_theta(u)^T (dt mu), each
-            point's term added exactly (RwModelAddScalarGradientArray), so the
+   adjoint  not by rows: over fixed tiles of the grid (heatnn.c), so the
             weight gradient is the same on any number of ranks
    The network runs over the whole row (RwNN's kernels are vectorised over
    points); u is the row of u_k, pointwise, so no neighbour is read. */
@@ -211,17 +210,4 @@ void RwHeatRowNNTangent(RwHeatNNRow *c, PetscInt n, const PetscScalar *u, const 
     nan += y[i] * 0;
   }
   *probe += nan;
-}
-
-void RwHeatRowNNAdjoint(RwHeatNNRow *c, PetscInt n, const PetscScalar *u, const PetscScalar *mu, PetscScalar *y, PetscReal *probe)
-{
-  PetscReal nan = 0;
-  PetscInt  nw;
-
-  for (PetscInt i = 0; i < n; i++) c->row2[i] = c->dt * mu[i];
-  RwNNAdjoint(c->nn, c->theta, n, u, n, c->row2, n, y, c->gw, n, NULL);
-  for (PetscInt i = 0; i < n; i++) nan += y[i] * 0;
-  *probe += nan;
-  nw = c->nn->nweights;
-  for (PetscInt w = 0; w < nw && !c->ierr; w++) c->ierr = RwModelAddScalarGradientArray(c->model, c->block, w, n, c->gw + w * n);
 }

@@ -35,16 +35,11 @@ RwHeatNNRow RwHeatNNRowSetUp(RwModel model, PetscBool tangent)
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
   RwHeatNNRow   c;
 
-  c.model  = model;
   c.nn     = heat->nn;
-  c.block  = heat->nnblock;
   c.theta  = heat->usenn ? RwModelBlockValues(model, heat->nnblock) : NULL;
   c.dtheta = heat->usenn && tangent ? RwModelBlockDirection(model, heat->nnblock) : NULL;
   c.dt     = model->dt;
   c.row    = heat->nnrow;
-  c.row2   = heat->nnrow2;
-  c.gw     = heat->nngw;
-  c.ierr   = PETSC_SUCCESS;
   return c;
 }
 
@@ -167,8 +162,6 @@ typedef struct {
   const PetscScalar  *kappa;
   PetscScalar        *y, *gk, *gs, *gr;
   PetscReal           probe;
-  PetscBool           usenn;
-  RwHeatNNRow         nn;
 } HeatAdjointCtx;
 
 static void HeatAdjointRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
@@ -178,7 +171,6 @@ static void HeatAdjointRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscI
   RwStencilRow          ub = c->P.useb ? RwStencilInputRow(st, &c->in[2], 1, ghosted, i, j, k) : RwStencilRowAt(NULL, &st->own, 1, i, j, k);
 
   RwHeatRowAdjoint(&c->P, n, RwStencilInputRow(st, &c->in[0], 1, ghosted, i, j, k), RwStencilRowAt(c->kappa, &st->ghost, 1, i, j, k), RwStencilInputRow(st, &c->in[1], 1, ghosted, i, j, k), ub, RwStencilOwnedAt(st, 1, c->y, i, j, k), RwStencilOwnedAt(st, 1, c->gk, i, j, k), RwStencilOwnedAt(st, 1, c->gs, i, j, k), RwStencilOwnedAt(st, 1, c->gr, i, j, k), &c->probe);
-  if (c->usenn) RwHeatRowNNAdjoint(&c->nn, n, RwStencilInputRow(st, &c->in[1], 1, ghosted, i, j, k).p, RwStencilInputRow(st, &c->in[0], 1, ghosted, i, j, k).p, RwStencilOwnedAt(st, 1, c->y, i, j, k), &c->probe);
 }
 
 /* dJ/da_k = dt sum_i s_i mu_i: every point's product rounded on its own, then summed exactly */
@@ -213,8 +205,6 @@ PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   c.st    = heat->st;
   c.P     = HeatPassCoefficients(model, k);
   c.probe = 0;
-  c.usenn = heat->usenn;
-  c.nn    = RwHeatNNRowSetUp(model, PETSC_FALSE);
   for (PetscInt i = 0; i < 3; i++) c.in[i].g = g[i];
   PetscCall(VecGetArrayRead(heat->kappa, &c.kappa));
   PetscCall(VecGetArray(l, &c.y));
@@ -228,7 +218,7 @@ PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecRestoreArray(l, &c.y));
   PetscCall(VecRestoreArrayRead(heat->kappa, &c.kappa));
   PetscCall(PetscLogFlops((20.0 * heat->dim + 10) * heat->st->own.n[0] * heat->st->own.n[1] * heat->st->own.n[2]));
-  PetscCall(c.nn.ierr);
+  if (heat->usenn) PetscCall(RwHeatNNAdjoint(model, u, g[0], l, &c.probe));
   if (heat->amplitude) PetscCall(HeatAmplitudeAdjoint(model, k, g[0]));
   RwModelFlagNonFinite(model, 1, k, c.probe);
   PetscFunctionReturn(PETSC_SUCCESS);
