@@ -26,10 +26,10 @@ static PetscErrorCode Stem(const char file[], char stem[], size_t len)
 */
 PetscErrorCode FwiWriteObservations(Fwi *f)
 {
-  char       stem[PETSC_MAX_PATH_LEN], sgy[PETSC_MAX_PATH_LEN + 32];
-  FwiSurvey *sv = &f->sv;
-  PetscReal  ot[3], os[3];
   const PetscInt dim = f->dim;
+  char           stem[PETSC_MAX_PATH_LEN], sgy[PETSC_MAX_PATH_LEN + 32];
+  FwiSurvey     *sv = &f->sv;
+  PetscReal      ot[3], os[3]; /* the models' first points */
 
   PetscFunctionBegin;
   PetscCall(FwiFirstPoint(f, &f->vtrue, ot));
