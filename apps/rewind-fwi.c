@@ -7,9 +7,9 @@ static char help[] = "rewind-fwi: full-waveform inversion of the acoustic wave m
                      "  -rw_fwi_dim 2|3              dimension of the embedded problem (default 2; files give theirs)\n"
                      "  -rw_fwi_grid nx,nz[,...]     physical grid points (default 101,51; 3D 31,31,21), x first, depth last\n"
                      "  -rw_fwi_spacing h            grid spacing in m (default 20, or the starting model's)\n"
-                     "  -rw_fwi_origin x,z[,...]     the physical region's first point (default 0)\n"
+                     "  -rw_fwi_origin x,z[,...]     the physical region's first point (default 0, or the starting model's)\n"
                      "  -rw_fwi_obs FILE[,FILE...]   observations: rewind's HDF5 schema (doc/wave.md), or SEG-Y shot\n"
-                     "                               gathers (2D): several files or a pattern obs-shot%d.sgy\n"
+                     "                               gathers (3D: with -rw_fwi_dim 3): several files or a pattern obs-shot%d.sgy\n"
                      "  -rw_fwi_start SPEC           starting velocity: file.h5:dataset (physical region or whole\n"
                      "                               grid, C order x last) or a SEG-Y depth section (a trace a column)\n"
                      "  -rw_fwi_true SPEC            a known true velocity (same forms) for the model error\n"
@@ -25,7 +25,7 @@ static char help[] = "rewind-fwi: full-waveform inversion of the acoustic wave m
                      "  -rw_fwi_cmin, -rw_fwi_cmax   bounds on the velocity (km/s, default 1.4, 4)\n"
                      "  -rw_fwi_water c              top levels whose starting velocity is c everywhere are held (default 1.5)\n"
                      "  -rw_fwi_shot_groups G        shot groups (default: RwEnsemble's choice, gcd(ranks, shots))\n"
-                     "  -rw_obs_write obs.h5         write the observations (HDF5, with c_true and c_start) and, in 2D,\n"
+                     "  -rw_obs_write obs.h5         write the observations (HDF5, with c_true and c_start) and\n"
                      "                               obs-shot<i>.sgy, obs-start.sgy, obs-true.sgy\n"
                      "  -rw_output prefix            write prefix.h5 / prefix.xmf (c_true, c_start, c_recovered,\n"
                      "                               gradient of the first iteration, history) and prefix-gather.h5\n"
@@ -51,12 +51,9 @@ static PetscErrorCode ReadGrid(Fwi *f, PetscOptionItems *PetscOptionsObject)
   PetscCall(PetscOptionsReal("-rw_fwi_spacing", "Grid spacing (m)", NULL, f->h, &f->h, &f->spacingset));
   n = 3;
   PetscCall(PetscOptionsRealArray("-rw_fwi_origin", "The physical region's first point (m)", NULL, o, &n, &set));
-  for (PetscInt d = 0; d < 3; d++) f->origin[d] = o[d];
-  if (set) { /* the wave model's own option, which every model of the app reads */
-    char v[128];
+  if (set) {
     PetscCheck(n == f->dim, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_fwi_origin: %" PetscInt_FMT " values for a %" PetscInt_FMT "D problem: expected %" PetscInt_FMT, n, f->dim, f->dim);
-    PetscCall(PetscSNPrintf(v, sizeof(v), f->dim > 2 ? "%.17g,%.17g,%.17g" : "%.17g,%.17g", (double)o[0], (double)o[1], (double)o[2]));
-    PetscCall(PetscOptionsSetValue(NULL, "-rw_wave_origin", v));
+    PetscCall(FwiSetOrigin(f, "-rw_fwi_origin", o, 0));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -114,7 +111,7 @@ static PetscErrorCode ReadOptions(Fwi *f)
   PetscCall(PetscOptionsReal("-rw_fwi_cmax", "Upper bound on the velocity", NULL, f->cmax, &f->cmax, NULL));
   PetscCall(PetscOptionsReal("-rw_fwi_water", "Held top levels: the starting velocity is this everywhere", NULL, f->water, &f->water, NULL));
   PetscCall(PetscOptionsInt("-rw_fwi_shot_groups", "Shot groups (0: gcd of ranks and shots)", NULL, f->groups, &f->groups, NULL));
-  PetscCall(PetscOptionsString("-rw_obs_write", "Write the observations to this HDF5 file (and SEG-Y in 2D)", NULL, f->obswrite, f->obswrite, sizeof(f->obswrite), NULL));
+  PetscCall(PetscOptionsString("-rw_obs_write", "Write the observations to this HDF5 file (and SEG-Y)", NULL, f->obswrite, f->obswrite, sizeof(f->obswrite), NULL));
   PetscCall(PetscOptionsString("-rw_output", "Prefix of the HDF5/XDMF outputs", NULL, f->output, f->output, sizeof(f->output), NULL));
   PetscCall(PetscOptionsReal("-rw_dt", "Time step (ms); with -rw_fwi_obs, it must be the files' sample interval", NULL, f->sv.dt, &f->sv.dt, &f->dtset));
   PetscCall(PetscOptionsInt("-rw_wave_nbl", "Absorbing points at each end of each direction (default 20; 3D 10)", NULL, f->nbl, &f->nbl, &f->nblset));

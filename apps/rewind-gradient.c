@@ -123,8 +123,7 @@ static PetscErrorCode WaveObjective(RwModel model, RwObjective obj, PetscBool *a
 
     PetscCall(PetscStrlen(obs, &len));
     if ((len > 4 && !strcmp(obs + len - 4, ".sgy")) || (len > 5 && !strcmp(obs + len - 5, ".segy"))) { /* a SEG-Y shot gather */
-      PetscCheck(dim == 2, comm, PETSC_ERR_ARG_WRONG, "-rw_obs %s: SEG-Y shot gathers are read for 2D models only", obs);
-      PetscCall(RwWaveSegyRead(comm, obs, dt, (PetscInt)n + 1, &src, &nrec, &frec, &data));
+      PetscCall(RwWaveSegyRead(comm, obs, dim, dt, (PetscInt)n + 1, &src, &nrec, &frec, &data));
       PetscCheck(!set || nrec == nv / dim, comm, PETSC_ERR_FILE_UNEXPECTED, "-rw_obs %s has %" PetscInt_FMT " traces; -rw_wave_receivers gives %" PetscInt_FMT " receivers", obs, nrec, nv / dim);
     } else PetscCall(RwWaveObsRead(comm, obs, shot, dim, -1, set ? nv / dim : -1, (PetscInt)n + 1, dt, &src, &nrec, &frec, &data));
     PetscCall(RwModelWaveSetSources(model, 1, src));

@@ -94,7 +94,7 @@ static PetscErrorCode ReadSurveyHDF5(Fwi *f, const char file[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* SEG-Y: 2D; dt from -rw_dt or the first file, which every file must share, as its number of samples */
+/* SEG-Y: 2D unless -rw_fwi_dim 3 (a gather does not say); dt from -rw_dt or the first file, which every file must share, as its number of samples */
 static PetscErrorCode ReadSurveySegy(Fwi *f)
 {
   char      **files;
@@ -102,13 +102,12 @@ static PetscErrorCode ReadSurveySegy(Fwi *f)
   PetscReal   dt = f->sv.dt, **src, **rec, **data;
 
   PetscFunctionBegin;
-  PetscCheck(!f->dim || f->dim == 2, PETSC_COMM_WORLD, PETSC_ERR_SUP, "-rw_fwi_obs %s: SEG-Y shot gathers are read for 2D surveys only (-rw_fwi_dim 2); give 3D observations in HDF5 (doc/wave.md)", f->obs[0]);
-  f->dim = 2;
+  if (!f->dim) f->dim = 2;
   PetscCall(SegyFiles(f, &ns, &files));
   PetscCall(RwWaveSegyReadBinaryHeader(PETSC_COMM_WORLD, files[0], f->dtset ? NULL : &dt, &nt));
   PetscCall(PetscMalloc4(ns, &src, ns, &rec, ns, &data, ns, &nrec));
-  for (PetscInt s = 0; s < ns; s++) PetscCall(RwWaveSegyRead(PETSC_COMM_WORLD, files[s], dt, nt, &src[s], &nrec[s], &rec[s], &data[s]));
-  PetscCall(Pack(f, 2, ns, nt, dt, src, nrec, rec, data));
+  for (PetscInt s = 0; s < ns; s++) PetscCall(RwWaveSegyRead(PETSC_COMM_WORLD, files[s], f->dim, dt, nt, &src[s], &nrec[s], &rec[s], &data[s]));
+  PetscCall(Pack(f, f->dim, ns, nt, dt, src, nrec, rec, data));
   PetscCall(PetscFree4(src, rec, data, nrec));
   for (PetscInt s = 0; s < ns; s++) PetscCall(PetscFree(files[s]));
   PetscCall(PetscFree(files));
@@ -171,14 +170,68 @@ static PetscErrorCode CheckSpacing(Fwi *f, const char opt[], const char spec[], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A SEG-Y depth section: a trace per column (x fastest), the spacing from the sample interval */
+/* A model of the whole grid (absorbing layers included), not of the physical region */
+static PetscBool IsWhole(Fwi *f, const FwiVelocity *v)
+{
+  return (PetscBool)(f->nbl > 0 && v->shape[0] == f->n[0] + 2 * f->nbl);
+}
+
+/* FwiFirstPoint - the coordinates of a model's first point: the physical region's, or nbl points before on the whole grid */
+PetscErrorCode FwiFirstPoint(Fwi *f, const FwiVelocity *v, PetscReal o[3])
+{
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < 3; d++) o[d] = f->origin[d] - (IsWhole(f, v) ? f->nbl * f->h : 0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  FwiSetOrigin - the physical region's first point o (dim values) from
+  "from" (-rw_fwi_origin or a model file): the first sets it (the wave
+  model's -rw_wave_origin, which every model of the app reads), the others
+  must agree within tol m (SEG-Y: centimetres) or stop naming both
+*/
+PetscErrorCode FwiSetOrigin(Fwi *f, const char from[], const PetscReal o[], PetscReal tol)
+{
+  const PetscInt dim = f->dim;
+  char           v[128], w[128];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(v, sizeof(v), dim > 2 ? "%.17g,%.17g,%.17g" : "%.17g,%.17g", (double)o[0], (double)o[1], (double)(dim > 2 ? o[2] : 0)));
+  if (!f->originset) {
+    for (PetscInt d = 0; d < dim; d++) f->origin[d] = o[d];
+    PetscCall(PetscOptionsSetValue(NULL, "-rw_wave_origin", v));
+    PetscCall(PetscStrncpy(f->originfrom, from, sizeof(f->originfrom)));
+    f->originset = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscSNPrintf(w, sizeof(w), dim > 2 ? "%g, %g, %g" : "%g, %g", (double)f->origin[0], (double)f->origin[1], (double)f->origin[2]));
+  PetscCall(PetscSNPrintf(v, sizeof(v), dim > 2 ? "%g, %g, %g" : "%g, %g", (double)o[0], (double)o[1], (double)(dim > 2 ? o[2] : 0)));
+  for (PetscInt d = 0; d < dim; d++) PetscCheck(PetscAbsReal(o[d] - f->origin[d]) <= tol + 1e-9 * (1 + PetscAbsReal(o[d])), PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "%s puts the physical region's first point at (%s) m; %s at (%s) m: expected the same origin", from, v, f->originfrom, w);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The origin a model file gives (of its first point), once its shape is known: the physical region's against the run's */
+static PetscErrorCode ModelOrigin(Fwi *f, const char opt[], const char spec[], const FwiVelocity *v, const PetscReal first[], PetscReal tol)
+{
+  char      from[PETSC_MAX_PATH_LEN + 32];
+  PetscReal o[3];
+
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < f->dim; d++) o[d] = first[d] + (IsWhole(f, v) ? f->nbl * f->h : 0);
+  PetscCall(PetscSNPrintf(from, sizeof(from), "%s %s", opt, spec));
+  PetscCall(FwiSetOrigin(f, from, o, tol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A SEG-Y depth section: a trace per column (x fastest), the spacing from the sample interval, the origin from the first trace */
 static PetscErrorCode ReadVelocitySegy(Fwi *f, const char opt[], const char spec[], FwiVelocity *v)
 {
   PetscInt  ncol, ns;
-  PetscReal dz;
+  PetscReal dz, first[3];
+  PetscBool hasorigin;
 
   PetscFunctionBegin;
-  PetscCall(RwWaveSegyReadModel(PETSC_COMM_WORLD, spec, &ncol, &ns, &dz, &v->c));
+  PetscCall(RwWaveSegyReadModel(PETSC_COMM_WORLD, spec, f->dim, &ncol, &ns, &dz, first, &hasorigin, &v->c));
   v->shape[0] = ncol, v->shape[1] = ns, v->shape[2] = 1;
   if (f->dim > 2) { /* the columns' layout comes from the grid */
     PetscInt nx = -1;
@@ -192,19 +245,44 @@ static PetscErrorCode ReadVelocitySegy(Fwi *f, const char opt[], const char spec
   PetscCall(CheckVelocity(opt, spec, v));
   PetscCall(CheckSpacing(f, opt, spec, dz));
   PetscCall(CheckShape(f, opt, spec, v->shape));
+  if (hasorigin) PetscCall(ModelOrigin(f, opt, spec, v, first, 0.005));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* An HDF5 model's origin: attributes origin_x, origin_y[, origin_z] (RwIOWriteMetadata()'s names) on the dataset, or else on the root */
+static PetscErrorCode ReadOriginHDF5(Fwi *f, const char opt[], const char spec[], const char file[], const char dataset[], PetscReal first[], PetscBool *found)
+{
+  PetscFunctionBegin;
+  *found = PETSC_FALSE;
+  for (PetscInt w = 0; w < 2 && !*found; w++) {
+    const char *at = w ? "/" : dataset;
+    PetscInt    nfound = 0;
+
+    for (PetscInt d = 0; d < f->dim; d++) {
+      char      name[16];
+      PetscBool has;
+
+      PetscCall(PetscSNPrintf(name, sizeof(name), "origin_%c", "xyz"[d]));
+      PetscCall(RwIOReadAttribute(PETSC_COMM_WORLD, file, at, name, &first[d], &has));
+      nfound += has;
+    }
+    PetscCheck(nfound == 0 || nfound == f->dim, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "%s %s: %" PetscInt_FMT " of the attributes origin_x, origin_y%s on %s: expected all or none", opt, spec, nfound, f->dim > 2 ? ", origin_z" : "", at);
+    *found = (PetscBool)(nfound > 0);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   FwiReadVelocity - a velocity model of option opt: file.h5:dataset (the
   physical region or the whole grid, C order with x last; an optional real
-  attribute "spacing" on the dataset) or a SEG-Y depth section
+  attribute "spacing" and the origin of its first point, origin_x, ..., on
+  the dataset or the root) or a SEG-Y depth section
 */
 PetscErrorCode FwiReadVelocity(Fwi *f, const char opt[], const char spec[], FwiVelocity *v)
 {
   char       file[PETSC_MAX_PATH_LEN], *colon;
   PetscInt64 dims[3] = {1, 1, 1}, any[3] = {-1, -1, -1};
-  PetscReal  h;
+  PetscReal  h, first[3];
   PetscBool  found;
 
   PetscFunctionBegin;
@@ -223,6 +301,8 @@ PetscErrorCode FwiReadVelocity(Fwi *f, const char opt[], const char spec[], FwiV
   PetscCall(RwIOReadAttribute(PETSC_COMM_WORLD, file, colon + 1, "spacing", &h, &found));
   if (found) PetscCall(CheckSpacing(f, opt, spec, h));
   PetscCall(CheckShape(f, opt, spec, v->shape));
+  PetscCall(ReadOriginHDF5(f, opt, spec, file, colon + 1, first, &found));
+  if (found) PetscCall(ModelOrigin(f, opt, spec, v, first, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -36,7 +36,8 @@ typedef struct {
 typedef struct {
   /* options */
   PetscInt  dim, n[3], nbl, nshots, iterations, nbands, groups, nobs;
-  PetscBool gridset, spacingset, shotsset, dtset, nblset;
+  PetscBool gridset, spacingset, shotsset, dtset, nblset, originset;
+  char      originfrom[PETSC_MAX_PATH_LEN + 32]; /* who set the origin: -rw_fwi_origin or a model file */
   PetscReal h, origin[3], recspacing, offmax, record, bands[8], noise, smooth, cmin, cmax, water;
   char     *obs[FWI_MAX_FILES];
   char      start[PETSC_MAX_PATH_LEN], truth[PETSC_MAX_PATH_LEN], obswrite[PETSC_MAX_PATH_LEN], output[PETSC_MAX_PATH_LEN];
@@ -70,6 +71,8 @@ PetscErrorCode FwiSurveyDestroy(FwiSurvey *);
 PetscErrorCode FwiReadSurvey(Fwi *);
 PetscErrorCode FwiReadVelocity(Fwi *, const char[], const char[], FwiVelocity *);
 PetscErrorCode FwiCheckSurvey(Fwi *);
+PetscErrorCode FwiFirstPoint(Fwi *, const FwiVelocity *, PetscReal[3]);
+PetscErrorCode FwiSetOrigin(Fwi *, const char[], const PetscReal[], PetscReal);
 /* grid.c */
 PetscErrorCode FwiCreateModel(Fwi *, MPI_Comm, RwModel *);
 PetscErrorCode FwiTimeGrid(Fwi *);

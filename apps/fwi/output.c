@@ -1,6 +1,6 @@
 /*
   rewind-fwi's files: the observations of the embedded problem (HDF5, SEG-Y
-  shot gathers in 2D, and its true and starting models in both forms), and
+  shot gathers, and its true and starting models in both forms), and
   the results (HDF5 + XDMF fields, history, survey, shot 0's gather).
 */
 #include "fwi.h"
@@ -20,33 +20,34 @@ static PetscErrorCode Stem(const char file[], char stem[], size_t len)
 
 /*
   FwiWriteObservations - -rw_obs_write obs.h5: the survey in rewind's
-  schema with the models c_true and c_start beside it; in 2D also
-  obs-shot<i>.sgy and obs-true.sgy, obs-start.sgy
+  schema with the models c_true and c_start beside it, and obs-shot<i>.sgy
+  and obs-true.sgy, obs-start.sgy; the models carry their first point's
+  coordinates, so that a run on these files finds the origin
 */
 PetscErrorCode FwiWriteObservations(Fwi *f)
 {
-  char      stem[PETSC_MAX_PATH_LEN], sgy[PETSC_MAX_PATH_LEN + 32];
-  FwiSurvey *sv = &f->sv;
+  const PetscInt dim = f->dim;
+  char           stem[PETSC_MAX_PATH_LEN], sgy[PETSC_MAX_PATH_LEN + 32];
+  FwiSurvey     *sv = &f->sv;
+  PetscReal      ot[3], os[3]; /* the models' first points */
 
   PetscFunctionBegin;
-  PetscCall(RwWaveObsWrite(PETSC_COMM_WORLD, f->obswrite, sv->nshots, f->dim, sv->dt, sv->src, sv->nrec, sv->rec, sv->nt, sv->data));
-  if (f->hastrue) PetscCall(RwWaveObsWriteModel(PETSC_COMM_WORLD, f->obswrite, "c_true", f->dim, f->vtrue.shape, f->h, f->vtrue.c));
-  PetscCall(RwWaveObsWriteModel(PETSC_COMM_WORLD, f->obswrite, "c_start", f->dim, f->vstart.shape, f->h, f->vstart.c));
+  PetscCall(FwiFirstPoint(f, &f->vtrue, ot));
+  PetscCall(FwiFirstPoint(f, &f->vstart, os));
+  PetscCall(RwWaveObsWrite(PETSC_COMM_WORLD, f->obswrite, sv->nshots, dim, sv->dt, sv->src, sv->nrec, sv->rec, sv->nt, sv->data));
+  if (f->hastrue) PetscCall(RwWaveObsWriteModel(PETSC_COMM_WORLD, f->obswrite, "c_true", dim, f->vtrue.shape, f->h, f->vtrue.c, ot));
+  PetscCall(RwWaveObsWriteModel(PETSC_COMM_WORLD, f->obswrite, "c_start", dim, f->vstart.shape, f->h, f->vstart.c, os));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote the observations to %s (with the models c_true, c_start)\n", f->obswrite));
-  if (f->dim > 2) {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "no SEG-Y shot gathers: they are written for 2D surveys only\n"));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(Stem(f->obswrite, stem, sizeof(stem)));
   for (PetscInt s = 0; s < sv->nshots; s++) {
     PetscCall(PetscSNPrintf(sgy, sizeof(sgy), "%s-shot%" PetscInt_FMT ".sgy", stem, s));
-    PetscCall(RwWaveSegyWrite(PETSC_COMM_WORLD, sgy, sv->dt, sv->src + 2 * s, sv->nrec[s], sv->rec + 2 * sv->off[s], sv->nt, sv->data + sv->off[s] * sv->nt));
+    PetscCall(RwWaveSegyWrite(PETSC_COMM_WORLD, sgy, dim, sv->dt, sv->src + dim * s, sv->nrec[s], sv->rec + dim * sv->off[s], sv->nt, sv->data + sv->off[s] * sv->nt));
   }
   PetscCall(PetscSNPrintf(sgy, sizeof(sgy), "%s-start.sgy", stem));
-  PetscCall(RwWaveSegyWriteModel(PETSC_COMM_WORLD, sgy, 2, f->h, f->vstart.shape, f->vstart.c));
+  PetscCall(RwWaveSegyWriteModel(PETSC_COMM_WORLD, sgy, dim, f->h, os, f->vstart.shape, f->vstart.c));
   if (f->hastrue) {
     PetscCall(PetscSNPrintf(sgy, sizeof(sgy), "%s-true.sgy", stem));
-    PetscCall(RwWaveSegyWriteModel(PETSC_COMM_WORLD, sgy, 2, f->h, f->vtrue.shape, f->vtrue.c));
+    PetscCall(RwWaveSegyWriteModel(PETSC_COMM_WORLD, sgy, dim, f->h, ot, f->vtrue.shape, f->vtrue.c));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote SEG-Y shot gathers %s-shot0.sgy .. %s-shot%" PetscInt_FMT ".sgy and the models %s-start.sgy%s\n", stem, stem, sv->nshots - 1, stem, f->hastrue ? ", -true.sgy" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -22,13 +22,13 @@ PETSC_EXTERN PetscErrorCode RwWaveRicker(PetscReal, PetscReal, PetscReal, PetscI
 PETSC_EXTERN PetscErrorCode RwWaveLowPass(PetscReal, PetscReal, PetscInt, PetscInt, PetscReal[]);
 
 PETSC_EXTERN PetscErrorCode RwWaveObsWrite(MPI_Comm, const char[], PetscInt, PetscInt, PetscReal, const PetscReal[], const PetscInt[], const PetscReal[], PetscInt, const PetscReal[]);
-PETSC_EXTERN PetscErrorCode RwWaveObsWriteModel(MPI_Comm, const char[], const char[], PetscInt, const PetscInt[], PetscReal, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwWaveObsWriteModel(MPI_Comm, const char[], const char[], PetscInt, const PetscInt[], PetscReal, const PetscReal[], const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwWaveObsRead(MPI_Comm, const char[], PetscInt, PetscInt, PetscInt, PetscInt, PetscInt, PetscReal, PetscReal **, PetscInt *, PetscReal **, PetscReal **);
-PETSC_EXTERN PetscErrorCode RwWaveSegyWrite(MPI_Comm, const char[], PetscReal, const PetscReal[], PetscInt, const PetscReal[], PetscInt, const PetscReal[]);
-PETSC_EXTERN PetscErrorCode RwWaveSegyWriteModel(MPI_Comm, const char[], PetscInt, PetscReal, const PetscInt[], const PetscReal[]);
-PETSC_EXTERN PetscErrorCode RwWaveSegyReadModel(MPI_Comm, const char[], PetscInt *, PetscInt *, PetscReal *, PetscReal **);
+PETSC_EXTERN PetscErrorCode RwWaveSegyWrite(MPI_Comm, const char[], PetscInt, PetscReal, const PetscReal[], PetscInt, const PetscReal[], PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwWaveSegyWriteModel(MPI_Comm, const char[], PetscInt, PetscReal, const PetscReal[], const PetscInt[], const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwWaveSegyReadModel(MPI_Comm, const char[], PetscInt, PetscInt *, PetscInt *, PetscReal *, PetscReal[], PetscBool *, PetscReal **);
 PETSC_EXTERN PetscErrorCode RwWaveSegyReadBinaryHeader(MPI_Comm, const char[], PetscReal *, PetscInt *);
-PETSC_EXTERN PetscErrorCode RwWaveSegyRead(MPI_Comm, const char[], PetscReal, PetscInt, PetscReal **, PetscInt *, PetscReal **, PetscReal **);
+PETSC_EXTERN PetscErrorCode RwWaveSegyRead(MPI_Comm, const char[], PetscInt, PetscReal, PetscInt, PetscReal **, PetscInt *, PetscReal **, PetscReal **);
 
 PETSC_EXTERN PetscErrorCode RwObjectiveAddWaveReceivers(RwObjective, PetscInt, const PetscReal[], const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwObjectiveSetWaveReceiverData(RwObjective, const PetscReal[]);

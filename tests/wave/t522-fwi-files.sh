@@ -9,8 +9,13 @@
 #   agrees with HDF5's to float32 rounding, the misfit and the model error fall;
 # - 2 shot groups with hdf5 checkpoints (a file per group), and with a RAM
 #   budget alone (RAM, hdf5 beyond it), print the lines of 1 group in memory;
-# - 3D: a tiny embedded problem lowers the misfit and the model error; its
-#   files read back on 1 rank give the 2-rank run's starting J bit for bit.
+# - 3D: a tiny embedded problem away from 0 (-rw_fwi_origin) lowers the
+#   misfit and the model error; its HDF5 files read back on 1 rank (the
+#   origin from the models) give the 2-rank run's starting J bit for bit,
+#   its SEG-Y gathers and models (coordinates from the trace headers, the
+#   origin from the first trace) that J to float32 rounding, and lower it;
+# - the origin of a whole-grid model written by -rw_output (root attributes
+#   origin_x, origin_y: the grid's first point) agrees with -rw_fwi_origin.
 app="$top_builddir/apps/rewind-fwi"
 . "$top_srcdir/tests/testlib.sh"
 small="-rw_fwi_grid 61,31 -rw_fwi_shots 4 -rw_fwi_record 500 -rw_fwi_iterations 2 -rw_dt 2.4"
@@ -70,16 +75,22 @@ sweeps=$(final "$tmp/disk.txt" | sed -n 's/.*; \([0-9.]*\) forward sweeps per gr
 awk -v s="$sweeps" 'BEGIN { if (!(s > 1.5)) { print "FAIL: " s " forward sweeps per gradient: the checkpoints did not recompute"; exit 1 } }'
 echo "ok: 2 groups with hdf5 checkpoints (ck-m0.h5, ck-m1.h5; $sweeps forward sweeps per gradient) print 1 group's memory lines"
 
-# 3D, tiny: embedded on 2 ranks, its files on 1
+# 3D, tiny, away from 0: embedded on 2 ranks, its files on 1 (HDF5) and 2 (SEG-Y), the origin from the models
 tiny3="-rw_fwi_dim 3 -rw_wave_nbl 5 -rw_fwi_record 240 -rw_fwi_iterations 2 -rw_fwi_receiver_spacing 60 -rw_fwi_smooth 60"
-run 2 $tiny3 -rw_fwi_grid 13,13,11 -rw_fwi_bands 0.006,0 -rw_obs_write "$tmp/o3.h5" > "$tmp/e3.txt"
+run 2 $tiny3 -rw_fwi_grid 13,13,11 -rw_fwi_origin 1000,2000,-40 -rw_fwi_bands 0.006,0 -rw_obs_write "$tmp/o3.h5" > "$tmp/e3.txt"
 grep -q '^rewind-fwi: 3D, 13 x 13 x 11 physical points' "$tmp/e3.txt"
-grep -q 'no SEG-Y shot gathers: they are written for 2D surveys only' "$tmp/e3.txt"
+grep -q "wrote SEG-Y shot gathers $tmp/o3-shot0.sgy .. $tmp/o3-shot3.sgy" "$tmp/e3.txt"
 check_fall "$tmp/e3.txt" "3D embedded" 0.95
 run 1 $tiny3 -rw_fwi_bands 0.006,0 -rw_fwi_obs "$tmp/o3.h5" -rw_fwi_start "$tmp/o3.h5:c_start" -rw_fwi_true "$tmp/o3.h5:c_true" > "$tmp/f3.txt"
 a=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/e3.txt"); b=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/f3.txt")
 test -n "$a" && test "$a" = "$b" || { echo "FAIL: 3D starting J $a embedded on 2 ranks, $b from its files on 1"; exit 1; }
-echo "ok: 3D files read back on 1 rank: starting J $b, the 2-rank embedded run's bits"
+echo "ok: 3D files read back on 1 rank (origin 1000,2000,-40 from the models): starting J $b, the 2-rank embedded run's bits"
+# SEG-Y: the headers' x, y, depth in centimetres; without the models' origin the survey would lie outside the grid
+run 2 $tiny3 -rw_fwi_bands 0 -rw_fwi_grid 13,13,11 -rw_fwi_obs "$tmp/o3-shot%d.sgy" -rw_fwi_start "$tmp/o3-start.sgy" -rw_fwi_true "$tmp/o3-true.sgy" > "$tmp/s3.txt"
+grep -q '^rewind-fwi: 3D, 13 x 13 x 11 physical points.*4 shots, 100 receivers in all, 120 steps of dt 2 ms, 2 ranks' "$tmp/s3.txt" || { head -3 "$tmp/s3.txt"; echo "FAIL: the 3D SEG-Y survey"; exit 1; }
+c=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/s3.txt")
+awk -v a="$a" -v b="$c" 'BEGIN { d = (a - b) / a; if (d < 0) d = -d; if (!(d < 1e-5 && d > 0)) { print "FAIL: 3D starting J " b " from SEG-Y, " a " from HDF5"; exit 1 } print "ok: 3D SEG-Y starting J " b " against HDF5 " a " (relative " d ", float32 samples and velocities)" }'
+check_fall "$tmp/s3.txt" "3D SEG-Y" 0.99
 
 # -rw_fwi_origin moves the grid and the embedded survey together: the same J
 one="-rw_fwi_grid 41,21 -rw_fwi_shots 2 -rw_fwi_record 300 -rw_dt 2.4 -rw_fwi_bands 0 -rw_fwi_iterations 1"
@@ -88,3 +99,9 @@ run 1 $one -rw_fwi_origin 1000,-50 > "$tmp/o1.txt"
 a=$(grep '^J_start' "$tmp/o0.txt"); b=$(grep '^J_start' "$tmp/o1.txt")
 test -n "$a" && test "$a" = "$b" || { echo "FAIL: with -rw_fwi_origin 1000,-50: $b, at 0,0: $a"; exit 1; }
 echo "ok: -rw_fwi_origin 1000,-50 moves grid and survey together: $b"
+# a whole-grid model of -rw_output: its root's origin_x, origin_y are the grid's first point, nbl points before the region's
+run 1 $one -rw_fwi_origin 1000,-50 -rw_output "$tmp/o1" > "$tmp/o1.txt"
+run 1 $one -rw_fwi_origin 1000,-50 -rw_fwi_start "$tmp/o1.h5:c_start" > "$tmp/o2.txt"
+c=$(grep '^J_start' "$tmp/o2.txt")
+test "$b" = "$c" || { echo "FAIL: the start from $tmp/o1.h5:c_start: $c, the embedded start: $b"; exit 1; }
+echo "ok: -rw_fwi_start o1.h5:c_start (the whole grid, origin 600,-450) agrees with -rw_fwi_origin 1000,-50: the same $c"

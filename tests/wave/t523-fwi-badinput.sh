@@ -3,8 +3,10 @@
 # the file, the item and what was expected (a source or receiver inside the
 # absorbing layer warns and runs): points outside the grid, c <= 0 or NaN in
 # a starting model, an unstable dt (from the files or -rw_dt), a SEG-Y
-# gather without coordinates or with another sample interval, observations
-# whose shot count disagrees, another dt, dimension, grid or spacing.
+# gather without coordinates or with another sample interval, a 3D gather
+# without y coordinates, observations whose shot count disagrees, another
+# dt, dimension, grid or spacing, a model origin that disagrees with
+# -rw_fwi_origin or with another model's, an incomplete origin.
 app="$top_builddir/apps/rewind-fwi"
 . "$top_srcdir/tests/testlib.sh"
 py=${PYTHON:-/usr/bin/python3}
@@ -49,7 +51,7 @@ fails "NaN in a true model" "-rw_fwi_true $tmp/bad-nan.sgy: c = nan" $obs -rw_fw
 fails "an unstable sample interval" "Time step 2.4 ms (the sample interval dt of the observations $tmp/obs.h5) is above the stability limit of this grid (spacing 20 m, space order -rw_wave_space_order) for velocities up to -rw_fwi_cmax 6 km/s: expected dt <=" $obs -rw_fwi_cmax 6
 fails "an unstable -rw_dt" "Time step 3.5 ms (-rw_dt) is above the stability limit" -rw_fwi_grid 31,16 -rw_dt 3.5
 
-# SEG-Y gathers: without coordinates, another sample interval, a missing shot, in 3D
+# SEG-Y gathers: without coordinates, another sample interval, a missing shot, a 3D run on a 2D line (no y)
 cp "$tmp/obs-shot1.sgy" "$tmp/nohead.sgy"
 cp "$tmp/obs-shot1.sgy" "$tmp/dt2.sgy"
 "$py" - "$tmp/nohead.sgy" "$tmp/dt2.sgy" <<'PY'
@@ -67,7 +69,7 @@ sgy="-rw_fwi_bands 0 -rw_fwi_iterations 1 -rw_fwi_grid 31,16"
 fails "a SEG-Y gather without coordinates" "nohead.sgy: trace 0 has no source or receiver coordinates (SourceX byte 73, GroupX byte 81, scalar byte 71 all 0)" $sgy -rw_fwi_obs "$tmp/obs-shot0.sgy,$tmp/nohead.sgy"
 fails "a SEG-Y gather of another sample interval" "dt2.sgy has sample interval 2000 us; expected 2400 us, the run's dt 2.4 ms (-rw_dt, or the first gather's)" $sgy -rw_fwi_obs "$tmp/obs-shot0.sgy,$tmp/dt2.sgy"
 fails "a missing SEG-Y shot" "no file $tmp/obs-shot2.sgy for shot 2: -rw_fwi_shots 3 expects shots 0 to 2" $sgy -rw_fwi_obs "$tmp/obs-shot%d.sgy" -rw_fwi_shots 3
-fails "SEG-Y gathers for a 3D run" "SEG-Y shot gathers are read for 2D surveys only (-rw_fwi_dim 2)" -rw_fwi_dim 3 -rw_fwi_obs "$tmp/obs-shot0.sgy"
+fails "a 3D SEG-Y gather without y" "SEG-Y $tmp/obs-shot0.sgy: trace 0 has no y coordinates (SourceY byte 77 and GroupY byte 85 are 0 in all 16 traces): a 3D gather needs them" -rw_fwi_dim 3 -rw_fwi_obs "$tmp/obs-shot0.sgy"
 
 # HDF5 observations against the run: shots, dt, dimension; models against the grid
 fails "another shot count" "obs.h5 hold 2 shots (attribute nshots); -rw_fwi_shots 3 expected that many" $obs -rw_fwi_shots 3
@@ -76,3 +78,16 @@ fails "another dimension" "obs.h5 are 2D (attribute dim); -rw_fwi_dim 3 expected
 fails "a starting model of another grid" "obs.h5:c_start: a model of 31 x 16 x 1 points (x fastest); the grid has 25 x 16 x 1 physical points (-rw_fwi_grid, or the starting model), 65 x 56 x 1 with the absorbing layers: expected one of these" $obs -rw_fwi_grid 25,16 -rw_fwi_start "$tmp/obs.h5:c_start"
 fails "a starting model of another spacing" "obs.h5:c_start: spacing 20 m; the grid's is 25 m (-rw_fwi_spacing, or the starting model): expected the same" $obs -rw_fwi_spacing 25 -rw_fwi_start "$tmp/obs.h5:c_start"
 fails "a starting model without a dataset" "-rw_fwi_start $tmp/obs.h5: expected file.h5:dataset or a SEG-Y file (.sgy)" $obs -rw_fwi_start "$tmp/obs.h5"
+
+# origins: a model's (its first point) against -rw_fwi_origin, and another model's; all of origin_x, origin_y or none
+fails "-rw_fwi_origin against an HDF5 model's" "-rw_fwi_start $tmp/obs.h5:c_start puts the physical region's first point at (0, 0) m; -rw_fwi_origin at (100, 0) m: expected the same origin" $obs -rw_fwi_start "$tmp/obs.h5:c_start" -rw_fwi_origin 100,0
+fails "-rw_fwi_origin against a SEG-Y model's" "-rw_fwi_start $tmp/obs-start.sgy puts the physical region's first point at (0, 0) m; -rw_fwi_origin at (0, 10) m: expected the same origin" $obs -rw_fwi_start "$tmp/obs-start.sgy" -rw_fwi_origin 0,10
+cp "$tmp/obs.h5" "$tmp/moved.h5"
+cp "$tmp/obs.h5" "$tmp/half.h5"
+"$py" - "$tmp/moved.h5" "$tmp/half.h5" <<'PY'
+import sys, h5py
+with h5py.File(sys.argv[1], "r+") as f: f["c_true"].attrs["origin_x"] = 40.0
+with h5py.File(sys.argv[2], "r+") as f: del f["c_start"].attrs["origin_y"]
+PY
+fails "two models of different origins" "-rw_fwi_true $tmp/moved.h5:c_true puts the physical region's first point at (40, 0) m; -rw_fwi_start $tmp/moved.h5:c_start at (0, 0) m: expected the same origin" $obs -rw_fwi_start "$tmp/moved.h5:c_start" -rw_fwi_true "$tmp/moved.h5:c_true"
+fails "an incomplete origin" "-rw_fwi_start $tmp/half.h5:c_start: 1 of the attributes origin_x, origin_y on c_start: expected all or none" $obs -rw_fwi_start "$tmp/half.h5:c_start"

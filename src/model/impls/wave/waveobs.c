@@ -131,21 +131,24 @@ PetscErrorCode RwWaveObsRead(MPI_Comm comm, const char file[], PetscInt s, Petsc
 
 /*@C
   RwWaveObsWriteModel - adds a velocity model to an observation file (or any
-  HDF5 file, created if absent): dataset name, C order with x last, and a
-  real attribute "spacing" (m), the form rewind-fwi -rw_fwi_start file.h5:name reads
+  HDF5 file, created if absent): dataset name, C order with x last, and
+  real attributes "spacing" (m) and origin_x, origin_y[, origin_z], the
+  coordinates of its first point as RwIOWriteMetadata() names them: the
+  form rewind-fwi -rw_fwi_start file.h5:name reads
 
   Collective (rank 0 writes); every rank passes the same values
 
   Input Parameters:
 + comm, file, name - the ranks, the file, the dataset
 . dim, n, h        - the dimension, the points per direction (x first), the spacing
-- c                - the velocities, x fastest
+. c                - the velocities, x fastest
+- origin           - the first point's coordinates (dim values; NULL: no origin attributes)
 
   Level: intermediate
 
 .seealso: RwWaveObsWrite()
 @*/
-PetscErrorCode RwWaveObsWriteModel(MPI_Comm comm, const char file[], const char name[], PetscInt dim, const PetscInt n[], PetscReal h, const PetscReal c[])
+PetscErrorCode RwWaveObsWriteModel(MPI_Comm comm, const char file[], const char name[], PetscInt dim, const PetscInt n[], PetscReal h, const PetscReal c[], const PetscReal origin[])
 {
   PetscMPIInt rank;
 
@@ -163,6 +166,12 @@ PetscErrorCode RwWaveObsWriteModel(MPI_Comm comm, const char file[], const char 
     PetscCall(RwH5WriteArray(f, name, (int)dim, dims, c));
     RwCallHDF5Return(ds, H5Dopen2, (f, name, H5P_DEFAULT));
     PetscCall(WriteAttribute(ds, "spacing", H5T_NATIVE_DOUBLE, &h));
+    for (PetscInt d = 0; d < dim && origin; d++) {
+      char aname[16];
+
+      PetscCall(PetscSNPrintf(aname, sizeof(aname), "origin_%c", "xyz"[d])); /* RwIOWriteMetadata()'s names: x, y in 2D */
+      PetscCall(WriteAttribute(ds, aname, H5T_NATIVE_DOUBLE, &origin[d]));
+    }
     RwCallHDF5(H5Dclose, (ds));
     RwCallHDF5(H5Fclose, (f));
   }

@@ -1,9 +1,9 @@
 /*
   SEG-Y shot gathers (one shot a file) through libsegyio, the form field
-  data arrives in.  2D geometry, x along the line and z down:
+  data arrives in.  Positions (x, z) in 2D, (x, y, z) in 3D, z down:
 
-    source x       SourceX (byte 73), scaled by SourceGroupScalar (byte 71)
-    receiver x     GroupX (byte 81), the same scalar
+    source x, y    SourceX (byte 73), SourceY (byte 77; 3D), scaled by SourceGroupScalar (byte 71)
+    receiver x, y  GroupX (byte 81), GroupY (byte 85; 3D), the same scalar
     source z       SourceDepth (byte 49), scaled by ElevationScalar (byte 69)
     receiver z     minus ReceiverGroupElevation (byte 41), the same scalar
     dt             the binary header's Interval (byte 3217, microseconds), in ms
@@ -14,7 +14,9 @@
 
   A velocity model is a depth section: one trace per grid column (x fastest,
   then y), its samples the column top to bottom, the sample interval the
-  vertical spacing in mm (byte 3217), GroupX/GroupY the column's position.
+  vertical spacing in mm (byte 3217), GroupX/GroupY the column's position
+  and minus ReceiverGroupElevation its top's depth (the receiver scheme
+  above): the first trace's are the model's origin.
 */
 #include "waveimpl.h"
 #include "rwconfig.h"
@@ -25,6 +27,45 @@
 static PetscReal SegyScale(int32_t s)
 {
   return s > 0 ? (PetscReal)s : s < 0 ? 1.0 / (PetscReal)(-s) : 1.0;
+}
+
+/*
+  A position p (x, z or x, y, z, in m) in a trace header, in centimetres
+  (both scalars -100): x, y in fields fx, fy (y in 3D only), depth in fz
+  times zsign (SourceDepth is a depth, ReceiverGroupElevation a height)
+*/
+static int SegySetPosition(char tr[], int fx, int fy, int fz, int zsign, PetscInt dim, const PetscReal p[])
+{
+  int err = segy_set_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, -100);
+
+  err = err ? err : segy_set_field(tr, SEGY_TR_ELEV_SCALAR, -100);
+  err = err ? err : segy_set_field(tr, fx, (int32_t)lround(p[0] * 100));
+  if (dim > 2) err = err ? err : segy_set_field(tr, fy, (int32_t)lround(p[1] * 100));
+  return err ? err : segy_set_field(tr, fz, (int32_t)lround(zsign * p[dim - 1] * 100));
+}
+
+/* The position a trace header gives (SegySetPosition's fields), in m */
+static void SegyGetPosition(const char tr[], int fx, int fy, int fz, int zsign, PetscInt dim, PetscReal p[])
+{
+  int32_t s1 = 0, s2 = 0, x = 0, y = 0, z = 0;
+
+  segy_get_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, &s1);
+  segy_get_field(tr, SEGY_TR_ELEV_SCALAR, &s2);
+  segy_get_field(tr, fx, &x);
+  segy_get_field(tr, fy, &y);
+  segy_get_field(tr, fz, &z);
+  p[0] = x * SegyScale(s1);
+  if (dim > 2) p[1] = y * SegyScale(s1);
+  p[dim - 1] = zsign * z * SegyScale(s2);
+}
+
+/* "(x, z)" or "(x, y, z)" */
+static PetscErrorCode SegyFormatPosition(PetscInt dim, const PetscReal p[], char s[], size_t len)
+{
+  PetscFunctionBegin;
+  if (dim > 2) PetscCall(PetscSNPrintf(s, len, "(%g, %g, %g)", (double)p[0], (double)p[1], (double)p[2]));
+  else PetscCall(PetscSNPrintf(s, len, "(%g, %g)", (double)p[0], (double)p[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* A new file's text header (padded here) and binary header: ns 4-byte IEEE samples a trace every interval */
@@ -76,7 +117,8 @@ static segy_file *SegyOpenRead(const char file[], char bin[], int32_t *interval,
 /*@C
   RwWaveSegyWrite - writes one shot gather as SEG-Y (rank 0 writes): nrec
   traces of nt samples, data[k * nrec + r], dt in ms (a whole number of
-  microseconds), 2D positions (x, z) in m stored in centimetres (scalar -100)
+  microseconds), positions in m (dim values each: x, z or x, y, z) stored
+  in centimetres (scalar -100)
 
   Collective
 
@@ -84,13 +126,14 @@ static segy_file *SegyOpenRead(const char file[], char bin[], int32_t *interval,
 
 .seealso: RwWaveSegyRead(), RwWaveObsWrite()
 @*/
-PetscErrorCode RwWaveSegyWrite(MPI_Comm comm, const char file[], PetscReal dt, const PetscReal src[], PetscInt nrec, const PetscReal rec[], PetscInt nt, const PetscReal data[])
+PetscErrorCode RwWaveSegyWrite(MPI_Comm comm, const char file[], PetscInt dim, PetscReal dt, const PetscReal src[], PetscInt nrec, const PetscReal rec[], PetscInt nt, const PetscReal data[])
 {
 #if defined(RW_HAVE_SEGYIO)
   PetscMPIInt rank;
   long        us = lround(dt * 1000);
 
   PetscFunctionBegin;
+  PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "SEG-Y %s: dimension %" PetscInt_FMT ": expected 2 or 3", file, dim);
   PetscCheck(PetscAbsReal(us - dt * 1000) <= 1e-6 * dt * 1000 && us > 0 && us < 65536, comm, PETSC_ERR_ARG_OUTOFRANGE, "SEG-Y %s: the sample interval dt = %g ms is not a whole number of microseconds below 65536; use such a -rw_dt", file, (double)dt);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
@@ -106,12 +149,8 @@ PetscErrorCode RwWaveSegyWrite(MPI_Comm comm, const char file[], PetscReal dt, c
     PetscCall(PetscMalloc1(nt, &buf));
     for (PetscInt r = 0; r < nrec && !err; r++) {
       PetscCall(PetscMemzero(tr, sizeof(tr)));
-      err = err ? err : segy_set_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, -100);
-      err = err ? err : segy_set_field(tr, SEGY_TR_ELEV_SCALAR, -100);
-      err = err ? err : segy_set_field(tr, SEGY_TR_SOURCE_X, (int32_t)lround(src[0] * 100));
-      err = err ? err : segy_set_field(tr, SEGY_TR_SOURCE_DEPTH, (int32_t)lround(src[1] * 100));
-      err = err ? err : segy_set_field(tr, SEGY_TR_GROUP_X, (int32_t)lround(rec[2 * r] * 100));
-      err = err ? err : segy_set_field(tr, SEGY_TR_RECV_GROUP_ELEV, (int32_t)lround(-rec[2 * r + 1] * 100));
+      err = err ? err : SegySetPosition(tr, SEGY_TR_SOURCE_X, SEGY_TR_SOURCE_Y, SEGY_TR_SOURCE_DEPTH, 1, dim, src);
+      err = err ? err : SegySetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, dim, rec + dim * r);
       for (PetscInt k = 0; k < nt; k++) buf[k] = (float)data[k * nrec + r];
       err = err ? err : SegyWriteTrace(fp, (int)r, tr, buf, (int32_t)us, (int)nt);
     }
@@ -127,9 +166,11 @@ PetscErrorCode RwWaveSegyWrite(MPI_Comm comm, const char file[], PetscReal dt, c
 }
 
 /*@C
-  RwWaveSegyRead - reads one SEG-Y shot gather: the source position (all
-  traces must agree), the receivers and the samples data[k * nrec + r];
-  the sample interval must be the run's dt (ms), the samples nt (n + 1) if nt >= 0
+  RwWaveSegyRead - reads one SEG-Y shot gather of dimension dim: the source
+  position (all traces must agree), the receivers (dim values each) and the
+  samples data[k * nrec + r]; the sample interval must be the run's dt (ms),
+  the samples nt (n + 1) if nt >= 0; in 3D some trace must carry a y
+  (SourceY or GroupY not 0)
 
   Collective (rank 0 reads, every rank gets the arrays: free with PetscFree())
 
@@ -137,7 +178,7 @@ PetscErrorCode RwWaveSegyWrite(MPI_Comm comm, const char file[], PetscReal dt, c
 
 .seealso: RwWaveSegyWrite(), RwWaveObsRead()
 @*/
-PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscReal dt, PetscInt nt, PetscReal **src, PetscInt *nrec, PetscReal **rec, PetscReal **data)
+PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscInt dim, PetscReal dt, PetscInt nt, PetscReal **src, PetscInt *nrec, PetscReal **rec, PetscReal **data)
 {
 #if defined(RW_HAVE_SEGYIO)
   PetscMPIInt rank;
@@ -145,8 +186,9 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscReal dt, Pe
   PetscInt    n[2] = {0, 0}; /* traces, samples */
 
   PetscFunctionBegin;
+  PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "SEG-Y %s: dimension %" PetscInt_FMT ": expected 2 or 3", file, dim);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PetscMalloc1(2, src));
+  PetscCall(PetscMalloc1(dim, src));
   *rec = *data = NULL;
   if (!rank) {
     char       bin[SEGY_BINARY_HEADER_SIZE], tr[SEGY_TRACE_HEADER_SIZE];
@@ -162,57 +204,69 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscReal dt, Pe
       else if (segy_traces(fp, &traces, trace0, bsize) || traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces", file));
     }
     if (!msg[0]) {
-      float *buf;
+      float    *buf;
+      PetscBool hasy = PETSC_FALSE;
 
       n[0] = traces, n[1] = samples;
-      PetscCall(PetscMalloc1(2 * traces, rec));
+      PetscCall(PetscMalloc1(dim * traces, rec));
       PetscCall(PetscMalloc1((size_t)traces * samples, data));
       PetscCall(PetscMalloc1(samples, &buf));
       for (int r = 0; r < traces && !msg[0]; r++) {
-        int32_t   sx, sz, gx, gz, s1, s2;
-        PetscReal x, z;
+        int32_t   sx, gx, sy, gy, s1;
+        PetscReal p[3];
+        PetscBool same = PETSC_TRUE;
 
         if (segy_traceheader(fp, r, tr, trace0, bsize)) {
           PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read the header of trace %d", file, r));
           break;
         }
         segy_get_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, &s1);
-        segy_get_field(tr, SEGY_TR_ELEV_SCALAR, &s2);
         segy_get_field(tr, SEGY_TR_SOURCE_X, &sx);
-        segy_get_field(tr, SEGY_TR_SOURCE_DEPTH, &sz);
         segy_get_field(tr, SEGY_TR_GROUP_X, &gx);
-        segy_get_field(tr, SEGY_TR_RECV_GROUP_ELEV, &gz);
+        segy_get_field(tr, SEGY_TR_SOURCE_Y, &sy);
+        segy_get_field(tr, SEGY_TR_GROUP_Y, &gy);
+        hasy = (PetscBool)(hasy || sy || gy);
         if (!s1 && !sx && !gx) {
           PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: trace %d has no source or receiver coordinates (SourceX byte 73, GroupX byte 81, scalar byte 71 all 0)", file, r));
           break;
         }
-        x = sx * SegyScale(s1), z = sz * SegyScale(s2);
-        if (!r) (*src)[0] = x, (*src)[1] = z;
-        else if (x != (*src)[0] || z != (*src)[1]) {
-          PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: trace %d has its source at (%g, %g), trace 0 at (%g, %g): expected one shot a file", file, r, (double)x, (double)z, (double)(*src)[0], (double)(*src)[1]));
+        SegyGetPosition(tr, SEGY_TR_SOURCE_X, SEGY_TR_SOURCE_Y, SEGY_TR_SOURCE_DEPTH, 1, dim, p);
+        for (PetscInt d = 0; d < dim; d++) same = (PetscBool)(same && (!r || p[d] == (*src)[d]));
+        if (!r) PetscCall(PetscArraycpy(*src, p, dim));
+        else if (!same) {
+          char at[2][96];
+
+          PetscCall(SegyFormatPosition(dim, p, at[0], sizeof(at[0])));
+          PetscCall(SegyFormatPosition(dim, *src, at[1], sizeof(at[1])));
+          PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: trace %d has its source at %s, trace 0 at %s: expected one shot a file", file, r, at[0], at[1]));
           break;
         }
-        (*rec)[2 * r]     = gx * SegyScale(s1);
-        (*rec)[2 * r + 1] = -gz * SegyScale(s2);
+        SegyGetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, dim, *rec + dim * r);
         if (segy_readtrace(fp, r, buf, trace0, bsize) || segy_to_native(format, samples, buf)) {
           PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read trace %d", file, r));
           break;
         }
         for (int k = 0; k < samples; k++) (*data)[(size_t)k * traces + r] = buf[k];
       }
+      /* a 2D line's file has y = 0 everywhere: in 3D that is a file without y, not a survey on y = 0 */
+      if (!msg[0] && dim > 2 && !hasy) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: trace 0 has no y coordinates (SourceY byte 77 and GroupY byte 85 are 0 in all %d traces): a 3D gather needs them", file, traces));
       PetscCall(PetscFree(buf));
     }
     if (fp) segy_close(fp);
   }
   PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+  if (msg[0]) {
+    PetscCall(PetscFree(*rec));
+    PetscCall(PetscFree(*data));
+  }
   PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
   PetscCallMPI(MPI_Bcast(n, 2, MPIU_INT, 0, comm));
   if (rank) {
-    PetscCall(PetscMalloc1(2 * n[0], rec));
+    PetscCall(PetscMalloc1(dim * n[0], rec));
     PetscCall(PetscMalloc1(n[0] * n[1], data));
   }
-  PetscCallMPI(MPI_Bcast(*src, 2, MPIU_REAL, 0, comm));
-  PetscCallMPI(MPI_Bcast(*rec, 2 * n[0], MPIU_REAL, 0, comm));
+  PetscCallMPI(MPI_Bcast(*src, dim, MPIU_REAL, 0, comm));
+  PetscCallMPI(MPI_Bcast(*rec, dim * n[0], MPIU_REAL, 0, comm));
   PetscCallMPI(MPI_Bcast(*data, n[0] * n[1], MPIU_REAL, 0, comm));
   *nrec = n[0];
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -272,6 +326,7 @@ PetscErrorCode RwWaveSegyReadBinaryHeader(MPI_Comm comm, const char file[], Pets
   Input Parameters:
 + comm, file - the ranks, the file
 . dim, h     - the dimension and the spacing (m, whole millimetres)
+. origin     - the first point's coordinates (dim values, m; NULL: 0)
 . n          - the points per direction (n[dim - 1]: samples a trace)
 - c          - the velocities
 
@@ -279,7 +334,7 @@ PetscErrorCode RwWaveSegyReadBinaryHeader(MPI_Comm comm, const char file[], Pets
 
 .seealso: RwWaveSegyReadModel()
 @*/
-PetscErrorCode RwWaveSegyWriteModel(MPI_Comm comm, const char file[], PetscInt dim, PetscReal h, const PetscInt n[], const PetscReal c[])
+PetscErrorCode RwWaveSegyWriteModel(MPI_Comm comm, const char file[], PetscInt dim, PetscReal h, const PetscReal origin[], const PetscInt n[], const PetscReal c[])
 {
 #if defined(RW_HAVE_SEGYIO)
   PetscMPIInt    rank;
@@ -301,10 +356,11 @@ PetscErrorCode RwWaveSegyWriteModel(MPI_Comm comm, const char file[], PetscInt d
     err = SegyWriteHeaders(fp, text, (int32_t)mm, (int)ns);
     PetscCall(PetscMalloc1(ns, &buf));
     for (PetscInt t = 0; t < ncol && !err; t++) {
+      PetscReal p[3] = {(t % n[0]) * h, dim > 2 ? (t / n[0]) * h : 0, 0}; /* the column's top */
+
+      for (PetscInt d = 0; d < dim && origin; d++) p[d] += origin[d];
       PetscCall(PetscMemzero(tr, sizeof(tr)));
-      err = err ? err : segy_set_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, -100);
-      err = err ? err : segy_set_field(tr, SEGY_TR_GROUP_X, (int32_t)lround((t % n[0]) * h * 100));
-      err = err ? err : segy_set_field(tr, SEGY_TR_GROUP_Y, (int32_t)lround((t / n[0]) * h * 100));
+      err = err ? err : SegySetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, dim, p);
       for (PetscInt k = 0; k < ns; k++) buf[k] = (float)c[t + ncol * k];
       err = err ? err : SegyWriteTrace(fp, (int)t, tr, buf, (int32_t)mm, (int)ns);
     }
@@ -320,8 +376,11 @@ PetscErrorCode RwWaveSegyWriteModel(MPI_Comm comm, const char file[], PetscInt d
 }
 
 /*@C
-  RwWaveSegyReadModel - reads a SEG-Y depth section: ncol traces of ns
-  samples, c[col + ncol * k], and the vertical spacing (m) from the sample interval (mm)
+  RwWaveSegyReadModel - reads a SEG-Y depth section of dimension dim: ncol
+  traces of ns samples, c[col + ncol * k], the vertical spacing (m) from
+  the sample interval (mm) and, if the first trace carries coordinates
+  (its scalar, byte 71, is set; *hasorigin), the model's origin (dim values)
+  from its GroupX, GroupY and ReceiverGroupElevation
 
   Collective (rank 0 reads, every rank gets the values: free with PetscFree())
 
@@ -329,13 +388,13 @@ PetscErrorCode RwWaveSegyWriteModel(MPI_Comm comm, const char file[], PetscInt d
 
 .seealso: RwWaveSegyWriteModel()
 @*/
-PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt *ncol, PetscInt *ns, PetscReal *h, PetscReal **c)
+PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt dim, PetscInt *ncol, PetscInt *ns, PetscReal *h, PetscReal origin[], PetscBool *hasorigin, PetscReal **c)
 {
 #if defined(RW_HAVE_SEGYIO)
   PetscMPIInt rank;
   char        msg[512] = "";
   PetscInt    n[2]     = {0, 0};
-  PetscReal   dz       = 0;
+  PetscReal   v[5]     = {0, 0, 0, 0, 0}; /* dz, has an origin, the origin */
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
@@ -354,7 +413,14 @@ PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt *n
     if (!msg[0]) {
       float *buf;
 
-      n[0] = traces, n[1] = samples, dz = mm / 1000.0;
+      char    tr[SEGY_TRACE_HEADER_SIZE];
+      int32_t s1 = 0;
+
+      n[0] = traces, n[1] = samples, v[0] = mm / 1000.0;
+      if (segy_traceheader(fp, 0, tr, trace0, bsize)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: cannot read the header of trace 0", file));
+      segy_get_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, &s1);
+      v[1] = s1 != 0;
+      if (s1) SegyGetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, dim, v + 2);
       PetscCall(PetscMalloc1((size_t)traces * samples, c));
       PetscCall(PetscMalloc1(samples, &buf));
       for (int t = 0; t < traces && !msg[0]; t++) {
@@ -369,10 +435,11 @@ PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt *n
   if (msg[0]) PetscCall(PetscFree(*c));
   PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
   PetscCallMPI(MPI_Bcast(n, 2, MPIU_INT, 0, comm));
-  PetscCallMPI(MPI_Bcast(&dz, 1, MPIU_REAL, 0, comm));
+  PetscCallMPI(MPI_Bcast(v, 5, MPIU_REAL, 0, comm));
   if (rank) PetscCall(PetscMalloc1(n[0] * n[1], c));
   PetscCallMPI(MPI_Bcast(*c, n[0] * n[1], MPIU_REAL, 0, comm));
-  *ncol = n[0], *ns = n[1], *h = dz;
+  *ncol = n[0], *ns = n[1], *h = v[0], *hasorigin = (PetscBool)(v[1] != 0);
+  for (PetscInt d = 0; d < dim; d++) origin[d] = v[2 + d];
   PetscFunctionReturn(PETSC_SUCCESS);
 #else
   SETERRQ(comm, PETSC_ERR_SUP, "SEG-Y %s: rewind was built without libsegyio; install it (Debian: apt-get install libsegyio-dev) and re-run configure", file);
