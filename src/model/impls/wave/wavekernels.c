@@ -28,11 +28,9 @@
 */
 #include "waveimpl.h"
 
-#if defined(__GNUC__)
-  #define WAVE_INLINE static inline __attribute__((always_inline))
-#else
-  #define WAVE_INLINE static inline
-#endif
+/* Inlined into each instruction set's variant of a row (RW_KERNEL_VARIANTS),
+   with the dimension and radius constant: each variant vectorises for its width */
+#define WAVE_INLINE RW_KERNEL_INLINE
 
 /* What a row of any form reads and writes */
 typedef struct {
@@ -152,7 +150,7 @@ static PetscInt wave_r_of(const WavePass *P)
   return P->st->width;
 }
 
-static void WaveForwardRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+WAVE_INLINE void WaveForwardRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   WavePass          *P  = (WavePass *)ctx;
   const RwStencil    st = P->st;
@@ -166,7 +164,7 @@ static void WaveForwardRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscI
 #undef WAVE_FWD
 }
 
-static void WaveTangentRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+WAVE_INLINE void WaveTangentRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   WavePass          *P  = (WavePass *)ctx;
   const RwStencil    st = P->st;
@@ -182,7 +180,7 @@ static void WaveTangentRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscI
 #undef WAVE_TAN
 }
 
-static void WaveAdjointRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+WAVE_INLINE void WaveAdjointRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   WavePass          *P  = (WavePass *)ctx;
   const RwStencil    st = P->st;
@@ -196,6 +194,11 @@ static void WaveAdjointRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscI
   WAVE_DISPATCH(WAVE_ADJ);
 #undef WAVE_ADJ
 }
+
+/* ---- the rows in each instruction set; a pass runs the model's (model->isa) -- */
+RW_KERNEL_VARIANTS(WaveForwardRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
+RW_KERNEL_VARIANTS(WaveTangentRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
+RW_KERNEL_VARIANTS(WaveAdjointRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 
 /* ---- steps -------------------------------------------------------------------- */
 
@@ -257,7 +260,7 @@ PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   P.in[0].g = u;
   PetscCall(WaveGetCoefficients(w, &P));
   PetscCall(VecGetArray(unew, &P.y));
-  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveForwardRow, &P));
+  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveForwardRowVariants[model->isa], &P));
   for (PetscInt s = 0; s < w->nsrcpts; s++) {
     P.y[RW_WAVE_DOF * w->srcidx[s]] += f * w->srcq[s];
     P.probe += P.y[RW_WAVE_DOF * w->srcidx[s]] * 0;
@@ -282,7 +285,7 @@ PetscErrorCode RwWaveStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArrayRead(u, &P.u));
   PetscCall(VecGetArrayRead(unew, &P.un));
   PetscCall(VecGetArray(dunew, &P.y));
-  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveTangentRow, &P));
+  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveTangentRowVariants[model->isa], &P));
   for (PetscInt s = 0; s < w->nsrcpts; s++) { /* the pass took u+ for u+pre: put f q back, and the source's own derivative */
     PetscScalar *y = &P.y[RW_WAVE_DOF * w->srcidx[s]];
 
@@ -313,7 +316,7 @@ PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArrayRead(unew, &P.un));
   PetscCall(VecGetArray(l, &P.y));
   PetscCall(VecGetArray(w->gm, &P.gm));
-  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveAdjointRow, &P));
+  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveAdjointRowVariants[model->isa], &P));
   PetscCall(VecGetArrayRead(lnew, &ln));
   for (PetscInt s = 0; s < w->nsrcpts; s++) P.gm[w->srcidx[s]] += f * ln[RW_WAVE_DOF * w->srcidx[s]] * w->srcg[s];
   PetscCall(VecRestoreArrayRead(lnew, &ln));
