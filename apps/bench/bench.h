@@ -43,6 +43,10 @@ typedef struct {
   PetscInt  io_grid, io_slots;
   PetscInt  peer_grid, peer_steps;
   PetscInt  sum_terms, sum_repeat, sum_reduce_repeat;
+  PetscInt  wave_grid2, wave_grid3;      /* wave: 2D and 3D sides of the step cases */
+  PetscInt  wave_orders[3], nwave_orders;
+  PetscInt  wave_gradient_grid, wave_gradient_steps;
+  PetscReal wave_record;                 /* ms of the embedded FWI problem's shots */
   char      dir[PETSC_MAX_PATH_LEN]; /* for checkpoint and plain-write files */
   PetscBool gradient[BENCH_NGRADIENT]; /* the cases to run */
 } BenchConfig;
@@ -94,6 +98,7 @@ PETSC_INTERN PetscErrorCode BenchGradient(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchIO(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchPeer(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchSum(const BenchConfig *, BenchResults);
+PETSC_INTERN PetscErrorCode BenchWave(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchTargets(const BenchConfig *, BenchResults);
 
 #endif
