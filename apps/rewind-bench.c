@@ -24,7 +24,7 @@ static const char *const BenchSections[] = {"stream", "kernels", "gradient", "io
 
 /* The presets: tiny for tests (seconds), small by default, large for make bench (minutes) */
 typedef struct {
-  PetscInt  stream, kgrid[2], kimplicit;
+  PetscInt  stream, kgrid[3], kimplicit; /* kgrid: up to 3 sides, 0 for none */
   PetscReal seconds;
   PetscInt  repeat, ggrid, gsteps, slots[2], iogrid, ioslots, pgrid, psteps, terms, sreps, rreps;
   PetscInt  wgrid2, wgrid3, wggrid, wgsteps;
@@ -35,7 +35,7 @@ static const BenchPresetSizes BenchPresets[3] = {
   /*         stream   kernel grids  impl.  seconds  rep  gradient  slots   io       peer     sum                wave: 2D 3D, gradient, record (ms) */
   /* tiny  */ {1 << 20, {32, 128},   128,   0.002,   2,   48, 20,   {3, 6},  64, 3,   24, 10,  100000, 2, 100,    64, 24, 48, 20, 50},
   /* small */ {1 << 23, {256, 1024}, 512,   0.1,     3,   512, 100, {5, 20}, 1024, 4, 256, 50, 1000000, 20, 2000, 1024, 128, 512, 50, 1000},
-  /* large */ {1 << 24, {512, 4096}, 1024,  0.3,     3,   2048, 20, {3, 6},  2048, 4, 2048, 20, 1000000, 20, 2000, 2048, 256, 1024, 40, 1000}
+  /* large */ {1 << 24, {512, 2048, 4096}, 1024,  0.3,     3,   2048, 20, {3, 6},  2048, 4, 2048, 20, 1000000, 20, 2000, 2048, 256, 1024, 40, 1000}
 };
 
 static void BenchPreset(PetscInt size, BenchConfig *c)
@@ -44,9 +44,8 @@ static void BenchPreset(PetscInt size, BenchConfig *c)
 
   c->size                = size;
   c->stream_n            = p->stream;
-  c->nkernel_grid        = 2;
-  c->kernel_grid[0]      = p->kgrid[0];
-  c->kernel_grid[1]      = p->kgrid[1];
+  c->nkernel_grid        = 0;
+  for (PetscInt g = 0; g < 3 && p->kgrid[g]; g++) c->kernel_grid[c->nkernel_grid++] = p->kgrid[g];
   c->kernel_implicit_max = p->kimplicit;
   c->nkernel_dims        = 3;
   for (PetscInt d = 0; d < 3; d++) c->kernel_dims[d] = d + 1;
