@@ -62,6 +62,7 @@ PETSC_INTERN PetscErrorCode BenchRow(BenchResults, const char[], ...) PETSC_ATTR
 PETSC_INTERN PetscErrorCode BenchReal(BenchResults, const char[], const char[], PetscReal);
 PETSC_INTERN PetscErrorCode BenchInt(BenchResults, const char[], PetscInt64);
 PETSC_INTERN PetscErrorCode BenchText(BenchResults, const char[], const char[]);
+PETSC_INTERN PetscErrorCode BenchLastRowName(BenchResults, char[], size_t);
 PETSC_INTERN PetscErrorCode BenchLookup(BenchResults, const char[], const char[], const char[], PetscReal *);
 PETSC_INTERN PetscErrorCode BenchResultsWrite(BenchResults, const char[]);
 
@@ -89,6 +90,7 @@ PETSC_INTERN PetscErrorCode BenchOptionsPop(PetscOptions *);
 PETSC_INTERN PetscErrorCode BenchHeatModel(MPI_Comm, PetscInt, const char[], const PetscInt[], RwModel *);
 PETSC_INTERN PetscErrorCode BenchGridName(RwModel, char[], size_t);
 PETSC_INTERN PetscErrorCode BenchPath(const BenchConfig *, const char[], char[], size_t);
+PETSC_INTERN PetscErrorCode BenchPortableRow(const BenchConfig *, BenchResults, RwModel, BenchFn, void *, PetscReal, PetscReal, PetscReal, PetscReal, PetscBool);
 PETSC_INTERN PetscErrorCode BenchParseNames(const char[], const char[], PetscInt, const char *const[], PetscBool[]);
 
 /* ---- the sections ---- */

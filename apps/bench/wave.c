@@ -121,6 +121,7 @@ static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, P
     PetscCall(BenchReal(res, "of_copy", "", N * WaveBytes[f] / t.best / 1e9 / copy));
     PetscCall(BenchReal(res, "vs_forward", "", t.best / tfwd));
     PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
+    if (f == WAVE_FORWARD) PetscCall(BenchPortableRow(cfg, res, model, WaveKernelRun, &c, N, WaveBytes[f], copy, tfwd, PETSC_FALSE));
   }
   PetscCall(RwModelAdjointEnd(model, dm));
   for (PetscInt i = 0; i < 6; i++) PetscCall(VecDestroy(v[i]));
@@ -510,7 +511,7 @@ PetscErrorCode BenchWave(const BenchConfig *cfg, BenchResults res)
   PetscCall(WaveGradient(cfg, res));
   PetscCall(WaveShotsAll(cfg, res));
   PetscCall(BenchNote(res, "bytes per point (8 per double read or written once; states interleave u_k, u_k-1, so a state read is 16): forward 56 (x_k; ia, c1, c2; x_k+1), tangent 96 (dx_k, x_k, x_k+1; ia, c1, c2, dm; dx_k+1), adjoint 104 (lambda_k+1; ia, c1, c2; x_k, x_k+1; lambda_k; dJ/dm read and written)"));
-  PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); isa: the kernels' instruction set (-rw_kernel_isa)", (double)copy));
+  PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); isa: the kernels' instruction set (-rw_kernel_isa); \"forward portable\": the same step with the portable kernel (the same bits)", (double)copy));
   PetscCall(BenchNote(res, "gradient rows: 2D order 4, %" PetscInt_FMT "^2 points, %" PetscInt_FMT " steps, 64 receivers; ratio = RwAdjointSolve / RwAdjointForward; budget 1/10: the driver's default schedule and budget (half the node's memory over its ranks) with -rw_checkpoint_node_memory set so that it holds a tenth of the run's states", cfg->wave_gradient_grid, cfg->wave_gradient_steps));
   PetscCall(BenchNote(res, "shots: rewind-fwi's embedded problem (141x91 points with the layers, h 20 m, order 4, %.0f ms, 8 shots, 51 receivers), one gradient of all shots; groups: RwEnsemble shot groups", (double)cfg->wave_record));
   PetscCall(BenchSectionEnd(res));

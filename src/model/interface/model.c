@@ -304,6 +304,41 @@ PetscErrorCode RwModelGetOptionsPrefix(RwModel obj, const char *prefix[])
 }
 
 /*@C
+  RwModelSetKernelISA - chooses the instruction set the model's kernels run with; every choice gives the same bits
+
+  Collective
+
+  Input Parameters:
++ model - the model
+- isa - "auto" (the best this CPU has), "portable", "avx2" or "avx512"
+
+  Options Database Key:
+. -rw_kernel_isa <auto,portable,avx2,avx512> - the same
+
+  Level: intermediate
+
+.seealso: RwModelGetKernelISA(), RwModelSetFromOptions()
+@*/
+PetscErrorCode RwModelSetKernelISA(RwModel model, const char isa[])
+{
+  PetscBool auto_, found;
+  PetscInt  i;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(PetscStrcmp(isa, "auto", &auto_));
+  if (auto_) {
+    model->isa = RwKernelISABest();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscEListFind(RW_KERNEL_ISA_N, RwKernelISANames, isa, &i, &found));
+  PetscCheck(found, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_UNKNOWN_TYPE, "RwModelSetKernelISA: unknown instruction set \"%s\"; use auto, portable, avx2 or avx512", isa);
+  PetscCall(RwKernelISACheck(PetscObjectComm((PetscObject)model), "RwModelSetKernelISA", (RwKernelISA)i));
+  model->isa = (RwKernelISA)i;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   RwModelGetKernelISA - the instruction set the model's kernels run with: "portable", "avx2" or "avx512"
 
   Not Collective
