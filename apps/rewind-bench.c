@@ -7,8 +7,9 @@ static char help[] = "rewind-bench: what rewind costs on this machine, against t
                      "  io        hdf5 checkpoint write and read against plain write()+fdatasync() and read()\n"
                      "  peer      the same gradient by PETSc TSAdjoint: time ratio and relative differences\n"
                      "  sum       reproducible sums against plain ones\n"
-                     "  targets   the performance targets against the figures measured\n"
+                     "  wave      wave steps (orders 2, 4, 8; 2D, 3D) against copy bandwidth, gradient / forward, FWI shots per second\n"
                      "  hybrid    heat + a learned network term: gradient/forward, kernel GFLOP/s, against PyTorch\n"
+                     "  targets   the performance targets against the figures measured\n"
                      "Sizes: -rw_bench_size tiny|small|large, each overridable (-rw_bench_kernel_grid, ...).\n"
                      "The options case of the gradient section (-rw_bench_gradient_cases options) takes the\n"
                      "problem and the schedule from the usual options (-da_grid_x, -rw_steps, -rw_schedule_type, ...).\n"
@@ -19,20 +20,23 @@ static char help[] = "rewind-bench: what rewind costs on this machine, against t
 #include <unistd.h>
 
 static const char *const BenchSizes[]    = {"tiny", "small", "large"};
-static const char *const BenchSections[] = {"stream", "kernels", "gradient", "io", "peer", "sum", "targets", "hybrid"};
-#define BENCH_NSECTIONS 8
+static const char *const BenchSections[] = {"stream", "kernels", "gradient", "io", "peer", "sum", "wave", "hybrid", "targets"};
+#define BENCH_NSECTIONS 9
 
 /* The presets: tiny for tests (seconds), small by default, large for make bench (minutes) */
 typedef struct {
-  PetscInt  stream, kgrid[2], kimplicit;
+  PetscInt  stream, kgrid[3], kimplicit; /* kgrid: up to 3 sides, 0 for none */
   PetscReal seconds;
   PetscInt  repeat, ggrid, gsteps, slots[2], iogrid, ioslots, pgrid, psteps, terms, sreps, rreps;
+  PetscInt  wgrid2, wgrid3, wggrid, wgsteps;
+  PetscReal wrecord;
 } BenchPresetSizes;
 static const BenchPresetSizes BenchPresets[3] = {
   /*         stream   kernel grids  impl.  seconds  rep  gradient  slots   io       peer     sum */
-  /* tiny  */ {1 << 20, {32, 128},   128,   0.002,   2,   48, 20,   {3, 6},  64, 3,   24, 10,  100000, 2, 100},
-  /* small */ {1 << 23, {256, 1024}, 512,   0.1,     3,   512, 100, {5, 20}, 1024, 4, 256, 50, 1000000, 20, 2000},
-  /* large */ {1 << 24, {512, 4096}, 1024,  0.3,     3,   2048, 20, {3, 6},  2048, 4, 2048, 20, 1000000, 20, 2000}
+  /*         stream   kernel grids  impl.  seconds  rep  gradient  slots   io       peer     sum                wave: 2D 3D, gradient, record (ms) */
+  /* tiny  */ {1 << 20, {32, 128},   128,   0.002,   2,   48, 20,   {3, 6},  64, 3,   24, 10,  100000, 2, 100,    64, 24, 48, 20, 50},
+  /* small */ {1 << 23, {256, 1024}, 512,   0.1,     3,   512, 100, {5, 20}, 1024, 4, 256, 50, 1000000, 20, 2000, 1024, 128, 512, 50, 1000},
+  /* large */ {1 << 24, {512, 2048, 4096}, 1024,  0.3,     3,   2048, 20, {3, 6},  2048, 4, 2048, 20, 1000000, 20, 2000, 2048, 256, 1024, 40, 1000}
 };
 
 static void BenchPreset(PetscInt size, BenchConfig *c)
@@ -41,9 +45,8 @@ static void BenchPreset(PetscInt size, BenchConfig *c)
 
   c->size                = size;
   c->stream_n            = p->stream;
-  c->nkernel_grid        = 2;
-  c->kernel_grid[0]      = p->kgrid[0];
-  c->kernel_grid[1]      = p->kgrid[1];
+  c->nkernel_grid        = 0;
+  for (PetscInt g = 0; g < 3 && p->kgrid[g]; g++) c->kernel_grid[c->nkernel_grid++] = p->kgrid[g];
   c->kernel_implicit_max = p->kimplicit;
   c->nkernel_dims        = 3;
   for (PetscInt d = 0; d < 3; d++) c->kernel_dims[d] = d + 1;
@@ -60,6 +63,13 @@ static void BenchPreset(PetscInt size, BenchConfig *c)
   c->sum_terms         = p->terms;
   c->sum_repeat        = p->sreps;
   c->sum_reduce_repeat = p->rreps;
+  c->wave_grid2          = p->wgrid2;
+  c->wave_grid3          = p->wgrid3;
+  c->nwave_orders        = 3;
+  for (PetscInt o = 0; o < 3; o++) c->wave_orders[o] = 2 << o;
+  c->wave_gradient_grid  = p->wggrid;
+  c->wave_gradient_steps = p->wgsteps;
+  c->wave_record         = p->wrecord;
 }
 
 /* Every file of -rw_bench_output ends in .csv or .json */
@@ -108,7 +118,7 @@ static PetscErrorCode BenchIntList(PetscOptionItems *PetscOptionsObject, const c
 static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char output[], size_t len)
 {
   const char *const schemenames[2] = {"explicit", "implicit"};
-  char              sections[256] = "stream,kernels,gradient,io,peer,sum,targets,hybrid", schemes[64] = "explicit,implicit", cases[256] = "storeall,revolve,revolve-hdf5,multilevel,keep,weak";
+  char              sections[256] = "stream,kernels,gradient,io,peer,sum,wave,hybrid,targets", schemes[64] = "explicit,implicit", cases[256] = "storeall,revolve,revolve-hdf5,multilevel,keep,weak";
   PetscBool         scheme[2];
   PetscInt          size = 1;
 
@@ -117,7 +127,7 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(PetscStrncpy(c->dir, ".", sizeof(c->dir)));
   output[0] = 0;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-bench options", "rewind");
-  PetscCall(PetscOptionsString("-rw_bench_sections", "Sections to run: stream, kernels, gradient, io, peer, sum, targets, hybrid (comma separated)", "rewind-bench", sections, sections, sizeof(sections), NULL));
+  PetscCall(PetscOptionsString("-rw_bench_sections", "Sections to run: stream, kernels, gradient, io, peer, sum, wave, hybrid, targets (comma separated)", "rewind-bench", sections, sections, sizeof(sections), NULL));
   PetscCall(PetscOptionsEList("-rw_bench_size", "Preset sizes: tiny (tests, seconds), small, large (make bench, minutes)", "rewind-bench", BenchSizes, 3, BenchSizes[size], &size, NULL));
   BenchPreset(size, c);
   PetscCall(PetscOptionsString("-rw_bench_output", "Write the results: file.csv and/or file.json (comma separated)", "rewind-bench", output, output, len, NULL));
@@ -141,6 +151,12 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(RwOptionsInt("-rw_bench_sum_terms", "Sum section: terms of the local accumulation", "rewind-bench", c->sum_terms, &c->sum_terms, NULL, 1, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_bench_sum_repeat", "Sum section: repetitions of the local accumulation", "rewind-bench", c->sum_repeat, &c->sum_repeat, NULL, 1, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_bench_sum_reduce_repeat", "Sum section: repetitions of each reduction", "rewind-bench", c->sum_reduce_repeat, &c->sum_reduce_repeat, NULL, 1, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_wave_grid", "Wave section: side of the 2D step cases (absorbing layers included)", "rewind-bench", c->wave_grid2, &c->wave_grid2, NULL, 16, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_wave_grid3", "Wave section: side of the 3D step cases", "rewind-bench", c->wave_grid3, &c->wave_grid3, NULL, 16, PETSC_MAX_INT));
+  PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_wave_orders", "Wave section: space orders of the step cases (2, 4, 8)", 3, c->wave_orders, &c->nwave_orders));
+  PetscCall(RwOptionsInt("-rw_bench_wave_gradient_grid", "Wave section: side of the 2D gradient problem", "rewind-bench", c->wave_gradient_grid, &c->wave_gradient_grid, NULL, 16, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_wave_gradient_steps", "Wave section: time steps of the gradient problem", "rewind-bench", c->wave_gradient_steps, &c->wave_gradient_steps, NULL, 3, PETSC_MAX_INT));
+  PetscCall(PetscOptionsReal("-rw_bench_wave_record", "Wave section: record length in ms of the FWI shots (rewind-fwi: 1000)", "rewind-bench", c->wave_record, &c->wave_record, NULL));
   PetscOptionsEnd();
   PetscCall(BenchParseNames("-rw_bench_sections", sections, BENCH_NSECTIONS, BenchSections, run));
   PetscCall(BenchParseNames("-rw_bench_gradient_cases", cases, BENCH_NGRADIENT, BenchGradientCases, c->gradient));
@@ -151,6 +167,8 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   for (PetscInt d = 0; d < c->nkernel_dims; d++) PetscCheck(c->kernel_dims[d] <= 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_kernel_dims: %" PetscInt_FMT " is not 1, 2 or 3", c->kernel_dims[d]);
   PetscCheck(c->seconds >= 0 && c->repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_seconds must be >= 0 and -rw_bench_repeat >= 1");
   PetscCheck(c->stream_n >= 1 && c->gradient_grid >= 2 && c->gradient_steps >= 1 && c->io_grid >= 2 && c->io_slots >= 1 && c->peer_steps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_stream_size, -rw_bench_gradient_steps, -rw_bench_io_slots and -rw_bench_peer_steps must be >= 1, grids >= 2");
+  for (PetscInt o = 0; o < c->nwave_orders; o++) PetscCheck(c->wave_orders[o] == 2 || c->wave_orders[o] == 4 || c->wave_orders[o] == 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_wave_orders: %" PetscInt_FMT " is not 2, 4 or 8", c->wave_orders[o]);
+  PetscCheck(c->wave_record > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_wave_record %g: expected a positive record length in ms", (double)c->wave_record);
   PetscCheck(c->sum_terms >= 1 && c->sum_repeat >= 1 && c->sum_reduce_repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_sum_terms, -rw_bench_sum_repeat and -rw_bench_sum_reduce_repeat must be >= 1");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -228,7 +246,7 @@ typedef PetscErrorCode (*BenchSectionFn)(const BenchConfig *, BenchResults);
 
 int main(int argc, char **argv)
 {
-  const BenchSectionFn fn[BENCH_NSECTIONS] = {BenchStream, BenchKernels, BenchGradient, BenchIO, BenchPeer, BenchSum, BenchTargets, BenchHybrid};
+  const BenchSectionFn fn[BENCH_NSECTIONS] = {BenchStream, BenchKernels, BenchGradient, BenchIO, BenchPeer, BenchSum, BenchWave, BenchHybrid, BenchTargets};
   BenchConfig          cfg;
   BenchResults         res;
   PetscBool            run[BENCH_NSECTIONS], askhelp;
@@ -243,7 +261,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFinalize());
     return 0;
   }
-  run[0] = (PetscBool)(run[0] || run[1]); /* the kernels' fractions of bandwidth need the stream section */
+  run[0] = (PetscBool)(run[0] || run[1] || run[6]); /* the kernels' and wave's fractions of bandwidth need the stream section */
   PetscCall(BenchResultsCreate(PETSC_COMM_WORLD, &res));
   PetscCall(BenchRunInfo(&cfg, res));
   for (PetscInt s = 0; s < BENCH_NSECTIONS; s++)

@@ -38,6 +38,39 @@ rw_warn_cflags=
 AS_IF([test "x$GCC" = xyes], [rw_warn_cflags="-Wall -Wextra -Wno-unused-parameter"])
 AC_SUBST([RW_WARN_CFLAGS], [$rw_warn_cflags])
 rw_cc_version=`$CC --version 2>/dev/null | sed -n 1p`
+RW_KERNEL_ISA
+])
+
+# RW_KERNEL_ISA
+# The stencil kernels are compiled once per instruction set (portable, AVX2,
+# AVX-512) and the widest the CPU has runs (include/rewind/private/kernelisaimpl.h).
+# Every variant must give the portable bits, so nothing contracts a*b+c into
+# an FMA (-ffp-contract=off; GCC's AVX-512 target enables FMA): the portable
+# x86-64 build has no FMA, so its results do not change.  The summary says
+# which variant runs on the build machine.
+AC_DEFUN([RW_KERNEL_ISA], [
+rw_fp_cflags=
+rw_save_CFLAGS=$CFLAGS
+CFLAGS="$CFLAGS -ffp-contract=off"
+AC_MSG_CHECKING([whether $CC accepts -ffp-contract=off])
+AC_COMPILE_IFELSE([AC_LANG_PROGRAM([], [])], [rw_fp_cflags=-ffp-contract=off; AC_MSG_RESULT([yes])], [AC_MSG_RESULT([no])])
+CFLAGS=$rw_save_CFLAGS
+AC_SUBST([RW_FP_CFLAGS], [$rw_fp_cflags])
+AC_MSG_CHECKING([for run-time kernel dispatch (target attributes, __builtin_cpu_supports)])
+rw_isa_summary="portable only (no x86-64 target attributes in $CC)"
+AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[
+#if !defined(__GNUC__) || !defined(__x86_64__)
+#error no dispatch
+#endif
+__attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512"))) static double f(const double *x, int n) { double s = 0; for (int i = 0; i < n; i++) s += x[i]; return s; }
+__attribute__((target("avx2"))) static double g(const double *x, int n) { double s = 0; for (int i = 0; i < n; i++) s += x[i]; return s; }
+]], [[double x[4] = {0}; return (int)(f(x, 4) + g(x, 4)) + __builtin_cpu_supports("avx2") + __builtin_cpu_supports("avx512f");]])],
+  [AC_MSG_RESULT([yes])
+   rw_isa_run=portable
+   AC_RUN_IFELSE([AC_LANG_PROGRAM([], [[return !__builtin_cpu_supports("avx2");]])], [rw_isa_run=avx2], [], [])
+   AC_RUN_IFELSE([AC_LANG_PROGRAM([], [[return !(__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq"));]])], [rw_isa_run=avx512], [], [rw_isa_run="unknown (cross-compiling)"])
+   rw_isa_summary="portable, avx2, avx512 chosen at run time; $rw_isa_run runs on this machine (-rw_kernel_isa)"],
+  [AC_MSG_RESULT([no])])
 ])
 
 # RW_ARG_SANITIZERS

@@ -43,6 +43,10 @@ typedef struct {
   PetscInt  io_grid, io_slots;
   PetscInt  peer_grid, peer_steps;
   PetscInt  sum_terms, sum_repeat, sum_reduce_repeat;
+  PetscInt  wave_grid2, wave_grid3;      /* wave: 2D and 3D sides of the step cases */
+  PetscInt  wave_orders[3], nwave_orders;
+  PetscInt  wave_gradient_grid, wave_gradient_steps;
+  PetscReal wave_record;                 /* ms of the embedded FWI problem's shots */
   char      dir[PETSC_MAX_PATH_LEN]; /* for checkpoint and plain-write files */
   PetscBool gradient[BENCH_NGRADIENT]; /* the cases to run */
 } BenchConfig;
@@ -58,6 +62,7 @@ PETSC_INTERN PetscErrorCode BenchRow(BenchResults, const char[], ...) PETSC_ATTR
 PETSC_INTERN PetscErrorCode BenchReal(BenchResults, const char[], const char[], PetscReal);
 PETSC_INTERN PetscErrorCode BenchInt(BenchResults, const char[], PetscInt64);
 PETSC_INTERN PetscErrorCode BenchText(BenchResults, const char[], const char[]);
+PETSC_INTERN PetscErrorCode BenchLastRowName(BenchResults, char[], size_t);
 PETSC_INTERN PetscErrorCode BenchLookup(BenchResults, const char[], const char[], const char[], PetscReal *);
 PETSC_INTERN PetscErrorCode BenchResultsWrite(BenchResults, const char[]);
 
@@ -85,6 +90,7 @@ PETSC_INTERN PetscErrorCode BenchOptionsPop(PetscOptions *);
 PETSC_INTERN PetscErrorCode BenchHeatModel(MPI_Comm, PetscInt, const char[], const PetscInt[], RwModel *);
 PETSC_INTERN PetscErrorCode BenchGridName(RwModel, char[], size_t);
 PETSC_INTERN PetscErrorCode BenchPath(const BenchConfig *, const char[], char[], size_t);
+PETSC_INTERN PetscErrorCode BenchPortableRow(const BenchConfig *, BenchResults, RwModel, BenchFn, void *, PetscReal, PetscReal, PetscReal, PetscReal, PetscBool);
 PETSC_INTERN PetscErrorCode BenchParseNames(const char[], const char[], PetscInt, const char *const[], PetscBool[]);
 
 /* ---- the sections ---- */
@@ -94,6 +100,7 @@ PETSC_INTERN PetscErrorCode BenchGradient(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchIO(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchPeer(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchSum(const BenchConfig *, BenchResults);
+PETSC_INTERN PetscErrorCode BenchWave(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchTargets(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchHybrid(const BenchConfig *, BenchResults);
 

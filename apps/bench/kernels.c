@@ -150,11 +150,13 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
   PetscReal   tfwd = 0;
   DM          da;
   PetscInt    N;
+  const char *isa;
 
   PetscFunctionBegin;
   KernelGrid(dim, side, M);
   PetscCall(BenchHeatModel(PETSC_COMM_WORLD, dim, implicit ? "implicit" : "explicit", M, &model));
   PetscCall(BenchGridName(model, grid, sizeof(grid)));
+  PetscCall(RwModelGetKernelISA(model, &isa));
   PetscCall(RwModelGetStateDM(model, &da));
   PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   N = M[0] * M[1] * M[2];
@@ -180,6 +182,7 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
     }
     if (f == KERNEL_FORWARD) tfwd = t.best;
     PetscCall(BenchRow(res, "%" PetscInt_FMT "D %s %s %s", dim, implicit ? "implicit" : "explicit", grid, KernelForms[f]));
+    PetscCall(BenchText(res, "isa", isa));
     PetscCall(BenchReal(res, "rate", "Mpt/s", N / t.best / 1e6));
     PetscCall(BenchReal(res, "step", "ms", 1e3 * t.best));
     PetscCall(BenchReal(res, "bytes", "B/pt", bytes));
@@ -190,6 +193,7 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
     PetscCall(BenchReal(res, "vs_forward", "", t.best / tfwd));
     PetscCall(BenchReal(res, "cg_its", "", its));
     PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
+    if (f == KERNEL_FORWARD && !implicit) PetscCall(BenchPortableRow(cfg, res, model, KernelRun, &c, N, bytes, copy, tfwd, PETSC_TRUE));
   }
   PetscCall(RwModelAdjointEnd(model, dm));
   KernelVecs(&c, v);
@@ -233,6 +237,7 @@ PetscErrorCode BenchKernels(const BenchConfig *cfg, BenchResults res)
   PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); halo: bytes per point a pass's halo exchange adds (ghosts and the owned edge band only: O(surface), counted 0); moved_of_copy counts it", (double)copy));
   PetscCall(BenchNote(res, "exchange (explicit cases): RwModelGlobalToLocal of one state, a full copy with ghosts (16 B per point) as sensors and regularisers make; before rewind moved only ghosts, every pass made one per input"));
   PetscCall(BenchNote(res, "vs_forward: time / forward step time of the same case; in-cache grids can exceed the copy bandwidth"));
+  PetscCall(BenchNote(res, "isa: the instruction set the kernels ran with (the best this CPU has, -rw_kernel_isa); \"forward portable\" rows: the same step with the portable kernel (the same bits), vs_forward = its time / the dispatched forward's"));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -166,6 +166,15 @@ PetscErrorCode BenchText(BenchResults res, const char key[], const char text[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The case name of the last row added */
+PetscErrorCode BenchLastRowName(BenchResults res, char name[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCheck(res->nrows > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "BenchLastRowName: no row yet");
+  PetscCall(PetscStrncpy(name, res->rows[res->nrows - 1].name, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The number stored under section/case/key; NaN when there is none */
 PetscErrorCode BenchLookup(BenchResults res, const char section[], const char name[], const char key[], PetscReal *x)
 {

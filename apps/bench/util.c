@@ -1,5 +1,6 @@
 /* rewind-bench: timing, options of the built-in cases, the heat models they run. */
 #include "bench.h"
+#include <math.h>
 #include <petscdmda.h>
 
 /*
@@ -185,5 +186,40 @@ PetscErrorCode BenchProblemAdjoint(BenchProblem *p, const char *opts)
   PetscCall(RwAdjointSetFromOptions(p->adj));
   PetscCall(RwAdjointSetUp(p->adj));
   if (opts) PetscCall(BenchOptionsPop(&o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The row of the forward step just timed, again with the portable kernel, when
+   the model runs another instruction set: what run-time dispatch gains (the
+   row's name is the last row's with " portable") */
+PetscErrorCode BenchPortableRow(const BenchConfig *cfg, BenchResults res, RwModel model, BenchFn fn, void *ctx, PetscReal N, PetscReal bytes, PetscReal copy, PetscReal tfwd, PetscBool heat)
+{
+  const char *isa;
+  char        name[128];
+  BenchTiming t;
+  PetscBool   portable;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetKernelISA(model, &isa));
+  PetscCall(PetscStrcmp(isa, "portable", &portable));
+  if (portable) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(BenchLastRowName(res, name, sizeof(name)));
+  PetscCall(RwModelSetKernelISA(model, "portable"));
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, fn, ctx, &t));
+  PetscCall(RwModelSetKernelISA(model, "auto"));
+  PetscCall(BenchRow(res, "%s portable", name));
+  PetscCall(BenchText(res, "isa", "portable"));
+  PetscCall(BenchReal(res, "rate", "Mpt/s", N / t.best / 1e6));
+  PetscCall(BenchReal(res, "step", "ms", 1e3 * t.best));
+  PetscCall(BenchReal(res, "bytes", "B/pt", bytes));
+  PetscCall(BenchReal(res, "bw", "GB/s", N * bytes / t.best / 1e9));
+  PetscCall(BenchReal(res, "of_copy", "", N * bytes / t.best / 1e9 / copy));
+  if (heat) { /* the kernels section's columns, so its table stays one */
+    PetscCall(BenchReal(res, "halo", "B/pt", 0));
+    PetscCall(BenchReal(res, "moved_of_copy", "", N * bytes / t.best / 1e9 / copy));
+  }
+  PetscCall(BenchReal(res, "vs_forward", "", t.best / tfwd));
+  if (heat) PetscCall(BenchReal(res, "cg_its", "", (PetscReal)NAN));
+  PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -67,6 +67,8 @@ PETSC_EXTERN PetscErrorCode RwModelDestroy(RwModel *);
 
 PETSC_EXTERN PetscErrorCode RwModelGetStateDM(RwModel, DM *);
 PETSC_EXTERN PetscErrorCode RwModelGetParameterDM(RwModel, DM *);
+PETSC_EXTERN PetscErrorCode RwModelSetKernelISA(RwModel, const char[]);
+PETSC_EXTERN PetscErrorCode RwModelGetKernelISA(RwModel, const char *[]);
 PETSC_EXTERN PetscErrorCode RwModelCreateState(RwModel, Vec *);
 PETSC_EXTERN PetscErrorCode RwModelCreateParameters(RwModel, Vec *);
 PETSC_EXTERN PetscErrorCode RwModelGetParameterInfo(RwModel, PetscInt *, const char *const **, PetscInt *);

@@ -14,7 +14,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 assert rows and list(rows[0]) == ["section", "case", "metric", "value", "unit"], "CSV header"
 doc = json.load(open(sys.argv[2]))
 names = [s["name"] for s in doc["sections"]]
-assert names == ["run", "stream", "kernels", "gradient", "io", "peer", "sum", "targets", "hybrid"], names
+assert names == ["run", "stream", "kernels", "gradient", "io", "peer", "sum", "wave", "hybrid", "targets"], names
 
 # the same figures in both files
 flat = {(r["section"], r["case"], r["metric"]): r["value"] for r in rows}
@@ -35,6 +35,7 @@ need = {"stream": ["copy", "copy_per_rank", "triad", "triad_per_rank"],
         "gradient": ["grid", "forward", "gradient", "ratio"],
         "io": ["state", "time", "bw", "of_plain"],
         "peer": ["rewind", "tsadjoint", "rewind_over_ts", "speedup", "relerr_dJdkappa", "relerr_dJdu0", "relerr_J"],
+        "wave": [],
         "targets": ["measured", "goal", "verdict"]}
 for name, keys in need.items():
     for r in section(name):
@@ -44,7 +45,24 @@ for name, keys in need.items():
 run = section("run")[0]["values"]
 assert run["ranks"] == int(sys.argv[3]) and run["oversubscribed"] in ("yes", "no"), run
 assert len(section("stream")) == (1 if sys.argv[3] == "1" else 2)
-assert len(section("kernels")) == 2 * 3 * (4 + 3), "2 grids x 3 dims x (explicit: 3 forms + exchange, implicit: 3 forms)"
+# a "forward portable" row after each explicit forward when the kernels run another instruction set
+kern = section("kernels")
+dispatched = kern[0]["values"]["isa"] != "portable"
+assert len(kern) == 2 * 3 * (4 + 3) + (2 * 3 if dispatched else 0), "2 grids x 3 dims x (explicit: 3 forms + exchange, implicit: 3 forms), + the portable forwards"
+for i, r in enumerate(kern):
+    if r["case"].endswith("forward portable"):
+        assert r["values"]["isa"] == "portable" and kern[i - 1]["case"] + " portable" == r["case"], (kern[i - 1], r)
+wave = section("wave")
+steps = [r for r in wave if " order " in r["case"]]
+assert len(steps) == 2 * 3 * (3 + (1 if dispatched else 0)), [r["case"] for r in steps]
+for r in steps:
+    v = r["values"]
+    assert v["rate"] > 0 and v["bw"] > 0 and v["bytes"] in (56, 96, 104) and v["isa"] in ("portable", "avx2", "avx512"), r
+wg = {r["case"]: r["values"] for r in wave if r["case"].startswith("gradient")}
+assert wg["gradient storeall"]["fwd_steps"] == wg["gradient storeall"]["steps"] and wg["gradient storeall"]["schedule"] == "storeall", wg
+assert wg["gradient budget 1/10"]["schedule"] == "revolve" and wg["gradient budget 1/10"]["fwd_steps"] > wg["gradient budget 1/10"]["steps"], wg
+shots = [r for r in wave if r["case"].startswith("shots")]
+assert len(shots) == (1 if sys.argv[3] == "1" else 3) and all(r["values"]["shots_per_s"] > 0 for r in shots), shots
 for r in section("kernels"):
     v = r["values"]
     assert v["rate"] > 0 and v["bw"] > 0, r
@@ -79,7 +97,8 @@ bad() { # bad EXPECTED OPTIONS...
   grep -q -- "$expected" "$tmp/bad.out" || { echo "FAIL: $* did not say \"$expected\""; grep 'PETSC ERROR' "$tmp/bad.out" | head -5; exit 1; }
   echo "ok bad input: $expected"
 }
-bad '-rw_bench_sections: unknown "bogus"; use any of stream, kernels, gradient, io, peer, sum, targets' -rw_bench_sections stream,bogus
+bad '-rw_bench_sections: unknown "bogus"; use any of stream, kernels, gradient, io, peer, sum, wave, targets' -rw_bench_sections stream,bogus
+bad '-rw_bench_wave_orders: 6 is not 2, 4 or 8' -rw_bench_sections wave -rw_bench_wave_orders 2,6
 bad '-rw_bench_output: "out.txt" must end in .csv or .json' -rw_bench_output out.txt
 bad '-rw_bench_gradient_cases: unknown "nope"' -rw_bench_sections gradient -rw_bench_gradient_cases storeall,nope
 bad '-rw_bench_kernel_schemes: unknown "leapfrog"' -rw_bench_kernel_schemes explicit,leapfrog

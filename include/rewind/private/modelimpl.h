@@ -3,6 +3,7 @@
 #define REWIND_PRIVATE_MODELIMPL_H
 
 #include <rewind/private/rwimpl.h>
+#include <rewind/private/kernelisaimpl.h>
 #include <petscdmda.h>
 #include <petscdmcomposite.h>
 #include <petscdmredundant.h>
@@ -73,6 +74,7 @@ struct _p_RwModel {
   PetscInt64         nforward, ntangent, nadjoint; /* steps taken, for the driver's counts */
   PetscInt64         firstbad[2]; /* first forward / adjoint step whose result was not finite; -1: none */
   void              *stencil;     /* the shared grid layer (RwStencil) if the type is built on it: the default coordinate, ghost-rule and halo ops */
+  RwKernelISA        isa;         /* the instruction set the type's kernels run with (-rw_kernel_isa) */
   void              *data;        /* the type's own state */
 };
 

@@ -70,6 +70,7 @@ PetscErrorCode RwModelCreate(MPI_Comm comm, RwModel *model)
   obj->firstbad[0] = obj->firstbad[1] = -1;
   obj->dof         = 1;
   obj->n           = 100;
+  obj->isa         = RwKernelISABest();
   *model = obj;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -162,6 +163,25 @@ PetscErrorCode RwModelLoadPlugin(MPI_Comm comm, const char path[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -rw_kernel_isa: auto (the best this CPU runs), or an instruction set it must have */
+static PetscErrorCode RwModelKernelISAFromOptions(RwModel model, PetscOptionItems *PetscOptionsObject)
+{
+  const char *choices[RW_KERNEL_ISA_N + 1] = {"auto"};
+  PetscInt    c = 0;
+  PetscBool   set;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < RW_KERNEL_ISA_N; i++) choices[i + 1] = RwKernelISANames[i];
+  PetscCall(PetscOptionsEList("-rw_kernel_isa", "Instruction set of the stencil kernels: auto (the best this CPU has), portable, avx2, avx512", "RwModelSetFromOptions", choices, RW_KERNEL_ISA_N + 1, choices[0], &c, &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  if (c == 0) model->isa = RwKernelISABest();
+  else {
+    PetscCall(RwKernelISACheck(PetscObjectComm((PetscObject)model), "-rw_kernel_isa", (RwKernelISA)(c - 1)));
+    model->isa = (RwKernelISA)(c - 1);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelSetFromOptions - sets the model's type and the type's options from the options database
 
@@ -205,6 +225,7 @@ PetscErrorCode RwModelSetFromOptions(RwModel model)
     PetscCall(RwOptionsInt64("-rw_steps", "Number of time steps of a run", "RwModelSetSteps", n, &n, &set, 1, PETSC_MAX_INT));
     if (set) PetscCall(RwModelSetSteps(model, n));
   }
+  PetscCall(RwModelKernelISAFromOptions(model, PetscOptionsObject));
   PetscTryTypeMethod(model, setfromoptions, PetscOptionsObject);
   PetscCall(PetscObjectProcessOptionsHandlers((PetscObject)model, PetscOptionsObject));
   PetscOptionsEnd();
@@ -283,6 +304,68 @@ PetscErrorCode RwModelGetOptionsPrefix(RwModel obj, const char *prefix[])
 }
 
 /*@C
+  RwModelSetKernelISA - chooses the instruction set the model's kernels run with; every choice gives the same bits
+
+  Collective
+
+  Input Parameters:
++ model - the model
+- isa - "auto" (the best this CPU has), "portable", "avx2" or "avx512"
+
+  Options Database Key:
+. -rw_kernel_isa <auto,portable,avx2,avx512> - the same
+
+  Level: intermediate
+
+.seealso: RwModelGetKernelISA(), RwModelSetFromOptions()
+@*/
+PetscErrorCode RwModelSetKernelISA(RwModel model, const char isa[])
+{
+  PetscBool auto_, found;
+  PetscInt  i;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(PetscStrcmp(isa, "auto", &auto_));
+  if (auto_) {
+    model->isa = RwKernelISABest();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscEListFind(RW_KERNEL_ISA_N, RwKernelISANames, isa, &i, &found));
+  PetscCheck(found, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_UNKNOWN_TYPE, "RwModelSetKernelISA: unknown instruction set \"%s\"; use auto, portable, avx2 or avx512", isa);
+  PetscCall(RwKernelISACheck(PetscObjectComm((PetscObject)model), "RwModelSetKernelISA", (RwKernelISA)i));
+  model->isa = (RwKernelISA)i;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelGetKernelISA - the instruction set the model's kernels run with: "portable", "avx2" or "avx512"
+
+  Not Collective
+
+  Input Parameter:
+. model - the model
+
+  Output Parameter:
+. isa - its name
+
+  Options Database Key:
+. -rw_kernel_isa <auto,portable,avx2,avx512> - auto (default): the best this CPU has
+
+  Level: intermediate
+
+.seealso: RwModelSetFromOptions(), RwModelView()
+@*/
+PetscErrorCode RwModelGetKernelISA(RwModel model, const char *isa[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscValidPointer(isa, 2);
+  *isa = RwKernelISANames[model->isa];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   RwModelView - prints the model's configuration
 
   Collective
@@ -304,6 +387,11 @@ PetscErrorCode RwModelView(RwModel model, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscTryTypeMethod(model, view, viewer);
     if (model->setupcalled) PetscCall(PetscViewerASCIIPrintf(viewer, "time step dt = %g%s\n", (double)model->dt, model->dtset ? "" : " (default)"));
+    {
+      char list[64];
+      PetscCall(RwKernelISAList(list, sizeof(list)));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s instruction set%s (available here: %s)\n", RwKernelISANames[model->isa], model->isa == RwKernelISABest() ? ", the best available" : "", list));
+    }
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -30,6 +30,7 @@ typedef struct {
   PetscBool    useb;    /* state b takes part (implicit schemes) */
   PetscBool    usek;    /* tangent: kappa direction is nonzero somewhere */
   PetscBool    kappaonly; /* adjoint: only kappa's gradient is wanted (s and r inactive) */
+  RwKernelISA  isa;       /* the instruction set the rows run with (the model's) */
 } RwHeatPass;
 
 typedef struct {

@@ -25,12 +25,10 @@
 #include "heatimpl.h"
 
 /* The kernels below are specialised by constant arguments (dimension, which
-   terms take part): they must be inlined where those constants are known */
-#if defined(__GNUC__)
-  #define RW_INLINE static inline __attribute__((always_inline))
-#else
-  #define RW_INLINE static inline
-#endif
+   terms take part): they must be inlined where those constants are known,
+   and into every instruction set's variant of a row (RW_KERNEL_VARIANTS),
+   so each variant is vectorised for its own width */
+#define RW_INLINE RW_KERNEL_INLINE
 
 /* div(kappa grad x) at one point; dim is a constant at every call site, so
    the compiler drops the unused directions */
@@ -77,7 +75,7 @@ RW_INLINE void HeatRowForwardDim(const PetscInt dim, const RwHeatPass *P, PetscI
   *probe += nan;
 }
 
-void RwHeatRowForward(const RwHeatPass *P, PetscInt n, RwStencilRow X, RwStencilRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe)
+RW_INLINE void HeatForwardBody(const RwHeatPass *P, PetscInt n, RwStencilRow X, RwStencilRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe)
 {
   switch (P->dim) {
   case 1: HeatRowForwardDim(1, P, n, X, K, s, y, probe); break;
@@ -124,7 +122,7 @@ RW_INLINE void HeatRowTangentDim(const PetscInt dim, const RwHeatPass *P, PetscI
   else HeatRowTangentCase(dim, PETSC_FALSE, PETSC_FALSE, P, n, DX, K, DK, UA, UB, ds, y, probe);
 }
 
-void RwHeatRowTangent(const RwHeatPass *P, PetscInt n, RwStencilRow DX, RwStencilRow K, RwStencilRow DK, RwStencilRow UA, RwStencilRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
+RW_INLINE void HeatTangentBody(const RwHeatPass *P, PetscInt n, RwStencilRow DX, RwStencilRow K, RwStencilRow DK, RwStencilRow UA, RwStencilRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
 {
   switch (P->dim) {
   case 1: HeatRowTangentDim(1, P, n, DX, K, DK, UA, UB, ds, y, probe); break;
@@ -172,13 +170,33 @@ RW_INLINE void HeatRowAdjointDim(const PetscInt dim, const RwHeatPass *P, PetscI
   else HeatRowAdjointCase(dim, PETSC_FALSE, PETSC_TRUE, P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
 }
 
-void RwHeatRowAdjoint(const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
+RW_INLINE void HeatAdjointBody(const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
 {
   switch (P->dim) {
   case 1: HeatRowAdjointDim(1, P, n, MU, K, UA, UB, y, gk, gs, gr, probe); break;
   case 2: HeatRowAdjointDim(2, P, n, MU, K, UA, UB, y, gk, gs, gr, probe); break;
   default: HeatRowAdjointDim(3, P, n, MU, K, UA, UB, y, gk, gs, gr, probe); break;
   }
+}
+
+/* ---- the rows, in the instruction set of the pass (P->isa) ---------------- */
+RW_KERNEL_VARIANTS(HeatForward, (const RwHeatPass *P, PetscInt n, RwStencilRow X, RwStencilRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe), (P, n, X, K, s, y, probe));
+RW_KERNEL_VARIANTS(HeatTangent, (const RwHeatPass *P, PetscInt n, RwStencilRow DX, RwStencilRow K, RwStencilRow DK, RwStencilRow UA, RwStencilRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe), (P, n, DX, K, DK, UA, UB, ds, y, probe));
+RW_KERNEL_VARIANTS(HeatAdjoint, (const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe), (P, n, MU, K, UA, UB, y, gk, gs, gr, probe));
+
+void RwHeatRowForward(const RwHeatPass *P, PetscInt n, RwStencilRow X, RwStencilRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe)
+{
+  HeatForwardVariants[P->isa](P, n, X, K, s, y, probe);
+}
+
+void RwHeatRowTangent(const RwHeatPass *P, PetscInt n, RwStencilRow DX, RwStencilRow K, RwStencilRow DK, RwStencilRow UA, RwStencilRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
+{
+  HeatTangentVariants[P->isa](P, n, DX, K, DK, UA, UB, ds, y, probe);
+}
+
+void RwHeatRowAdjoint(const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
+{
+  HeatAdjointVariants[P->isa](P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
 }
 
 /* ---- the learned reaction: + dt N_theta(u_k), explicit in every scheme ------

@@ -26,6 +26,7 @@ static RwHeatPass HeatPassCoefficients(RwModel model, PetscInt64 k)
   P.useb = heat->theta > 0 ? PETSC_TRUE : PETSC_FALSE;
   P.usek = heat->dkappazero ? PETSC_FALSE : PETSC_TRUE;
   P.kappaonly = (PetscBool)(!model->inactive[0] && model->inactive[1] && model->inactive[2 + RW_HEAT_BLOCK_R]);
+  P.isa       = model->isa;
   return P;
 }
 

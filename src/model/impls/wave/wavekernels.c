@@ -28,11 +28,9 @@
 */
 #include "waveimpl.h"
 
-#if defined(__GNUC__)
-  #define WAVE_INLINE static inline __attribute__((always_inline))
-#else
-  #define WAVE_INLINE static inline
-#endif
+/* Inlined into each instruction set's variant of a row (RW_KERNEL_VARIANTS),
+   with the dimension and radius constant: each variant vectorises for its width */
+#define WAVE_INLINE RW_KERNEL_INLINE
 
 /* What a row of any form reads and writes */
 typedef struct {
@@ -46,13 +44,29 @@ typedef struct {
   PetscReal          probe;             /* 0, or NaN when a result is not finite */
 } WavePass;
 
-/* L x at a point of a state row; D and R are constants at every call site */
-WAVE_INLINE PetscScalar WaveLap(const PetscInt D, const PetscInt R, const WavePass *P, const PetscScalar *x, PetscInt sy, PetscInt sz)
-{
-  PetscScalar f = RwStencilD2(R, P->wd2[0], x, RW_WAVE_DOF);
+/* The second-difference weights of the rows, copied out of the pass: read
+   through it they could alias the outputs, and the compiler would reload
+   them at every point (and, in the adjoint, leave the loop scalar) */
+typedef struct {
+  PetscReal w[3][RW_STENCIL_MAX_D2_RADIUS + 1];
+} WaveWeights;
 
-  if (D > 1) f += RwStencilD2(R, P->wd2[1], x, sy);
-  if (D > 2) f += RwStencilD2(R, P->wd2[2], x, sz);
+WAVE_INLINE WaveWeights WaveWeightsOf(const WavePass *P)
+{
+  WaveWeights W;
+
+  for (PetscInt d = 0; d < 3; d++)
+    for (PetscInt j = 0; j <= RW_STENCIL_MAX_D2_RADIUS; j++) W.w[d][j] = P->wd2[d][j];
+  return W;
+}
+
+/* L x at a point of a state row; D and R are constants at every call site */
+WAVE_INLINE PetscScalar WaveLap(const PetscInt D, const PetscInt R, const WaveWeights *W, const PetscScalar *x, PetscInt sy, PetscInt sz)
+{
+  PetscScalar f = RwStencilD2(R, W->w[0], x, RW_WAVE_DOF);
+
+  if (D > 1) f += RwStencilD2(R, W->w[1], x, sy);
+  if (D > 2) f += RwStencilD2(R, W->w[2], x, sz);
   return f;
 }
 
@@ -71,25 +85,32 @@ WAVE_INLINE PetscScalar WaveD2S(const PetscInt R, const PetscReal *w, const Pets
 }
 
 /* L s at a point, gathered from its neighbours */
-WAVE_INLINE PetscScalar WaveLapS(const PetscInt D, const PetscInt R, const WavePass *P, const PetscScalar *l, RwStencilRow Lr, const PetscScalar *ia, RwStencilRow Ar)
+WAVE_INLINE PetscScalar WaveLapS(const PetscInt D, const PetscInt R, const WaveWeights *W, const PetscScalar *l, RwStencilRow Lr, const PetscScalar *ia, RwStencilRow Ar)
 {
-  PetscScalar f = WaveD2S(R, P->wd2[0], l, RW_WAVE_DOF, ia, 1);
+  PetscScalar f = WaveD2S(R, W->w[0], l, RW_WAVE_DOF, ia, 1);
 
-  if (D > 1) f += WaveD2S(R, P->wd2[1], l, Lr.sy, ia, Ar.sy);
-  if (D > 2) f += WaveD2S(R, P->wd2[2], l, Lr.sz, ia, Ar.sz);
+  if (D > 1) f += WaveD2S(R, W->w[1], l, Lr.sy, ia, Ar.sy);
+  if (D > 2) f += WaveD2S(R, W->w[2], l, Lr.sz, ia, Ar.sz);
   return f;
 }
 
 /* ---- the three kernels, a row of n points each ------------------------------- */
 
-WAVE_INLINE void WaveRowForward(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow U, const PetscScalar *ia, const PetscScalar *c1, const PetscScalar *c2, PetscScalar *y)
+/* Every row marks its arrays restrict and reads the weights from locals, so
+   that the loop vectorises without run-time alias checks; the arithmetic at
+   a point is unchanged */
+WAVE_INLINE void WaveRowForward(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_)
 {
-  PetscReal nan = 0;
+  const WaveWeights  W  = WaveWeightsOf(P);
+  const PetscScalar *restrict up = U.p, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_;
+  PetscScalar       *restrict y   = y_;
+  PetscReal          nan = 0;
 
+#pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar *u = U.p + RW_WAVE_DOF * i;
+    const PetscScalar *u = up + RW_WAVE_DOF * i;
     const PetscScalar  a = u[0], b = u[1];
-    const PetscScalar  v = ia[i] * (WaveLap(D, R, P, u, U.sy, U.sz) + c1[i] * (2 * a - b) + c2[i] * a);
+    const PetscScalar  v = ia[i] * (WaveLap(D, R, &W, u, U.sy, U.sz) + c1[i] * (2 * a - b) + c2[i] * a);
 
     y[RW_WAVE_DOF * i]     = v;
     y[RW_WAVE_DOF * i + 1] = a;
@@ -98,15 +119,19 @@ WAVE_INLINE void WaveRowForward(const PetscInt D, const PetscInt R, WavePass *P,
   P->probe += nan;
 }
 
-WAVE_INLINE void WaveRowTangent(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow DU, const PetscScalar *u, const PetscScalar *un, const PetscScalar *ia, const PetscScalar *c1, const PetscScalar *c2, const PetscScalar *dm, PetscScalar *y)
+WAVE_INLINE void WaveRowTangent(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow DU, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, const PetscScalar *dm_, PetscScalar *y_)
 {
-  const PetscReal idt2 = P->idt2;
-  PetscReal       nan  = 0;
+  const WaveWeights  W    = WaveWeightsOf(P);
+  const PetscReal    idt2 = P->idt2;
+  const PetscScalar *restrict dup = DU.p, *restrict u = u_, *restrict un = un_, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_, *restrict dm = dm_;
+  PetscScalar       *restrict y   = y_;
+  PetscReal          nan  = 0;
 
+#pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar *du = DU.p + RW_WAVE_DOF * i;
+    const PetscScalar *du = dup + RW_WAVE_DOF * i;
     const PetscScalar  da = du[0], db = du[1], a = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
-    const PetscScalar  v  = ia[i] * (WaveLap(D, R, P, du, DU.sy, DU.sz) + c1[i] * (2 * da - db) + c2[i] * da + dm[i] * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]));
+    const PetscScalar  v  = ia[i] * (WaveLap(D, R, &W, du, DU.sy, DU.sz) + c1[i] * (2 * da - db) + c2[i] * da + dm[i] * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]));
 
     y[RW_WAVE_DOF * i]     = v;
     y[RW_WAVE_DOF * i + 1] = da;
@@ -115,20 +140,25 @@ WAVE_INLINE void WaveRowTangent(const PetscInt D, const PetscInt R, WavePass *P,
   P->probe += nan;
 }
 
-WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow IA, const PetscScalar *u, const PetscScalar *un, const PetscScalar *c1, const PetscScalar *c2, PetscScalar *y, PetscScalar *gm)
+WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow IA, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *gm_)
 {
-  const PetscReal idt2 = P->idt2;
-  PetscReal       nan  = 0;
+  const WaveWeights  W    = WaveWeightsOf(P);
+  const PetscReal    idt2 = P->idt2;
+  const PetscScalar *restrict lp = L.p, *restrict iap = IA.p, *restrict u = u_, *restrict un = un_, *restrict c1 = c1_, *restrict c2 = c2_;
+  PetscScalar       *restrict y = y_, *restrict gm = gm_;
+  PetscReal          nan = 0;
 
+#pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar *l = L.p + RW_WAVE_DOF * i, *ia = IA.p + i;
+    const PetscScalar *l = lp + RW_WAVE_DOF * i, *ia = iap + i;
     const PetscScalar  s = ia[0] * l[0], a = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
-    const PetscScalar  la = WaveLapS(D, R, P, l, L, ia, IA) + (2 * c1[i] + c2[i]) * s + l[1];
+    const PetscScalar  la = WaveLapS(D, R, &W, l, L, ia, IA) + (2 * c1[i] + c2[i]) * s + l[1];
+    const PetscScalar  lb = -c1[i] * s;
 
     y[RW_WAVE_DOF * i]     = la;
-    y[RW_WAVE_DOF * i + 1] = -c1[i] * s;
+    y[RW_WAVE_DOF * i + 1] = lb;
     gm[i] += s * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]);
-    nan += la * 0 + y[RW_WAVE_DOF * i + 1] * 0;
+    nan += la * 0 + lb * 0;
   }
   P->probe += nan;
 }
@@ -152,7 +182,7 @@ static PetscInt wave_r_of(const WavePass *P)
   return P->st->width;
 }
 
-static void WaveForwardRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+WAVE_INLINE void WaveForwardRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   WavePass          *P  = (WavePass *)ctx;
   const RwStencil    st = P->st;
@@ -166,7 +196,7 @@ static void WaveForwardRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscI
 #undef WAVE_FWD
 }
 
-static void WaveTangentRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+WAVE_INLINE void WaveTangentRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   WavePass          *P  = (WavePass *)ctx;
   const RwStencil    st = P->st;
@@ -182,7 +212,7 @@ static void WaveTangentRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscI
 #undef WAVE_TAN
 }
 
-static void WaveAdjointRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+WAVE_INLINE void WaveAdjointRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   WavePass          *P  = (WavePass *)ctx;
   const RwStencil    st = P->st;
@@ -196,6 +226,11 @@ static void WaveAdjointRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscI
   WAVE_DISPATCH(WAVE_ADJ);
 #undef WAVE_ADJ
 }
+
+/* ---- the rows in each instruction set; a pass runs the model's (model->isa) -- */
+RW_KERNEL_VARIANTS(WaveForwardRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
+RW_KERNEL_VARIANTS(WaveTangentRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
+RW_KERNEL_VARIANTS(WaveAdjointRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 
 /* ---- steps -------------------------------------------------------------------- */
 
@@ -257,7 +292,7 @@ PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   P.in[0].g = u;
   PetscCall(WaveGetCoefficients(w, &P));
   PetscCall(VecGetArray(unew, &P.y));
-  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveForwardRow, &P));
+  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveForwardRowVariants[model->isa], &P));
   for (PetscInt s = 0; s < w->nsrcpts; s++) {
     P.y[RW_WAVE_DOF * w->srcidx[s]] += f * w->srcq[s];
     P.probe += P.y[RW_WAVE_DOF * w->srcidx[s]] * 0;
@@ -282,7 +317,7 @@ PetscErrorCode RwWaveStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArrayRead(u, &P.u));
   PetscCall(VecGetArrayRead(unew, &P.un));
   PetscCall(VecGetArray(dunew, &P.y));
-  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveTangentRow, &P));
+  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveTangentRowVariants[model->isa], &P));
   for (PetscInt s = 0; s < w->nsrcpts; s++) { /* the pass took u+ for u+pre: put f q back, and the source's own derivative */
     PetscScalar *y = &P.y[RW_WAVE_DOF * w->srcidx[s]];
 
@@ -313,7 +348,7 @@ PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArrayRead(unew, &P.un));
   PetscCall(VecGetArray(l, &P.y));
   PetscCall(VecGetArray(w->gm, &P.gm));
-  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveAdjointRow, &P));
+  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveAdjointRowVariants[model->isa], &P));
   PetscCall(VecGetArrayRead(lnew, &ln));
   for (PetscInt s = 0; s < w->nsrcpts; s++) P.gm[w->srcidx[s]] += f * ln[RW_WAVE_DOF * w->srcidx[s]] * w->srcg[s];
   PetscCall(VecRestoreArrayRead(lnew, &ln));

@@ -1,0 +1,519 @@
+/*
+  The wave model (doc/wave.md) against the machine: step throughput of its
+  three forms for space orders 2, 4, 8 in 2D and 3D against the copy
+  bandwidth of the stream section (same process), gradient / forward with
+  every state in RAM and with the memory-budgeted default holding a tenth of
+  them, and shots per second of rewind-fwi's embedded problem on one rank and
+  on all, with the shots split into groups of ranks (RwEnsemble) or not.
+*/
+#include "bench.h"
+#include <petscdmda.h>
+
+typedef enum {
+  WAVE_FORWARD,
+  WAVE_TANGENT,
+  WAVE_ADJOINT
+} WaveForm;
+static const char *const WaveForms[] = {"forward", "tangent", "adjoint"};
+
+/*
+  Bytes per point a step moves, 8 per double read or written once.  States
+  hold (u_k, u_k-1) interleaved, so a state read is 16 B even where only u_k
+  is used (x_k+1 in the tangent and adjoint):
+    forward  x_k 16, ia c1 c2 24; writes x_k+1 16                        = 56
+    tangent  dx_k 16, x_k 16, x_k+1 16, ia c1 c2 dm 32; writes dx_k+1 16  = 96
+    adjoint  lambda_k+1 16, ia c1 c2 24, x_k 16, x_k+1 16; writes
+             lambda_k 16; dJ/dm read and written 16                       = 104
+*/
+static const PetscReal WaveBytes[] = {56, 96, 104};
+
+typedef struct {
+  RwModel  model;
+  Vec      u, w, du, dw, l, lw;
+  WaveForm form;
+} WaveKernelCtx;
+
+static PetscErrorCode WaveKernelRun(void *ctx, PetscInt calls)
+{
+  WaveKernelCtx *c = (WaveKernelCtx *)ctx;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < calls; k++) {
+    switch (c->form) {
+    case WAVE_FORWARD: PetscCall(RwModelStep(c->model, k, c->u, c->w)); break;
+    case WAVE_TANGENT: PetscCall(RwModelStepTangent(c->model, k, c->u, c->w, c->du, c->dw)); break;
+    case WAVE_ADJOINT: PetscCall(RwModelStepAdjoint(c->model, k, c->u, c->w, c->l, c->lw)); break;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A wave model of order `order` in dim dimensions, side points a direction
+   (absorbing layers included), with extra options, set up */
+static PetscErrorCode WaveModel(MPI_Comm comm, PetscInt dim, PetscInt order, PetscInt side, const char extra[], RwModel *model)
+{
+  PetscOptions opts;
+  char         z[32] = "";
+
+  PetscFunctionBegin;
+  if (dim > 2) PetscCall(PetscSNPrintf(z, sizeof(z), "-da_grid_z %" PetscInt_FMT, side));
+  PetscCall(BenchOptionsPush(&opts, "-rw_wave_dim %" PetscInt_FMT " -rw_wave_space_order %" PetscInt_FMT " -da_grid_x %" PetscInt_FMT " -da_grid_y %" PetscInt_FMT " %s %s", dim, order, side, side, z, extra));
+  PetscCall(RwModelCreate(comm, model));
+  PetscCall(RwModelSetType(*model, RWMODELWAVE));
+  PetscCall(RwModelSetFromOptions(*model));
+  PetscCall(RwModelSetUp(*model));
+  PetscCall(BenchOptionsPop(&opts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Random states and a random direction of m around the default m */
+static PetscErrorCode WaveKernelSetUp(RwModel model, WaveKernelCtx *c, Vec *m, Vec *dm)
+{
+  Vec        *v[6] = {&c->u, &c->w, &c->du, &c->dw, &c->l, &c->lw};
+  PetscRandom rnd;
+
+  PetscFunctionBegin;
+  c->model = model;
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)model), &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 7));
+  PetscCall(PetscRandomSeed(rnd));
+  for (PetscInt i = 0; i < 6; i++) {
+    PetscCall(RwModelCreateState(model, v[i]));
+    PetscCall(VecSetRandom(*v[i], rnd));
+  }
+  PetscCall(RwModelCreateParameters(model, m));
+  PetscCall(RwModelGetDefaults(model, *m, NULL, NULL));
+  PetscCall(RwModelSetParameters(model, *m));
+  PetscCall(VecDuplicate(*m, dm));
+  PetscCall(VecSetRandom(*dm, rnd));
+  PetscCall(RwModelSetDirection(model, *dm));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, PetscInt dim, PetscInt order, PetscInt side, PetscReal copy)
+{
+  RwModel       model;
+  WaveKernelCtx c;
+  Vec           m, dm, *v[6] = {&c.u, &c.w, &c.du, &c.dw, &c.l, &c.lw};
+  PetscReal     tfwd = 0, N = PetscPowInt(side, dim);
+  char          grid[64];
+  const char   *isa;
+
+  PetscFunctionBegin;
+  PetscCall(WaveModel(PETSC_COMM_WORLD, dim, order, side, "", &model));
+  PetscCall(RwModelGetKernelISA(model, &isa));
+  PetscCall(BenchGridName(model, grid, sizeof(grid)));
+  PetscCall(WaveKernelSetUp(model, &c, &m, &dm));
+  PetscCall(RwModelAdjointBegin(model));
+  for (PetscInt f = WAVE_FORWARD; f <= WAVE_ADJOINT; f++) {
+    BenchTiming t;
+
+    c.form = (WaveForm)f;
+    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, WaveKernelRun, &c, &t));
+    if (f == WAVE_FORWARD) tfwd = t.best;
+    PetscCall(BenchRow(res, "%" PetscInt_FMT "D order %" PetscInt_FMT " %s %s", dim, order, grid, WaveForms[f]));
+    PetscCall(BenchText(res, "isa", isa));
+    PetscCall(BenchReal(res, "rate", "Mpt/s", N / t.best / 1e6));
+    PetscCall(BenchReal(res, "step", "ms", 1e3 * t.best));
+    PetscCall(BenchReal(res, "bytes", "B/pt", WaveBytes[f]));
+    PetscCall(BenchReal(res, "bw", "GB/s", N * WaveBytes[f] / t.best / 1e9));
+    PetscCall(BenchReal(res, "of_copy", "", N * WaveBytes[f] / t.best / 1e9 / copy));
+    PetscCall(BenchReal(res, "vs_forward", "", t.best / tfwd));
+    PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
+    if (f == WAVE_FORWARD) PetscCall(BenchPortableRow(cfg, res, model, WaveKernelRun, &c, N, WaveBytes[f], copy, tfwd, PETSC_FALSE));
+  }
+  PetscCall(RwModelAdjointEnd(model, dm));
+  for (PetscInt i = 0; i < 6; i++) PetscCall(VecDestroy(v[i]));
+  PetscCall(VecDestroy(&m));
+  PetscCall(VecDestroy(&dm));
+  PetscCall(RwModelDestroy(&model));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- gradient / forward -------------------------------------------------- */
+
+/* The 2D order-4 problem of -rw_bench_wave_gradient_grid: the default model
+   and source, a line of receivers near the top with zero data */
+static PetscErrorCode WaveGradientProblem(const BenchConfig *cfg, BenchProblem *p)
+{
+  RwModel   model;
+  PetscInt  nrec = 64, M[3], nbl;
+  PetscReal h[3], origin[3], *rec;
+  char      extra[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(extra, sizeof(extra), "-rw_steps %" PetscInt_FMT, cfg->wave_gradient_steps));
+  PetscCall(WaveModel(PETSC_COMM_WORLD, 2, 4, cfg->wave_gradient_grid, extra, &model));
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  p->model = model;
+  PetscCall(RwModelCreateParameters(model, &p->m));
+  PetscCall(RwModelCreateState(model, &p->u0));
+  PetscCall(RwModelGetDefaults(model, p->m, p->u0, NULL));
+  PetscCall(RwModelWaveGetGeometry(model, NULL, M, &nbl, h, origin));
+  PetscCall(PetscMalloc1(2 * nrec, &rec));
+  for (PetscInt r = 0; r < nrec; r++) {
+    rec[2 * r]     = origin[0] + (r + 0.5) * (M[0] - 2 * nbl - 1) * h[0] / nrec;
+    rec[2 * r + 1] = origin[1] + 2.3 * h[1];
+  }
+  PetscCall(RwObjectiveCreate(model, &p->obj));
+  PetscCall(RwObjectiveAddWaveReceivers(p->obj, nrec, rec, NULL));
+  PetscCall(PetscFree(rec));
+  PetscCall(VecDuplicate(p->m, &p->g));
+  PetscCall(VecDuplicate(p->u0, &p->gu0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WaveForwardRun(void *ctx, PetscInt calls)
+{
+  BenchProblem *p = (BenchProblem *)ctx;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < calls; i++) PetscCall(RwAdjointForward(p->adj, p->m, p->u0, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WaveGradientRun(void *ctx, PetscInt calls)
+{
+  BenchProblem *p = (BenchProblem *)ctx;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < calls; i++) PetscCall(RwAdjointSolve(p->adj, p->m, p->u0, NULL, p->g, p->gu0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One row: gradient time over forward time with the driver options opts */
+static PetscErrorCode WaveGradientCase(const BenchConfig *cfg, BenchResults res, BenchProblem *p, const char name[], const char opts[], PetscReal *fwd)
+{
+  BenchTiming     tf, tg;
+  RwAdjointCounts counts;
+  RwSchedule      sched;
+  RwScheduleType  type;
+  PetscInt64      n;
+  char            grid[64];
+
+  PetscFunctionBegin;
+  PetscCall(BenchProblemAdjoint(p, opts));
+  if (*fwd <= 0) {
+    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, WaveForwardRun, p, &tf));
+    *fwd = tf.best;
+  }
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, WaveGradientRun, p, &tg));
+  PetscCall(RwAdjointGetCounts(p->adj, &counts));
+  PetscCall(RwAdjointGetSchedule(p->adj, &sched));
+  PetscCall(RwScheduleGetType(sched, &type));
+  PetscCall(RwAdjointGetSteps(p->adj, &n));
+  PetscCall(BenchGridName(p->model, grid, sizeof(grid)));
+  PetscCall(BenchRow(res, "%s", name));
+  PetscCall(BenchText(res, "grid", grid));
+  PetscCall(BenchInt(res, "steps", n));
+  PetscCall(BenchText(res, "schedule", type));
+  PetscCall(BenchInt(res, "ram_stores", counts.stores[RW_LEVEL_RAM]));
+  PetscCall(BenchReal(res, "forward", "s", *fwd));
+  PetscCall(BenchReal(res, "gradient", "s", tg.best));
+  PetscCall(BenchReal(res, "ratio", "", tg.best / *fwd));
+  PetscCall(BenchInt(res, "fwd_steps", counts.forward_steps));
+  PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&tg)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WaveGradient(const BenchConfig *cfg, BenchResults res)
+{
+  BenchProblem p;
+  PetscReal    fwd = 0;
+  PetscInt     lo, hi, slots;
+  PetscInt64   per;
+  PetscMPIInt  onnode;
+  MPI_Comm     node;
+  char         opts[128];
+
+  PetscFunctionBegin;
+  PetscCall(WaveGradientProblem(cfg, &p));
+  PetscCall(WaveGradientCase(cfg, res, &p, "gradient storeall", "-rw_schedule_type storeall", &fwd));
+  /* the driver's default: no schedule chosen, the RAM budget a fraction (1/2)
+     of the node's memory over its ranks; the node's memory given so that the
+     budget holds a tenth of the run's states (the largest rank's) */
+  PetscCall(VecGetOwnershipRange(p.u0, &lo, &hi));
+  per = (PetscInt64)(hi - lo) * (PetscInt64)sizeof(PetscScalar);
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &per, 1, MPIU_INT64, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  PetscCallMPI(MPI_Comm_size(node, &onnode));
+  PetscCallMPI(MPI_Comm_free(&node));
+  slots = PetscMax(1, (cfg->wave_gradient_steps + 1 + 9) / 10);
+  PetscCall(PetscSNPrintf(opts, sizeof(opts), "-rw_checkpoint_node_memory %" PetscInt64_FMT, 2 * slots * per * onnode));
+  PetscCall(WaveGradientCase(cfg, res, &p, "gradient budget 1/10", opts, &fwd));
+  PetscCall(BenchProblemDestroy(&p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- shots per second of rewind-fwi's embedded problem ------------------- */
+
+/* 101 x 51 physical points at 20 m, 20 absorbing points a side, order 4,
+   Ricker 10 Hz, 8 shots at 48 m depth, 51 receivers every 40 m, dt 0.8 of
+   the stability limit at 4 km/s in whole microseconds, as rewind-fwi */
+#define FWI_NX    101
+#define FWI_NZ    51
+#define FWI_H     20.0
+#define FWI_NBL   20
+#define FWI_SHOTS 8
+#define FWI_NREC  51
+
+typedef struct {
+  RwEnsemble  e;
+  RwModel     parent; /* the layout of the summed gradient, on the ranks taking part */
+  Vec         G, gi;  /* the summed dJ/dm (parent), one shot's (group) */
+  RwModel     model;
+  RwObjective obj;
+  RwAdjoint   adj;
+  Vec         m, u0, g, gu0;
+  PetscReal   src[2 * FWI_SHOTS], rec[2 * FWI_NREC], *d; /* d: every shot's data */
+  PetscInt    nt;
+  PetscBool   active; /* this rank takes part */
+} WaveShots;
+
+static PetscErrorCode WaveShotsGeometry(WaveShots *S)
+{
+  const PetscReal X = (FWI_NX - 1) * FWI_H;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < FWI_SHOTS; s++) {
+    S->src[2 * s]     = (s + 0.5) * X / FWI_SHOTS + 0.3 * FWI_H;
+    S->src[2 * s + 1] = 2.4 * FWI_H;
+  }
+  for (PetscInt r = 0; r < FWI_NREC; r++) {
+    S->rec[2 * r]     = PetscMin(r * 40.0 + 0.5 * FWI_H, X);
+    S->rec[2 * r + 1] = 1.3 * FWI_H;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A model on comm with the record of -rw_bench_wave_record ms and, for a
+   group (obj not NULL), its receivers' objective and a driver */
+static PetscErrorCode WaveShotsModel(const BenchConfig *cfg, MPI_Comm comm, RwModel *model, RwObjective *obj, RwAdjoint *adj, WaveShots *S)
+{
+  PetscOptions opts;
+  PetscReal    dt;
+  PetscInt     nt;
+  RwModel      probe;
+  const char  *base = "-rw_wave_dim 2 -rw_wave_space_order 4 -da_grid_x 141 -da_grid_y 91 -rw_wave_nbl 20 -rw_wave_spacing 20 -rw_wave_f0 0.01";
+
+  PetscFunctionBegin;
+  PetscCall(BenchOptionsPush(&opts, "%s -rw_steps 2", base));
+  PetscCall(RwModelCreate(comm, &probe));
+  PetscCall(RwModelSetType(probe, RWMODELWAVE));
+  PetscCall(RwModelSetFromOptions(probe));
+  PetscCall(RwModelSetUp(probe));
+  PetscCall(RwModelWaveStableTimeStep(probe, 4.0, &dt));
+  PetscCall(RwModelDestroy(&probe));
+  PetscCall(BenchOptionsPop(&opts));
+  dt = PetscFloorReal(0.8 * dt * 1000) / 1000;
+  nt = (PetscInt)PetscCeilReal(cfg->wave_record / dt) + 1;
+  PetscCall(BenchOptionsPush(&opts, "%s -rw_steps %" PetscInt_FMT " -rw_dt %.17g", base, nt - 1, (double)dt));
+  PetscCall(RwModelCreate(comm, model));
+  PetscCall(RwModelSetType(*model, RWMODELWAVE));
+  PetscCall(RwModelSetFromOptions(*model));
+  PetscCall(RwModelSetUp(*model));
+  if (obj) {
+    S->nt = nt;
+    PetscCall(RwObjectiveCreate(*model, obj));
+    PetscCall(RwObjectiveAddWaveReceivers(*obj, FWI_NREC, S->rec, NULL));
+    PetscCall(RwAdjointCreate(*model, *obj, adj)); /* the default schedule and budget, as rewind-fwi */
+    PetscCall(RwAdjointSetFromOptions(*adj));
+    PetscCall(RwAdjointSetUp(*adj));
+  }
+  PetscCall(BenchOptionsPop(&opts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The summed gradient's vector on the parent's field grid, one shot's on the
+   group's, and the ensemble's map between them */
+static PetscErrorCode WaveShotsFields(WaveShots *S)
+{
+  Vec f, g;
+  DM  fd, fg;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelCreateParameters(S->parent, &g));
+  PetscCall(RwModelGetParameterField(S->parent, g, 0, &f));
+  PetscCall(VecGetDM(f, &fd));
+  PetscCall(VecDuplicate(f, &S->G));
+  PetscCall(RwModelRestoreParameterField(S->parent, g, 0, &f));
+  PetscCall(VecDestroy(&g));
+  PetscCall(RwModelCreateParameters(S->model, &g));
+  PetscCall(RwModelGetParameterField(S->model, g, 0, &f));
+  PetscCall(VecGetDM(f, &fg));
+  PetscCall(VecDuplicate(f, &S->gi));
+  PetscCall(RwModelRestoreParameterField(S->model, g, 0, &f));
+  PetscCall(VecDestroy(&g));
+  PetscCheck(fd && fg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the wave model's field vectors have no DM");
+  PetscCall(RwEnsembleSetDM(S->e, fg, fd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Shots on `ranks` ranks of the run in `groups` groups; the other ranks wait */
+static PetscErrorCode WaveShotsCreate(const BenchConfig *cfg, PetscMPIInt ranks, PetscInt groups, WaveShots *S)
+{
+  PetscMPIInt rank;
+  MPI_Comm    comm, sub;
+  Vec         mtrue;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(S, sizeof(*S)));
+  PetscCall(WaveShotsGeometry(S));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  S->active = rank < ranks ? PETSC_TRUE : PETSC_FALSE;
+  PetscCallMPI(MPI_Comm_split(PETSC_COMM_WORLD, S->active ? 0 : MPI_UNDEFINED, rank, &comm));
+  if (!S->active) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwEnsembleCreate(comm, &S->e));
+  PetscCall(RwEnsembleSetSize(S->e, FWI_SHOTS));
+  PetscCall(RwEnsembleSetGroups(S->e, groups));
+  PetscCall(RwEnsembleSetUp(S->e));
+  PetscCall(RwEnsembleGetSubComm(S->e, &sub));
+  PetscCall(WaveShotsModel(cfg, comm, &S->parent, NULL, NULL, NULL));
+  PetscCall(WaveShotsModel(cfg, sub, &S->model, &S->obj, &S->adj, S));
+  PetscCall(WaveShotsFields(S));
+  /* data: the default model's traces; the run's m 2% slower everywhere, so J > 0 */
+  PetscCall(RwModelCreateParameters(S->model, &mtrue));
+  PetscCall(RwModelCreateState(S->model, &S->u0));
+  PetscCall(RwModelGetDefaults(S->model, mtrue, S->u0, NULL));
+  PetscCall(VecDuplicate(mtrue, &S->m));
+  PetscCall(VecCopy(mtrue, S->m));
+  PetscCall(VecScale(S->m, 1.02));
+  PetscCall(PetscMalloc1(FWI_SHOTS * S->nt * FWI_NREC, &S->d));
+  for (PetscInt s = 0; s < FWI_SHOTS; s++) {
+    PetscCall(RwModelWaveSetSources(S->model, 1, S->src + 2 * s));
+    PetscCall(RwModelWaveRecord(S->model, mtrue, FWI_NREC, S->rec, S->d + s * S->nt * FWI_NREC));
+  }
+  PetscCall(VecDestroy(&mtrue));
+  PetscCall(VecDuplicate(S->m, &S->g));
+  PetscCall(VecDuplicate(S->u0, &S->gu0));
+  PetscCallMPI(MPI_Comm_free(&comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WaveShotsDestroy(WaveShots *S)
+{
+  PetscFunctionBegin;
+  PetscCall(RwAdjointDestroy(&S->adj));
+  PetscCall(RwObjectiveDestroy(&S->obj));
+  PetscCall(VecDestroy(&S->m));
+  PetscCall(VecDestroy(&S->u0));
+  PetscCall(VecDestroy(&S->g));
+  PetscCall(VecDestroy(&S->gu0));
+  PetscCall(PetscFree(S->d));
+  PetscCall(VecDestroy(&S->G));
+  PetscCall(VecDestroy(&S->gi));
+  PetscCall(RwModelDestroy(&S->model));
+  PetscCall(RwModelDestroy(&S->parent));
+  PetscCall(RwEnsembleDestroy(&S->e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One gradient of all shots: each group solves its shots, J summed in shot order */
+static PetscErrorCode WaveShotsRun(void *ctx, PetscInt calls)
+{
+  WaveShots *S = (WaveShots *)ctx;
+  PetscInt   nr;
+
+  PetscFunctionBegin;
+  if (!S->active) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwEnsembleGetRounds(S->e, &nr));
+  for (PetscInt c = 0; c < calls; c++) {
+    PetscReal J;
+    Vec       f;
+
+    PetscCall(RwEnsembleSumBegin(S->e, S->G));
+    for (PetscInt r = 0; r < nr; r++) {
+      PetscInt  i;
+      PetscReal Ji = 0;
+
+      PetscCall(RwEnsembleGetRoundMember(S->e, r, &i));
+      if (i >= 0) {
+        PetscCall(RwModelWaveSetSources(S->model, 1, S->src + 2 * i));
+        PetscCall(RwObjectiveSetWaveReceiverData(S->obj, S->d + i * S->nt * FWI_NREC));
+        PetscCall(RwAdjointSolve(S->adj, S->m, S->u0, &Ji, S->g, S->gu0));
+        PetscCall(RwModelGetParameterField(S->model, S->g, 0, &f));
+        PetscCall(VecCopy(f, S->gi));
+        PetscCall(RwModelRestoreParameterField(S->model, S->g, 0, &f));
+      }
+      PetscCall(RwEnsembleSumAdd(S->e, Ji, i >= 0 ? S->gi : NULL));
+    }
+    PetscCall(RwEnsembleSumEnd(S->e, &J));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode WaveShotsCase(const BenchConfig *cfg, BenchResults res, PetscMPIInt ranks, PetscInt groups, PetscReal *rate)
+{
+  WaveShots   S;
+  BenchTiming t;
+  PetscInt64  steps = 0;
+
+  PetscFunctionBegin;
+  PetscCall(WaveShotsCreate(cfg, ranks, groups, &S));
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, WaveShotsRun, &S, &t));
+  if (S.active) steps = S.nt - 1;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &steps, 1, MPIU_INT64, MPI_MAX, PETSC_COMM_WORLD));
+  *rate = FWI_SHOTS / t.best;
+  PetscCall(BenchRow(res, "shots %d rank%s, %" PetscInt_FMT " group%s", ranks, ranks > 1 ? "s" : "", groups, groups > 1 ? "s" : ""));
+  PetscCall(BenchInt(res, "ranks", ranks));
+  PetscCall(BenchInt(res, "groups", groups));
+  PetscCall(BenchInt(res, "shots", FWI_SHOTS));
+  PetscCall(BenchInt(res, "steps", steps));
+  PetscCall(BenchReal(res, "gradient", "s", t.best));
+  PetscCall(BenchReal(res, "shots_per_s", "1/s", *rate));
+  PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
+  PetscCall(WaveShotsDestroy(&S));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* As many groups as divide both the ranks and the shots (RwEnsemble's default) */
+static PetscInt WaveGCD(PetscInt a, PetscInt b)
+{
+  while (b) {
+    PetscInt t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+static PetscErrorCode WaveShotsAll(const BenchConfig *cfg, BenchResults res)
+{
+  PetscMPIInt size;
+  PetscReal   one, plain, grouped;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(WaveShotsCase(cfg, res, 1, 1, &one));
+  if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(WaveShotsCase(cfg, res, size, 1, &plain));
+  PetscCall(WaveShotsCase(cfg, res, size, WaveGCD(size, FWI_SHOTS), &grouped));
+  PetscCall(BenchRow(res, "shot groups speed-up"));
+  PetscCall(BenchReal(res, "over_one_group", "", grouped / plain));
+  PetscCall(BenchReal(res, "over_one_rank", "", grouped / one));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BenchWave(const BenchConfig *cfg, BenchResults res)
+{
+  PetscMPIInt size;
+  PetscReal   copy;
+  char        row[32];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscSNPrintf(row, sizeof(row), "%d/%d ranks", size, size));
+  PetscCall(BenchLookup(res, "stream", row, "copy", &copy));
+  PetscCall(BenchSectionBegin(res, "wave", "the wave model: step throughput, gradient / forward, shots per second"));
+  for (PetscInt d = 2; d <= 3; d++)
+    for (PetscInt o = 0; o < cfg->nwave_orders; o++) PetscCall(WaveKernelCase(cfg, res, d, cfg->wave_orders[o], d == 2 ? cfg->wave_grid2 : cfg->wave_grid3, copy));
+  PetscCall(WaveGradient(cfg, res));
+  PetscCall(WaveShotsAll(cfg, res));
+  PetscCall(BenchNote(res, "bytes per point (8 per double read or written once; states interleave u_k, u_k-1, so a state read is 16): forward 56 (x_k; ia, c1, c2; x_k+1), tangent 96 (dx_k, x_k, x_k+1; ia, c1, c2, dm; dx_k+1), adjoint 104 (lambda_k+1; ia, c1, c2; x_k, x_k+1; lambda_k; dJ/dm read and written)"));
+  PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); isa: the kernels' instruction set (-rw_kernel_isa); \"forward portable\": the same step with the portable kernel (the same bits)", (double)copy));
+  PetscCall(BenchNote(res, "gradient rows: 2D order 4, %" PetscInt_FMT "^2 points, %" PetscInt_FMT " steps, 64 receivers; ratio = RwAdjointSolve / RwAdjointForward; budget 1/10: the driver's default schedule and budget (half the node's memory over its ranks) with -rw_checkpoint_node_memory set so that it holds a tenth of the run's states", cfg->wave_gradient_grid, cfg->wave_gradient_steps));
+  PetscCall(BenchNote(res, "shots: rewind-fwi's embedded problem (141x91 points with the layers, h 20 m, order 4, %.0f ms, 8 shots, 51 receivers), one gradient of all shots; groups: RwEnsemble shot groups", (double)cfg->wave_record));
+  PetscCall(BenchSectionEnd(res));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,81 @@
+/*
+  Run-time choice of the instruction set a kernel runs with.
+
+  A kernel is written once, as an always-inlined body; RW_KERNEL_VARIANTS
+  compiles that body once per instruction set of RwKernelISA (GCC's and
+  Clang's target attribute: the same source, each copy vectorised for its
+  vector width) and puts the copies in a table indexed by RwKernelISA.  The
+  caller picks the entry of the instruction set chosen at run time
+  (RwKernelISABest(), or -rw_kernel_isa for a model), so a portable build
+  runs AVX2 or AVX-512 code on a machine that has it.
+
+  Bits: every variant gives the portable kernel's results.  No variant
+  enables FMA, so no variant can contract a*b+c where the portable code does
+  not (the portable x86-64 build has no FMA either); the variants differ
+  only in vector width, and the kernels' loops are element-wise (no
+  reassociated sums), so every point computes the same operations in the
+  same order.  A build with -march=native compiles every variant with the
+  native instruction set as its base (FMA included), as it always did.
+
+  Without the target attribute (another compiler or architecture) every
+  entry of the table is the portable kernel.
+*/
+#ifndef REWIND_PRIVATE_KERNELISAIMPL_H
+#define REWIND_PRIVATE_KERNELISAIMPL_H
+
+#include <rewind/private/rwimpl.h>
+
+typedef enum {
+  RW_KERNEL_ISA_PORTABLE, /* what the build's CFLAGS give (SSE2 on x86-64 without -march) */
+  RW_KERNEL_ISA_AVX2,     /* 256-bit vectors */
+  RW_KERNEL_ISA_AVX512,   /* 512-bit vectors (AVX-512 F, VL, BW, DQ) */
+  RW_KERNEL_ISA_N
+} RwKernelISA;
+PETSC_EXTERN const char *const RwKernelISANames[]; /* "portable", "avx2", "avx512" */
+
+PETSC_EXTERN PetscBool      RwKernelISAAvailable(RwKernelISA);
+PETSC_EXTERN RwKernelISA    RwKernelISABest(void);
+PETSC_EXTERN PetscErrorCode RwKernelISAList(char[], size_t);
+PETSC_EXTERN PetscErrorCode RwKernelISACheck(MPI_Comm, const char[], RwKernelISA);
+
+#if defined(__GNUC__) && defined(__x86_64__)
+  #define RW_KERNEL_ISA_DISPATCH 1
+  #define RW_KERNEL_TARGET_AVX2   __attribute__((target("avx2")))
+  #define RW_KERNEL_TARGET_AVX512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")))
+#else
+  #define RW_KERNEL_TARGET_AVX2
+  #define RW_KERNEL_TARGET_AVX512
+#endif
+
+/* A kernel body is always inlined into each variant, so each is compiled
+   for its own instruction set */
+#if defined(__GNUC__)
+  #define RW_KERNEL_INLINE static inline __attribute__((always_inline))
+#else
+  #define RW_KERNEL_INLINE static inline
+#endif
+
+/*
+  RW_KERNEL_VARIANTS(name, params, args): from the void body name##Body
+  params, defines name##Portable, name##AVX2 and name##AVX512 and the table
+  name##Variants[RW_KERNEL_ISA_N] of them; call name##Variants[isa] args.
+  Example:
+    RW_KERNEL_INLINE void RowBody(PetscInt n, const double *x, double *y) { ... }
+    RW_KERNEL_VARIANTS(Row, (PetscInt n, const double *x, double *y), (n, x, y));
+*/
+#define RW_KERNEL_VARIANTS(name, params, args) \
+  static void name##Portable params \
+  { \
+    name##Body args; \
+  } \
+  RW_KERNEL_TARGET_AVX2 static void name##AVX2 params \
+  { \
+    name##Body args; \
+  } \
+  RW_KERNEL_TARGET_AVX512 static void name##AVX512 params \
+  { \
+    name##Body args; \
+  } \
+  static void (*const name##Variants[RW_KERNEL_ISA_N]) params = {name##Portable, name##AVX2, name##AVX512}
+
+#endif
