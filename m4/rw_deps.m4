@@ -119,3 +119,13 @@ AS_IF([test "x$enable_plots" != xno], [
 AM_CONDITIONAL([RW_HAVE_PLOTS], [test "x$enable_plots" != xno])
 AC_SUBST([PYTHON])
 ])
+
+# RW_CHECK_PVPYTHON
+# ParaView's pvpython reads the XDMF files rewind writes as ParaView does; a
+# test opens them with it.  Optional: without it that test says what to install.
+AC_DEFUN([RW_CHECK_PVPYTHON], [
+AC_ARG_VAR([PVPYTHON], [ParaView's pvpython (the XDMF reader test)])
+AC_PATH_PROGS([PVPYTHON], [pvpython], [])
+AS_IF([test -n "$PVPYTHON"], [rw_pvpython_summary=$PVPYTHON],
+      [rw_pvpython_summary="no (the XDMF reader test needs the Debian packages paraview python3-paraview)"])
+])

@@ -110,6 +110,8 @@ static const char *const RwOptionNames[] = {
   "-rw_adjoint_measured_costs",
   "-rw_adjoint_monitor",
   "-rw_adjoint_monitor_seconds",
+  "-rw_adjoint_monitor_solution",
+  "-rw_adjoint_monitor_solution_every",
   "-rw_adjoint_view",
   "-rw_bench_dir",
   "-rw_bench_gradient_cases",
