@@ -15,7 +15,8 @@ from paraview import simple as pv
 xmf, field, png = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 reader = pv.Xdmf3ReaderS(FileName=xmf)
 reader.UpdatePipelineInformation()
-times = list(reader.TimestepValues or [])
+tv = reader.TimestepValues
+times = [tv] if isinstance(tv, float) else list(tv or [])  # one time comes as a float
 time = float(sys.argv[4]) if len(sys.argv) > 4 else (times[-1] if times else None)
 reader.UpdatePipeline(time) if time is not None else reader.UpdatePipeline()
 if field not in reader.PointData.keys():

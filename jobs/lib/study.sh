@@ -78,15 +78,28 @@ rw_study() {
   echo "# $rw_name scaling: $rw_out/$rw_name.csv"
 }
 
-# rw_plot STUDY OUTDIR: OUTDIR/STUDY.png, when this Python has matplotlib
+# rw_python: the Python that draws, found as configure finds it: PYTHON,
+# then /usr/bin/python3, then python3 on PATH, the first that imports
+# matplotlib (the PATH's python3 is not always the distribution's)
+rw_python() {
+  for rw_py in ${PYTHON:-} /usr/bin/python3 python3; do
+    if "$rw_py" -c "import matplotlib" 2> /dev/null; then
+      echo "$rw_py"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# rw_plot STUDY OUTDIR: OUTDIR/STUDY.png, with rw_python; without one it says how to plot later
 rw_plot() {
   if [ "${REWIND_DRY_RUN:-0}" = 1 ]; then
     rw_exec "${PYTHON:-python3}" "$REWIND_JOBS/plot_scaling.py" "$2/$1.csv" "$2/$1.png"
     return 0
   fi
-  if "${PYTHON:-python3}" -c "import matplotlib" 2> /dev/null; then
-    "${PYTHON:-python3}" "$REWIND_JOBS/plot_scaling.py" "$2/$1.csv" "$2/$1.png"
+  if rw_py=$(rw_python); then
+    "$rw_py" "$REWIND_JOBS/plot_scaling.py" "$2/$1.csv" "$2/$1.png"
   else
-    echo "# no matplotlib in ${PYTHON:-python3}: plot later with jobs/plot_scaling.py $2/$1.csv $2/$1.png"
+    echo "# no plot: no Python with matplotlib (tried ${PYTHON:+$PYTHON, }/usr/bin/python3, python3; install python3-matplotlib or set PYTHON): plot later with jobs/plot_scaling.py $2/$1.csv $2/$1.png" >&2
   fi
 }

@@ -53,7 +53,8 @@ hi = [lo[d] + (n[d] - 1) * float(meta["spacing_" + a]) for d, a in enumerate(axe
 
 reader = pv.Xdmf3ReaderS(FileName=xmf)
 reader.UpdatePipelineInformation()
-times = list(reader.TimestepValues) if ntimes else [None]
+tv = reader.TimestepValues
+times = ([tv] if isinstance(tv, float) else list(tv)) if ntimes else [None]  # one time comes as a float
 if ntimes:
     dt = float(meta["dt"])
     steps = sorted(int(re.search(r"step_(\d+)", p).group(1)) for (t, _), (_, p) in items.items())
