@@ -149,6 +149,8 @@ static PetscErrorCode PrintVec(const char *name, Vec v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#define RW_GRADIENT_MAX_FIELDS 16
+
 /* The gradient, parameter by parameter: printed, and written when asked */
 /* A block of global scalars as a dataset: rank 0 holds it, every rank passes the same values */
 static PetscErrorCode WriteBlock(PetscViewer h5, const char name[], PetscInt size, const PetscReal v[])
@@ -179,6 +181,26 @@ static PetscErrorCode ReportStop(RwAdjoint adj)
   PetscCall(RwAdjointGetCounts(adj, &c));
   PetscCall(RwAdjointGetSteps(adj, &n));
   if (c.steps < n) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stopped_at_step %" PetscInt64_FMT "\n", c.steps));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The gradient fields (and dJdu0, for a one-component state) in ParaView: an XDMF file beside the HDF5 file */
+static PetscErrorCode WriteXDMF(RwModel model, PetscViewer h5, PetscInt nf, const char *const fields[])
+{
+  const char *file;
+  char        xmf[PETSC_MAX_PATH_LEN], ref[PETSC_MAX_PATH_LEN], name[RW_GRADIENT_MAX_FIELDS + 1][64];
+  const char *names[RW_GRADIENT_MAX_FIELDS + 1];
+  PetscInt    dof, n = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(nf <= RW_GRADIENT_MAX_FIELDS, PETSC_COMM_WORLD, PETSC_ERR_SUP, "The model has %" PetscInt_FMT " parameter fields: the XDMF file takes at most %d", nf, RW_GRADIENT_MAX_FIELDS);
+  PetscCall(RwModelGetStateInfo(model, &dof, NULL, NULL));
+  for (PetscInt i = 0; i < nf; i++) PetscCall(PetscSNPrintf(name[n++], sizeof(name[0]), "dJd%s", fields[i]));
+  if (dof == 1) PetscCall(PetscStrncpy(name[n++], "dJdu0", sizeof(name[0])));
+  for (PetscInt i = 0; i < n; i++) names[i] = name[i];
+  PetscCall(PetscViewerFileGetName(h5, &file));
+  PetscCall(RwIOXDMFNames(file, xmf, ref, sizeof(xmf)));
+  PetscCall(RwIOWriteXDMF(model, xmf, ref, n, names));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -225,6 +247,7 @@ static PetscErrorCode Report(RwModel model, PetscReal J, Vec g, Vec gu0, const c
     if (h5 && size > 1) PetscCall(WriteBlock(h5, name, size, v + off));
   }
   PetscCall(PetscFree(v));
+  if (h5) PetscCall(WriteXDMF(model, h5, nf, fields));
   PetscCall(PrintVec("u0", gu0));
   PetscCall(PetscObjectSetName((PetscObject)gu0, "dJdu0"));
   if (h5) {

@@ -24,6 +24,7 @@ typedef struct {
   char      obs[PETSC_MAX_PATH_LEN], obswrite[PETSC_MAX_PATH_LEN], kappa0[PETSC_MAX_PATH_LEN], output[PETSC_MAX_PATH_LEN];
   PetscReal kmin, kmax;
   PetscBool kclip; /* -rw_kappa0_clip */
+  PetscBool png;   /* -rw_output_png */
 } AppOptions;
 
 static PetscErrorCode ReadOptions(Inverse *inv, AppOptions *o)
@@ -53,7 +54,9 @@ static PetscErrorCode ReadOptions(Inverse *inv, AppOptions *o)
   PetscCall(PetscOptionsReal("-rw_inv_discrepancy", "Stop when the data misfit reaches tau times its expected value at the noise level (discrepancy principle; 0: off)", NULL, inv->discrepancy, &inv->discrepancy, NULL));
   PetscCheck(inv->discrepancy >= 0 && PetscIsInfOrNanReal(inv->discrepancy) == PETSC_FALSE, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_discrepancy %g: expected tau >= 0 (1: stop at the noise level, 0: off)", (double)inv->discrepancy);
   PetscCall(PetscOptionsString("-rw_output", "Prefix of the output files (prefix.h5, prefix.xmf)", NULL, o->output, o->output, sizeof(o->output), NULL));
+  PetscCall(PetscOptionsBool("-rw_output_png", "With -rw_output: also draw prefix.png (jobs/plot_inverse.py, by the Python configure found)", NULL, o->png, &o->png, NULL));
   PetscOptionsEnd();
+  PetscCheck(!o->png || o->output[0], PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_output_png draws the result that -rw_output writes: give -rw_output prefix too");
   PetscCheck(o->kmin > 0 && o->kmax > o->kmin, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "Need 0 < -rw_kappa_min (%g) < -rw_kappa_max (%g)", (double)o->kmin, (double)o->kmax);
   PetscCheck(!(o->obs[0] && o->obswrite[0]), PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_obs_write writes the embedded problem; it cannot be used with -rw_obs");
   inv->target = (InvTarget)target;
@@ -249,6 +252,7 @@ int main(int argc, char **argv)
   PetscCall(Solve(&inv, &o, &tao));
   PetscCall(Summary(&inv, tao));
   if (o.output[0]) PetscCall(InvWriteOutput(&inv, o.output));
+  if (o.png) PetscCall(InvWritePNG(o.output));
   PetscCall(TaoDestroy(&tao));
   PetscCall(Destroy(&inv));
   PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD)); /* a misspelled option would otherwise pass in silence */

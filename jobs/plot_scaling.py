@@ -64,14 +64,20 @@ def draw(axes, study, rows):
     axes[0].plot(p, ideal_t, "k:", label="ideal (gradient)")
     axes[1].plot(p, [q / p[0] for q in p], "k:", label="ideal")
     axes[2].plot(p, [1.0] * len(p), "k:", label="ideal")
-    axes[0].set_ylabel("seconds")
-    axes[1].set_ylabel("scaled speed-up" if study == "weak" else "speed-up")
-    axes[2].set_ylabel("parallel efficiency")
+    axes[0].set_ylabel("time per solve (s, log scale)")
+    axes[1].set_ylabel("scaled speed-up (log scale)" if study == "weak" else "speed-up (log scale)")
+    axes[2].set_ylabel("parallel efficiency (1 = ideal)")
     axes[2].set_ylim(0, 1.2)
+    # rank counts double: a log axis spaces them evenly; times and speed-ups span decades too
     for ax in axes:
-        ax.set_xlabel("ranks")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("MPI ranks (log scale)")
         ax.set_xticks(p)
+        ax.set_xticklabels([str(q) for q in p])
+        ax.minorticks_off()
         ax.grid(alpha=0.3)
+    axes[0].set_yscale("log")
+    axes[1].set_yscale("log")
     axes[0].legend(fontsize="small")
 
 

@@ -413,8 +413,8 @@ static PetscErrorCode ReadJournalOptions(InvJournal j, const char output[])
   PetscCall(PetscOptionsBool("-rw_restart", "Resume the inversion from its journal (and the interrupted solve from its hdf5 store)", NULL, j->restart, &j->restart, NULL));
   PetscCall(PetscOptionsBool("-rw_inverse_state_overwrite", "Discard an existing journal instead of refusing to run (without -rw_restart, or when it belongs to another problem)", NULL, j->overwrite, &j->overwrite, NULL));
   PetscCall(PetscOptionsBool("-rw_inverse_state_keep", "Keep the journal after the run completes (default: remove it)", NULL, j->keep, &j->keep, NULL));
-  PetscCall(PetscOptionsInt("-rw_debug_kill_at_evaluation", "Testing: SIGKILL right after evaluation i's records are written", NULL, j->killat, &j->killat, NULL));
-  PetscCall(PetscOptionsBool("-rw_debug_kill_torn", "Testing: with -rw_debug_kill_at_evaluation, die half way through writing that evaluation's last record instead", NULL, j->torn, &j->torn, NULL));
+  PetscCall(RwOptionsInt("-rw_debug_kill_at_evaluation", "Testing: SIGKILL right after evaluation i's records are written", NULL, j->killat, &j->killat, NULL, -1, PETSC_MAX_INT));
+  PetscCall(RwOptionsBool("-rw_debug_kill_torn", "Testing: with -rw_debug_kill_at_evaluation, die half way through writing that evaluation's last record instead", NULL, j->torn, &j->torn, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -81,6 +81,7 @@ PETSC_EXTERN PetscErrorCode RwAdjointSetStopTest(RwAdjoint, PetscErrorCode (*)(R
 PETSC_EXTERN PetscErrorCode RwAdjointMonitorSet(RwAdjoint, PetscErrorCode (*)(RwAdjoint, RwAdjointPhase, PetscInt64, Vec, void *), void *, PetscErrorCode (*)(void **));
 PETSC_EXTERN PetscErrorCode RwAdjointMonitorCancel(RwAdjoint);
 PETSC_EXTERN PetscErrorCode RwAdjointMonitorProgress(RwAdjoint, RwAdjointPhase, PetscInt64, Vec, void *);
+PETSC_EXTERN PetscErrorCode RwAdjointMonitorSolution(RwAdjoint, RwAdjointPhase, PetscInt64, Vec, void *);
 PETSC_EXTERN PetscErrorCode RwAdjointDestroy(RwAdjoint *);
 
 #endif

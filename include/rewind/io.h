@@ -16,7 +16,9 @@ PETSC_EXTERN PetscErrorCode RwIOReadField(RwModel, const char[], const char[], V
 PETSC_EXTERN PetscErrorCode RwIOFieldFindOutside(RwModel, Vec, PetscReal, PetscReal, PetscInt64 *, PetscInt64[3], PetscInt *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwIODAFindOutside(DM, Vec, PetscReal, PetscReal, PetscInt64 *, PetscInt64[3], PetscInt *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwIOWriteField(RwModel, PetscViewer, const char[], Vec);
+PETSC_EXTERN PetscErrorCode RwIOXDMFNames(const char[], char[], char[], size_t);
 PETSC_EXTERN PetscErrorCode RwIOWriteXDMF(RwModel, const char[], const char[], PetscInt, const char *const[]);
+PETSC_EXTERN PetscErrorCode RwIOWriteXDMFSeries(RwModel, const char[], const char[], PetscInt, const PetscReal[], const char *const[], PetscInt, const char *const[]);
 PETSC_EXTERN PetscErrorCode RwIOWriteMetadata(RwModel, PetscViewer);
 
 #endif

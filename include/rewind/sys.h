@@ -78,9 +78,14 @@ PETSC_EXTERN PetscErrorCode RwVecNormRepro(Vec, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwParseInt64(const char[], PetscInt64, PetscInt64, PetscInt64 *, PetscBool *, char[], size_t);
 PETSC_EXTERN PetscErrorCode RwOptionsInt64_Private(PetscOptionItems *, const char[], const char[], const char[], PetscInt64, PetscInt64 *, PetscBool *, PetscInt64, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwOptionsInt_Private(PetscOptionItems *, const char[], const char[], const char[], PetscInt, PetscInt *, PetscBool *, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode RwOptionsBool_Private(PetscOptionItems *, const char[], const char[], const char[], PetscBool, PetscBool *, PetscBool *);
+PETSC_EXTERN PetscErrorCode RwOptionsHidden(PetscOptionItems *, const char[], PetscBool *);
+PETSC_EXTERN PetscErrorCode RwHelpPrintf(MPI_Comm, const char[], ...);
+PETSC_EXTERN PetscErrorCode RwOptionsHelpOnce(PetscOptionItems *);
 PETSC_EXTERN PetscErrorCode RwOptionsWarnUnused(MPI_Comm);
 /* inside a PetscOptionsBegin() block, like PetscOptionsRangeInt(): opt, text, man, current, value, set, lo, hi */
 #define RwOptionsInt64(opt, text, man, cur, value, set, lo, hi) RwOptionsInt64_Private(PetscOptionsObject, opt, text, man, cur, value, set, lo, hi)
 #define RwOptionsInt(opt, text, man, cur, value, set, lo, hi)   RwOptionsInt_Private(PetscOptionsObject, opt, text, man, cur, value, set, lo, hi)
+#define RwOptionsBool(opt, text, man, cur, value, set)           RwOptionsBool_Private(PetscOptionsObject, opt, text, man, cur, value, set)
 
 #endif

@@ -6,6 +6,8 @@
   progress monitor below, for runs long enough to want one.
 */
 #include <rewind/private/adjointimpl.h>
+#include <rewind/io.h>
+#include <petscviewerhdf5.h>
 
 const char *const RwAdjointPhases[] = {"forward", "recompute", "reverse", "tangent", "RwAdjointPhase", "RW_PHASE_", NULL};
 
@@ -138,6 +140,139 @@ static PetscErrorCode RwProgressDestroy(void **ctx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+typedef struct {
+  PetscViewer viewer;            /* the HDF5 file the states go to */
+  PetscInt    every;             /* a state every this many steps, and the last */
+  char        xmf[PETSC_MAX_PATH_LEN], h5[PETSC_MAX_PATH_LEN]; /* h5: as the XDMF file refers to it */
+  Vec         comp;              /* one component of a state with several, on the field grid */
+  PetscInt    nt;                /* the number of states a sweep writes */
+  char      (*group)[32];        /* their groups, /step_<k> */
+  const char **groups;           /* pointers to them, as RwIOWriteXDMFSeries() takes them */
+  PetscReal  *time;              /* and times */
+  PetscBool   begun;
+} RwSolution;
+
+/* Steps every, 2 every, ... and the last: the same list when writing and when describing */
+static PetscBool RwSolutionWrites(PetscInt64 k, PetscInt64 n, PetscInt every)
+{
+  return (PetscBool)(k > 0 && (k % every == 0 || k == n));
+}
+
+/* Once a run, before the first state: the metadata and what the sweeps reuse, so that no step allocates */
+static PetscErrorCode RwSolutionBegin(RwAdjoint adj, RwSolution *s)
+{
+  PetscInt  dof;
+  PetscReal dt;
+
+  PetscFunctionBegin;
+  PetscCall(RwIOWriteMetadata(adj->model, s->viewer));
+  PetscCall(RwModelGetStateInfo(adj->model, &dof, NULL, NULL));
+  if (dof > 1) PetscCall(RwModelCreateField(adj->model, &s->comp));
+  PetscCall(RwModelGetTimeStep(adj->model, &dt));
+  s->nt = 0;
+  for (PetscInt64 k = 1; k <= adj->n; k++) s->nt += RwSolutionWrites(k, adj->n, s->every);
+  PetscCall(PetscMalloc3(s->nt, &s->group, s->nt, &s->groups, s->nt, &s->time));
+  for (PetscInt64 k = 1, i = 0; k <= adj->n; k++) {
+    if (!RwSolutionWrites(k, adj->n, s->every)) continue;
+    PetscCall(PetscSNPrintf(s->group[i], sizeof(s->group[i]), "/step_%08" PetscInt64_FMT, k));
+    s->groups[i] = s->group[i];
+    s->time[i++] = (PetscReal)k * dt;
+  }
+  s->begun = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwAdjointMonitorSolution - the monitor of -rw_adjoint_monitor_solution: writes
+  the state every few steps of each forward sweep to an HDF5 file, one group
+  /step_<k> per state with a dataset per component, and at the sweep's end an
+  XDMF temporal collection beside it (the file's name with .xmf), so that
+  ParaView animates the sweep
+
+  Collective
+
+  Options Database Keys:
++ -rw_adjoint_monitor_solution hdf5:file.h5 - the file (PETSc's viewer syntax)
+- -rw_adjoint_monitor_solution_every <k>    - a state every k steps, and the last (default 1)
+
+  Notes:
+  Recomputations from checkpoints are not written: they repeat states already
+  written.  A solve writes over the states of the solve before it, so that the
+  file holds the latest forward sweep (an inversion's last iterate).
+
+  Level: intermediate
+
+.seealso: RwAdjointMonitorSet(), RwIOWriteXDMFSeries()
+@*/
+PetscErrorCode RwAdjointMonitorSolution(RwAdjoint adj, RwAdjointPhase phase, PetscInt64 k, Vec v, void *ctx)
+{
+  RwSolution        *s = (RwSolution *)ctx;
+  PetscInt           dof;
+  const char *const *names;
+  char               group[32];
+
+  PetscFunctionBegin;
+  if (phase != RW_PHASE_FORWARD || !RwSolutionWrites(k, adj->n, s->every)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!s->begun) PetscCall(RwSolutionBegin(adj, s));
+  PetscCall(RwModelGetStateInfo(adj->model, &dof, &names, NULL));
+  PetscCall(PetscSNPrintf(group, sizeof(group), "/step_%08" PetscInt64_FMT, k));
+  PetscCall(PetscViewerHDF5PushGroup(s->viewer, group));
+  for (PetscInt c = 0; c < dof; c++) {
+    if (dof > 1) PetscCall(VecStrideGather(v, c, s->comp, INSERT_VALUES));
+    PetscCall(RwIOWriteField(adj->model, s->viewer, names[c], dof > 1 ? s->comp : v));
+  }
+  PetscCall(PetscViewerHDF5PopGroup(s->viewer));
+  if (k == adj->n) {
+    PetscCall(PetscViewerFlush(s->viewer));
+    PetscCall(RwIOWriteXDMFSeries(adj->model, s->xmf, s->h5, s->nt, s->time, s->groups, dof, names));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwSolutionDestroy(void **ctx)
+{
+  RwSolution *s = (RwSolution *)*ctx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerDestroy(&s->viewer));
+  PetscCall(VecDestroy(&s->comp));
+  PetscCall(PetscFree3(s->group, s->groups, s->time));
+  PetscCall(PetscFree(*ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -rw_adjoint_monitor_solution hdf5:file.h5, and the XDMF file beside it */
+static PetscErrorCode RwSolutionSetFromOptions(RwAdjoint adj, PetscOptionItems *PetscOptionsObject)
+{
+  PetscViewer       viewer = NULL;
+  PetscViewerFormat format;
+  PetscBool         set, hdf5;
+  PetscInt          every = 1;
+  RwSolution       *s;
+  const char       *file;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsViewer("-rw_adjoint_monitor_solution", "Write the states of each forward sweep to an HDF5 file (hdf5:states.h5), with an XDMF file for ParaView beside it", "RwAdjointMonitorSolution", &viewer, &format, &set));
+  PetscCall(PetscOptionsInt("-rw_adjoint_monitor_solution_every", "With -rw_adjoint_monitor_solution: a state every this many steps, and the last", "RwAdjointMonitorSolution", every, &every, NULL));
+  PetscCheck(every >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_adjoint_monitor_solution_every %" PetscInt_FMT ": expected a number of steps >= 1", every);
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERHDF5, &hdf5));
+  if (!hdf5) PetscCall(PetscViewerDestroy(&viewer));
+  PetscCheck(hdf5, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_WRONG, "-rw_adjoint_monitor_solution: expected an HDF5 viewer, hdf5:file.h5");
+  for (PetscInt i = 0; i < adj->nmonitors; i++)
+    if (adj->monitor[i] == RwAdjointMonitorSolution) { /* set once */
+      PetscCall(PetscViewerDestroy(&viewer));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  PetscCall(PetscNew(&s));
+  s->viewer = viewer;
+  s->every  = every;
+  PetscCall(PetscViewerFileGetName(viewer, &file));
+  PetscCall(RwIOXDMFNames(file, s->xmf, s->h5, sizeof(s->h5)));
+  PetscCall(RwAdjointMonitorSet(adj, RwAdjointMonitorSolution, s, RwSolutionDestroy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -rw_adjoint_monitor */
 PetscErrorCode RwAdjointMonitorSetFromOptions_Private(RwAdjoint adj, PetscOptionItems *PetscOptionsObject)
 {
@@ -149,6 +284,7 @@ PetscErrorCode RwAdjointMonitorSetFromOptions_Private(RwAdjoint adj, PetscOption
   PetscCall(PetscOptionsBool("-rw_adjoint_monitor", "Print the progress of each solve: phase, step, share done, elapsed and remaining time", "RwAdjointMonitorSet", on, &on, NULL));
   PetscCall(PetscOptionsReal("-rw_adjoint_monitor_seconds", "At most one progress line per this many seconds (0: every step)", "RwAdjointMonitorSet", seconds, &seconds, NULL));
   PetscCheck(seconds >= 0, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_adjoint_monitor_seconds %g: expected seconds >= 0", (double)seconds);
+  PetscCall(RwSolutionSetFromOptions(adj, PetscOptionsObject));
   if (!on) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt i = 0; i < adj->nmonitors; i++)
     if (adj->monitor[i] == RwAdjointMonitorProgress) PetscFunctionReturn(PETSC_SUCCESS); /* set once */

@@ -8,6 +8,7 @@
 #include <rewind/private/modelimpl.h>
 #include <rewind/io.h>
 #include <petscviewerhdf5.h>
+#include <errno.h>
 #include <time.h>
 
 /* The largest dataset rank a caller may expect; a file's dataset of any rank is refused by its rank alone */
@@ -448,6 +449,112 @@ PetscErrorCode RwIOWriteField(RwModel model, PetscViewer viewer, const char name
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What every grid of an XDMF file shares: the points, origin and spacing of a
+   3D co-rectilinear mesh in XDMF's order (z, y, x), and the datasets' shape */
+typedef struct {
+  char topo[96], data[96], origin[128], spacing[128];
+} RwIOXDMFGeom;
+
+/*
+  A 1D or 2D grid is written as a one-layer 3D grid: XDMF's 2DCoRectMesh puts
+  its two directions in ParaView's y-z plane, where the default camera sees it
+  edge on; a one-layer 3D grid spans x (and y) as the model does
+*/
+static PetscErrorCode RwIOXDMFGeometry(RwModel model, RwIOXDMFGeom *g)
+{
+  PetscInt64 shape[3];
+  PetscInt   dim;
+  PetscReal  x0[3] = {0, 0, 0}, h[3] = {0, 0, 0}, hmin = PETSC_MAX_REAL;
+  PetscInt64 n[3] = {1, 1, 1};
+
+  PetscFunctionBegin;
+  PetscCall(RwIOGridShape(model, &dim, shape));
+  for (PetscInt d = 0; d < dim; d++) {
+    PetscReal x1;
+
+    PetscCall(RwModelGetCoordinates(model, d, 0, &x0[d]));
+    PetscCall(RwModelGetCoordinates(model, d, 1, &x1));
+    h[d]    = x1 - x0[d];
+    hmin    = PetscMin(hmin, h[d]);
+    n[d]    = shape[dim - 1 - d];
+  }
+  /* the missing directions: one point, at 0, as thick as the finest spacing */
+  for (PetscInt d = dim; d < 3; d++) h[d] = hmin;
+  PetscCall(PetscSNPrintf(g->topo, sizeof(g->topo), "%lld %lld %lld", (long long)n[2], (long long)n[1], (long long)n[0]));
+  g->data[0] = 0;
+  for (PetscInt d = 0; d < dim; d++) PetscCall(PetscSNPrintf(g->data + strlen(g->data), sizeof(g->data) - strlen(g->data), "%s%lld", d ? " " : "", (long long)shape[d]));
+  PetscCall(PetscSNPrintf(g->origin, sizeof(g->origin), "%.17g %.17g %.17g", (double)x0[2], (double)x0[1], (double)x0[0]));
+  PetscCall(PetscSNPrintf(g->spacing, sizeof(g->spacing), "%.17g %.17g %.17g", (double)h[2], (double)h[1], (double)h[0]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One uniform grid: geometry, an optional time, and a scalar attribute per field at group/name */
+static void RwIOXDMFGrid(FILE *fp, const RwIOXDMFGeom *g, const char indent[], const char gridname[], const PetscReal *t, const char h5[], const char group[], PetscInt n, const char *const names[])
+{
+  fprintf(fp, "%s<Grid Name=\"%s\" GridType=\"Uniform\">\n", indent, gridname);
+  if (t) fprintf(fp, "%s <Time Value=\"%.17g\"/>\n", indent, (double)*t);
+  fprintf(fp, "%s <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"%s\"/>\n%s <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n", indent, g->topo, indent);
+  fprintf(fp, "%s  <DataItem Dimensions=\"3\" Format=\"XML\">%s</DataItem>\n", indent, g->origin);
+  fprintf(fp, "%s  <DataItem Dimensions=\"3\" Format=\"XML\">%s</DataItem>\n%s </Geometry>\n", indent, g->spacing, indent);
+  for (PetscInt i = 0; i < n; i++) {
+    const char *base = strrchr(names[i], '/') ? strrchr(names[i], '/') + 1 : names[i];
+    const char *sep  = names[i][0] == '/' ? "" : "/";
+
+    fprintf(fp, "%s <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n", indent, base);
+    fprintf(fp, "%s  <DataItem Dimensions=\"%s\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s%s%s</DataItem>\n%s </Attribute>\n", indent, g->data, h5, group, sep, names[i], indent);
+  }
+  fprintf(fp, "%s</Grid>\n", indent);
+}
+
+static PetscErrorCode RwIOXDMFOpen(const char xmf[], FILE **fp)
+{
+  PetscFunctionBegin;
+  *fp = fopen(xmf, "w");
+  PetscCheck(*fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write XDMF file %s: %s", xmf, strerror(errno));
+  fprintf(*fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwIOXDMFClose(const char xmf[], FILE *fp)
+{
+  PetscFunctionBegin;
+  fprintf(fp, " </Domain>\n</Xdmf>\n");
+  PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot finish XDMF file %s", xmf);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwIOXDMFNames - the XDMF file that goes beside an HDF5 file (its name with
+  .h5 replaced by .xmf, or .xmf added) and the HDF5 file's name as the XDMF
+  file refers to it (without its directory: the two sit side by side)
+
+  Not collective
+
+  Input Parameter:
+. h5 - the HDF5 file's path
+
+  Output Parameters:
++ xmf - the XDMF file's path, len characters at most
+- ref - the reference, len characters at most
+
+  Level: developer
+
+.seealso: RwIOWriteXDMF()
+@*/
+PetscErrorCode RwIOXDMFNames(const char h5[], char xmf[], char ref[], size_t len)
+{
+  size_t      n;
+  const char *base = strrchr(h5, '/') ? strrchr(h5, '/') + 1 : h5;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(xmf, h5, len));
+  PetscCall(PetscStrlen(xmf, &n));
+  if (n > 3 && !strcmp(xmf + n - 3, ".h5")) xmf[n - 3] = 0;
+  PetscCall(PetscStrlcat(xmf, ".xmf", len));
+  PetscCall(PetscStrncpy(ref, base, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   RwIOWriteXDMF - an XDMF file that lets ParaView open fields of an HDF5 file
   written by RwIOWriteField() on the model's grid
@@ -461,48 +568,67 @@ PetscErrorCode RwIOWriteField(RwModel model, PetscViewer viewer, const char name
 . n     - the number of fields
 - names - their dataset paths in the HDF5 file
 
+  Notes:
+  Every grid is a 3D co-rectilinear mesh, one point thick in the directions a
+  1D or 2D model lacks, so that it lies in ParaView's x-y plane with the
+  model's origin and spacing.
+
   Level: intermediate
 
-.seealso: RwIOWriteField()
+.seealso: RwIOWriteField(), RwIOWriteXDMFSeries()
 @*/
 PetscErrorCode RwIOWriteXDMF(RwModel model, const char xmf[], const char h5[], PetscInt n, const char *const names[])
 {
-  PetscInt64  shape[3];
-  PetscInt    dim;
-  PetscReal   x0[3] = {0, 0, 0}, x1[3] = {1, 1, 1};
-  FILE       *fp;
-  char        dims[128] = "";
-  PetscMPIInt rank;
+  RwIOXDMFGeom g;
+  FILE        *fp;
+  PetscMPIInt  rank;
 
   PetscFunctionBegin;
-  PetscCall(RwIOGridShape(model, &dim, shape));
-  for (PetscInt d = 0; d < dim; d++) {
-    PetscCall(RwModelGetCoordinates(model, d, 0, &x0[d]));
-    PetscCall(RwModelGetCoordinates(model, d, 1, &x1[d]));
-    PetscCall(PetscSNPrintf(dims + strlen(dims), sizeof(dims) - strlen(dims), "%s%lld", d ? " " : "", (long long)shape[d]));
-  }
+  PetscCall(RwIOXDMFGeometry(model, &g));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)model), &rank));
   if (rank) PetscFunctionReturn(PETSC_SUCCESS);
-  fp = fopen(xmf, "w");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot write XDMF file %s", xmf);
-  fprintf(fp, "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n <Domain>\n  <Grid Name=\"rewind\" GridType=\"Uniform\">\n");
-  if (dim == 3) {
-    fprintf(fp, "   <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"%s\"/>\n   <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n", dims);
-    fprintf(fp, "    <DataItem Dimensions=\"3\" Format=\"XML\">%.17g %.17g %.17g</DataItem>\n", (double)x0[2], (double)x0[1], (double)x0[0]);
-    fprintf(fp, "    <DataItem Dimensions=\"3\" Format=\"XML\">%.17g %.17g %.17g</DataItem>\n", (double)(x1[2] - x0[2]), (double)(x1[1] - x0[1]), (double)(x1[0] - x0[0]));
-  } else {
-    fprintf(fp, "   <Topology TopologyType=\"2DCoRectMesh\" Dimensions=\"%s%s\"/>\n   <Geometry GeometryType=\"ORIGIN_DXDY\">\n", dim == 1 ? "1 " : "", dims);
-    fprintf(fp, "    <DataItem Dimensions=\"2\" Format=\"XML\">%.17g %.17g</DataItem>\n", (double)(dim == 2 ? x0[1] : 0), (double)x0[0]);
-    fprintf(fp, "    <DataItem Dimensions=\"2\" Format=\"XML\">%.17g %.17g</DataItem>\n", (double)(dim == 2 ? x1[1] - x0[1] : 1), (double)(x1[0] - x0[0]));
-  }
-  fprintf(fp, "   </Geometry>\n");
-  for (PetscInt i = 0; i < n; i++) {
-    const char *base = strrchr(names[i], '/') ? strrchr(names[i], '/') + 1 : names[i];
-    fprintf(fp, "   <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n", base);
-    fprintf(fp, "    <DataItem Dimensions=\"%s%s\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s%s</DataItem>\n   </Attribute>\n", dim == 1 ? "1 " : "", dims, h5, names[i][0] == '/' ? "" : "/", names[i]);
-  }
-  fprintf(fp, "  </Grid>\n </Domain>\n</Xdmf>\n");
-  PetscCheck(fclose(fp) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot finish XDMF file %s", xmf);
+  PetscCall(RwIOXDMFOpen(xmf, &fp));
+  RwIOXDMFGrid(fp, &g, "  ", "rewind", NULL, h5, "", n, names);
+  PetscCall(RwIOXDMFClose(xmf, fp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwIOWriteXDMFSeries - an XDMF temporal collection of fields written at
+  several times, each time's fields in a group of their own, so that ParaView
+  animates them
+
+  Collective
+
+  Input Parameters:
++ model  - the model
+. xmf    - the XDMF file to write
+. h5     - the HDF5 file, as the XDMF file should refer to it (relative to the XDMF file's directory)
+. nt     - the number of times
+. times  - the times
+. groups - the group of each time's fields in the HDF5 file
+. n      - the number of fields at each time
+- names  - their dataset names within each group
+
+  Level: intermediate
+
+.seealso: RwIOWriteXDMF(), RwAdjointMonitorSolution()
+@*/
+PetscErrorCode RwIOWriteXDMFSeries(RwModel model, const char xmf[], const char h5[], PetscInt nt, const PetscReal times[], const char *const groups[], PetscInt n, const char *const names[])
+{
+  RwIOXDMFGeom g;
+  FILE        *fp;
+  PetscMPIInt  rank;
+
+  PetscFunctionBegin;
+  PetscCall(RwIOXDMFGeometry(model, &g));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)model), &rank));
+  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwIOXDMFOpen(xmf, &fp));
+  fprintf(fp, "  <Grid Name=\"rewind\" GridType=\"Collection\" CollectionType=\"Temporal\">\n");
+  for (PetscInt i = 0; i < nt; i++) RwIOXDMFGrid(fp, &g, "   ", groups[i] + (groups[i][0] == '/'), &times[i], h5, groups[i], n, names);
+  fprintf(fp, "  </Grid>\n");
+  PetscCall(RwIOXDMFClose(xmf, fp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

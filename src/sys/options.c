@@ -7,6 +7,7 @@
 */
 #include <rewind/private/rwimpl.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 /*@C
@@ -42,7 +43,8 @@ PetscErrorCode RwParseInt64(const char str[], PetscInt64 lo, PetscInt64 hi, Pets
 }
 
 /*@C
-  RwOptionsInt64 - a 64-bit integer option with a range, inside a PetscOptionsBegin() block
+  RwOptionsInt64 - a 64-bit integer option with a range, inside a PetscOptionsBegin() block;
+  -help shows the range, and hides testing options (-rw_debug_*) unless -help_debug
 
   Synopsis:
   PetscErrorCode RwOptionsInt64(const char opt[], const char text[], const char man[], PetscInt64 current, PetscInt64 *value, PetscBool *set, PetscInt64 lo, PetscInt64 hi)
@@ -61,17 +63,113 @@ PetscErrorCode RwParseInt64(const char str[], PetscInt64 lo, PetscInt64 hi, Pets
 @*/
 PetscErrorCode RwOptionsInt64_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscInt64 current, PetscInt64 *value, PetscBool *set, PetscInt64 lo, PetscInt64 hi)
 {
-  char      str[256], cur[32], why[128];
-  PetscBool given, ok;
+  char      str[256], cur[32], why[128], full[512];
+  PetscBool given, ok, hidden;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(cur, sizeof(cur), "%" PetscInt64_FMT, current));
   PetscCall(PetscStrncpy(str, cur, sizeof(str)));
-  PetscCall(PetscOptionsString(opt, text, man, cur, str, sizeof(str), &given));
+  PetscCall(RwOptionsHidden(PetscOptionsObject, opt, &hidden));
+  /* the range belongs in -help: PETSc shows only the current value */
+  if (hi == PETSC_MAX_INT || hi == RW_INT64_MAX) PetscCall(PetscSNPrintf(full, sizeof(full), "%s (whole number >= %" PetscInt64_FMT ")", text, lo));
+  else PetscCall(PetscSNPrintf(full, sizeof(full), "%s (whole number in [%" PetscInt64_FMT ", %" PetscInt64_FMT "])", text, lo, hi));
+  if (hidden) PetscCall(PetscOptionsGetString(PetscOptionsObject->options, PetscOptionsObject->prefix, opt, str, sizeof(str), &given));
+  else PetscCall(PetscOptionsString(opt, full, man, cur, str, sizeof(str), &given));
   if (set) *set = given;
   if (!given) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwParseInt64(str, lo, hi, value, &ok, why, sizeof(why)));
   PetscCheck(ok, PetscOptionsObject->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s%s %s: %s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1, str[0] ? str : "(no value)", why);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwHelpPrintf - what -help prints, from rank 0 of PETSC_COMM_WORLD alone: objects
+  that each rank creates on PETSC_COMM_SELF (a rank's schedule, an index set)
+  would otherwise print their help from every rank at once, interleaved
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwInitializePackage()
+@*/
+PetscErrorCode RwHelpPrintf(MPI_Comm comm, const char format[], ...)
+{
+  PetscMPIInt rank;
+  va_list     args;
+
+  PetscFunctionBegin;
+  (void)comm;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank) PetscFunctionReturn(PETSC_SUCCESS);
+  va_start(args, format);
+  PetscCall((*PetscVFPrintf)(PETSC_STDOUT, format, args));
+  va_end(args);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwOptionsHelpOnce - inside an options block of an object that may live on
+  PETSC_COMM_SELF: -help is printed by rank 0 of PETSC_COMM_WORLD only (PETSc
+  prints type lists with PetscFPrintf() on the object's own communicator,
+  which RwHelpPrintf() cannot filter)
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwHelpPrintf()
+@*/
+PetscErrorCode RwOptionsHelpOnce(PetscOptionItems *PetscOptionsObject)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (rank) PetscOptionsObject->printhelp = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwOptionsHidden - whether an option stays out of -help: the testing options
+  (-rw_debug_*) do, unless -help_debug is given too
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwOptionsInt64(), RwOptionsBool()
+@*/
+PetscErrorCode RwOptionsHidden(PetscOptionItems *PetscOptionsObject, const char opt[], PetscBool *hidden)
+{
+  PetscBool debug = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  *hidden = PETSC_FALSE;
+  if (strncmp(opt, "-rw_debug_", 10)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsHasName(PetscOptionsObject->options, NULL, "-help_debug", &debug));
+  *hidden = (PetscBool)!debug;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwOptionsBool - PetscOptionsBool() that keeps testing options (-rw_debug_*) out of -help unless -help_debug
+
+  Synopsis:
+  PetscErrorCode RwOptionsBool(const char opt[], const char text[], const char man[], PetscBool current, PetscBool *value, PetscBool *set)
+
+  Level: developer
+
+.seealso: RwOptionsHidden()
+@*/
+PetscErrorCode RwOptionsBool_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscBool current, PetscBool *value, PetscBool *set)
+{
+  PetscBool hidden;
+
+  PetscFunctionBegin;
+  PetscCall(RwOptionsHidden(PetscOptionsObject, opt, &hidden));
+  if (hidden) PetscCall(PetscOptionsGetBool(PetscOptionsObject->options, PetscOptionsObject->prefix, opt, value, set));
+  else PetscCall(PetscOptionsBool(opt, text, man, current, value, set));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -110,6 +208,8 @@ static const char *const RwOptionNames[] = {
   "-rw_adjoint_measured_costs",
   "-rw_adjoint_monitor",
   "-rw_adjoint_monitor_seconds",
+  "-rw_adjoint_monitor_solution",
+  "-rw_adjoint_monitor_solution_every",
   "-rw_adjoint_stop_steady",
   "-rw_adjoint_view",
   "-rw_bench_dir",
@@ -229,6 +329,7 @@ static const char *const RwOptionNames[] = {
   "-rw_obs_shot",
   "-rw_obs_write",
   "-rw_output",
+  "-rw_output_png",
   "-rw_reg_alpha",
   "-rw_reg_tv_eps",
   "-rw_reg_type",
@@ -273,7 +374,7 @@ static const char *const RwOptionNames[] = {
   "-tao_type", "-tao_monitor", "-tao_max_it", "-tao_gatol", "-tao_grtol", "-tao_view", "-log_view", "-help", "-options_left"};
 
 /* Options PETSc reads after the application's last chance to look, in PetscFinalize() */
-static const char *const RwFinalizeOptions[] = {"log_view", "log_all", "log_trace", "log_summary", "options_left", "options_view", "malloc_dump", "malloc_view", "memory_view", "objects_dump", "mpi_linear_solver_server", "viewfromoptions", "saws_options", "citations"};
+static const char *const RwFinalizeOptions[] = {"help_debug", "log_view", "log_all", "log_trace", "log_summary", "options_left", "options_view", "malloc_dump", "malloc_view", "memory_view", "objects_dump", "mpi_linear_solver_server", "viewfromoptions", "saws_options", "citations"};
 
 /* Edit distance of a and b (insertions, deletions, substitutions), or more than cap */
 static PetscErrorCode RwEditDistance(const char a[], const char b[], PetscInt cap, PetscInt *dist)

@@ -77,6 +77,7 @@ PetscErrorCode RwInitializePackage(void)
   PetscCall(RwReproSumInitialize_Private());
   RwCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &rw_h5_saved_func, &rw_h5_saved_data));
   RwCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
+  PetscHelpPrintf = RwHelpPrintf; /* -help from one rank, however objects are spread */
   PetscCall(PetscRegisterFinalize(RwFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

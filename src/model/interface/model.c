@@ -217,7 +217,7 @@ PetscErrorCode RwModelSetFromOptions(RwModel model)
   PetscCheck(((PetscObject)model)->type_name, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONGSTATE, "RwModel has no type: call RwModelSetType() or give -rw_model_type");
   {
     PetscReal dt = model->dt;
-    PetscCall(PetscOptionsReal("-rw_dt", "Time step (default: chosen by the model type)", "RwModelSetTimeStep", dt, &dt, &set));
+    PetscCall(PetscOptionsReal("-rw_dt", "Time step, in the model's time unit, > 0 (unset: the model type's for the grid; -help prints the one used under 'values used' once the grid is built)", "RwModelSetTimeStep", dt, &dt, &set));
     if (set) PetscCall(RwModelSetTimeStep(model, dt));
   }
   {
@@ -229,6 +229,24 @@ PetscErrorCode RwModelSetFromOptions(RwModel model)
   PetscTryTypeMethod(model, setfromoptions, PetscOptionsObject);
   PetscCall(PetscObjectProcessOptionsHandlers((PetscObject)model, PetscOptionsObject));
   PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -help: the time step the run will use, which the options block could only show as 0 before the grid was built */
+static PetscErrorCode RwModelHelpUsed(RwModel model)
+{
+  PetscBool   help;
+  const char *prefix;
+  PetscReal   T;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasHelp(((PetscObject)model)->options, &help));
+  if (!help) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)model, &prefix));
+  T = model->dt * (PetscReal)model->n;
+  PetscCall((*PetscHelpPrintf)(PetscObjectComm((PetscObject)model), "RwModel %s: values used (grid built)\n", ((PetscObject)model)->type_name));
+  PetscCall((*PetscHelpPrintf)(PetscObjectComm((PetscObject)model), "  -%srw_dt <%g>: time step used (%s)\n", prefix ? prefix : "", (double)model->dt, model->dtset ? "given" : "the model type's default for this grid"));
+  PetscCall((*PetscHelpPrintf)(PetscObjectComm((PetscObject)model), "  -%srw_steps <%" PetscInt64_FMT ">: steps used, to time T = %g\n", prefix ? prefix : "", model->n, (double)T));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -250,6 +268,7 @@ PetscErrorCode RwModelSetUp(RwModel model)
   PetscUseTypeMethod(model, setup);
   PetscCheck(model->da && model->pack, PetscObjectComm((PetscObject)model), PETSC_ERR_PLIB, "RwModel type %s did not create its grid and parameter layout", ((PetscObject)model)->type_name);
   model->setupcalled = PETSC_TRUE;
+  PetscCall(RwModelHelpUsed(model));
   PetscCall(PetscObjectViewFromOptions((PetscObject)model, NULL, "-rw_model_view"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -543,6 +543,7 @@ PetscErrorCode RwScheduleSetFromOptions(RwSchedule sched)
   PetscValidHeaderSpecific(sched, RW_SCHEDULE_CLASSID, 1);
   PetscCall(RwScheduleRegisterAll());
   PetscObjectOptionsBegin((PetscObject)sched);
+  PetscCall(RwOptionsHelpOnce(PetscOptionsObject)); /* a rank's own schedule prints its help once, not from every rank */
   PetscCall(PetscOptionsFList("-rw_schedule_type", "Schedule type", "RwScheduleSetType", RwScheduleList, ((PetscObject)sched)->type_name ? ((PetscObject)sched)->type_name : RWSCHEDULEREVOLVE, type, sizeof(type), &set));
   if (set) PetscCall(RwScheduleSetType(sched, type));
   else if (!((PetscObject)sched)->type_name) PetscCall(RwScheduleSetType(sched, RWSCHEDULEREVOLVE));

@@ -327,6 +327,7 @@ PetscErrorCode RwStoreSetFromOptions(RwStore store)
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   PetscCall(RwStoreRegisterAll());
   PetscObjectOptionsBegin((PetscObject)store);
+  PetscCall(RwOptionsHelpOnce(PetscOptionsObject)); /* a rank's own store prints its help once, not from every rank */
   PetscCall(PetscOptionsFList("-rw_store_type", "Store type", "RwStoreSetType", RwStoreList, ((PetscObject)store)->type_name, type, sizeof(type), &set));
   if (set) PetscCall(RwStoreSetType(store, type));
   PetscCheck(((PetscObject)store)->type_name, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "RwStore has no type: call RwStoreSetType() or give -rw_store_type");
