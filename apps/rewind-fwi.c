@@ -29,11 +29,14 @@ static char help[] = "rewind-fwi: full-waveform inversion of the acoustic wave m
                      "                               obs-shot<i>.sgy, obs-start.sgy, obs-true.sgy\n"
                      "  -rw_output prefix            write prefix.h5 / prefix.xmf (c_true, c_start, c_recovered,\n"
                      "                               gradient of the first iteration, history) and prefix-gather.h5\n"
+                     "  -rw_output_png               with -rw_output: also draw prefix-models.png, prefix-gather.png and\n"
+                     "                               prefix-history.png (jobs/plot_fwi.py, by the Python configure found)\n"
                      "Wave options (-rw_wave_space_order, -rw_wave_nbl (default 20; 3D 10), -rw_wave_f0, -rw_dt) and\n"
                      "checkpointing (-rw_schedule_type, -rw_store_type hdf5: a file per group) apply to every shot;\n"
                      "-rw_checkpoint_ram B alone: the multilevel schedule in B bytes a rank, hdf5 beyond it.\n\n";
 
 #include "fwi/fwi.h"
+#include "common/plot.h"
 
 static PetscErrorCode ReadGrid(Fwi *f, PetscOptionItems *PetscOptionsObject)
 {
@@ -113,6 +116,8 @@ static PetscErrorCode ReadOptions(Fwi *f)
   PetscCall(PetscOptionsInt("-rw_fwi_shot_groups", "Shot groups (0: gcd of ranks and shots)", NULL, f->groups, &f->groups, NULL));
   PetscCall(PetscOptionsString("-rw_obs_write", "Write the observations to this HDF5 file (and SEG-Y)", NULL, f->obswrite, f->obswrite, sizeof(f->obswrite), NULL));
   PetscCall(PetscOptionsString("-rw_output", "Prefix of the HDF5/XDMF outputs", NULL, f->output, f->output, sizeof(f->output), NULL));
+  PetscCall(PetscOptionsBool("-rw_output_png", "With -rw_output: also draw the pictures (jobs/plot_fwi.py, by the Python configure found)", NULL, f->png, &f->png, NULL));
+  PetscCheck(!f->png || f->output[0], PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_output_png draws the result that -rw_output writes: give -rw_output prefix too");
   PetscCall(PetscOptionsReal("-rw_dt", "Time step (ms); with -rw_fwi_obs, it must be the files' sample interval", NULL, f->sv.dt, &f->sv.dt, &f->dtset));
   PetscCall(PetscOptionsInt("-rw_wave_nbl", "Absorbing points at each end of each direction (default 20; 3D 10)", NULL, f->nbl, &f->nbl, &f->nblset));
   PetscOptionsEnd();
@@ -183,6 +188,7 @@ int main(int argc, char **argv)
   else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "no true model (-rw_fwi_true): no model error\n"));
   PetscCall(FwiInvert(&f));
   if (f.output[0]) PetscCall(FwiWriteOutputs(&f));
+  if (f.png) PetscCall(RwAppPlot("-rw_output_png", "plot_fwi.py", f.output, f.output));
   PetscCall(FwiDestroy(&f));
   PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD));
   PetscCall(PetscFinalize());

@@ -19,6 +19,7 @@ static char help[] = "rewind-heat-inverse: recover a hidden field of the heat mo
                      "Checkpointing: -rw_schedule_type, -rw_schedule_ram_slots, -rw_checkpoint_ram, -rw_store_type, ...\n\n";
 
 #include "heatinverse/inverse.h"
+#include "common/plot.h"
 
 typedef struct {
   char      obs[PETSC_MAX_PATH_LEN], obswrite[PETSC_MAX_PATH_LEN], kappa0[PETSC_MAX_PATH_LEN], output[PETSC_MAX_PATH_LEN];
@@ -252,7 +253,12 @@ int main(int argc, char **argv)
   PetscCall(Solve(&inv, &o, &tao));
   PetscCall(Summary(&inv, tao));
   if (o.output[0]) PetscCall(InvWriteOutput(&inv, o.output));
-  if (o.png) PetscCall(InvWritePNG(o.output));
+  if (o.png) {
+    char h5[PETSC_MAX_PATH_LEN], png[PETSC_MAX_PATH_LEN];
+    PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", o.output));
+    PetscCall(PetscSNPrintf(png, sizeof(png), "%s.png", o.output));
+    PetscCall(RwAppPlot("-rw_output_png", "plot_inverse.py", h5, png));
+  }
   PetscCall(TaoDestroy(&tao));
   PetscCall(Destroy(&inv));
   PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD)); /* a misspelled option would otherwise pass in silence */

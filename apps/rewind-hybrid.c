@@ -12,9 +12,11 @@ static char help[] = "rewind-hybrid: learn the reaction term of a reaction-diffu
                      "  -rw_hybrid_lr <0.01> -rw_hybrid_lr_decay <1>   Adam's learning rate lr decay^epoch\n"
                      "  -rw_hybrid_train_kappa        learn a uniform kappa too (as log kappa)\n"
                      "  -rw_hybrid_seed <1>           initial states; -rw_nn_seed, -rw_nn_layers, -rw_nn_weights for the network\n"
-                     "  -rw_output <name>             name.h5: theta, history, learned and true reaction\n\n";
+                     "  -rw_output <name>             name.h5: theta, history, learned and true reaction\n"
+                     "  -rw_output_png                with -rw_output: also draw name.png (jobs/plot_hybrid.py, by the Python configure found)\n\n";
 
 #include "hybrid/hybrid.h"
+#include "common/plot.h"
 
 static PetscErrorCode ReadOptions(Hybrid *h)
 {
@@ -41,6 +43,8 @@ static PetscErrorCode ReadOptions(Hybrid *h)
   PetscCall(PetscOptionsEList("-rw_hybrid_optimizer", "tao (quasi-Newton, any -tao_type) or adam", NULL, opt, 2, opt[0], &which, NULL));
   PetscCall(PetscOptionsBool("-rw_hybrid_train_kappa", "Learn a uniform kappa too", NULL, h->trainkappa, &h->trainkappa, NULL));
   PetscCall(PetscOptionsString("-rw_output", "Write name.h5", NULL, h->output, h->output, sizeof(h->output), NULL));
+  PetscCall(PetscOptionsBool("-rw_output_png", "With -rw_output: also draw name.png (jobs/plot_hybrid.py, by the Python configure found)", NULL, h->png, &h->png, NULL));
+  PetscCheck(!h->png || h->output[0], PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_output_png draws the result that -rw_output writes: give -rw_output name too");
   PetscOptionsEnd();
   PetscCheck(h->every <= h->nsteps, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_hybrid_observe_every %" PetscInt_FMT " is more than -rw_hybrid_steps %" PetscInt_FMT ": nothing would be observed", h->every, h->nsteps);
   PetscCheck(h->kappa > 0 && h->dt > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_hybrid_kappa %g and -rw_hybrid_dt %g must be positive", (double)h->kappa, (double)h->dt);
@@ -65,7 +69,13 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Fisher-KPP: %" PetscInt_FMT "^2 grid, %" PetscInt_FMT " trajectories of %" PetscInt_FMT " steps (dt %g), observed every %" PetscInt_FMT ", rho %g, kappa %g; %" PetscInt_FMT " weights, %s, %" PetscInt_FMT " group(s)\n", h.grid,
                         h.ntraj, h.nsteps, (double)h.dt, h.every, (double)h.rho, (double)h.kappa, h.P, h.adam ? "Adam" : "TAO", h.ngroups));
   PetscCall(HybTrain(&h));
-  PetscCall(HybReport(&h));
+  PetscCall(HybReport(&h)); /* and the output */
+  if (h.png) {
+    char h5[PETSC_MAX_PATH_LEN], png[PETSC_MAX_PATH_LEN];
+    PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", h.output));
+    PetscCall(PetscSNPrintf(png, sizeof(png), "%s.png", h.output));
+    PetscCall(RwAppPlot("-rw_output_png", "plot_hybrid.py", h5, png));
+  }
   PetscCall(HybDestroy(&h));
   PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD));
   PetscCall(PetscFinalize());

@@ -120,6 +120,7 @@ def main():
     plot_models(prefix, out)
     plot_gather(prefix, out)
     plot_history(prefix, out)
+    print("wrote %s-models.png %s-gather.png %s-history.png" % (out, out, out))
 
 
 if __name__ == "__main__":

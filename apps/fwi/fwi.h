@@ -37,6 +37,7 @@ typedef struct {
   /* options */
   PetscInt  dim, n[3], nbl, nshots, iterations, nbands, groups, nobs;
   PetscBool gridset, spacingset, shotsset, dtset, nblset, originset;
+  PetscBool png; /* -rw_output_png */
   char      originfrom[PETSC_MAX_PATH_LEN + 32]; /* who set the origin: -rw_fwi_origin or a model file */
   PetscReal h, origin[3], recspacing, offmax, record, bands[8], noise, smooth, cmin, cmax, water;
   char     *obs[FWI_MAX_FILES];

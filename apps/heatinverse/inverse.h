@@ -100,7 +100,6 @@ PetscErrorCode InvReadStart(Inverse *, const char[], PetscReal, PetscReal, Petsc
 
 /* output.c */
 PetscErrorCode InvHistoryRecord(Inverse *, PetscInt, PetscReal, PetscReal);
-PetscErrorCode InvWritePNG(const char[]);
 PetscErrorCode InvWriteOutput(Inverse *, const char[]);
 
 /* ensemble.c */

@@ -127,32 +127,3 @@ PetscErrorCode InvWriteOutput(Inverse *inv, const char prefix[])
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/*
-  InvWritePNG - <prefix>.png from <prefix>.h5 by jobs/plot_inverse.py, run by
-  rank 0 with the Python configure found (one that imports h5py and
-  matplotlib); the installed script when there is one, else the source tree's
-*/
-PetscErrorCode InvWritePNG(const char prefix[])
-{
-  const char *python = RW_PYTHON, *dirs[2] = {RW_JOBS_DIR, RW_JOBS_SRCDIR};
-  char        script[PETSC_MAX_PATH_LEN] = "", cmd[4 * PETSC_MAX_PATH_LEN], line[PETSC_MAX_PATH_LEN];
-  FILE       *fp;
-  PetscBool   found = PETSC_FALSE;
-  PetscMPIInt rank;
-
-  PetscFunctionBegin;
-  PetscCheck(python[0], PETSC_COMM_WORLD, PETSC_ERR_SUP, "-rw_output_png: rewind was configured without a Python that imports h5py and matplotlib; install python3-h5py python3-matplotlib and run ./configure again, or draw it later with jobs/plot_inverse.py %s.h5", prefix);
-  for (int i = 0; i < 2 && !found; i++) {
-    PetscCall(PetscSNPrintf(script, sizeof(script), "%s/plot_inverse.py", dirs[i]));
-    PetscCall(PetscTestFile(script, 'r', &found));
-  }
-  PetscCheck(found, PETSC_COMM_WORLD, PETSC_ERR_FILE_OPEN, "-rw_output_png: cannot find plot_inverse.py in %s nor %s", dirs[0], dirs[1]);
-  PetscCall(PetscSNPrintf(cmd, sizeof(cmd), "'%s' '%s' '%s.h5' '%s.png' 2>&1", python, script, prefix, prefix));
-  PetscCall(PetscPOpen(PETSC_COMM_WORLD, NULL, cmd, "r", &fp));
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  /* the script's own words (the file written, or why not) reach the user */
-  while (!rank && fgets(line, sizeof(line), fp)) PetscCall(PetscPrintf(PETSC_COMM_SELF, "plot_inverse.py: %s", line));
-  PetscCall(PetscPClose(PETSC_COMM_WORLD, fp));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}

@@ -24,7 +24,7 @@ typedef struct {
   /* options */
   PetscInt  ntraj, every, nsteps, epochs, grid;
   PetscReal rho, kappa, dt, lr, decay;
-  PetscBool adam, trainkappa;
+  PetscBool adam, trainkappa, png; /* png: -rw_output_png */
   PetscInt64 seed;
   char      output[PETSC_MAX_PATH_LEN];
   /* the group's objects (an RwEnsemble group: all ranks with one group) */

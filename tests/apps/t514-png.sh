@@ -34,3 +34,9 @@ PY
 if run 1 -da_grid_x 16 -da_grid_y 16 -tao_max_it 1 -rw_output_png > "$tmp/bad.txt" 2>&1; then fail "-rw_output_png without -rw_output was accepted"; fi
 grep -q "give -rw_output prefix too" "$tmp/bad.txt" || { cat "$tmp/bad.txt"; fail "no clear error without -rw_output"; }
 echo "ok -rw_output_png without -rw_output stops with a clear error"
+# rewind-hybrid draws name.png the same way (jobs/plot_hybrid.py)
+hyb="$top_builddir/apps/rewind-hybrid"
+$RW_MPIEXEC $RW_MPIEXEC_FLAGS -n 1 "$hyb" -rw_hybrid_grid 8 -rw_nn_layers 1,4,1 -rw_hybrid_steps 4 -rw_hybrid_epochs 2 -rw_output "$tmp/h" -rw_output_png > "$tmp/h.txt" 2>&1 || { cat "$tmp/h.txt"; fail "rewind-hybrid -rw_output_png failed"; }
+grep -q "^plot_hybrid.py: wrote $tmp/h.png$" "$tmp/h.txt" || { cat "$tmp/h.txt"; fail "rewind-hybrid did not report its PNG"; }
+"$PYTHON" -c "import sys; assert open(sys.argv[1], 'rb').read(8) == b'\x89PNG\r\n\x1a\n'" "$tmp/h.png" || fail "rewind-hybrid's PNG is not a PNG"
+echo "ok rewind-hybrid -rw_output_png drew $tmp/h.png"
