@@ -97,7 +97,7 @@ bad() { # bad EXPECTED OPTIONS...
   grep -q -- "$expected" "$tmp/bad.out" || { echo "FAIL: $* did not say \"$expected\""; grep 'PETSC ERROR' "$tmp/bad.out" | head -5; exit 1; }
   echo "ok bad input: $expected"
 }
-bad '-rw_bench_sections: unknown "bogus"; use any of stream, kernels, gradient, io, peer, sum, wave, targets' -rw_bench_sections stream,bogus
+bad '-rw_bench_sections: unknown "bogus"; use any of stream, kernels, gradient, io, peer, sum, wave, hybrid, targets' -rw_bench_sections stream,bogus
 bad '-rw_bench_wave_orders: 6 is not 2, 4 or 8' -rw_bench_sections wave -rw_bench_wave_orders 2,6
 bad '-rw_bench_output: "out.txt" must end in .csv or .json' -rw_bench_output out.txt
 bad '-rw_bench_gradient_cases: unknown "nope"' -rw_bench_sections gradient -rw_bench_gradient_cases storeall,nope
