@@ -11,6 +11,7 @@ static char help[] = "rewind-hybrid: learn the reaction term of a reaction-diffu
                      "  -rw_hybrid_optimizer <tao|adam> -rw_hybrid_epochs <100>\n"
                      "  -rw_hybrid_lr <0.01> -rw_hybrid_lr_decay <1>   Adam's learning rate lr decay^epoch\n"
                      "  -rw_hybrid_train_kappa        learn a uniform kappa too (as log kappa)\n"
+                     "  -rw_hybrid_kappa0 <kappa>     its initial guess (default the true kappa)\n"
                      "  -rw_hybrid_seed <1>           initial states; -rw_nn_seed, -rw_nn_layers, -rw_nn_weights for the network\n"
                      "  -rw_output <name>             name.h5: theta, history, learned and true reaction\n"
                      "  -rw_output_png                with -rw_output: also draw name.png (jobs/plot_hybrid.py, by the Python configure found)\n\n";
@@ -42,12 +43,14 @@ static PetscErrorCode ReadOptions(Hybrid *h)
   PetscCall(PetscOptionsReal("-rw_hybrid_lr_decay", "Adam's learning rate decay per epoch (lr decay^epoch)", NULL, h->decay, &h->decay, NULL));
   PetscCall(PetscOptionsEList("-rw_hybrid_optimizer", "tao (quasi-Newton, any -tao_type) or adam", NULL, opt, 2, opt[0], &which, NULL));
   PetscCall(PetscOptionsBool("-rw_hybrid_train_kappa", "Learn a uniform kappa too", NULL, h->trainkappa, &h->trainkappa, NULL));
+  h->kappa0 = h->kappa;
+  PetscCall(PetscOptionsReal("-rw_hybrid_kappa0", "Initial guess of a learned kappa (-rw_hybrid_train_kappa; default the true kappa)", NULL, h->kappa0, &h->kappa0, NULL));
   PetscCall(PetscOptionsString("-rw_output", "Write name.h5", NULL, h->output, h->output, sizeof(h->output), NULL));
   PetscCall(PetscOptionsBool("-rw_output_png", "With -rw_output: also draw name.png (jobs/plot_hybrid.py, by the Python configure found)", NULL, h->png, &h->png, NULL));
   PetscCheck(!h->png || h->output[0], PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_output_png draws the result that -rw_output writes: give -rw_output name too");
   PetscOptionsEnd();
   PetscCheck(h->every <= h->nsteps, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_hybrid_observe_every %" PetscInt_FMT " is more than -rw_hybrid_steps %" PetscInt_FMT ": nothing would be observed", h->every, h->nsteps);
-  PetscCheck(h->kappa > 0 && h->dt > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_hybrid_kappa %g and -rw_hybrid_dt %g must be positive", (double)h->kappa, (double)h->dt);
+  PetscCheck(h->kappa > 0 && h->kappa0 > 0 && h->dt > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_hybrid_kappa %g, -rw_hybrid_kappa0 %g and -rw_hybrid_dt %g must be positive", (double)h->kappa, (double)h->kappa0, (double)h->dt);
   h->adam = which == 1 ? PETSC_TRUE : PETSC_FALSE;
   /* the grid of the heat model: square, periodic, unless given */
   PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT, h->grid));

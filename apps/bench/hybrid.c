@@ -6,7 +6,7 @@
     (RwAdjointSolve), best of -rw_bench_repeat, and their ratio;
   - the network kernels alone on the grid's points: RwNNForward row by row and
     RwNNAdjoint tile by tile (as the heat model calls them), in GFLOP/s against
-    RwNNMultiplyAddLoop, the peak of the same vector multiply-adds; tanh alone;
+    RwNNMultiplyAddLoop, the peak of the same vector fused multiply-adds; tanh alone;
   - PyTorch autograd (jobs/compare_hybrid_torch.py --torch-only) on the same
     grid, steps, weights and dt, one thread, in the same run: its forward and
     gradient seconds, J's relative difference (the same problem) and the
@@ -253,7 +253,7 @@ PetscErrorCode BenchHybrid(const BenchConfig *cfg, BenchResults res)
     PetscCall(BenchReal(res, "speedup_forward", "", torch[1] / tf.best));
     PetscCall(BenchReal(res, "speedup_gradient_cpu", "", torch[4] / cpu[1]));
   } else PetscCall(BenchNote(res, "%s", why));
-  PetscCall(BenchNote(res, "forward: RwAdjointForward; gradient: RwAdjointSolve, store-all in memory; best of %" PetscInt_FMT " (wall; cpu_: processor seconds of this process, best of as many). Kernels: RwNNForward by rows of %" PetscInt_FMT ", RwNNAdjoint by tiles of %d; GFLOP/s of the layers' multiplies and adds (tanh apart) against RwNNMultiplyAddLoop (8 independent vector mul+add chains, the same ISA variant)", cfg->repeat, grid, RW_NN_TILE));
+  PetscCall(BenchNote(res, "forward: RwAdjointForward; gradient: RwAdjointSolve, store-all in memory; best of %" PetscInt_FMT " (wall; cpu_: processor seconds of this process, best of as many). Kernels: RwNNForward by rows of %" PetscInt_FMT ", RwNNAdjoint by tiles of %d; GFLOP/s of the layers' multiplies and adds (tanh apart) against RwNNMultiplyAddLoop (8 independent chains of vector fused multiply-adds, the same ISA variant)", cfg->repeat, grid, RW_NN_TILE));
   PetscCall(PetscFree(theta));
   PetscCall(BenchProblemDestroy(&p)); /* and the model */
   PetscCall(BenchSectionEnd(res));

@@ -23,7 +23,7 @@ typedef struct {
 typedef struct {
   /* options */
   PetscInt  ntraj, every, nsteps, epochs, grid;
-  PetscReal rho, kappa, dt, lr, decay;
+  PetscReal rho, kappa, kappa0, dt, lr, decay; /* kappa0: the start of a learned kappa */
   PetscBool adam, trainkappa, png; /* png: -rw_output_png */
   PetscInt64 seed;
   char      output[PETSC_MAX_PATH_LEN];
@@ -34,6 +34,8 @@ typedef struct {
   RwModel     model, plain; /* heat with the network; heat alone, for the truth */
   RwNN        nn;
   PetscInt    block, P, nx;   /* theta's block, its size, the unknowns (P, + 1 with kappa) */
+  PetscReal   logkmax;        /* log of the explicit scheme's largest stable uniform kappa, h^2 / (4 dt) */
+  PetscReal   logkmin;        /* and a floor 1e-6 below it (a step to log kappa = -inf underflows kappa to 0) */
   RwObjective obj;
   RwAdjoint   adj;
   Vec         m, mplain, u0[HYB_MAX_TRAJ], g, gu0;

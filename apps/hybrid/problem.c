@@ -212,7 +212,12 @@ PetscErrorCode HybSetUp(Hybrid *h)
   PetscCall(RwModelCreateState(h->model, &h->gu0));
   PetscCall(PetscCalloc3(h->nx, &h->x, h->nx, &h->G, h->ntraj * (h->nx + 1), &h->R));
   PetscCall(RwModelGetParameterBlock(h->model, h->m, h->block, h->x)); /* -rw_nn_weights or Xavier */
-  if (h->trainkappa) h->x[h->P] = PetscLogReal(h->kappa);
+  /* explicit heat on square cells is stable for dt <= h^2 / (4 kappa): a learned
+     kappa is kept below that bound, or one line-search step stops the run */
+  h->logkmax = PetscLogReal(vol / (4 * h->dt));
+  h->logkmin = h->logkmax - PetscLogReal(1e6);
+  PetscCheck(!h->trainkappa || (h->kappa0 <= PetscExpReal(h->logkmax) && h->kappa0 >= PetscExpReal(h->logkmin)), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_hybrid_kappa0 %g is outside [%g, %g]: the explicit scheme's stability limit h^2 / (4 dt) and 1e-6 of it", (double)h->kappa0, (double)PetscExpReal(h->logkmin), (double)PetscExpReal(h->logkmax));
+  if (h->trainkappa) h->x[h->P] = PetscLogReal(h->kappa0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

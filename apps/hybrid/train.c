@@ -80,7 +80,24 @@ static PetscErrorCode TrainTao(Hybrid *h)
   for (PetscInt i = 0; i < nl; i++) a[i] = h->x[i];
   PetscCall(VecRestoreArray(X, &a));
   PetscCall(TaoCreate(PETSC_COMM_WORLD, &tao));
-  PetscCall(TaoSetType(tao, TAOLMVM));
+  PetscCall(TaoSetType(tao, h->trainkappa ? TAOBLMVM : TAOLMVM));
+  if (h->trainkappa) { /* log kappa in [logkmin, logkmax] (a bounded type: BLMVM unless -tao_type says otherwise) */
+    Vec lo, hi;
+
+    PetscCall(VecDuplicate(X, &lo));
+    PetscCall(VecDuplicate(X, &hi));
+    PetscCall(VecSet(lo, PETSC_NINFINITY));
+    PetscCall(VecSet(hi, PETSC_INFINITY));
+    if (!rank) PetscCall(VecSetValue(lo, h->P, h->logkmin, INSERT_VALUES));
+    if (!rank) PetscCall(VecSetValue(hi, h->P, h->logkmax, INSERT_VALUES));
+    PetscCall(VecAssemblyBegin(lo));
+    PetscCall(VecAssemblyEnd(lo));
+    PetscCall(VecAssemblyBegin(hi));
+    PetscCall(VecAssemblyEnd(hi));
+    PetscCall(TaoSetVariableBounds(tao, lo, hi));
+    PetscCall(VecDestroy(&lo));
+    PetscCall(VecDestroy(&hi));
+  }
   PetscCall(TaoSetSolution(tao, X));
   PetscCall(TaoSetObjectiveAndGradient(tao, NULL, TaoFG, h));
   PetscCall(TaoSetMaximumIterations(tao, h->epochs));
@@ -120,6 +137,7 @@ static PetscErrorCode TrainAdam(Hybrid *h)
       ve[i] = b2 * ve[i] + (1 - b2) * h->G[i] * h->G[i];
       h->x[i] -= lr * (mo[i] / (1 - PetscPowReal(b1, t + 1))) / (PetscSqrtReal(ve[i] / (1 - PetscPowReal(b2, t + 1))) + eps);
     }
+    if (h->trainkappa) h->x[h->P] = PetscMin(PetscMax(h->x[h->P], h->logkmin), h->logkmax); /* projected onto the bounds */
   }
   PetscCall(PetscFree2(mo, ve));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -4,15 +4,23 @@
   Every layer runs over a block of up to RW_NN_BLOCK points, laid out unit by
   unit ([unit][point]), in vectors of RW_NN_LANES points (GCC vector
   extensions: one AVX-512 register, two AVX2 ones or four SSE2 ones, the same
-  arithmetic lane by lane).  Four output units are computed at a time so one
-  load of an input vector feeds four multiply-adds.  No function is called per
-  point per layer; tanh is RwNNTanhV below, not libm's.
+  arithmetic lane by lane).  A layer is a small matrix product register-blocked
+  over the whole block: four output units x the block's NV vectors of
+  accumulators, so each weight is broadcast once per block and each input
+  vector loaded once per four output units.  No function is called per point
+  per layer (but fma() in the baseline variant, below); tanh is TanhV below,
+  not libm's.
 
   Bits.  Every point's arithmetic is the same whatever its place in a block, a
-  row or a rank's box (padding lanes are computed and dropped), and no
-  multiply-add is contracted into an FMA (the pragma below: GCC contracts by
-  default when the ISA has FMA, which only some variants have), so the run-time ISA variants below (AVX-512, AVX2,
-  baseline) give the same bits too.  The weight gradient's sums over the n
+  row or a rank's box (a block is always computed whole, padding points are
+  zeros and dropped).  Every multiply-add is an explicit fused one (Fma():
+  correctly rounded, so the same bits in every variant) and nothing else is
+  contracted (the pragma below: GCC contracts by default when the ISA has FMA,
+  which only some variants have), so the run-time ISA variants below
+  (AVX-512, AVX2, baseline) give the same bits too.  The tradeoff: the
+  AVX-512 and AVX2 variants get one vfmadd an fma (twice the peak of a
+  multiply then an add), the baseline variant (no FMA in the ISA) calls
+  libm's fma() per lane: many times slower, the same bits.  The weight gradient's sums over the n
   points of one call are plain sums in an order fixed by n alone: lane by lane
   over the blocks, then the lanes added pairwise; a caller that gives the same
   n points (a fixed tile of the grid, as the heat model does) gets the same
@@ -28,6 +36,7 @@
 #include <rewind/private/nnimpl.h>
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #pragma GCC diagnostic ignored "-Wpsabi" /* vectors passed between inlined helpers only */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -42,11 +51,22 @@ typedef int64_t RwVI __attribute__((vector_size(8 * RW_NN_LANES), aligned(8)));
 
 #define RW_NN_INLINE static inline __attribute__((always_inline))
 
+/* a b + c rounded once, lane by lane: GCC makes it one vfmadd in the variants with FMA */
+RW_NN_INLINE RwV Fma(RwV a, RwV b, RwV c)
+{
+  RwV r;
+  for (int l = 0; l < RW_NN_LANES; l++) r[l] = __builtin_fma(a[l], b[l], c[l]);
+  return r;
+}
+
+/* a in every lane, by its bits (a vector of integers plus a scalar is one
+   broadcast; a lane by lane loop was compiled to a masked load per lane) */
 RW_NN_INLINE RwV Splat(double a)
 {
-  RwV v;
-  for (int l = 0; l < RW_NN_LANES; l++) v[l] = a;
-  return v;
+  int64_t b;
+
+  memcpy(&b, &a, sizeof b);
+  return (RwV)((RwVI){0} + b);
 }
 
 /* Vector v of unit i of a block array */
@@ -57,8 +77,9 @@ RW_NN_INLINE RwV Splat(double a)
 /* tanh(x) = -t / (t + 2) with t = expm1(-2|x|) in (-1, 0], and the sign of x:
    no cancellation near 0, no overflow for large |x| (t = -1 below -2|x| = -40,
    where tanh rounds to 1).  expm1(y) = 2^k (expm1(r) + 1) - 1 with y = k ln2 + r,
-   |r| <= ln2 / 2 (Cody-Waite: ln2 in two parts, k ln2_hi exact), expm1(r) by
-   its Taylor series to r^14 (truncation below 2^-56 relative).  2^k is built
+   |r| <= ln2 / 2 (Cody-Waite: ln2 in two parts, k ln2_hi exact), expm1(r) =
+   r + r^2 q(r) by its Taylor series to r^13 (truncation below 2^-56 of
+   expm1(r) at |r| = ln2 / 2), Horner by fused multiply-adds.  2^k is built
    from the bits of k + 1.5 2^52, where k lands in the low bits.  At most 3 ulp
    from the correctly rounded tanh (tests/nn/t702 sweeps it against libm). */
 RW_NN_INLINE RwV TanhV(RwV x)
@@ -68,25 +89,24 @@ RW_NN_INLINE RwV TanhV(RwV x)
   const RwV  y0   = -2 * ax;
   const RwVI big  = y0 < -40;
   const RwV  y    = (RwV)(((RwVI)y0 & ~big) | ((RwVI)Splat(-40) & big));
-  const RwV  ks   = y * 1.4426950408889634 + 0x1.8p52, kd = ks - 0x1.8p52;
-  const RwV  r    = (y - kd * 0x1.62e42fee00000p-1) - kd * 0x1.a39ef35793c76p-33;
+  const RwV  ks   = Fma(y, Splat(1.4426950408889634), Splat(0x1.8p52)), kd = ks - 0x1.8p52;
+  const RwV  r    = Fma(kd, Splat(-0x1.a39ef35793c76p-33), Fma(kd, Splat(-0x1.62e42fee00000p-1), y));
   const RwV  s    = (RwV)(((RwVI)ks + 1023) << 52); /* 2^k, -58 <= k <= 0 */
-  RwV        q    = Splat(1.0 / 87178291200.0), t;
+  RwV        q    = Splat(1.0 / 6227020800.0), t;
 
-  q = q * r + 1.0 / 6227020800.0;
-  q = q * r + 1.0 / 479001600.0;
-  q = q * r + 1.0 / 39916800.0;
-  q = q * r + 1.0 / 3628800.0;
-  q = q * r + 1.0 / 362880.0;
-  q = q * r + 1.0 / 40320.0;
-  q = q * r + 1.0 / 5040.0;
-  q = q * r + 1.0 / 720.0;
-  q = q * r + 1.0 / 120.0;
-  q = q * r + 1.0 / 24.0;
-  q = q * r + 1.0 / 6.0;
-  q = q * r + 0.5;
-  q = q * r * r + r; /* expm1(r) */
-  t = s * q + (s - 1);
+  q = Fma(q, r, Splat(1.0 / 479001600.0));
+  q = Fma(q, r, Splat(1.0 / 39916800.0));
+  q = Fma(q, r, Splat(1.0 / 3628800.0));
+  q = Fma(q, r, Splat(1.0 / 362880.0));
+  q = Fma(q, r, Splat(1.0 / 40320.0));
+  q = Fma(q, r, Splat(1.0 / 5040.0));
+  q = Fma(q, r, Splat(1.0 / 720.0));
+  q = Fma(q, r, Splat(1.0 / 120.0));
+  q = Fma(q, r, Splat(1.0 / 24.0));
+  q = Fma(q, r, Splat(1.0 / 6.0));
+  q = Fma(q, r, Splat(0.5));
+  q = Fma(q, r * r, r); /* expm1(r) */
+  t = Fma(s, q, s - 1); /* s - 1 is exact */
   return (RwV)((RwVI)((0 - t) / (t + 2)) | sign); /* 0 - t: +0 at t = -0 */
 }
 
@@ -132,48 +152,54 @@ RW_NN_INLINE void ActivateDerivative(RwNNActivation act, PetscInt no, PetscInt n
   }
 }
 
-/* z[i] = b[i] + sum_j W[i][j] x[j] (b NULL: from 0) for nv vectors, in the
-   order j = 0, 1, ...; W[i][j] at W[i ws + j wt] (ws, wt = ni, 1 for W and
-   1, no' for W^T), four outputs at a time sharing each x[j] */
-RW_NN_INLINE void Affine(PetscInt no, PetscInt ni, const PetscReal *W, PetscInt ws, PetscInt wt, const PetscReal *b, const PetscReal *restrict x, PetscInt nv, PetscReal *restrict z)
+/* Output units i .. i + k - 1 (k <= 4, a constant once inlined) of
+   z[i] = b[i] + sum_j W[i][j] x[j] (b NULL: from 0) over the whole block,
+   each sum in the order j = 0, 1, ... by fused multiply-adds; W[i][j] at
+   W[i ws + j wt] (ws, wt = ni, 1 for W and 1, no' for W^T).  The k x NV
+   accumulators stay in registers: a weight is broadcast once for NV fmas, an
+   input vector loaded once for k. */
+RW_NN_INLINE void AffineRows(const int k, PetscInt i, PetscInt ni, const PetscReal *W, PetscInt ws, PetscInt wt, const PetscReal *b, const PetscReal *restrict x, PetscReal *restrict z)
 {
-  for (PetscInt v = 0; v < nv; v++) {
-    PetscInt i = 0;
+  RwV s[4][NV];
 
-    for (; i + 4 <= no; i += 4) {
-      const PetscReal *w0 = W + i * ws, *w1 = w0 + ws, *w2 = w1 + ws, *w3 = w2 + ws;
-      RwV              s0 = Splat(b ? b[i] : 0), s1 = Splat(b ? b[i + 1] : 0), s2 = Splat(b ? b[i + 2] : 0), s3 = Splat(b ? b[i + 3] : 0);
+  for (int o = 0; o < k; o++)
+    for (int v = 0; v < NV; v++) s[o][v] = Splat(b ? b[i + o] : 0);
+  for (PetscInt j = 0; j < ni; j++) {
+    RwV xj[NV];
 
-      for (PetscInt j = 0; j < ni; j++) {
-        const RwV xj = AT(x, j, v);
-        s0 += w0[j * wt] * xj;
-        s1 += w1[j * wt] * xj;
-        s2 += w2[j * wt] * xj;
-        s3 += w3[j * wt] * xj;
-      }
-      AT(z, i, v) = s0, AT(z, i + 1, v) = s1, AT(z, i + 2, v) = s2, AT(z, i + 3, v) = s3;
-    }
-    for (; i < no; i++) {
-      RwV s = Splat(b ? b[i] : 0);
-      for (PetscInt j = 0; j < ni; j++) s += W[i * ws + j * wt] * AT(x, j, v);
-      AT(z, i, v) = s;
+    for (int v = 0; v < NV; v++) xj[v] = AT(x, j, v);
+    for (int o = 0; o < k; o++) {
+      const RwV w = Splat(W[(i + o) * ws + j * wt]);
+
+      for (int v = 0; v < NV; v++) s[o][v] = Fma(w, xj[v], s[o][v]);
     }
   }
+  for (int o = 0; o < k; o++)
+    for (int v = 0; v < NV; v++) AT(z, i + o, v) = s[o][v];
 }
 
-/* The forward pass of one block of m points (nv vectors, the last padded with
-   zeros), keeping z_l and a_l for the other forms */
-RW_NN_INLINE void ForwardBlock(RwNN nn, const PetscReal *theta, PetscInt m, PetscInt nv, const PetscReal *x, PetscInt xs)
+/* z = W x + b for a whole block: four output units at a time, then one */
+RW_NN_INLINE void Affine(PetscInt no, PetscInt ni, const PetscReal *W, PetscInt ws, PetscInt wt, const PetscReal *b, const PetscReal *restrict x, PetscReal *restrict z)
+{
+  PetscInt i = 0;
+
+  for (; i + 4 <= no; i += 4) AffineRows(4, i, ni, W, ws, wt, b, x, z);
+  for (; i < no; i++) AffineRows(1, i, ni, W, ws, wt, b, x, z);
+}
+
+/* The forward pass of one block of m points (the rest of the block zeros),
+   keeping z_l and a_l for the other forms */
+RW_NN_INLINE void ForwardBlock(RwNN nn, const PetscReal *theta, PetscInt m, const PetscReal *x, PetscInt xs)
 {
   const PetscInt L = nn->nsizes - 1;
 
   for (PetscInt c = 0; c < nn->sizes[0]; c++)
-    for (PetscInt p = 0; p < nv * RW_NN_LANES; p++) nn->a[0][c * B + p] = p < m ? x[c * xs + p] : 0;
+    for (PetscInt p = 0; p < B; p++) nn->a[0][c * B + p] = p < m ? x[c * xs + p] : 0;
   for (PetscInt l = 1; l <= L; l++) {
     const RwNNActivation act = l == L ? nn->output : nn->hidden;
 
-    Affine(nn->sizes[l], nn->sizes[l - 1], theta + nn->offW[l], nn->sizes[l - 1], 1, theta + nn->offb[l], nn->a[l - 1], nv, nn->z[l]);
-    Activate(act, nn->sizes[l], nv, nn->z[l], nn->a[l]);
+    Affine(nn->sizes[l], nn->sizes[l - 1], theta + nn->offW[l], nn->sizes[l - 1], 1, theta + nn->offb[l], nn->a[l - 1], nn->z[l]);
+    Activate(act, nn->sizes[l], NV, nn->z[l], nn->a[l]);
   }
 }
 
@@ -182,21 +208,21 @@ PETSC_INTERN RW_NN_CLONES void RwNNForward_MLP(RwNN nn, const PetscReal theta[],
   const PetscInt L = nn->nsizes - 1;
 
   for (PetscInt p0 = 0; p0 < n; p0 += B) {
-    const PetscInt m = PetscMin(B, n - p0), nv = (m + RW_NN_LANES - 1) / RW_NN_LANES;
+    const PetscInt m = PetscMin(B, n - p0);
 
-    ForwardBlock(nn, theta, m, nv, x + p0, xs);
+    ForwardBlock(nn, theta, m, x + p0, xs);
     for (PetscInt c = 0; c < nn->sizes[L]; c++)
       for (PetscInt p = 0; p < m; p++) y[c * ys + p0 + p] = nn->a[L][c * B + p];
   }
 }
 
 /* dz += db + dW a: the weights' direction for one layer */
-RW_NN_INLINE void TangentWeights(PetscInt no, PetscInt ni, const PetscReal *dW, const PetscReal *db, const PetscReal *restrict a, PetscInt nv, PetscReal *restrict dz)
+RW_NN_INLINE void TangentWeights(PetscInt no, PetscInt ni, const PetscReal *dW, const PetscReal *db, const PetscReal *restrict a, PetscReal *restrict dz)
 {
   for (PetscInt i = 0; i < no; i++)
-    for (PetscInt v = 0; v < nv; v++) {
+    for (PetscInt v = 0; v < NV; v++) {
       RwV s = AT(dz, i, v) + db[i];
-      for (PetscInt j = 0; j < ni; j++) s += dW[i * ni + j] * AT(a, j, v);
+      for (PetscInt j = 0; j < ni; j++) s = Fma(Splat(dW[i * ni + j]), AT(a, j, v), s);
       AT(dz, i, v) = s;
     }
 }
@@ -207,18 +233,18 @@ PETSC_INTERN RW_NN_CLONES void RwNNTangent_MLP(RwNN nn, const PetscReal theta[],
   const PetscInt L = nn->nsizes - 1;
 
   for (PetscInt p0 = 0; p0 < n; p0 += B) {
-    const PetscInt m = PetscMin(B, n - p0), nv = (m + RW_NN_LANES - 1) / RW_NN_LANES;
+    const PetscInt m = PetscMin(B, n - p0);
 
-    ForwardBlock(nn, theta, m, nv, x + p0, xs);
+    ForwardBlock(nn, theta, m, x + p0, xs);
     for (PetscInt c = 0; c < nn->sizes[0]; c++)
-      for (PetscInt p = 0; p < nv * RW_NN_LANES; p++) nn->da[0][c * B + p] = dx && p < m ? dx[c * xs + p0 + p] : 0;
+      for (PetscInt p = 0; p < B; p++) nn->da[0][c * B + p] = dx && p < m ? dx[c * xs + p0 + p] : 0;
     for (PetscInt l = 1; l <= L; l++) {
       const RwNNActivation act = l == L ? nn->output : nn->hidden;
       const PetscInt       no = nn->sizes[l], ni = nn->sizes[l - 1];
 
-      Affine(no, ni, theta + nn->offW[l], ni, 1, NULL, nn->da[l - 1], nv, nn->dz);
-      if (dtheta) TangentWeights(no, ni, dtheta + nn->offW[l], dtheta + nn->offb[l], nn->a[l - 1], nv, nn->dz);
-      ActivateDerivative(act, no, nv, nn->z[l], nn->a[l], nn->dz, nn->da[l]);
+      Affine(no, ni, theta + nn->offW[l], ni, 1, NULL, nn->da[l - 1], nn->dz);
+      if (dtheta) TangentWeights(no, ni, dtheta + nn->offW[l], dtheta + nn->offb[l], nn->a[l - 1], nn->dz);
+      ActivateDerivative(act, no, NV, nn->z[l], nn->a[l], nn->dz, nn->da[l]);
     }
     for (PetscInt c = 0; c < nn->sizes[L]; c++)
       for (PetscInt p = 0; p < m; p++) {
@@ -228,23 +254,41 @@ PETSC_INTERN RW_NN_CLONES void RwNNTangent_MLP(RwNN nn, const PetscReal theta[],
   }
 }
 
-/* The weight gradient of one layer for one block, lane by lane: G[w] +=
-   zbar[i] a[j] (w = offW + i ni + j) and G[offb + i] += zbar[i], each G[w] a
-   vector of RW_NN_LANES partial sums */
-RW_NN_INLINE void WeightGradientLanes(PetscInt no, PetscInt ni, PetscInt offW, PetscInt offb, const PetscReal *restrict zb, const PetscReal *restrict a, PetscInt nv, PetscReal *restrict G)
+/* Output units i .. i + k - 1 (k <= 4, a constant once inlined) of one
+   layer's weight gradient for one block, lane by lane: G[w] += zbar[i] a[j]
+   (w = offW + i ni + j) over the block's vectors v = 0, 1, ... by fused
+   multiply-adds and G[offb + i] += zbar[i], each G[w] a vector of
+   RW_NN_LANES partial sums.  The k x NV zbar vectors stay in registers; each
+   a[j] vector is loaded once for k units. */
+RW_NN_INLINE void WeightGradientRows(const int k, PetscInt i, PetscInt ni, PetscInt offW, PetscInt offb, const PetscReal *restrict zb, const PetscReal *restrict a, PetscReal *restrict G)
 {
-  for (PetscInt i = 0; i < no; i++) {
-    RwV sb = LANES(G, offb + i);
+  RwV zi[4][NV];
 
-    for (PetscInt v = 0; v < nv; v++) sb += AT(zb, i, v);
-    LANES(G, offb + i) = sb;
-    for (PetscInt j = 0; j < ni; j++) {
-      RwV s = LANES(G, offW + i * ni + j);
+  for (int o = 0; o < k; o++) {
+    RwV sb = LANES(G, offb + i + o);
 
-      for (PetscInt v = 0; v < nv; v++) s += AT(zb, i, v) * AT(a, j, v);
-      LANES(G, offW + i * ni + j) = s;
+    for (int v = 0; v < NV; v++) zi[o][v] = AT(zb, i + o, v), sb += zi[o][v];
+    LANES(G, offb + i + o) = sb;
+  }
+  for (PetscInt j = 0; j < ni; j++) {
+    RwV aj[NV];
+
+    for (int v = 0; v < NV; v++) aj[v] = AT(a, j, v);
+    for (int o = 0; o < k; o++) {
+      RwV s = LANES(G, offW + (i + o) * ni + j);
+
+      for (int v = 0; v < NV; v++) s = Fma(zi[o][v], aj[v], s);
+      LANES(G, offW + (i + o) * ni + j) = s;
     }
   }
+}
+
+RW_NN_INLINE void WeightGradientLanes(PetscInt no, PetscInt ni, PetscInt offW, PetscInt offb, const PetscReal *restrict zb, const PetscReal *restrict a, PetscReal *restrict G)
+{
+  PetscInt i = 0;
+
+  for (; i + 4 <= no; i += 4) WeightGradientRows(4, i, ni, offW, offb, zb, a, G);
+  for (; i < no; i++) WeightGradientRows(1, i, ni, offW, offb, zb, a, G);
 }
 
 /* Each point's weight terms of one layer for one block, written to gw[w gs + p] */
@@ -272,7 +316,9 @@ RW_NN_INLINE void AddLanes(PetscInt nw, const PetscReal *G, PetscReal *gsum)
 
 /* xbar += N_x(x)^T ybar (if xbar); each point's terms of N_theta(x)^T ybar
    written to gw[w gs + p] (if gw); their sums over the n points, in an order
-   fixed by n, added to gsum[w] (if gsum) */
+   fixed by n, added to gsum[w] (if gsum).  Block by block, the forward
+   recomputation and the backpropagation together, so the block's
+   activations stay in the L1 cache. */
 PETSC_INTERN RW_NN_CLONES void RwNNAdjoint_MLP(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, const PetscReal ybar[], PetscInt ys, PetscReal xbar[], PetscReal gw[], PetscInt gs, PetscReal gsum[])
 {
   const PetscInt L = nn->nsizes - 1;
@@ -281,21 +327,21 @@ PETSC_INTERN RW_NN_CLONES void RwNNAdjoint_MLP(RwNN nn, const PetscReal theta[],
   if (gsum)
     for (PetscInt w = 0; w < nn->nweights; w++) LANES(G, w) = Splat(0);
   for (PetscInt p0 = 0; p0 < n; p0 += B) {
-    const PetscInt m = PetscMin(B, n - p0), nv = (m + RW_NN_LANES - 1) / RW_NN_LANES;
+    const PetscInt m = PetscMin(B, n - p0);
 
-    ForwardBlock(nn, theta, m, nv, x + p0, xs);
-    for (PetscInt c = 0; c < nn->sizes[L]; c++) /* padding lanes get ybar 0, so they add nothing */
-      for (PetscInt p = 0; p < nv * RW_NN_LANES; p++) ab[c * B + p] = p < m ? ybar[c * ys + p0 + p] : 0;
-    ActivateDerivative(nn->output, nn->sizes[L], nv, nn->z[L], nn->a[L], ab, zb);
+    ForwardBlock(nn, theta, m, x + p0, xs);
+    for (PetscInt c = 0; c < nn->sizes[L]; c++) /* padding points get ybar 0, so they add nothing */
+      for (PetscInt p = 0; p < B; p++) ab[c * B + p] = p < m ? ybar[c * ys + p0 + p] : 0;
+    ActivateDerivative(nn->output, nn->sizes[L], NV, nn->z[L], nn->a[L], ab, zb);
     for (PetscInt l = L; l >= 1; l--) {
       const PetscInt no = nn->sizes[l], ni = nn->sizes[l - 1];
 
-      if (gsum) WeightGradientLanes(no, ni, nn->offW[l], nn->offb[l], zb, nn->a[l - 1], nv, G);
+      if (gsum) WeightGradientLanes(no, ni, nn->offW[l], nn->offb[l], zb, nn->a[l - 1], G);
       if (gw) WeightGradientPoints(no, ni, nn->offW[l], nn->offb[l], zb, nn->a[l - 1], m, gw + p0, gs);
       if (l == 1 && !xbar) break;
       /* abar_{l-1} = W_l^T zbar_l: input unit j sums over output units i = 0, 1, ... */
-      Affine(ni, no, theta + nn->offW[l], 1, ni, NULL, zb, nv, ab);
-      if (l > 1) ActivateDerivative(nn->hidden, ni, nv, nn->z[l - 1], nn->a[l - 1], ab, zb);
+      Affine(ni, no, theta + nn->offW[l], 1, ni, NULL, zb, ab);
+      if (l > 1) ActivateDerivative(nn->hidden, ni, NV, nn->z[l - 1], nn->a[l - 1], ab, zb);
       else
         for (PetscInt c = 0; c < ni; c++)
           for (PetscInt p = 0; p < m; p++) xbar[c * xs + p0 + p] += ab[c * B + p];
@@ -319,15 +365,19 @@ PETSC_INTERN RW_NN_CLONES void RwNNTanhArray(PetscInt n, const PetscReal *x, Pet
   }
 }
 
-/* The peak of the kernels' loops: independent multiply-adds (no FMA) on the
+/* The peak of the kernels' loops: independent fused multiply-adds on the
    same vectors, in the same variants; reps x 8 x RW_NN_LANES x 2 flops */
 PETSC_INTERN RW_NN_CLONES void RwNNMultiplyAddLoopArray(PetscInt reps, PetscReal *acc)
 {
-  RwV s[8], w = Splat(acc[0]), x = Splat(acc[1]);
+  RwV s[8], w, x = Splat(acc[1]);
+
+  for (int l = 0; l < RW_NN_LANES; l++) w[l] = acc[0] * (1 + l * 0x1p-40); /* lanes the compiler cannot prove equal */
 
   for (int a = 0; a < 8; a++) s[a] = Splat(acc[2 + a]);
-  for (PetscInt r = 0; r < reps; r++)
-    for (int a = 0; a < 8; a++) s[a] = s[a] * w + x;
+  for (PetscInt r = 0; r < reps; r++) {
+#pragma GCC unroll 8
+    for (int a = 0; a < 8; a++) s[a] = Fma(s[a], w, x);
+  }
   for (int a = 0; a < 8; a++) acc[2 + a] = s[a][0];
 }
 
@@ -360,8 +410,8 @@ void RwNNTanh(PetscInt n, const PetscReal x[], PetscReal y[])
 
 /*@C
   RwNNMultiplyAddLoop - the peak flop rate the network's kernels can reach on
-  this machine: reps rounds of 8 independent vector multiply-adds (mul then
-  add, as in the kernels) on RW_NN_LANES lanes, in the kernels' ISA variant;
+  this machine: reps rounds of 8 independent vector fused multiply-adds (one
+  rounding, as in the kernels) on RW_NN_LANES lanes, in the kernels' ISA variant;
   returns the flops done (acc: 10 values, read and written so nothing is elided)
 
   Not collective

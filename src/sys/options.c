@@ -293,6 +293,7 @@ static const char *const RwOptionNames[] = {
   "-rw_hybrid_epochs",
   "-rw_hybrid_grid",
   "-rw_hybrid_kappa",
+  "-rw_hybrid_kappa0",
   "-rw_hybrid_lr",
   "-rw_hybrid_lr_decay",
   "-rw_hybrid_observe_every",

@@ -7,6 +7,12 @@
 # 7.2e-3); on 2 ranks with the trajectories in 2 groups every printed figure
 # but the seconds is the same as on 1 rank.  Adam (100 epochs) lowers J by at
 # least 15x (measured 21.5x).  The HDF5 output holds theta with its layers.
+# -rw_hybrid_train_kappa (true kappa 5e-3, where diffusion reaches a cell in
+# the run; at 1e-3 it hardly does and kappa is weakly identified), TAO (BLMVM,
+# log kappa bounded by the explicit scheme's stability limit): from kappa0 =
+# 1e-2 and from 2.5e-3, J falls by at least 1000x (measured 6804x, 4067x) and
+# kappa ends at least 10x closer to the truth than it started (measured
+# 5.105e-3, 4.9988e-3); on 2 ranks in 2 groups the same digits.
 set -eu
 . "$top_srcdir/tests/testlib.sh"
 dir=$(mktemp -d)
@@ -28,6 +34,19 @@ grep -q '2 group(s)' "$dir/two.txt" || { echo "FAIL: the 2-rank run did not use 
 $RW_MPIEXEC $RW_MPIEXEC_FLAGS -n 1 "$app" $opts -rw_hybrid_epochs 100 -rw_hybrid_optimizer adam -rw_hybrid_lr 0.02 > "$dir/adam.txt"
 reda=$(get "$dir/adam.txt" J0 6)
 awk -v r="$reda" 'BEGIN { if (!(r >= 15)) { print "FAIL: Adam lowered J by " r "x, expected >= 15"; exit 1 } }'
+kopts="$opts -rw_hybrid_train_kappa -rw_hybrid_kappa 5e-3"
+for k0 in 1e-2 2.5e-3; do
+  $RW_MPIEXEC $RW_MPIEXEC_FLAGS -n 1 "$app" $kopts -rw_hybrid_kappa0 $k0 > "$dir/k$k0.txt"
+  redk=$(get "$dir/k$k0.txt" J0 6)
+  kl=$(get "$dir/k$k0.txt" kappa 3)
+  awk -v r="$redk" -v k="$kl" -v k0="$k0" 'function abs(v) { return v < 0 ? -v : v }
+    BEGIN { if (!(r >= 1000 && abs(k - 5e-3) <= 0.1 * abs(k0 - 5e-3))) { print "FAIL: training kappa from " k0 ": J reduction " r " (>= 1000), kappa " k " (within " 0.1 * abs(k0 - 5e-3) " of 5e-3)"; exit 1 } }'
+  echo "train kappa from $k0: J reduction $redk, kappa $kl (true 5e-3)"
+done
+$RW_MPIEXEC $RW_MPIEXEC_FLAGS -n 2 "$app" $kopts -rw_hybrid_kappa0 1e-2 -rw_ensemble_groups 2 > "$dir/k2.txt"
+grep -v -e seconds -e 'group(s)' -e '^output' "$dir/k1e-2.txt" > "$dir/a"
+grep -v -e seconds -e 'group(s)' -e '^output' "$dir/k2.txt" > "$dir/b"
+diff "$dir/a" "$dir/b" || { echo "FAIL: training kappa on 2 ranks in 2 groups differs from 1 rank"; exit 1; }
 if command -v h5dump > /dev/null; then
   h5dump -a /theta/layers "$dir/h1.h5" | grep -q '1, 8, 8, 1' || { echo "FAIL: theta's layers attribute"; exit 1; }
   h5dump -d /history -H "$dir/h1.h5" | grep -q 'DATASPACE  SIMPLE { ( 151, 3 )' || { echo "FAIL: history is not 151 x 3"; exit 1; }
