@@ -33,6 +33,7 @@ PetscErrorCode RwNNCreate(MPI_Comm comm, RwNN *nn)
   n->hidden   = RW_NN_TANH;
   n->output   = RW_NN_IDENTITY;
   n->seed     = 1;
+  n->isa      = RwKernelISABest(); /* a model that embeds it gives its own (-rw_kernel_isa) */
   RwNNSetOps_MLP(n);
   *nn = n;
   PetscFunctionReturn(PETSC_SUCCESS);

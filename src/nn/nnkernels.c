@@ -49,7 +49,7 @@
 typedef double  RwV __attribute__((vector_size(8 * RW_NN_LANES), aligned(8)));
 typedef int64_t RwVI __attribute__((vector_size(8 * RW_NN_LANES), aligned(8)));
 
-#define RW_NN_INLINE static inline __attribute__((always_inline))
+#define RW_NN_INLINE RW_KERNEL_INLINE
 
 /* a b + c rounded once, lane by lane: GCC makes it one vfmadd in the variants with FMA */
 RW_NN_INLINE RwV Fma(RwV a, RwV b, RwV c)
@@ -203,7 +203,7 @@ RW_NN_INLINE void ForwardBlock(RwNN nn, const PetscReal *theta, PetscInt m, cons
   }
 }
 
-PETSC_INTERN RW_NN_CLONES void RwNNForward_MLP(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, PetscReal y[], PetscInt ys)
+RW_NN_INLINE void ForwardBody(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, PetscReal y[], PetscInt ys)
 {
   const PetscInt L = nn->nsizes - 1;
 
@@ -214,6 +214,11 @@ PETSC_INTERN RW_NN_CLONES void RwNNForward_MLP(RwNN nn, const PetscReal theta[],
     for (PetscInt c = 0; c < nn->sizes[L]; c++)
       for (PetscInt p = 0; p < m; p++) y[c * ys + p0 + p] = nn->a[L][c * B + p];
   }
+}
+RW_KERNEL_VARIANTS(Forward, (RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, PetscReal y[], PetscInt ys), (nn, theta, n, x, xs, y, ys));
+PETSC_INTERN void RwNNForward_MLP(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, PetscReal y[], PetscInt ys)
+{
+  ForwardVariants[nn->isa](nn, theta, n, x, xs, y, ys);
 }
 
 /* dz += db + dW a: the weights' direction for one layer */
@@ -228,7 +233,7 @@ RW_NN_INLINE void TangentWeights(PetscInt no, PetscInt ni, const PetscReal *dW, 
 }
 
 /* y = N(x) (if y), dy = N_x(x) dx + N_theta(x) dtheta; dx or dtheta NULL: zero */
-PETSC_INTERN RW_NN_CLONES void RwNNTangent_MLP(RwNN nn, const PetscReal theta[], const PetscReal dtheta[], PetscInt n, const PetscReal x[], const PetscReal dx[], PetscInt xs, PetscReal y[], PetscReal dy[], PetscInt ys)
+RW_NN_INLINE void TangentBody(RwNN nn, const PetscReal theta[], const PetscReal dtheta[], PetscInt n, const PetscReal x[], const PetscReal dx[], PetscInt xs, PetscReal y[], PetscReal dy[], PetscInt ys)
 {
   const PetscInt L = nn->nsizes - 1;
 
@@ -252,6 +257,11 @@ PETSC_INTERN RW_NN_CLONES void RwNNTangent_MLP(RwNN nn, const PetscReal theta[],
         dy[c * ys + p0 + p] = nn->da[L][c * B + p];
       }
   }
+}
+RW_KERNEL_VARIANTS(Tangent, (RwNN nn, const PetscReal theta[], const PetscReal dtheta[], PetscInt n, const PetscReal x[], const PetscReal dx[], PetscInt xs, PetscReal y[], PetscReal dy[], PetscInt ys), (nn, theta, dtheta, n, x, dx, xs, y, dy, ys));
+PETSC_INTERN void RwNNTangent_MLP(RwNN nn, const PetscReal theta[], const PetscReal dtheta[], PetscInt n, const PetscReal x[], const PetscReal dx[], PetscInt xs, PetscReal y[], PetscReal dy[], PetscInt ys)
+{
+  TangentVariants[nn->isa](nn, theta, dtheta, n, x, dx, xs, y, dy, ys);
 }
 
 /* Output units i .. i + k - 1 (k <= 4, a constant once inlined) of one
@@ -319,7 +329,7 @@ RW_NN_INLINE void AddLanes(PetscInt nw, const PetscReal *G, PetscReal *gsum)
    fixed by n, added to gsum[w] (if gsum).  Block by block, the forward
    recomputation and the backpropagation together, so the block's
    activations stay in the L1 cache. */
-PETSC_INTERN RW_NN_CLONES void RwNNAdjoint_MLP(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, const PetscReal ybar[], PetscInt ys, PetscReal xbar[], PetscReal gw[], PetscInt gs, PetscReal gsum[])
+RW_NN_INLINE void AdjointBody(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, const PetscReal ybar[], PetscInt ys, PetscReal xbar[], PetscReal gw[], PetscInt gs, PetscReal gsum[])
 {
   const PetscInt L = nn->nsizes - 1;
   PetscReal     *zb = nn->bar[0], *ab = nn->bar[1], *G = nn->glanes;
@@ -349,9 +359,14 @@ PETSC_INTERN RW_NN_CLONES void RwNNAdjoint_MLP(RwNN nn, const PetscReal theta[],
   }
   if (gsum) AddLanes(nn->nweights, G, gsum);
 }
+RW_KERNEL_VARIANTS(Adjoint, (RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, const PetscReal ybar[], PetscInt ys, PetscReal xbar[], PetscReal gw[], PetscInt gs, PetscReal gsum[]), (nn, theta, n, x, xs, ybar, ys, xbar, gw, gs, gsum));
+PETSC_INTERN void RwNNAdjoint_MLP(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, const PetscReal ybar[], PetscInt ys, PetscReal xbar[], PetscReal gw[], PetscInt gs, PetscReal gsum[])
+{
+  AdjointVariants[nn->isa](nn, theta, n, x, xs, ybar, ys, xbar, gw, gs, gsum);
+}
 
 /* RwNNTanh's loop, in the same clones as the kernels */
-PETSC_INTERN RW_NN_CLONES void RwNNTanhArray(PetscInt n, const PetscReal *x, PetscReal *y)
+RW_NN_INLINE void TanhArrayBody(PetscInt n, const PetscReal *x, PetscReal *y)
 {
   PetscInt p = 0;
 
@@ -364,10 +379,15 @@ PETSC_INTERN RW_NN_CLONES void RwNNTanhArray(PetscInt n, const PetscReal *x, Pet
     for (PetscInt q = p; q < n; q++) y[q] = v[q - p];
   }
 }
+RW_KERNEL_VARIANTS(TanhArray, (PetscInt n, const PetscReal *x, PetscReal *y), (n, x, y));
+PETSC_INTERN void RwNNTanhArray(PetscInt n, const PetscReal *x, PetscReal *y)
+{
+  TanhArrayVariants[RwKernelISABest()](n, x, y);
+}
 
 /* The peak of the kernels' loops: independent fused multiply-adds on the
    same vectors, in the same variants; reps x 8 x RW_NN_LANES x 2 flops */
-PETSC_INTERN RW_NN_CLONES void RwNNMultiplyAddLoopArray(PetscInt reps, PetscReal *acc)
+RW_NN_INLINE void MultiplyAddLoopBody(PetscInt reps, PetscReal *acc)
 {
   RwV s[8], w, x = Splat(acc[1]);
 
@@ -380,11 +400,12 @@ PETSC_INTERN RW_NN_CLONES void RwNNMultiplyAddLoopArray(PetscInt reps, PetscReal
   }
   for (int a = 0; a < 8; a++) acc[2 + a] = s[a][0];
 }
+RW_KERNEL_VARIANTS(MultiplyAddLoop, (PetscInt reps, PetscReal *acc), (reps, acc));
+PETSC_INTERN void RwNNMultiplyAddLoopArray(PetscInt reps, PetscReal *acc)
+{
+  MultiplyAddLoopVariants[RwKernelISABest()](reps, acc);
+}
 
-/* GCC 12 takes the address of a target_clones function for a local's */
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
-  #pragma GCC diagnostic ignored "-Wdangling-pointer"
-#endif
 PETSC_INTERN void RwNNSetOps_MLP(RwNN nn)
 {
   nn->ops->forward = RwNNForward_MLP;

@@ -23,7 +23,7 @@ PetscBool RwKernelISAAvailable(RwKernelISA isa)
   switch (isa) {
   case RW_KERNEL_ISA_PORTABLE: return PETSC_TRUE;
 #if defined(RW_KERNEL_ISA_DISPATCH)
-  case RW_KERNEL_ISA_AVX2: return __builtin_cpu_supports("avx2") ? PETSC_TRUE : PETSC_FALSE;
+  case RW_KERNEL_ISA_AVX2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? PETSC_TRUE : PETSC_FALSE; /* the variant is built for both */
   case RW_KERNEL_ISA_AVX512:
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") ? PETSC_TRUE : PETSC_FALSE;
 #endif

@@ -1,6 +1,7 @@
 /*
   The dispatched kernels give the portable kernels' bits.  For heat (1D, 2D,
-  3D explicit, 2D implicit) and wave (2D and 3D, space orders 2, 4, 8) the
+  3D explicit, 2D implicit, and 1D/2D with the network term of src/nn) and
+  wave (2D and 3D, space orders 2, 4, 8) the
   gradient (J, dJ/dm, dJ/du0: forward and adjoint rows) and a tangent step
   (tangent rows) are computed with -rw_kernel_isa portable and with every
   other instruction set this CPU runs (AVX2, AVX-512 on x86-64), and must be
@@ -17,6 +18,9 @@ static const struct {
   {"heat", "-rw_heat_dim 2 -da_grid_x 37 -da_grid_y 29 -rw_steps 10"},
   {"heat", "-rw_heat_dim 2 -da_grid_x 21 -da_grid_y 19 -rw_steps 4 -rw_heat_scheme implicit"},
   {"heat", "-rw_heat_dim 3 -da_grid_x 13 -da_grid_y 11 -da_grid_z 12 -rw_steps 6"},
+  /* the network term's kernels (src/nn) too, over more than one tile of the adjoint */
+  {"heat", "-rw_heat_dim 2 -da_grid_x 37 -da_grid_y 31 -rw_steps 6 -rw_heat_nn -rw_nn_layers 1,16,16,1"},
+  {"heat", "-rw_heat_dim 1 -da_grid_x 203 -rw_steps 5 -rw_heat_nn -rw_nn_layers 1,8,8,8,1 -rw_nn_activation softplus"},
   {"wave", "-rw_wave_space_order 2 -da_grid_x 41 -da_grid_y 33 -rw_wave_nbl 4 -rw_wave_f0 0.03 -rw_steps 30"},
   {"wave", "-rw_wave_space_order 4 -da_grid_x 41 -da_grid_y 33 -rw_wave_nbl 4 -rw_wave_f0 0.03 -rw_steps 30"},
   {"wave", "-rw_wave_space_order 8 -da_grid_x 41 -da_grid_y 33 -rw_wave_nbl 4 -rw_wave_f0 0.03 -rw_steps 30"},

@@ -9,13 +9,15 @@
   (RwKernelISABest(), or -rw_kernel_isa for a model), so a portable build
   runs AVX2 or AVX-512 code on a machine that has it.
 
-  Bits: every variant gives the portable kernel's results.  No variant
-  enables FMA, so no variant can contract a*b+c where the portable code does
-  not (the portable x86-64 build has no FMA either); the variants differ
-  only in vector width, and the kernels' loops are element-wise (no
-  reassociated sums), so every point computes the same operations in the
-  same order.  A build with -march=native compiles every variant with the
-  native instruction set as its base (FMA included), as it always did.
+  Bits: every variant gives the portable kernel's results.  The AVX2 and
+  AVX-512 variants have FMA, so GCC could contract a*b+c where the portable
+  code (x86-64 without FMA) does not; configure's -ffp-contract=off forbids
+  that everywhere, so FMA only runs where the source asks for it with fma(),
+  which is correctly rounded in every variant (libm's in the portable one).
+  Otherwise the variants differ only in vector width, and the kernels' loops
+  are element-wise (no reassociated sums), so every point computes the same
+  operations in the same order.  src/nn uses the same variants (t108 checks
+  heat, wave and the network term).
 
   Without the target attribute (another compiler or architecture) every
   entry of the table is the portable kernel.
@@ -27,7 +29,7 @@
 
 typedef enum {
   RW_KERNEL_ISA_PORTABLE, /* what the build's CFLAGS give (SSE2 on x86-64 without -march) */
-  RW_KERNEL_ISA_AVX2,     /* 256-bit vectors */
+  RW_KERNEL_ISA_AVX2,     /* 256-bit vectors, with FMA */
   RW_KERNEL_ISA_AVX512,   /* 512-bit vectors (AVX-512 F, VL, BW, DQ) */
   RW_KERNEL_ISA_N
 } RwKernelISA;
@@ -40,7 +42,7 @@ PETSC_EXTERN PetscErrorCode RwKernelISACheck(MPI_Comm, const char[], RwKernelISA
 
 #if defined(__GNUC__) && defined(__x86_64__)
   #define RW_KERNEL_ISA_DISPATCH 1
-  #define RW_KERNEL_TARGET_AVX2   __attribute__((target("avx2")))
+  #define RW_KERNEL_TARGET_AVX2   __attribute__((target("avx2,fma"))) /* x86-64-v3: FMA for explicit fma() (src/nn); nothing is contracted (-ffp-contract=off) */
   #define RW_KERNEL_TARGET_AVX512 __attribute__((target("avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512")))
 #else
   #define RW_KERNEL_TARGET_AVX2

@@ -3,6 +3,7 @@
 #define REWIND_PRIVATE_NNIMPL_H
 
 #include <rewind/nn.h>
+#include <rewind/private/kernelisaimpl.h>
 
 /* Points per block of the kernels: every layer runs over a block of points
    at a time, in vectors of RW_NN_LANES points, and a block's activations stay
@@ -16,12 +17,6 @@
    sums exactly: 321 exact adds a tile instead of 321 a point for 1-16-16-1 */
 #define RW_NN_TILE 1024
 
-/* The kernels' run-time ISA variants (GCC's ifunc clones): AVX-512, AVX2, baseline */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-  #define RW_NN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-#else
-  #define RW_NN_CLONES
-#endif
 
 typedef struct _RwNNOps *RwNNOps;
 struct _RwNNOps {
@@ -32,6 +27,7 @@ struct _RwNNOps {
 
 struct _n_RwNN {
   struct _RwNNOps ops[1];
+  RwKernelISA     isa; /* the kernels' instruction set (RW_KERNEL_VARIANTS): the model's, or the best */
   MPI_Comm        comm;
   char           *prefix;
   PetscInt        nsizes;                   /* layers + 1: s_0 (inputs) .. s_L (outputs) */

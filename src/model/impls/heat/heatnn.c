@@ -100,6 +100,7 @@ PetscErrorCode RwHeatNNAdjoint(RwModel model, Vec u, Vec mu, Vec l, PetscReal *p
   PetscScalar       *xa;
 
   PetscFunctionBegin;
+  heat->nn->isa = model->isa; /* as the rows do (RwHeatNNRowSetUp) */
   if (!heat->nnscatter) { /* one rank: the natural ordering is the state's */
     PetscCall(VecGetArrayRead(u, &ua));
     PetscCall(VecGetArrayRead(mu, &ma));

@@ -37,6 +37,7 @@ RwHeatNNRow RwHeatNNRowSetUp(RwModel model, PetscBool tangent)
   RwHeatNNRow   c;
 
   c.nn     = heat->nn;
+  if (heat->usenn) heat->nn->isa = model->isa; /* the network's kernels run with the stencil's instruction set */
   c.theta  = heat->usenn ? RwModelBlockValues(model, heat->nnblock) : NULL;
   c.dtheta = heat->usenn && tangent ? RwModelBlockDirection(model, heat->nnblock) : NULL;
   c.dt     = model->dt;
