@@ -346,6 +346,7 @@ static const char *const RwOptionNames[] = {
   "-rw_schedule_view_actions",
   "-rw_schedule_view_draw",
   "-rw_state_bytes",
+  "-rw_stencil_block_rows",
   "-rw_steps",
   "-rw_store_disk_type",
   "-rw_store_hdf5_alignment",

@@ -5,10 +5,14 @@
   exactly once, and every row must see, at every neighbour its stencil
   reaches, the value the boundary rule gives; points must interpolate a
   linear function exactly, spread must be interpolation's transpose, and
-  both must give the same values on any number of ranks.
+  both must give the same values on any number of ranks.  A 3D pass walked
+  in tiles of y rows (-rw_stencil_block_rows, forced tiny) must visit its
+  rows in another order and give the same bits as one walked plane by plane.
 */
 #include "rwtest.h"
 #include <rewind/private/stencilimpl.h>
+#include <string.h>
+#include <stdlib.h>
 
 /* A value that names its point and component: what every neighbour must read */
 static PetscReal Tag(const PetscInt ijk[3], PetscInt c)
@@ -160,6 +164,101 @@ START_TEST(test_pass)
         run_pass_case(dim, 1, w, DMDA_STENCIL_STAR, cases[c]);
         run_pass_case(dim, 2, w, DMDA_STENCIL_BOX, cases[c]);
       }
+  /* the same checks with 3D passes walked in tiles of 2 y rows */
+  RW_CHECK(PetscOptionsSetValue(NULL, "-rw_stencil_block_rows", "2"));
+  for (PetscInt c = 0; c < 4; c++)
+    for (PetscInt w = 1; w <= 2; w++) run_pass_case(3, 2, w, DMDA_STENCIL_BOX, cases[c]);
+  RW_CHECK(PetscOptionsClearValue(NULL, "-rw_stencil_block_rows"));
+}
+END_TEST
+
+/* A row of a fourth-order Laplacian of both components with weights that
+   round, and the order rows come in (the first rows' j and k) */
+typedef struct {
+  RwStencil      st;
+  RwStencilInput in;
+  PetscScalar   *y;
+  PetscInt       order[64][2], nrows;
+} LapCtx;
+
+static void LapRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+{
+  static const PetscReal w[3] = {-5.0 / 2, 4.0 / 3, -1.0 / 12};
+  LapCtx                *p   = (LapCtx *)ctx;
+  RwStencilRow           R   = RwStencilInputRow(p->st, &p->in, 2, ghosted, i, j, k);
+  PetscScalar           *y   = RwStencilOwnedAt(p->st, 2, p->y, i, j, k);
+
+  if (p->nrows < 64) p->order[p->nrows][0] = j, p->order[p->nrows][1] = k;
+  p->nrows++;
+  for (PetscInt q = 0; q < 2 * n; q++) y[q] = RwStencilD2(2, w, &R.p[q], 2) / 3 + RwStencilD2(2, w, &R.p[q], R.sy) / 7 + RwStencilD2(2, w, &R.p[q], R.sz) * 0.1;
+}
+
+/* One pass of LapRow over a random state on a 3D grid set up with the
+   options -rw_stencil_block_rows rows (NULL: unset, automatic) */
+static void run_lap(const char rows[], Vec *y, LapCtx *p)
+{
+  const RwStencilBoundaryType bc[3][2] = {{RW_STENCIL_MIRROR, RW_STENCIL_ZERO}, {RW_STENCIL_PERIODIC, RW_STENCIL_PERIODIC}, {RW_STENCIL_ZERO, RW_STENCIL_MIRROR}};
+  RwModel                     model;
+  RwStencil                   st;
+  Vec                         u;
+  PetscRandom                 rnd;
+
+  if (rows) RW_CHECK(PetscOptionsSetValue(NULL, "-rw_stencil_block_rows", rows));
+  RW_CHECK(CreateGrid(3, 2, 2, DMDA_STENCIL_STAR, bc, &model, &st));
+  RW_CHECK(PetscOptionsClearValue(NULL, "-rw_stencil_block_rows"));
+  RW_CHECK(DMCreateGlobalVector(st->da, &u));
+  RW_CHECK(VecDuplicate(u, y));
+  RW_CHECK(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  RW_CHECK(PetscRandomSetSeed(rnd, 105));
+  RW_CHECK(PetscRandomSeed(rnd));
+  RW_CHECK(VecSetRandom(u, rnd));
+  RW_CHECK(PetscRandomDestroy(&rnd));
+  p->st    = st;
+  p->in.g  = u;
+  p->nrows = 0;
+  RW_CHECK(VecGetArray(*y, &p->y));
+  RW_CHECK(RwStencilRunPass(st, 1, &p->in, LapRow, p));
+  RW_CHECK(VecRestoreArray(*y, &p->y));
+  rw_assert_all(!rows || st->blockrows == atoi(rows), "-rw_stencil_block_rows %s gave tiles of %" PetscInt_FMT " rows", rows, st->blockrows);
+  RW_CHECK(VecDestroy(&u));
+  RW_CHECK(RwStencilDestroy(&st));
+  model->data = NULL;
+  RW_CHECK(RwModelDestroy(&model));
+}
+
+START_TEST(test_blocked_bits)
+{
+  const char *rows[] = {"1", "2", "3", NULL};
+  LapCtx      plain, tiled;
+  Vec         y0, y;
+
+  run_lap("0", &y0, &plain);
+  for (PetscInt r = 0; r < 4; r++) {
+    PetscBool          same;
+    PetscInt           differ = 0, n, mine, any;
+    const PetscScalar *a, *b;
+
+    run_lap(rows[r], &y, &tiled);
+    rw_assert_all(tiled.nrows == plain.nrows, "a pass in tiles of %s rows ran %" PetscInt_FMT " rows, plane by plane %" PetscInt_FMT, rows[r] ? rows[r] : "auto", tiled.nrows, plain.nrows);
+    for (PetscInt q = 0; q < PetscMin(plain.nrows, 64); q++) differ += plain.order[q][0] != tiled.order[q][0] || plain.order[q][1] != tiled.order[q][1];
+    /* tiles of 1 and 2 rows are smaller than any rank's interior: the order must change */
+    if (r < 2) {
+      MPI_Allreduce(&differ, &any, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD);
+      rw_assert_all(any > 0, "tiles of %s rows visited the rows in the plane-by-plane order", rows[r]);
+    }
+    RW_CHECK(VecGetLocalSize(y, &n));
+    RW_CHECK(VecGetArrayRead(y0, &a));
+    RW_CHECK(VecGetArrayRead(y, &b));
+    mine = memcmp(a, b, (size_t)n * sizeof(*a)) != 0;
+    RW_CHECK(VecRestoreArrayRead(y, &b));
+    RW_CHECK(VecRestoreArrayRead(y0, &a));
+    MPI_Allreduce(&mine, &any, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD);
+    same = any ? PETSC_FALSE : PETSC_TRUE;
+    rw_assert_all(same, "a pass in tiles of %s rows differs from the plane-by-plane pass", rows[r] ? rows[r] : "auto");
+    RW_CHECK(VecDestroy(&y));
+  }
+  RW_CHECK(VecDestroy(&y0));
+  if (!rw_test_rank()) printf("# blocked passes: tiles of 1, 2, 3 rows and automatic give the plane-by-plane bits\n");
 }
 END_TEST
 
@@ -237,6 +336,7 @@ Suite *rw_test_suite(void)
 
   tcase_add_test(tc, test_pass);
   tcase_add_test(tc, test_points);
+  tcase_add_test(tc, test_blocked_bits);
   suite_add_tcase(s, tc);
   return s;
 }

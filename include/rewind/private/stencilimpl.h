@@ -75,6 +75,8 @@ struct _n_RwStencil {
   PetscInt              ninputs;
   VecScatter            halo[RW_STENCIL_MAX_INPUTS]; /* ghost points only, one per input */
   Vec                   work[RW_STENCIL_MAX_INPUTS]; /* ghosted copies of the inputs */
+  PetscInt              blockrows; /* 3D passes walk y in tiles of this many rows, z inside a tile (0: plane by plane) */
+  PetscInt              l2;        /* the L2 size (bytes) the automatic tile was chosen for; 0 when -rw_stencil_block_rows set it */
   PetscBool             setupcalled;
 };
 

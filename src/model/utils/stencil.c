@@ -16,6 +16,7 @@ const char *const RwStencilBoundaryTypes[] = {"periodic", "mirror", "zero", "RwS
 
 PETSC_INTERN PetscErrorCode RwStencilCreateHalo_Private(RwStencil);
 PETSC_INTERN PetscErrorCode RwStencilDestroyHalo_Private(RwStencil);
+PETSC_INTERN PetscErrorCode RwStencilSetUpBlocking_Private(RwStencil);
 
 /*@C
   RwStencilCreate - starts the grid layer of a stencil model: every side
@@ -356,6 +357,7 @@ PetscErrorCode RwStencilSetUp(RwStencil st, const char name[], const PetscInt de
   }
   st->ninputs = ninputs;
   PetscCall(RwStencilCreateHalo_Private(st));
+  PetscCall(RwStencilSetUpBlocking_Private(st));
   PetscCall(PetscObjectReference((PetscObject)st->da));
   PetscCall(PetscObjectReference((PetscObject)st->fda));
   model->da         = st->da;
@@ -565,7 +567,8 @@ PetscErrorCode RwStencilOwnedDiffer(RwStencil st, Vec global, Vec ghosted, Petsc
 }
 
 /*@C
-  RwStencilViewGrid - prints "grid M0 x M1 ..." (no newline) for a model's view
+  RwStencilViewGrid - prints "grid M0 x M1 ..." (no newline) for a model's
+  view, and in 3D how passes walk the rows (tiles of y rows, z inside)
 
   Collective
 
@@ -576,5 +579,10 @@ PetscErrorCode RwStencilViewGrid(RwStencil st, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "grid %" PetscInt_FMT, st->M[0]));
   for (PetscInt d = 1; d < st->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " x %" PetscInt_FMT, st->M[d]));
+  if (st->dim < 3) PetscFunctionReturn(PETSC_SUCCESS);
+  if (st->blockrows) PetscCall(PetscViewerASCIIPrintf(viewer, " (passes in tiles of %" PetscInt_FMT " y rows, z inside", st->blockrows));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, " (passes plane by plane"));
+  if (st->l2) PetscCall(PetscViewerASCIIPrintf(viewer, ", chosen for L2 %" PetscInt_FMT " KiB)", st->l2 >> 10));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, ", -rw_stencil_block_rows)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

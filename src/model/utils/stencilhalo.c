@@ -16,6 +16,7 @@
 */
 #include <rewind/private/stencilimpl.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The local positions of the ghosts that have a source on another rank (or
    this one, periodic) and the global indices of their sources */
@@ -147,6 +148,17 @@ PetscErrorCode RwStencilHaloEnd(RwStencil st, PetscInt x, Vec g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The tile of rows [j0, j1) a 3D pass walks z inside before moving on in y:
+   the rows over 2 width + 1 planes that one output plane of the tile reads
+   stay in L2 until the next plane reuses them, where whole planes would not
+   (a 256^2 plane of two components is 1 MiB).  Rows are computed in gather
+   form, each point from its inputs alone, so the order of the rows changes
+   no bit.  One tile (the whole y range) when blocking is off */
+static inline PetscInt RwStencilTileEnd(RwStencil st, PetscInt j0, PetscInt hi)
+{
+  return st->blockrows > 0 ? PetscMin(j0 + st->blockrows, hi) : hi;
+}
+
 /* Rows whose points have every neighbour, up to the width, owned by this rank */
 static void RwStencilForInterior(RwStencil st, RwStencilRowFn fn, void *ctx)
 {
@@ -157,8 +169,11 @@ static void RwStencilForInterior(RwStencil st, RwStencilRowFn fn, void *ctx)
     hi[d] = st->own.s[d] + st->own.n[d] - (d < st->dim ? st->width : 0);
     if (lo[d] >= hi[d]) return;
   }
-  for (PetscInt k = lo[2]; k < hi[2]; k++)
-    for (PetscInt j = lo[1]; j < hi[1]; j++) fn(ctx, lo[0], j, k, hi[0] - lo[0], PETSC_FALSE);
+  for (PetscInt j0 = lo[1], j1; j0 < hi[1]; j0 = j1) {
+    j1 = RwStencilTileEnd(st, j0, hi[1]);
+    for (PetscInt k = lo[2]; k < hi[2]; k++)
+      for (PetscInt j = j0; j < j1; j++) fn(ctx, lo[0], j, k, hi[0] - lo[0], PETSC_FALSE);
+  }
 }
 
 /* The owned points that are not interior: within the width of another rank or a boundary */
@@ -166,18 +181,70 @@ static void RwStencilForShell(RwStencil st, RwStencilRowFn fn, void *ctx)
 {
   const PetscInt *s = st->own.s, *n = st->own.n, w = st->width;
 
-  for (PetscInt k = s[2]; k < s[2] + n[2]; k++)
-    for (PetscInt j = s[1]; j < s[1] + n[1]; j++) {
-      PetscBool edge = (st->dim > 1 && (j < s[1] + w || j >= s[1] + n[1] - w)) || (st->dim > 2 && (k < s[2] + w || k >= s[2] + n[2] - w));
+  for (PetscInt j0 = s[1], j1; j0 < s[1] + n[1]; j0 = j1) {
+    j1 = RwStencilTileEnd(st, j0, s[1] + n[1]);
+    for (PetscInt k = s[2]; k < s[2] + n[2]; k++)
+      for (PetscInt j = j0; j < j1; j++) {
+        PetscBool edge = (st->dim > 1 && (j < s[1] + w || j >= s[1] + n[1] - w)) || (st->dim > 2 && (k < s[2] + w || k >= s[2] + n[2] - w));
 
-      if (edge) fn(ctx, s[0], j, k, n[0], PETSC_TRUE);
-      else {
-        PetscInt left = PetscMin(w, n[0]), right = PetscMin(w, n[0] - left);
+        if (edge) fn(ctx, s[0], j, k, n[0], PETSC_TRUE);
+        else {
+          PetscInt left = PetscMin(w, n[0]), right = PetscMin(w, n[0] - left);
 
-        fn(ctx, s[0], j, k, left, PETSC_TRUE);
-        if (right > 0) fn(ctx, s[0] + n[0] - right, j, k, right, PETSC_TRUE);
+          fn(ctx, s[0], j, k, left, PETSC_TRUE);
+          if (right > 0) fn(ctx, s[0] + n[0] - right, j, k, right, PETSC_TRUE);
+        }
       }
-    }
+  }
+}
+
+/* The L2 size of this core, 1 MiB where the system does not say */
+static PetscInt RwStencilL2Size(void)
+{
+  long l2 = -1;
+
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+  l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+  return l2 > 0 ? (PetscInt)l2 : 1 << 20;
+}
+
+/*
+  The tile of a 3D pass, rows in y: between two uses of an input row (the
+  output planes k and k+1 of a tile) the pass reads the tile's rows, with
+  width rows either side, over 2 width + 2 planes of every input.  Half of
+  L2 for those leaves the other half to the rows streamed once (fields,
+  outputs).  No tiles in 1D and 2D (no z-stencil), nor where one tile would
+  hold every row anyway; -rw_stencil_block_rows n sets n (0: off)
+*/
+PETSC_INTERN PetscErrorCode RwStencilSetUpBlocking_Private(RwStencil st)
+{
+  MPI_Comm       comm = PetscObjectComm((PetscObject)st->model);
+  const char    *prefix;
+  const PetscInt w = st->width, ny = st->own.n[1] - 2 * w;
+  PetscInt       rows = -1;
+  PetscBool      set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)st->model, &prefix));
+  PetscCall(PetscOptionsGetInt(NULL, prefix, "-rw_stencil_block_rows", &rows, &set));
+  PetscCheck(!set || rows >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-rw_stencil_block_rows %" PetscInt_FMT ": expected 0 (no tiles) or a positive count of rows", rows);
+  st->l2 = 0;
+  if (set) {
+    st->blockrows = st->dim > 2 ? rows : 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  st->blockrows = 0;
+  if (st->dim < 3) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    const PetscReal rowbytes = (PetscReal)st->dof * st->own.n[0] * sizeof(PetscScalar) * PetscMax(st->ninputs, 1);
+    const PetscInt  l2 = RwStencilL2Size();
+    const PetscInt  fit = (PetscInt)(0.5 * l2 / ((2 * w + 2) * rowbytes)) - 2 * w;
+
+    st->l2 = l2;
+    if (fit >= 1 && fit < ny) st->blockrows = fit;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C
