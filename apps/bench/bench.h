@@ -90,6 +90,27 @@ PETSC_INTERN PetscErrorCode BenchOptionsPop(PetscOptions *);
 PETSC_INTERN PetscErrorCode BenchHeatModel(MPI_Comm, PetscInt, const char[], const PetscInt[], RwModel *);
 PETSC_INTERN PetscErrorCode BenchGridName(RwModel, char[], size_t);
 PETSC_INTERN PetscErrorCode BenchPath(const BenchConfig *, const char[], char[], size_t);
+/* One step of a model timed from fixed random states, in one of its forms
+   (kernels.c; the heat and wave sections use it) */
+typedef enum {
+  BENCH_STEP_FORWARD,
+  BENCH_STEP_TANGENT,
+  BENCH_STEP_ADJOINT,
+  BENCH_STEP_EXCHANGE /* RwModelGlobalToLocal: a full copy with ghosts (sensors, regularisers); passes exchange ghosts only */
+} BenchStepForm;
+typedef struct {
+  RwModel       model;
+  Vec           u, w, du, dw, l, lw; /* u_k, u_k+1, their tangents, lambda_k+1, lambda_k */
+  Vec           loc;                  /* u with ghosts (the exchange form) */
+  BenchStepForm form;
+} BenchStepCtx;
+PETSC_INTERN PetscErrorCode BenchStepRun(void *, PetscInt);
+PETSC_INTERN PetscErrorCode BenchStepStates(RwModel, BenchStepCtx *);
+PETSC_INTERN PetscErrorCode BenchStepParameters(RwModel, Vec *, Vec *);
+PETSC_INTERN PetscErrorCode BenchStepDestroy(BenchStepCtx *);
+/* A BenchProblem's forward run and gradient (gradient.c; the wave section uses them) */
+PETSC_INTERN PetscErrorCode BenchForwardRun(void *, PetscInt);
+PETSC_INTERN PetscErrorCode BenchGradientRun(void *, PetscInt);
 PETSC_INTERN PetscErrorCode BenchPortableRow(const BenchConfig *, BenchResults, RwModel, BenchFn, void *, PetscReal, PetscReal, PetscReal, PetscReal, PetscBool);
 PETSC_INTERN PetscErrorCode BenchParseNames(const char[], const char[], PetscInt, const char *const[], PetscBool[]);
 

@@ -10,7 +10,7 @@
 #include <petscdmda.h>
 #include <unistd.h>
 
-static PetscErrorCode GradForward(void *ctx, PetscInt calls)
+PetscErrorCode BenchForwardRun(void *ctx, PetscInt calls)
 {
   BenchProblem *p = (BenchProblem *)ctx;
 
@@ -19,7 +19,7 @@ static PetscErrorCode GradForward(void *ctx, PetscInt calls)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode GradSolve(void *ctx, PetscInt calls)
+PetscErrorCode BenchGradientRun(void *ctx, PetscInt calls)
 {
   BenchProblem *p = (BenchProblem *)ctx;
 
@@ -69,10 +69,10 @@ static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, BenchPr
   PetscFunctionBegin;
   PetscCall(BenchProblemAdjoint(p, opts));
   if (*fwd <= 0) { /* the forward sweep does not depend on the schedule: timed once */
-    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, GradForward, p, &tf));
+    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchForwardRun, p, &tf));
     *fwd = tf.best;
   }
-  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, GradSolve, p, &tg));
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchGradientRun, p, &tg));
   PetscCall(RwAdjointGetCounts(p->adj, counts));
   PetscCall(RwAdjointGetSchedule(p->adj, &sched));
   PetscCall(RwScheduleGetPrediction(sched, &pred));
@@ -284,8 +284,8 @@ static PetscErrorCode GradWeakCases(const BenchConfig *cfg, BenchResults res)
       PetscReal   t[2] = {0, 0};
 
       if (rank < count[i]) {
-        PetscCall(BenchTime(sub[i], &once, GradForward, &prob[i], &tf));
-        PetscCall(BenchTime(sub[i], &once, GradSolve, &prob[i], &tg));
+        PetscCall(BenchTime(sub[i], &once, BenchForwardRun, &prob[i], &tf));
+        PetscCall(BenchTime(sub[i], &once, BenchGradientRun, &prob[i], &tg));
         t[0] = tf.best;
         t[1] = tg.best;
       }

@@ -10,33 +10,20 @@
 #include <math.h>
 #include <petscdmda.h>
 
-typedef enum {
-  KERNEL_FORWARD,
-  KERNEL_TANGENT,
-  KERNEL_ADJOINT,
-  KERNEL_EXCHANGE /* RwModelGlobalToLocal: a full copy with ghosts (sensors, regularisers); passes exchange ghosts only */
-} KernelForm;
 static const char *const KernelForms[] = {"forward", "tangent", "adjoint", "exchange"};
 
-typedef struct {
-  RwModel    model;
-  Vec        u, w, du, dw, l, lw; /* u_k, u_k+1, their tangents, lambda_k+1, lambda_k */
-  Vec        loc;                  /* u with ghosts */
-  KernelForm form;
-} KernelCtx;
-
 /* Every call steps from the same states, so an implicit solve does the same work each time */
-static PetscErrorCode KernelRun(void *ctx, PetscInt calls)
+PetscErrorCode BenchStepRun(void *ctx, PetscInt calls)
 {
-  KernelCtx *c = (KernelCtx *)ctx;
+  BenchStepCtx *c = (BenchStepCtx *)ctx;
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < calls; k++) {
     switch (c->form) {
-    case KERNEL_FORWARD: PetscCall(RwModelStep(c->model, k, c->u, c->w)); break;
-    case KERNEL_TANGENT: PetscCall(RwModelStepTangent(c->model, k, c->u, c->w, c->du, c->dw)); break;
-    case KERNEL_ADJOINT: PetscCall(RwModelStepAdjoint(c->model, k, c->u, c->w, c->l, c->lw)); break;
-    case KERNEL_EXCHANGE: PetscCall(RwModelGlobalToLocal(c->model, c->u, c->loc)); break;
+    case BENCH_STEP_FORWARD: PetscCall(RwModelStep(c->model, k, c->u, c->w)); break;
+    case BENCH_STEP_TANGENT: PetscCall(RwModelStepTangent(c->model, k, c->u, c->w, c->du, c->dw)); break;
+    case BENCH_STEP_ADJOINT: PetscCall(RwModelStepAdjoint(c->model, k, c->u, c->w, c->l, c->lw)); break;
+    case BENCH_STEP_EXCHANGE: PetscCall(RwModelGlobalToLocal(c->model, c->u, c->loc)); break;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -50,18 +37,18 @@ static PetscErrorCode KernelRun(void *ctx, PetscInt calls)
   pass's halo exchange moves the ghosts and copies the two owned layers at
   the box's edges: bytes per point that vanish with the box's size, counted 0.
 */
-static void KernelBytes(KernelForm form, PetscInt dim, PetscBool implicit, PetscReal *pass, PetscReal *halo, PetscReal *matmult, PetscReal *cgvec)
+static void KernelBytes(BenchStepForm form, PetscInt dim, PetscBool implicit, PetscReal *pass, PetscReal *halo, PetscReal *matmult, PetscReal *cgvec)
 {
   /* arrays: forward u, kappa, s -> y; tangent du, kappa, dkappa, u_a, ds -> y (+ u_b);
      adjoint mu, kappa, u_a -> y and gk, gs, gr read and written (+ u_b) */
   const PetscReal arrays[3] = {4, 6, 10};
 
-  if (form == KERNEL_EXCHANGE) { /* owned values read, written into the ghosted array */
+  if (form == BENCH_STEP_EXCHANGE) { /* owned values read, written into the ghosted array */
     *pass = 16;
     *halo = *matmult = *cgvec = 0;
     return;
   }
-  *pass    = 8 * (arrays[form] + (implicit && form != KERNEL_FORWARD ? 1 : 0));
+  *pass    = 8 * (arrays[form] + (implicit && form != BENCH_STEP_FORWARD ? 1 : 0));
   *halo    = 0;
   *matmult = (2 * dim + 1) * 12.0 + 4 + 16;
   *cgvec   = 17 * 8.0;
@@ -94,7 +81,7 @@ static void KernelGrid(PetscInt dim, PetscInt side, PetscInt M[3])
   M[2] = N3;
 }
 
-static void KernelVecs(KernelCtx *c, Vec *v[6])
+static void KernelVecs(BenchStepCtx *c, Vec *v[6])
 {
   v[0] = &c->u;
   v[1] = &c->w;
@@ -104,7 +91,7 @@ static void KernelVecs(KernelCtx *c, Vec *v[6])
   v[5] = &c->lw;
 }
 
-static PetscErrorCode KernelStates(RwModel model, KernelCtx *c)
+PetscErrorCode BenchStepStates(RwModel model, BenchStepCtx *c)
 {
   PetscRandom rnd;
   Vec        *v[6];
@@ -123,8 +110,19 @@ static PetscErrorCode KernelStates(RwModel model, KernelCtx *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode BenchStepDestroy(BenchStepCtx *c)
+{
+  Vec *v[6];
+
+  PetscFunctionBegin;
+  KernelVecs(c, v);
+  for (PetscInt i = 0; i < 6; i++) PetscCall(VecDestroy(v[i]));
+  PetscCall(VecDestroy(&c->loc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Parameters: the default kappa (so the default dt is stable), s = r = 0; a random direction */
-static PetscErrorCode KernelParameters(RwModel model, Vec *m, Vec *dm)
+PetscErrorCode BenchStepParameters(RwModel model, Vec *m, Vec *dm)
 {
   PetscRandom rnd;
 
@@ -144,8 +142,8 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
 {
   PetscInt    M[3];
   RwModel     model;
-  KernelCtx   c;
-  Vec         m, dm, *v[6];
+  BenchStepCtx   c;
+  Vec         m, dm;
   char        grid[64];
   PetscReal   tfwd = 0;
   DM          da;
@@ -160,19 +158,19 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
   PetscCall(RwModelGetStateDM(model, &da));
   PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   N = M[0] * M[1] * M[2];
-  PetscCall(KernelParameters(model, &m, &dm));
-  PetscCall(KernelStates(model, &c));
+  PetscCall(BenchStepParameters(model, &m, &dm));
+  PetscCall(BenchStepStates(model, &c));
   PetscCall(RwModelAdjointBegin(model));
   PetscCall(DMCreateLocalVector(da, &c.loc));
-  for (PetscInt f = KERNEL_FORWARD; f <= (implicit ? KERNEL_ADJOINT : KERNEL_EXCHANGE); f++) {
+  for (PetscInt f = BENCH_STEP_FORWARD; f <= (implicit ? BENCH_STEP_ADJOINT : BENCH_STEP_EXCHANGE); f++) {
     BenchTiming t;
     PetscReal   pass, halo, matmult, cgvec, mm0 = 0, mm1 = 0, its = (PetscReal)NAN, bytes;
     PetscInt64  steps;
 
-    c.form = (KernelForm)f;
+    c.form = (BenchStepForm)f;
     KernelBytes(c.form, dim, implicit, &pass, &halo, &matmult, &cgvec);
     if (implicit) PetscCall(KernelMatMults(&mm0));
-    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, KernelRun, &c, &t));
+    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchStepRun, &c, &t));
     steps = (PetscInt64)t.calls * cfg->repeat + 1;
     bytes = pass;
     if (implicit) {
@@ -180,7 +178,7 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
       its = (mm1 - mm0) / steps - 1;
       bytes += (its + 1) * matmult + its * cgvec;
     }
-    if (f == KERNEL_FORWARD) tfwd = t.best;
+    if (f == BENCH_STEP_FORWARD) tfwd = t.best;
     PetscCall(BenchRow(res, "%" PetscInt_FMT "D %s %s %s", dim, implicit ? "implicit" : "explicit", grid, KernelForms[f]));
     PetscCall(BenchText(res, "isa", isa));
     PetscCall(BenchReal(res, "rate", "Mpt/s", N / t.best / 1e6));
@@ -193,12 +191,10 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
     PetscCall(BenchReal(res, "vs_forward", "", t.best / tfwd));
     PetscCall(BenchReal(res, "cg_its", "", its));
     PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
-    if (f == KERNEL_FORWARD && !implicit) PetscCall(BenchPortableRow(cfg, res, model, KernelRun, &c, N, bytes, copy, tfwd, PETSC_TRUE));
+    if (f == BENCH_STEP_FORWARD && !implicit) PetscCall(BenchPortableRow(cfg, res, model, BenchStepRun, &c, N, bytes, copy, tfwd, PETSC_TRUE));
   }
   PetscCall(RwModelAdjointEnd(model, dm));
-  KernelVecs(&c, v);
-  for (PetscInt i = 0; i < 6; i++) PetscCall(VecDestroy(v[i]));
-  PetscCall(VecDestroy(&c.loc));
+  PetscCall(BenchStepDestroy(&c));
   PetscCall(VecDestroy(&m));
   PetscCall(VecDestroy(&dm));
   PetscCall(RwModelDestroy(&model));

@@ -9,11 +9,6 @@
 #include "bench.h"
 #include <petscdmda.h>
 
-typedef enum {
-  WAVE_FORWARD,
-  WAVE_TANGENT,
-  WAVE_ADJOINT
-} WaveForm;
 static const char *const WaveForms[] = {"forward", "tangent", "adjoint"};
 
 /*
@@ -26,27 +21,6 @@ static const char *const WaveForms[] = {"forward", "tangent", "adjoint"};
              lambda_k 16; dJ/dm read and written 16                       = 104
 */
 static const PetscReal WaveBytes[] = {56, 96, 104};
-
-typedef struct {
-  RwModel  model;
-  Vec      u, w, du, dw, l, lw;
-  WaveForm form;
-} WaveKernelCtx;
-
-static PetscErrorCode WaveKernelRun(void *ctx, PetscInt calls)
-{
-  WaveKernelCtx *c = (WaveKernelCtx *)ctx;
-
-  PetscFunctionBegin;
-  for (PetscInt k = 0; k < calls; k++) {
-    switch (c->form) {
-    case WAVE_FORWARD: PetscCall(RwModelStep(c->model, k, c->u, c->w)); break;
-    case WAVE_TANGENT: PetscCall(RwModelStepTangent(c->model, k, c->u, c->w, c->du, c->dw)); break;
-    case WAVE_ADJOINT: PetscCall(RwModelStepAdjoint(c->model, k, c->u, c->w, c->l, c->lw)); break;
-    }
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /* A wave model of order `order` in dim dimensions, side points a direction
    (absorbing layers included), with extra options, set up */
@@ -66,36 +40,11 @@ static PetscErrorCode WaveModel(MPI_Comm comm, PetscInt dim, PetscInt order, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Random states and a random direction of m around the default m */
-static PetscErrorCode WaveKernelSetUp(RwModel model, WaveKernelCtx *c, Vec *m, Vec *dm)
-{
-  Vec        *v[6] = {&c->u, &c->w, &c->du, &c->dw, &c->l, &c->lw};
-  PetscRandom rnd;
-
-  PetscFunctionBegin;
-  c->model = model;
-  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)model), &rnd));
-  PetscCall(PetscRandomSetSeed(rnd, 7));
-  PetscCall(PetscRandomSeed(rnd));
-  for (PetscInt i = 0; i < 6; i++) {
-    PetscCall(RwModelCreateState(model, v[i]));
-    PetscCall(VecSetRandom(*v[i], rnd));
-  }
-  PetscCall(RwModelCreateParameters(model, m));
-  PetscCall(RwModelGetDefaults(model, *m, NULL, NULL));
-  PetscCall(RwModelSetParameters(model, *m));
-  PetscCall(VecDuplicate(*m, dm));
-  PetscCall(VecSetRandom(*dm, rnd));
-  PetscCall(RwModelSetDirection(model, *dm));
-  PetscCall(PetscRandomDestroy(&rnd));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, PetscInt dim, PetscInt order, PetscInt side, PetscReal copy)
 {
   RwModel       model;
-  WaveKernelCtx c;
-  Vec           m, dm, *v[6] = {&c.u, &c.w, &c.du, &c.dw, &c.l, &c.lw};
+  BenchStepCtx  c = {NULL};
+  Vec           m, dm;
   PetscReal     tfwd = 0, N = PetscPowInt(side, dim);
   char          grid[64];
   const char   *isa;
@@ -104,14 +53,15 @@ static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, P
   PetscCall(WaveModel(PETSC_COMM_WORLD, dim, order, side, "", &model));
   PetscCall(RwModelGetKernelISA(model, &isa));
   PetscCall(BenchGridName(model, grid, sizeof(grid)));
-  PetscCall(WaveKernelSetUp(model, &c, &m, &dm));
+  PetscCall(BenchStepParameters(model, &m, &dm));
+  PetscCall(BenchStepStates(model, &c));
   PetscCall(RwModelAdjointBegin(model));
-  for (PetscInt f = WAVE_FORWARD; f <= WAVE_ADJOINT; f++) {
+  for (PetscInt f = BENCH_STEP_FORWARD; f <= BENCH_STEP_ADJOINT; f++) {
     BenchTiming t;
 
-    c.form = (WaveForm)f;
-    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, WaveKernelRun, &c, &t));
-    if (f == WAVE_FORWARD) tfwd = t.best;
+    c.form = (BenchStepForm)f;
+    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchStepRun, &c, &t));
+    if (f == BENCH_STEP_FORWARD) tfwd = t.best;
     PetscCall(BenchRow(res, "%" PetscInt_FMT "D order %" PetscInt_FMT " %s %s", dim, order, grid, WaveForms[f]));
     PetscCall(BenchText(res, "isa", isa));
     PetscCall(BenchReal(res, "rate", "Mpt/s", N / t.best / 1e6));
@@ -121,10 +71,10 @@ static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, P
     PetscCall(BenchReal(res, "of_copy", "", N * WaveBytes[f] / t.best / 1e9 / copy));
     PetscCall(BenchReal(res, "vs_forward", "", t.best / tfwd));
     PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
-    if (f == WAVE_FORWARD) PetscCall(BenchPortableRow(cfg, res, model, WaveKernelRun, &c, N, WaveBytes[f], copy, tfwd, PETSC_FALSE));
+    if (f == BENCH_STEP_FORWARD) PetscCall(BenchPortableRow(cfg, res, model, BenchStepRun, &c, N, WaveBytes[f], copy, tfwd, PETSC_FALSE));
   }
   PetscCall(RwModelAdjointEnd(model, dm));
-  for (PetscInt i = 0; i < 6; i++) PetscCall(VecDestroy(v[i]));
+  PetscCall(BenchStepDestroy(&c));
   PetscCall(VecDestroy(&m));
   PetscCall(VecDestroy(&dm));
   PetscCall(RwModelDestroy(&model));
@@ -164,24 +114,6 @@ static PetscErrorCode WaveGradientProblem(const BenchConfig *cfg, BenchProblem *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode WaveForwardRun(void *ctx, PetscInt calls)
-{
-  BenchProblem *p = (BenchProblem *)ctx;
-
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < calls; i++) PetscCall(RwAdjointForward(p->adj, p->m, p->u0, NULL, NULL));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode WaveGradientRun(void *ctx, PetscInt calls)
-{
-  BenchProblem *p = (BenchProblem *)ctx;
-
-  PetscFunctionBegin;
-  for (PetscInt i = 0; i < calls; i++) PetscCall(RwAdjointSolve(p->adj, p->m, p->u0, NULL, p->g, p->gu0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* One row: gradient time over forward time with the driver options opts */
 static PetscErrorCode WaveGradientCase(const BenchConfig *cfg, BenchResults res, BenchProblem *p, const char name[], const char opts[], PetscReal *fwd)
 {
@@ -195,10 +127,10 @@ static PetscErrorCode WaveGradientCase(const BenchConfig *cfg, BenchResults res,
   PetscFunctionBegin;
   PetscCall(BenchProblemAdjoint(p, opts));
   if (*fwd <= 0) {
-    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, WaveForwardRun, p, &tf));
+    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchForwardRun, p, &tf));
     *fwd = tf.best;
   }
-  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, WaveGradientRun, p, &tg));
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchGradientRun, p, &tg));
   PetscCall(RwAdjointGetCounts(p->adj, &counts));
   PetscCall(RwAdjointGetSchedule(p->adj, &sched));
   PetscCall(RwScheduleGetType(sched, &type));
