@@ -33,7 +33,8 @@ static char help[] = "rewind-fwi: full-waveform inversion of the acoustic wave m
                      "                               prefix-history.png (jobs/plot_fwi.py, by the Python configure found)\n"
                      "Wave options (-rw_wave_space_order, -rw_wave_nbl (default 20; 3D 10), -rw_wave_f0, -rw_dt) and\n"
                      "checkpointing (-rw_schedule_type, -rw_store_type hdf5: a file per group) apply to every shot;\n"
-                     "-rw_checkpoint_ram B alone: the multilevel schedule in B bytes a rank, hdf5 beyond it.\n\n";
+                     "-rw_checkpoint_ram B alone: every state if they fit in B bytes a rank, else the multilevel schedule\n"
+                     "in B bytes with hdf5 beyond it.\n\n";
 
 #include "fwi/fwi.h"
 #include "common/plot.h"
@@ -62,23 +63,22 @@ static PetscErrorCode ReadGrid(Fwi *f, PetscOptionItems *PetscOptionsObject)
 }
 
 /*
-  A RAM budget (-rw_checkpoint_ram) without a schedule: the multilevel schedule
-  in that RAM with hdf5 beyond it (unlimited disk slots unless given), so that
-  a budget too small for every state still runs; each shot group writes its
-  own file (FwiSetUpGroups)
+  A RAM budget (-rw_checkpoint_ram) alone: hdf5 beyond it, with as many disk
+  slots as needed, so that a budget too small for every state still runs; the
+  driver then keeps every state if they fit and otherwise plans the
+  multilevel schedule in that RAM (RwAdjointDefaultBudget_Private).  Each shot
+  group writes its own file (FwiSetUpGroups).
 */
 static PetscErrorCode BudgetDefault(void)
 {
-  PetscBool ram, type, disk;
+  PetscBool ram, type, disk, budget;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_checkpoint_ram", &ram));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_schedule_type", &type));
-  if (!ram || type) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscOptionsSetValue(NULL, "-rw_schedule_type", "multilevel"));
   PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_schedule_disk_slots", &disk));
-  if (!disk) PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_checkpoint_disk", &disk));
-  if (!disk) PetscCall(PetscOptionsSetValue(NULL, "-rw_schedule_disk_slots", "inf"));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_checkpoint_disk", &budget));
+  if (ram && !type && !disk && !budget) PetscCall(PetscOptionsSetValue(NULL, "-rw_schedule_disk_slots", "inf"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

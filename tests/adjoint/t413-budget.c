@@ -7,6 +7,8 @@
     - no schedule chosen, they do not: revolve with the largest slot count
       that fits, and the gradient is store-all's bit for bit;
     - revolve chosen without slots: the budget's slots; slots given: those;
+    - -rw_checkpoint_ram alone: storeall if every state fits, else revolve
+      in it (multilevel with a disk level given);
     - a budget that holds no state: an error naming what to give.
 */
 #include "rwtest.h"
@@ -85,6 +87,20 @@ START_TEST(test_budget)
   snprintf(opts, sizeof(opts), "%s -rw_checkpoint_node_memory 256KiB -rw_schedule_type revolve -rw_schedule_ram_slots 3", grid);
   RW_CHECK(Solve(opts, NULL, &o, NULL));
   rw_assert_all(o.slots == 3, "slots given: %lld, expected 3", (long long)o.slots);
+
+  /* -rw_checkpoint_ram alone, too small for every state: revolve in it (it
+     stopped in storeall before), multilevel with a disk level; store-all's bits */
+  snprintf(opts, sizeof(opts), "%s -rw_checkpoint_ram %lld", grid, (long long)(20 * 32 * 32 * 8 / size));
+  RW_CHECK(Solve(opts, gref, &o, &same));
+  RW_CHECK(PetscStrcmp(o.type, RWSCHEDULEREVOLVE, &isrevolve));
+  fit = (PetscInt64)(20 * 32 * 32 * 8 / size) / o.rankbytes;
+  rw_assert_all(isrevolve && o.slots == fit && o.J == ref.J && same, "-rw_checkpoint_ram alone: %s with %lld slots (expected revolve with %lld), or the gradient differs", o.type, (long long)o.slots, (long long)fit);
+  snprintf(opts, sizeof(opts), "%s -rw_checkpoint_ram %lld -rw_schedule_disk_slots 4 -rw_store_disk_type memory", grid, (long long)(20 * 32 * 32 * 8 / size));
+  RW_CHECK(Solve(opts, gref, &o, &same));
+  rw_assert_all(!strcmp(o.type, RWSCHEDULEMULTILEVEL) && o.J == ref.J && same, "-rw_checkpoint_ram with disk slots: %s, expected multilevel, or the gradient differs", o.type);
+  snprintf(opts, sizeof(opts), "%s -rw_checkpoint_ram 1GiB", grid);
+  RW_CHECK(Solve(opts, NULL, &o, NULL));
+  rw_assert_all(!strcmp(o.type, RWSCHEDULESTOREALL), "-rw_checkpoint_ram 1GiB alone: %s, expected storeall", o.type);
 
   /* nothing fits */
   snprintf(opts, sizeof(opts), "%s -rw_checkpoint_node_memory 1KiB", grid);
