@@ -68,19 +68,35 @@ static PetscErrorCode SegyFormatPosition(PetscInt dim, const PetscReal p[], char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A new file's text header (padded here) and binary header: ns 4-byte IEEE samples a trace every interval */
-static int SegyWriteHeaders(segy_file *fp, char text[], int32_t interval, int ns)
+/* Creates file with its text header (padded here) and binary header, ns 4-byte
+   IEEE samples a trace every interval, and a buffer of one trace's samples;
+   *err is segyio's first error (the writers go on only without one) */
+static PetscErrorCode SegyCreate(const char file[], char text[], int32_t interval, int ns, segy_file **fp, float **buf, int *err)
 {
   char bin[SEGY_BINARY_HEADER_SIZE];
-  int  err;
 
+  PetscFunctionBegin;
+  *fp = segy_open(file, "w+b");
+  PetscCheck(*fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create SEG-Y file %s", file);
   for (size_t i = strlen(text); i < SEGY_TEXT_HEADER_SIZE; i++) text[i] = ' ';
   memset(bin, 0, sizeof(bin));
-  err = segy_set_bfield(bin, SEGY_BIN_INTERVAL, interval);
-  err = err ? err : segy_set_bfield(bin, SEGY_BIN_SAMPLES, ns);
-  err = err ? err : segy_set_bfield(bin, SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE);
-  err = err ? err : segy_write_textheader(fp, 0, text);
-  return err ? err : segy_write_binheader(fp, bin);
+  *err = segy_set_bfield(bin, SEGY_BIN_INTERVAL, interval);
+  *err = *err ? *err : segy_set_bfield(bin, SEGY_BIN_SAMPLES, ns);
+  *err = *err ? *err : segy_set_bfield(bin, SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE);
+  *err = *err ? *err : segy_write_textheader(*fp, 0, text);
+  *err = *err ? *err : segy_write_binheader(*fp, bin);
+  PetscCall(PetscMalloc1(ns, buf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Closes a file SegyCreate() made, and says if writing it failed */
+static PetscErrorCode SegyClose(const char file[], segy_file *fp, float *buf, int err)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(buf));
+  segy_close(fp);
+  PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing SEG-Y file %s failed (segyio error %d)", file, err);
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Trace t: its header tr (numbered, with its samples and interval here) and its ns samples buf (converted in place) */
@@ -139,14 +155,12 @@ PetscErrorCode RwWaveSegyWrite(MPI_Comm comm, const char file[], PetscInt dim, P
   if (!rank) {
     char       text[SEGY_TEXT_HEADER_SIZE + 1], tr[SEGY_TRACE_HEADER_SIZE];
     float     *buf;
-    segy_file *fp  = segy_open(file, "w+b");
-    int        err = SEGY_OK;
+    segy_file *fp;
+    int        err;
 
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create SEG-Y file %s", file);
     PetscCall(PetscMemzero(text, sizeof(text)));
     PetscCall(PetscSNPrintf(text, sizeof(text), "C 1 rewind-fwi shot gather: %" PetscInt_FMT " traces, %" PetscInt_FMT " samples, dt %ld us", nrec, nt, us));
-    err = SegyWriteHeaders(fp, text, (int32_t)us, (int)nt);
-    PetscCall(PetscMalloc1(nt, &buf));
+    PetscCall(SegyCreate(file, text, (int32_t)us, (int)nt, &fp, &buf, &err));
     for (PetscInt r = 0; r < nrec && !err; r++) {
       PetscCall(PetscMemzero(tr, sizeof(tr)));
       err = err ? err : SegySetPosition(tr, SEGY_TR_SOURCE_X, SEGY_TR_SOURCE_Y, SEGY_TR_SOURCE_DEPTH, 1, dim, src);
@@ -154,9 +168,7 @@ PetscErrorCode RwWaveSegyWrite(MPI_Comm comm, const char file[], PetscInt dim, P
       for (PetscInt k = 0; k < nt; k++) buf[k] = (float)data[k * nrec + r];
       err = err ? err : SegyWriteTrace(fp, (int)r, tr, buf, (int32_t)us, (int)nt);
     }
-    PetscCall(PetscFree(buf));
-    segy_close(fp);
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing SEG-Y file %s failed (segyio error %d)", file, err);
+    PetscCall(SegyClose(file, fp, buf, err));
   }
   PetscCallMPI(MPI_Barrier(comm));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -347,14 +359,12 @@ PetscErrorCode RwWaveSegyWriteModel(MPI_Comm comm, const char file[], PetscInt d
   if (!rank) {
     char       text[SEGY_TEXT_HEADER_SIZE + 1], tr[SEGY_TRACE_HEADER_SIZE];
     float     *buf;
-    segy_file *fp  = segy_open(file, "w+b");
-    int        err = SEGY_OK;
+    segy_file *fp;
+    int        err;
 
-    PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot create SEG-Y file %s", file);
     PetscCall(PetscMemzero(text, sizeof(text)));
     PetscCall(PetscSNPrintf(text, sizeof(text), "C 1 rewind-fwi velocity model (km/s): %" PetscInt_FMT " columns, %" PetscInt_FMT " depth samples every %ld mm", ncol, ns, mm));
-    err = SegyWriteHeaders(fp, text, (int32_t)mm, (int)ns);
-    PetscCall(PetscMalloc1(ns, &buf));
+    PetscCall(SegyCreate(file, text, (int32_t)mm, (int)ns, &fp, &buf, &err));
     for (PetscInt t = 0; t < ncol && !err; t++) {
       PetscReal p[3] = {(t % n[0]) * h, dim > 2 ? (t / n[0]) * h : 0, 0}; /* the column's top */
 
@@ -364,9 +374,7 @@ PetscErrorCode RwWaveSegyWriteModel(MPI_Comm comm, const char file[], PetscInt d
       for (PetscInt k = 0; k < ns; k++) buf[k] = (float)c[t + ncol * k];
       err = err ? err : SegyWriteTrace(fp, (int)t, tr, buf, (int32_t)mm, (int)ns);
     }
-    PetscCall(PetscFree(buf));
-    segy_close(fp);
-    PetscCheck(!err, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Writing SEG-Y file %s failed (segyio error %d)", file, err);
+    PetscCall(SegyClose(file, fp, buf, err));
   }
   PetscCallMPI(MPI_Barrier(comm));
   PetscFunctionReturn(PETSC_SUCCESS);
