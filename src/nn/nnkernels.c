@@ -50,6 +50,14 @@ typedef double  RwV __attribute__((vector_size(8 * RW_NN_LANES), aligned(8)));
 typedef int64_t RwVI __attribute__((vector_size(8 * RW_NN_LANES), aligned(8)));
 
 #define RW_NN_INLINE RW_KERNEL_INLINE
+/* Unrolled whole, so a register block's accumulators (s[o][v] below) become
+   registers: left as loops, GCC kept them on the stack, a load and a store
+   around every fma */
+#if defined(__GNUC__) && !defined(__clang__)
+  #define RW_NN_UNROLL _Pragma("GCC unroll 16")
+#else
+  #define RW_NN_UNROLL
+#endif
 
 /* a b + c rounded once, lane by lane: GCC makes it one vfmadd in the variants with FMA */
 RW_NN_INLINE RwV Fma(RwV a, RwV b, RwV c)
@@ -158,19 +166,26 @@ RW_NN_INLINE void AffineRows(const int k, PetscInt i, PetscInt ni, const PetscRe
 {
   RwV s[4][NV];
 
+  RW_NN_UNROLL
   for (int o = 0; o < k; o++)
+    RW_NN_UNROLL
     for (int v = 0; v < NV; v++) s[o][v] = Splat(b ? b[i + o] : 0);
   for (PetscInt j = 0; j < ni; j++) {
     RwV xj[NV];
 
+    RW_NN_UNROLL
     for (int v = 0; v < NV; v++) xj[v] = AT(x, j, v);
+    RW_NN_UNROLL
     for (int o = 0; o < k; o++) {
       const RwV w = Splat(W[(i + o) * ws + j * wt]);
 
+      RW_NN_UNROLL
       for (int v = 0; v < NV; v++) s[o][v] = Fma(w, xj[v], s[o][v]);
     }
   }
+  RW_NN_UNROLL
   for (int o = 0; o < k; o++)
+    RW_NN_UNROLL
     for (int v = 0; v < NV; v++) AT(z, i + o, v) = s[o][v];
 }
 
@@ -270,19 +285,24 @@ RW_NN_INLINE void WeightGradientRows(const int k, PetscInt i, PetscInt ni, Petsc
 {
   RwV zi[4][NV];
 
+  RW_NN_UNROLL
   for (int o = 0; o < k; o++) {
     RwV sb = LANES(G, offb + i + o);
 
+    RW_NN_UNROLL
     for (int v = 0; v < NV; v++) zi[o][v] = AT(zb, i + o, v), sb += zi[o][v];
     LANES(G, offb + i + o) = sb;
   }
   for (PetscInt j = 0; j < ni; j++) {
     RwV aj[NV];
 
+    RW_NN_UNROLL
     for (int v = 0; v < NV; v++) aj[v] = AT(a, j, v);
+    RW_NN_UNROLL
     for (int o = 0; o < k; o++) {
       RwV s = LANES(G, offW + (i + o) * ni + j);
 
+      RW_NN_UNROLL
       for (int v = 0; v < NV; v++) s = Fma(zi[o][v], aj[v], s);
       LANES(G, offW + (i + o) * ni + j) = s;
     }
