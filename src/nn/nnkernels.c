@@ -2,14 +2,14 @@
   The pointwise network's kernels: forward, tangent and adjoint side by side.
 
   Every layer runs over a block of up to RW_NN_BLOCK points, laid out unit by
-  unit ([unit][point]), in vectors of RW_NN_LANES points (GCC vector
-  extensions: one AVX-512 register, two AVX2 ones or four SSE2 ones, the same
-  arithmetic lane by lane).  A layer is a small matrix product register-blocked
-  over the whole block: four output units x the block's NV vectors of
-  accumulators, so each weight is broadcast once per block and each input
-  vector loaded once per four output units.  No function is called per point
-  per layer (but fma() in the baseline variant, below); tanh is TanhV below,
-  not libm's.
+  unit ([unit][point]), in vectors of one register (GCC vector extensions: 8
+  lanes on AVX-512, 4 on AVX2, 2 on SSE2; nnkernelsbody.h is compiled once per
+  variant).  A layer is a small matrix product register-blocked over the
+  block: KO output units x VB vectors of accumulators (what fits the variant's
+  registers), so each weight is broadcast once per VB fmas and each input
+  vector loaded once per KO output units; a tanh layer's activation is taken
+  from those registers.  No function is called per point per layer (but fma()
+  in the portable variant, below); tanh is TanhV, not libm's.
 
   Bits.  Every point's arithmetic is the same whatever its place in a block, a
   row or a rank's box (a block is always computed whole, padding points are
@@ -17,12 +17,14 @@
   correctly rounded, so the same bits in every variant) and nothing else is
   contracted (the pragma below: GCC contracts by default when the ISA has FMA,
   which only some variants have), so the run-time ISA variants below
-  (AVX-512, AVX2, baseline) give the same bits too.  The tradeoff: the
+  (AVX-512, AVX2, portable) give the same bits too.  The tradeoff: the
   AVX-512 and AVX2 variants get one vfmadd an fma (twice the peak of a
-  multiply then an add), the baseline variant (no FMA in the ISA) calls
-  libm's fma() per lane: many times slower, the same bits.  The weight gradient's sums over the n
-  points of one call are plain sums in an order fixed by n alone: lane by lane
-  over the blocks, then the lanes added pairwise; a caller that gives the same
+  multiply then an add), the portable variant (no FMA in the ISA) calls
+  libm's fma() per lane: many times slower, the same bits.  The weight
+  gradient's sums over the n points of one call are plain sums in an order
+  fixed by n alone: RW_NN_LANES partial sums, sum l taking the points p = l
+  mod RW_NN_LANES of every block in order, whatever the vector width, then
+  the partial sums added pairwise; a caller that gives the same
   n points (a fixed tile of the grid, as the heat model does) gets the same
   bits on any decomposition.
 
