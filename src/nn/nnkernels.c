@@ -2,14 +2,14 @@
   The pointwise network's kernels: forward, tangent and adjoint side by side.
 
   Every layer runs over a block of up to RW_NN_BLOCK points, laid out unit by
-  unit ([unit][point]), in vectors of RW_NN_LANES points (GCC vector
-  extensions: one AVX-512 register, two AVX2 ones or four SSE2 ones, the same
-  arithmetic lane by lane).  A layer is a small matrix product register-blocked
-  over the whole block: four output units x the block's NV vectors of
-  accumulators, so each weight is broadcast once per block and each input
-  vector loaded once per four output units.  No function is called per point
-  per layer (but fma() in the baseline variant, below); tanh is TanhV below,
-  not libm's.
+  unit ([unit][point]), in vectors of one register (GCC vector extensions: 8
+  lanes on AVX-512, 4 on AVX2, 2 on SSE2; nnkernelsbody.h is compiled once per
+  variant).  A layer is a small matrix product register-blocked over the
+  block: KO output units x VB vectors of accumulators (what fits the variant's
+  registers), so each weight is broadcast once per VB fmas and each input
+  vector loaded once per KO output units; a tanh layer's activation is taken
+  from those registers.  No function is called per point per layer (but fma()
+  in the portable variant, below); tanh is TanhV, not libm's.
 
   Bits.  Every point's arithmetic is the same whatever its place in a block, a
   row or a rank's box (a block is always computed whole, padding points are
@@ -17,12 +17,14 @@
   correctly rounded, so the same bits in every variant) and nothing else is
   contracted (the pragma below: GCC contracts by default when the ISA has FMA,
   which only some variants have), so the run-time ISA variants below
-  (AVX-512, AVX2, baseline) give the same bits too.  The tradeoff: the
+  (AVX-512, AVX2, portable) give the same bits too.  The tradeoff: the
   AVX-512 and AVX2 variants get one vfmadd an fma (twice the peak of a
-  multiply then an add), the baseline variant (no FMA in the ISA) calls
-  libm's fma() per lane: many times slower, the same bits.  The weight gradient's sums over the n
-  points of one call are plain sums in an order fixed by n alone: lane by lane
-  over the blocks, then the lanes added pairwise; a caller that gives the same
+  multiply then an add), the portable variant (no FMA in the ISA) calls
+  libm's fma() per lane: many times slower, the same bits.  The weight
+  gradient's sums over the n points of one call are plain sums in an order
+  fixed by n alone: RW_NN_LANES partial sums, sum l taking the points p = l
+  mod RW_NN_LANES of every block in order, whatever the vector width, then
+  the partial sums added pairwise; a caller that gives the same
   n points (a fixed tile of the grid, as the heat model does) gets the same
   bits on any decomposition.
 
@@ -43,364 +45,73 @@
   #pragma GCC optimize("fp-contract=off")
 #endif
 
-#define B  RW_NN_BLOCK
-#define NV (RW_NN_BLOCK / RW_NN_LANES) /* vectors per unit of a block */
-
-typedef double  RwV __attribute__((vector_size(8 * RW_NN_LANES), aligned(8)));
-typedef int64_t RwVI __attribute__((vector_size(8 * RW_NN_LANES), aligned(8)));
-
+/* Names of one variant's copy of the kernels (nnkernelsbody.h) */
+#define RW_NN_CAT_(a, b) a##_##b
+#define RW_NN_CAT(a, b)  RW_NN_CAT_(a, b)
+#define RW_NN_NAME(f)    RW_NN_CAT(f, RW_NN_SFX)
+/* Unrolled whole, so a register block's accumulators become registers: left
+   as loops, GCC kept them on the stack, a load and a store around every fma */
+#if defined(__GNUC__) && !defined(__clang__)
+  #define RW_NN_UNROLL _Pragma("GCC unroll 16")
+#else
+  #define RW_NN_UNROLL
+#endif
 #define RW_NN_INLINE RW_KERNEL_INLINE
 
-/* a b + c rounded once, lane by lane: GCC makes it one vfmadd in the variants with FMA */
-RW_NN_INLINE RwV Fma(RwV a, RwV b, RwV c)
-{
-  RwV r;
-  for (int l = 0; l < RW_NN_LANES; l++) r[l] = __builtin_fma(a[l], b[l], c[l]);
-  return r;
-}
+/* The kernels once per instruction set, each with vectors of one register
+   and a register block that fits its register file (RW_KERNEL_VARIANTS
+   compiles one body with one vector type for all three: the 8-lane vectors
+   AVX-512 wants were two registers on AVX2, whose 32 accumulators spilled and
+   whose fmas GCC left scalar).  Portable: SSE2, 2 lanes, 16 registers;
+   AVX2: 4 lanes, 16; AVX-512: 8 lanes, 32. */
+#define RW_NN_SFX    Portable
+#define RW_NN_TARGET
+#define RW_NN_VL     2
+#define RW_NN_KO     2
+#define RW_NN_VB     4
+#include "nnkernelsbody.h"
+#define RW_NN_SFX    AVX2
+#define RW_NN_TARGET RW_KERNEL_TARGET_AVX2
+#define RW_NN_VL     4
+#define RW_NN_KO     2
+#define RW_NN_VB     4
+#include "nnkernelsbody.h"
+#define RW_NN_SFX    AVX512
+#define RW_NN_TARGET RW_KERNEL_TARGET_AVX512
+#define RW_NN_VL     8
+#define RW_NN_KO     4
+#define RW_NN_VB     4
+#include "nnkernelsbody.h"
 
-/* a in every lane, by its bits (a vector of integers plus a scalar is one
-   broadcast; a lane by lane loop was compiled to a masked load per lane) */
-RW_NN_INLINE RwV Splat(double a)
-{
-  int64_t b;
+/* Each kernel's variants, indexed by RwKernelISA */
+#define RW_NN_VARIANTS(f) static __typeof__(f##_Portable) *const f##Variants[RW_KERNEL_ISA_N] = {f##_Portable, f##_AVX2, f##_AVX512}
+RW_NN_VARIANTS(Forward);
+RW_NN_VARIANTS(Tangent);
+RW_NN_VARIANTS(Adjoint);
+RW_NN_VARIANTS(TanhArray);
+RW_NN_VARIANTS(MultiplyAddLoop);
+static const int MultiplyAddLanes[RW_KERNEL_ISA_N] = {2, 4, 8};
 
-  memcpy(&b, &a, sizeof b);
-  return (RwV)((RwVI){0} + b);
-}
-
-/* Vector v of unit i of a block array */
-#define AT(arr, i, v) (*(RwV *)((arr) + (i) * B + (v) * RW_NN_LANES))
-/* Weight w's vector of partial sums */
-#define LANES(G, w) (*(RwV *)((G) + (w) * RW_NN_LANES))
-
-/* tanh(x) = -t / (t + 2) with t = expm1(-2|x|) in (-1, 0], and the sign of x:
-   no cancellation near 0, no overflow for large |x| (t = -1 below -2|x| = -40,
-   where tanh rounds to 1).  expm1(y) = 2^k (expm1(r) + 1) - 1 with y = k ln2 + r,
-   |r| <= ln2 / 2 (Cody-Waite: ln2 in two parts, k ln2_hi exact), expm1(r) =
-   r + r^2 q(r) by its Taylor series to r^13 (truncation below 2^-56 of
-   expm1(r) at |r| = ln2 / 2), Horner by fused multiply-adds.  2^k is built
-   from the bits of k + 1.5 2^52, where k lands in the low bits.  At most 3 ulp
-   from the correctly rounded tanh (tests/nn/t702 sweeps it against libm). */
-RW_NN_INLINE RwV TanhV(RwV x)
-{
-  const RwVI sign = (RwVI)x & (RwVI)Splat(-0.0);
-  const RwV  ax   = (RwV)((RwVI)x ^ sign);
-  const RwV  y0   = -2 * ax;
-  const RwVI big  = y0 < -40;
-  const RwV  y    = (RwV)(((RwVI)y0 & ~big) | ((RwVI)Splat(-40) & big));
-  const RwV  ks   = Fma(y, Splat(1.4426950408889634), Splat(0x1.8p52)), kd = ks - 0x1.8p52;
-  const RwV  r    = Fma(kd, Splat(-0x1.a39ef35793c76p-33), Fma(kd, Splat(-0x1.62e42fee00000p-1), y));
-  const RwV  s    = (RwV)(((RwVI)ks + 1023) << 52); /* 2^k, -58 <= k <= 0 */
-  RwV        q    = Splat(1.0 / 6227020800.0), t;
-
-  q = Fma(q, r, Splat(1.0 / 479001600.0));
-  q = Fma(q, r, Splat(1.0 / 39916800.0));
-  q = Fma(q, r, Splat(1.0 / 3628800.0));
-  q = Fma(q, r, Splat(1.0 / 362880.0));
-  q = Fma(q, r, Splat(1.0 / 40320.0));
-  q = Fma(q, r, Splat(1.0 / 5040.0));
-  q = Fma(q, r, Splat(1.0 / 720.0));
-  q = Fma(q, r, Splat(1.0 / 120.0));
-  q = Fma(q, r, Splat(1.0 / 24.0));
-  q = Fma(q, r, Splat(1.0 / 6.0));
-  q = Fma(q, r, Splat(0.5));
-  q = Fma(q, r * r, r); /* expm1(r) */
-  t = Fma(s, q, s - 1); /* s - 1 is exact */
-  return (RwV)((RwVI)((0 - t) / (t + 2)) | sign); /* 0 - t: +0 at t = -0 */
-}
-
-/* a = act(z) over nv vectors of each of no units */
-RW_NN_INLINE void Activate(RwNNActivation act, PetscInt no, PetscInt nv, const PetscReal *restrict z, PetscReal *restrict a)
-{
-  for (PetscInt i = 0; i < no; i++) {
-    const PetscReal *zi = z + i * B;
-    PetscReal       *ai = a + i * B;
-
-    switch (act) {
-    case RW_NN_TANH:
-      for (PetscInt v = 0; v < nv; v++) AT(ai, 0, v) = TanhV(AT(zi, 0, v));
-      break;
-    case RW_NN_SOFTPLUS: /* log(1 + e^z) without overflow: max(z, 0) + log1p(e^-|z|) */
-      for (PetscInt p = 0; p < nv * RW_NN_LANES; p++) ai[p] = (zi[p] > 0 ? zi[p] : 0) + log1p(exp(-fabs(zi[p])));
-      break;
-    default:
-      for (PetscInt v = 0; v < nv; v++) AT(ai, 0, v) = AT(zi, 0, v);
-    }
-  }
-}
-
-/* y = act'(z) x over nv vectors of each of no units (a = act(z) is known: tanh' = 1 - a^2) */
-RW_NN_INLINE void ActivateDerivative(RwNNActivation act, PetscInt no, PetscInt nv, const PetscReal *restrict z, const PetscReal *restrict a, const PetscReal *restrict x, PetscReal *restrict y)
-{
-  for (PetscInt i = 0; i < no; i++) {
-    const PetscInt o = i * B;
-
-    switch (act) {
-    case RW_NN_TANH:
-      for (PetscInt v = 0; v < nv; v++) {
-        const RwV ai = AT(a + o, 0, v);
-        AT(y + o, 0, v) = (1 - ai * ai) * AT(x + o, 0, v);
-      }
-      break;
-    case RW_NN_SOFTPLUS: /* the logistic function, e^z / (1 + e^z) = 1 / (1 + e^-z) */
-      for (PetscInt p = 0; p < nv * RW_NN_LANES; p++) y[o + p] = x[o + p] / (1 + exp(-z[o + p]));
-      break;
-    default:
-      for (PetscInt v = 0; v < nv; v++) AT(y + o, 0, v) = AT(x + o, 0, v);
-    }
-  }
-}
-
-/* Output units i .. i + k - 1 (k <= 4, a constant once inlined) of
-   z[i] = b[i] + sum_j W[i][j] x[j] (b NULL: from 0) over the whole block,
-   each sum in the order j = 0, 1, ... by fused multiply-adds; W[i][j] at
-   W[i ws + j wt] (ws, wt = ni, 1 for W and 1, no' for W^T).  The k x NV
-   accumulators stay in registers: a weight is broadcast once for NV fmas, an
-   input vector loaded once for k. */
-RW_NN_INLINE void AffineRows(const int k, PetscInt i, PetscInt ni, const PetscReal *W, PetscInt ws, PetscInt wt, const PetscReal *b, const PetscReal *restrict x, PetscReal *restrict z)
-{
-  RwV s[4][NV];
-
-  for (int o = 0; o < k; o++)
-    for (int v = 0; v < NV; v++) s[o][v] = Splat(b ? b[i + o] : 0);
-  for (PetscInt j = 0; j < ni; j++) {
-    RwV xj[NV];
-
-    for (int v = 0; v < NV; v++) xj[v] = AT(x, j, v);
-    for (int o = 0; o < k; o++) {
-      const RwV w = Splat(W[(i + o) * ws + j * wt]);
-
-      for (int v = 0; v < NV; v++) s[o][v] = Fma(w, xj[v], s[o][v]);
-    }
-  }
-  for (int o = 0; o < k; o++)
-    for (int v = 0; v < NV; v++) AT(z, i + o, v) = s[o][v];
-}
-
-/* z = W x + b for a whole block: four output units at a time, then one */
-RW_NN_INLINE void Affine(PetscInt no, PetscInt ni, const PetscReal *W, PetscInt ws, PetscInt wt, const PetscReal *b, const PetscReal *restrict x, PetscReal *restrict z)
-{
-  PetscInt i = 0;
-
-  for (; i + 4 <= no; i += 4) AffineRows(4, i, ni, W, ws, wt, b, x, z);
-  for (; i < no; i++) AffineRows(1, i, ni, W, ws, wt, b, x, z);
-}
-
-/* The forward pass of one block of m points (the rest of the block zeros),
-   keeping z_l and a_l for the other forms */
-RW_NN_INLINE void ForwardBlock(RwNN nn, const PetscReal *theta, PetscInt m, const PetscReal *x, PetscInt xs)
-{
-  const PetscInt L = nn->nsizes - 1;
-
-  for (PetscInt c = 0; c < nn->sizes[0]; c++)
-    for (PetscInt p = 0; p < B; p++) nn->a[0][c * B + p] = p < m ? x[c * xs + p] : 0;
-  for (PetscInt l = 1; l <= L; l++) {
-    const RwNNActivation act = l == L ? nn->output : nn->hidden;
-
-    Affine(nn->sizes[l], nn->sizes[l - 1], theta + nn->offW[l], nn->sizes[l - 1], 1, theta + nn->offb[l], nn->a[l - 1], nn->z[l]);
-    Activate(act, nn->sizes[l], NV, nn->z[l], nn->a[l]);
-  }
-}
-
-RW_NN_INLINE void ForwardBody(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, PetscReal y[], PetscInt ys)
-{
-  const PetscInt L = nn->nsizes - 1;
-
-  for (PetscInt p0 = 0; p0 < n; p0 += B) {
-    const PetscInt m = PetscMin(B, n - p0);
-
-    ForwardBlock(nn, theta, m, x + p0, xs);
-    for (PetscInt c = 0; c < nn->sizes[L]; c++)
-      for (PetscInt p = 0; p < m; p++) y[c * ys + p0 + p] = nn->a[L][c * B + p];
-  }
-}
-RW_KERNEL_VARIANTS(Forward, (RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, PetscReal y[], PetscInt ys), (nn, theta, n, x, xs, y, ys));
 PETSC_INTERN void RwNNForward_MLP(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, PetscReal y[], PetscInt ys)
 {
   ForwardVariants[nn->isa](nn, theta, n, x, xs, y, ys);
 }
 
-/* dz += db + dW a: the weights' direction for one layer */
-RW_NN_INLINE void TangentWeights(PetscInt no, PetscInt ni, const PetscReal *dW, const PetscReal *db, const PetscReal *restrict a, PetscReal *restrict dz)
-{
-  for (PetscInt i = 0; i < no; i++)
-    for (PetscInt v = 0; v < NV; v++) {
-      RwV s = AT(dz, i, v) + db[i];
-      for (PetscInt j = 0; j < ni; j++) s = Fma(Splat(dW[i * ni + j]), AT(a, j, v), s);
-      AT(dz, i, v) = s;
-    }
-}
-
-/* y = N(x) (if y), dy = N_x(x) dx + N_theta(x) dtheta; dx or dtheta NULL: zero */
-RW_NN_INLINE void TangentBody(RwNN nn, const PetscReal theta[], const PetscReal dtheta[], PetscInt n, const PetscReal x[], const PetscReal dx[], PetscInt xs, PetscReal y[], PetscReal dy[], PetscInt ys)
-{
-  const PetscInt L = nn->nsizes - 1;
-
-  for (PetscInt p0 = 0; p0 < n; p0 += B) {
-    const PetscInt m = PetscMin(B, n - p0);
-
-    ForwardBlock(nn, theta, m, x + p0, xs);
-    for (PetscInt c = 0; c < nn->sizes[0]; c++)
-      for (PetscInt p = 0; p < B; p++) nn->da[0][c * B + p] = dx && p < m ? dx[c * xs + p0 + p] : 0;
-    for (PetscInt l = 1; l <= L; l++) {
-      const RwNNActivation act = l == L ? nn->output : nn->hidden;
-      const PetscInt       no = nn->sizes[l], ni = nn->sizes[l - 1];
-
-      Affine(no, ni, theta + nn->offW[l], ni, 1, NULL, nn->da[l - 1], nn->dz);
-      if (dtheta) TangentWeights(no, ni, dtheta + nn->offW[l], dtheta + nn->offb[l], nn->a[l - 1], nn->dz);
-      ActivateDerivative(act, no, NV, nn->z[l], nn->a[l], nn->dz, nn->da[l]);
-    }
-    for (PetscInt c = 0; c < nn->sizes[L]; c++)
-      for (PetscInt p = 0; p < m; p++) {
-        if (y) y[c * ys + p0 + p] = nn->a[L][c * B + p];
-        dy[c * ys + p0 + p] = nn->da[L][c * B + p];
-      }
-  }
-}
-RW_KERNEL_VARIANTS(Tangent, (RwNN nn, const PetscReal theta[], const PetscReal dtheta[], PetscInt n, const PetscReal x[], const PetscReal dx[], PetscInt xs, PetscReal y[], PetscReal dy[], PetscInt ys), (nn, theta, dtheta, n, x, dx, xs, y, dy, ys));
 PETSC_INTERN void RwNNTangent_MLP(RwNN nn, const PetscReal theta[], const PetscReal dtheta[], PetscInt n, const PetscReal x[], const PetscReal dx[], PetscInt xs, PetscReal y[], PetscReal dy[], PetscInt ys)
 {
   TangentVariants[nn->isa](nn, theta, dtheta, n, x, dx, xs, y, dy, ys);
 }
 
-/* Output units i .. i + k - 1 (k <= 4, a constant once inlined) of one
-   layer's weight gradient for one block, lane by lane: G[w] += zbar[i] a[j]
-   (w = offW + i ni + j) over the block's vectors v = 0, 1, ... by fused
-   multiply-adds and G[offb + i] += zbar[i], each G[w] a vector of
-   RW_NN_LANES partial sums.  The k x NV zbar vectors stay in registers; each
-   a[j] vector is loaded once for k units. */
-RW_NN_INLINE void WeightGradientRows(const int k, PetscInt i, PetscInt ni, PetscInt offW, PetscInt offb, const PetscReal *restrict zb, const PetscReal *restrict a, PetscReal *restrict G)
-{
-  RwV zi[4][NV];
-
-  for (int o = 0; o < k; o++) {
-    RwV sb = LANES(G, offb + i + o);
-
-    for (int v = 0; v < NV; v++) zi[o][v] = AT(zb, i + o, v), sb += zi[o][v];
-    LANES(G, offb + i + o) = sb;
-  }
-  for (PetscInt j = 0; j < ni; j++) {
-    RwV aj[NV];
-
-    for (int v = 0; v < NV; v++) aj[v] = AT(a, j, v);
-    for (int o = 0; o < k; o++) {
-      RwV s = LANES(G, offW + (i + o) * ni + j);
-
-      for (int v = 0; v < NV; v++) s = Fma(zi[o][v], aj[v], s);
-      LANES(G, offW + (i + o) * ni + j) = s;
-    }
-  }
-}
-
-RW_NN_INLINE void WeightGradientLanes(PetscInt no, PetscInt ni, PetscInt offW, PetscInt offb, const PetscReal *restrict zb, const PetscReal *restrict a, PetscReal *restrict G)
-{
-  PetscInt i = 0;
-
-  for (; i + 4 <= no; i += 4) WeightGradientRows(4, i, ni, offW, offb, zb, a, G);
-  for (; i < no; i++) WeightGradientRows(1, i, ni, offW, offb, zb, a, G);
-}
-
-/* Each point's weight terms of one layer for one block, written to gw[w gs + p] */
-RW_NN_INLINE void WeightGradientPoints(PetscInt no, PetscInt ni, PetscInt offW, PetscInt offb, const PetscReal *zb, const PetscReal *a, PetscInt m, PetscReal *gw, PetscInt gs)
-{
-  for (PetscInt i = 0; i < no; i++) {
-    for (PetscInt j = 0; j < ni; j++)
-      for (PetscInt p = 0; p < m; p++) gw[(offW + i * ni + j) * gs + p] = zb[i * B + p] * a[j * B + p];
-    for (PetscInt p = 0; p < m; p++) gw[(offb + i) * gs + p] = zb[i * B + p];
-  }
-}
-
-/* The lanes of every weight's partial sums added pairwise, into gsum */
-RW_NN_INLINE void AddLanes(PetscInt nw, const PetscReal *G, PetscReal *gsum)
-{
-  for (PetscInt w = 0; w < nw; w++) {
-    PetscReal s[RW_NN_LANES];
-
-    for (int l = 0; l < RW_NN_LANES; l++) s[l] = G[w * RW_NN_LANES + l];
-    for (int h = RW_NN_LANES / 2; h >= 1; h /= 2)
-      for (int l = 0; l < h; l++) s[l] += s[l + h];
-    gsum[w] += s[0];
-  }
-}
-
-/* xbar += N_x(x)^T ybar (if xbar); each point's terms of N_theta(x)^T ybar
-   written to gw[w gs + p] (if gw); their sums over the n points, in an order
-   fixed by n, added to gsum[w] (if gsum).  Block by block, the forward
-   recomputation and the backpropagation together, so the block's
-   activations stay in the L1 cache. */
-RW_NN_INLINE void AdjointBody(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, const PetscReal ybar[], PetscInt ys, PetscReal xbar[], PetscReal gw[], PetscInt gs, PetscReal gsum[])
-{
-  const PetscInt L = nn->nsizes - 1;
-  PetscReal     *zb = nn->bar[0], *ab = nn->bar[1], *G = nn->glanes;
-
-  if (gsum)
-    for (PetscInt w = 0; w < nn->nweights; w++) LANES(G, w) = Splat(0);
-  for (PetscInt p0 = 0; p0 < n; p0 += B) {
-    const PetscInt m = PetscMin(B, n - p0);
-
-    ForwardBlock(nn, theta, m, x + p0, xs);
-    for (PetscInt c = 0; c < nn->sizes[L]; c++) /* padding points get ybar 0, so they add nothing */
-      for (PetscInt p = 0; p < B; p++) ab[c * B + p] = p < m ? ybar[c * ys + p0 + p] : 0;
-    ActivateDerivative(nn->output, nn->sizes[L], NV, nn->z[L], nn->a[L], ab, zb);
-    for (PetscInt l = L; l >= 1; l--) {
-      const PetscInt no = nn->sizes[l], ni = nn->sizes[l - 1];
-
-      if (gsum) WeightGradientLanes(no, ni, nn->offW[l], nn->offb[l], zb, nn->a[l - 1], G);
-      if (gw) WeightGradientPoints(no, ni, nn->offW[l], nn->offb[l], zb, nn->a[l - 1], m, gw + p0, gs);
-      if (l == 1 && !xbar) break;
-      /* abar_{l-1} = W_l^T zbar_l: input unit j sums over output units i = 0, 1, ... */
-      Affine(ni, no, theta + nn->offW[l], 1, ni, NULL, zb, ab);
-      if (l > 1) ActivateDerivative(nn->hidden, ni, NV, nn->z[l - 1], nn->a[l - 1], ab, zb);
-      else
-        for (PetscInt c = 0; c < ni; c++)
-          for (PetscInt p = 0; p < m; p++) xbar[c * xs + p0 + p] += ab[c * B + p];
-    }
-  }
-  if (gsum) AddLanes(nn->nweights, G, gsum);
-}
-RW_KERNEL_VARIANTS(Adjoint, (RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, const PetscReal ybar[], PetscInt ys, PetscReal xbar[], PetscReal gw[], PetscInt gs, PetscReal gsum[]), (nn, theta, n, x, xs, ybar, ys, xbar, gw, gs, gsum));
 PETSC_INTERN void RwNNAdjoint_MLP(RwNN nn, const PetscReal theta[], PetscInt n, const PetscReal x[], PetscInt xs, const PetscReal ybar[], PetscInt ys, PetscReal xbar[], PetscReal gw[], PetscInt gs, PetscReal gsum[])
 {
   AdjointVariants[nn->isa](nn, theta, n, x, xs, ybar, ys, xbar, gw, gs, gsum);
 }
 
-/* RwNNTanh's loop, in the same clones as the kernels */
-RW_NN_INLINE void TanhArrayBody(PetscInt n, const PetscReal *x, PetscReal *y)
-{
-  PetscInt p = 0;
-
-  for (; p + RW_NN_LANES <= n; p += RW_NN_LANES) *(RwV *)(y + p) = TanhV(*(const RwV *)(x + p));
-  if (p < n) {
-    RwV v = Splat(0);
-
-    for (PetscInt q = p; q < n; q++) v[q - p] = x[q];
-    v = TanhV(v);
-    for (PetscInt q = p; q < n; q++) y[q] = v[q - p];
-  }
-}
-RW_KERNEL_VARIANTS(TanhArray, (PetscInt n, const PetscReal *x, PetscReal *y), (n, x, y));
 PETSC_INTERN void RwNNTanhArray(PetscInt n, const PetscReal *x, PetscReal *y)
 {
   TanhArrayVariants[RwKernelISABest()](n, x, y);
 }
 
-/* The peak of the kernels' loops: independent fused multiply-adds on the
-   same vectors, in the same variants; reps x 8 x RW_NN_LANES x 2 flops */
-RW_NN_INLINE void MultiplyAddLoopBody(PetscInt reps, PetscReal *acc)
-{
-  RwV s[8], w, x = Splat(acc[1]);
-
-  for (int l = 0; l < RW_NN_LANES; l++) w[l] = acc[0] * (1 + l * 0x1p-40); /* lanes the compiler cannot prove equal */
-
-  for (int a = 0; a < 8; a++) s[a] = Splat(acc[2 + a]);
-  for (PetscInt r = 0; r < reps; r++) {
-#pragma GCC unroll 8
-    for (int a = 0; a < 8; a++) s[a] = Fma(s[a], w, x);
-  }
-  for (int a = 0; a < 8; a++) acc[2 + a] = s[a][0];
-}
-RW_KERNEL_VARIANTS(MultiplyAddLoop, (PetscInt reps, PetscReal *acc), (reps, acc));
 PETSC_INTERN void RwNNMultiplyAddLoopArray(PetscInt reps, PetscReal *acc)
 {
   MultiplyAddLoopVariants[RwKernelISABest()](reps, acc);
@@ -432,7 +143,7 @@ void RwNNTanh(PetscInt n, const PetscReal x[], PetscReal y[])
 /*@C
   RwNNMultiplyAddLoop - the peak flop rate the network's kernels can reach on
   this machine: reps rounds of 8 independent vector fused multiply-adds (one
-  rounding, as in the kernels) on RW_NN_LANES lanes, in the kernels' ISA variant;
+  rounding, as in the kernels) on the vectors of the best ISA variant;
   returns the flops done (acc: 10 values, read and written so nothing is elided)
 
   Not collective
@@ -444,7 +155,7 @@ void RwNNTanh(PetscInt n, const PetscReal x[], PetscReal y[])
 PetscReal RwNNMultiplyAddLoop(PetscInt reps, PetscReal acc[])
 {
   RwNNMultiplyAddLoopArray(reps, acc);
-  return (PetscReal)reps * 8 * RW_NN_LANES * 2;
+  return (PetscReal)reps * 8 * MultiplyAddLanes[RwKernelISABest()] * 2;
 }
 
 /*@C

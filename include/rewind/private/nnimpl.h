@@ -6,8 +6,11 @@
 #include <rewind/private/kernelisaimpl.h>
 
 /* Points per block of the kernels: every layer runs over a block of points
-   at a time, in vectors of RW_NN_LANES points, and a block's activations stay
-   in the L1 cache (16 units x 32 points x 8 bytes = 4 KiB a layer) */
+   at a time, and a block's activations stay in the L1 cache (16 units x 32
+   points x 8 bytes = 4 KiB a layer).  RW_NN_LANES: the partial sums of a
+   weight's gradient (sum l takes the points l mod RW_NN_LANES), the same in
+   every ISA variant whatever its vector width (8, 4 or 2 lanes), so the bits
+   are */
 #define RW_NN_BLOCK 32
 #define RW_NN_LANES 8
 
