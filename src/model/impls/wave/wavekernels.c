@@ -102,27 +102,29 @@ WAVE_INLINE PetscScalar WaveLapS(const PetscInt D, const PetscInt R, const WaveW
    The state interleaves (a, b) = (u_k, u_k-1), so the compiler's own
    vectorisation of a row over points loads each neighbour's a as two
    vectors and a permute (23 + 165 vpermi2pd/vpermt2pd in the AVX-512 order-8
-   forward row before): the shuffle port, not memory, bound the step.  These
-   rows instead take a vector of WAVE_PTS whole points, (a0 b0 a1 b1 ...),
+   forward row before), and stores (v, a) through more permutes.  These
+   rows instead take a vector of WAVE_PTS whole points, (a0 b0 a1 b1),
    and apply the Laplacian to both components at once: every neighbour, at
    +-2j, +-j sy, +-j sz scalars, is one contiguous (unaligned) load.  The b
    lanes' Laplacian is wasted arithmetic, cheap beside the loads; the fields
    are duplicated into pairs and the result (v, a) is one blend.  Each a lane
    computes the scalar row's operations in its order (no FMA: -ffp-contract=off),
    so the bits are those of the scalar code, which also does the rows' tails.
-   The type is 8 doubles in every instruction set (GCC splits it into 2 AVX2
-   or 4 SSE2 registers), as src/nn does.
+   The vector type has one width for every variant (as src/nn's); WaveWide()
+   says which variants run these rows.
 */
-#define WAVE_LANES 8
+#define WAVE_LANES 4
 #define WAVE_PTS   (WAVE_LANES / RW_WAVE_DOF)
 
-/* Where the rows run in these vectors: AVX-512 (one register a vector).  In
-   AVX2 (two) and SSE2 (four) they measured slower than the compiler's own
-   loop (3D order 8 in cache, CPU ns per point: AVX2 17.4 against 15.6), so
-   those variants keep it */
+/* Where the rows run in these vectors: AVX2 and AVX-512, in 256-bit
+   registers (2 points).  Measured in CPU ns per point of one rank, best of
+   runs alternated with the other builds (3D order 8): AVX-512 forward at
+   256^3 11.7 in 4 lanes, 14.2 in 8 (zmm), 16.4 in the compiler's loop; the
+   tangent at 96^3 15.4, 18.0, 17.5.  SSE2 (one point a register, the fields
+   broadcast) was slower than its compiler's loop in 8 lanes and keeps it */
 WAVE_INLINE PetscBool WaveWide(RwKernelISA isa)
 {
-  return isa == RW_KERNEL_ISA_AVX512 ? PETSC_TRUE : PETSC_FALSE;
+  return isa != RW_KERNEL_ISA_PORTABLE ? PETSC_TRUE : PETSC_FALSE;
 }
 
 typedef double WaveV __attribute__((vector_size(8 * WAVE_LANES), aligned(8)));  /* WAVE_PTS points of a state */
@@ -141,25 +143,25 @@ WAVE_INLINE void WaveStore(PetscScalar *p, WaveV v)
   memcpy(p, &v, sizeof(v));
 }
 
-/* A field's values at the vector's points, each twice: (f0 f0 f1 f1 ...) beside (a0 b0 a1 b1 ...) */
+/* A field's values at the vector's points, each twice: (f0 f0 f1 f1) beside (a0 b0 a1 b1) */
 WAVE_INLINE WaveV WaveDup(const PetscScalar *f)
 {
   WaveF h;
 
   memcpy(&h, f, sizeof(h));
-  return __builtin_shufflevector(h, h, 0, 0, 1, 1, 2, 2, 3, 3);
+  return __builtin_shufflevector(h, h, 0, 0, 1, 1);
 }
 
-/* (b0 a0 b1 a1 ...): each point's components swapped */
+/* (b0 a0 b1 a1): each point's components swapped */
 WAVE_INLINE WaveV WaveSwap(WaveV x)
 {
-  return __builtin_shufflevector(x, x, 1, 0, 3, 2, 5, 4, 7, 6);
+  return __builtin_shufflevector(x, x, 1, 0, 3, 2);
 }
 
-/* (e0 o1 e2 o3 ...): a point's first component from e, its second from o */
+/* (e0 o1 e2 o3): a point's first component from e, its second from o */
 WAVE_INLINE WaveV WavePair(WaveV e, WaveV o)
 {
-  return __builtin_shufflevector(e, o, 0, 9, 2, 11, 4, 13, 6, 15);
+  return __builtin_shufflevector(e, o, 0, 5, 2, 7);
 }
 
 /* The sum of the first components' lanes (the NaN probe) */
