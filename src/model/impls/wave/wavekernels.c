@@ -354,6 +354,17 @@ RW_KERNEL_VARIANTS_ISA(WaveForwardRow, (void *ctx, PetscInt i, PetscInt j, Petsc
 RW_KERNEL_VARIANTS_ISA(WaveTangentRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS(WaveAdjointRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 
+/* The adjoint's variant for the model's instruction set: AVX-512 runs the
+   AVX2 row (the same bits, t108).  The compiler's 512-bit adjoint loop was
+   slower than its 256-bit one, and than the portable one, in every
+   measurement (one rank, CPU ns per point, best of 2 alternated runs: 2D
+   2048^2 order 8 11.2 against 8.8 and 8.9; 3D 256^3 order 8 20.5 against
+   18.2 and 20.6) */
+static RwKernelISA WaveAdjointISA(RwKernelISA isa)
+{
+  return isa == RW_KERNEL_ISA_AVX512 ? RW_KERNEL_ISA_AVX2 : isa;
+}
+
 /* ---- steps -------------------------------------------------------------------- */
 
 /* f(t_k): the wavelet given, or the Ricker wavelet at t_k = k dt */
@@ -470,7 +481,7 @@ PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArrayRead(unew, &P.un));
   PetscCall(VecGetArray(l, &P.y));
   PetscCall(VecGetArray(w->gm, &P.gm));
-  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveAdjointRowVariants[model->isa], &P));
+  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveAdjointRowVariants[WaveAdjointISA(model->isa)], &P));
   PetscCall(VecGetArrayRead(lnew, &ln));
   for (PetscInt s = 0; s < w->nsrcpts; s++) P.gm[w->srcidx[s]] += f * ln[RW_WAVE_DOF * w->srcidx[s]] * w->srcg[s];
   PetscCall(VecRestoreArrayRead(lnew, &ln));
