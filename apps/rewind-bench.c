@@ -28,15 +28,15 @@ typedef struct {
   PetscInt  stream, kgrid[3], kimplicit; /* kgrid: up to 3 sides, 0 for none */
   PetscReal seconds;
   PetscInt  repeat, ggrid, gsteps, slots[2], iogrid, ioslots, pgrid, psteps, terms, sreps, rreps;
-  PetscInt  wgrid2, wgrid3, wggrid, wgsteps;
+  PetscInt  wgrid2[2], wgrid3, wggrid, wgsteps;
   PetscReal wrecord;
 } BenchPresetSizes;
 static const BenchPresetSizes BenchPresets[3] = {
   /*         stream   kernel grids  impl.  seconds  rep  gradient  slots   io       peer     sum */
   /*         stream   kernel grids  impl.  seconds  rep  gradient  slots   io       peer     sum                wave: 2D 3D, gradient, record (ms) */
-  /* tiny  */ {1 << 20, {32, 128},   128,   0.002,   2,   48, 20,   {3, 6},  64, 3,   24, 10,  100000, 2, 100,    64, 24, 48, 20, 50},
-  /* small */ {1 << 23, {256, 1024}, 512,   0.1,     3,   512, 100, {5, 20}, 1024, 4, 256, 50, 1000000, 20, 2000, 1024, 128, 512, 50, 1000},
-  /* large */ {1 << 24, {512, 2048, 4096}, 1024,  0.3,     3,   2048, 20, {3, 6},  2048, 4, 2048, 20, 1000000, 20, 2000, 2048, 256, 1024, 40, 1000}
+  /* tiny  */ {1 << 20, {32, 128},   128,   0.002,   2,   48, 20,   {3, 6},  64, 3,   24, 10,  100000, 2, 100,    {64}, 24, 48, 20, 50},
+  /* small */ {1 << 23, {256, 1024}, 512,   0.1,     3,   512, 100, {5, 20}, 1024, 4, 256, 50, 1000000, 20, 2000, {1024}, 128, 512, 50, 1000},
+  /* large */ {1 << 24, {512, 2048, 4096}, 1024,  0.3,     3,   2048, 20, {3, 6},  2048, 4, 2048, 20, 1000000, 20, 2000, {2048, 4096}, 256, 1024, 40, 1000}
 };
 
 static void BenchPreset(PetscInt size, BenchConfig *c)
@@ -63,7 +63,8 @@ static void BenchPreset(PetscInt size, BenchConfig *c)
   c->sum_terms         = p->terms;
   c->sum_repeat        = p->sreps;
   c->sum_reduce_repeat = p->rreps;
-  c->wave_grid2          = p->wgrid2;
+  c->nwave_grid2         = 0;
+  for (PetscInt g = 0; g < 2 && p->wgrid2[g]; g++) c->wave_grid2[c->nwave_grid2++] = p->wgrid2[g];
   c->wave_grid3          = p->wgrid3;
   c->nwave_orders        = 3;
   for (PetscInt o = 0; o < 3; o++) c->wave_orders[o] = 2 << o;
@@ -151,7 +152,7 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(RwOptionsInt("-rw_bench_sum_terms", "Sum section: terms of the local accumulation", "rewind-bench", c->sum_terms, &c->sum_terms, NULL, 1, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_bench_sum_repeat", "Sum section: repetitions of the local accumulation", "rewind-bench", c->sum_repeat, &c->sum_repeat, NULL, 1, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_bench_sum_reduce_repeat", "Sum section: repetitions of each reduction", "rewind-bench", c->sum_reduce_repeat, &c->sum_reduce_repeat, NULL, 1, PETSC_MAX_INT));
-  PetscCall(RwOptionsInt("-rw_bench_wave_grid", "Wave section: side of the 2D step cases (absorbing layers included)", "rewind-bench", c->wave_grid2, &c->wave_grid2, NULL, 16, PETSC_MAX_INT));
+  PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_wave_grid", "Wave section: sides of the 2D step cases (absorbing layers included)", 4, c->wave_grid2, &c->nwave_grid2));
   PetscCall(RwOptionsInt("-rw_bench_wave_grid3", "Wave section: side of the 3D step cases", "rewind-bench", c->wave_grid3, &c->wave_grid3, NULL, 16, PETSC_MAX_INT));
   PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_wave_orders", "Wave section: space orders of the step cases (2, 4, 8)", 3, c->wave_orders, &c->nwave_orders));
   PetscCall(RwOptionsInt("-rw_bench_wave_gradient_grid", "Wave section: side of the 2D gradient problem", "rewind-bench", c->wave_gradient_grid, &c->wave_gradient_grid, NULL, 16, PETSC_MAX_INT));
@@ -168,6 +169,7 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCheck(c->seconds >= 0 && c->repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_seconds must be >= 0 and -rw_bench_repeat >= 1");
   PetscCheck(c->stream_n >= 1 && c->gradient_grid >= 2 && c->gradient_steps >= 1 && c->io_grid >= 2 && c->io_slots >= 1 && c->peer_steps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_stream_size, -rw_bench_gradient_steps, -rw_bench_io_slots and -rw_bench_peer_steps must be >= 1, grids >= 2");
   for (PetscInt o = 0; o < c->nwave_orders; o++) PetscCheck(c->wave_orders[o] == 2 || c->wave_orders[o] == 4 || c->wave_orders[o] == 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_wave_orders: %" PetscInt_FMT " is not 2, 4 or 8", c->wave_orders[o]);
+  for (PetscInt g = 0; g < c->nwave_grid2; g++) PetscCheck(c->wave_grid2[g] >= 16, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_wave_grid: %" PetscInt_FMT " is below 16 points a side", c->wave_grid2[g]);
   PetscCheck(c->wave_record > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_wave_record %g: expected a positive record length in ms", (double)c->wave_record);
   PetscCheck(c->sum_terms >= 1 && c->sum_repeat >= 1 && c->sum_reduce_repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_sum_terms, -rw_bench_sum_repeat and -rw_bench_sum_reduce_repeat must be >= 1");
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -43,7 +43,8 @@ typedef struct {
   PetscInt  io_grid, io_slots;
   PetscInt  peer_grid, peer_steps;
   PetscInt  sum_terms, sum_repeat, sum_reduce_repeat;
-  PetscInt  wave_grid2, wave_grid3;      /* wave: 2D and 3D sides of the step cases */
+  PetscInt  wave_grid2[4], nwave_grid2; /* wave: 2D sides of the step cases */
+  PetscInt  wave_grid3;                 /* and the 3D side */
   PetscInt  wave_orders[3], nwave_orders;
   PetscInt  wave_gradient_grid, wave_gradient_steps;
   PetscReal wave_record;                 /* ms of the embedded FWI problem's shots */

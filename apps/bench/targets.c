@@ -54,8 +54,8 @@ static PetscErrorCode TargetsWave(const BenchConfig *cfg, BenchResults res)
   PetscReal x;
 
   PetscFunctionBegin;
-  for (PetscInt d = 2; d <= 3; d++) {
-    const PetscInt side = d == 2 ? cfg->wave_grid2 : cfg->wave_grid3, need = d == 2 ? 2048 : 256;
+  for (PetscInt c = 0; c < cfg->nwave_grid2 + 1; c++) { /* the 2D sides, then 3D */
+    const PetscInt d = c < cfg->nwave_grid2 ? 2 : 3, side = d == 2 ? cfg->wave_grid2[c] : cfg->wave_grid3, need = d == 2 ? 2048 : 256;
     char           grid[48];
 
     if (d == 2) PetscCall(PetscSNPrintf(grid, sizeof(grid), "%" PetscInt_FMT "x%" PetscInt_FMT, side, side));
@@ -64,11 +64,11 @@ static PetscErrorCode TargetsWave(const BenchConfig *cfg, BenchResults res)
       Target bw = {what, 0.7, PETSC_TRUE}, adj = {what, 2.0, PETSC_FALSE};
 
       PetscCall(PetscSNPrintf(name, sizeof(name), "%" PetscInt_FMT "D order %" PetscInt_FMT " %s forward", d, cfg->wave_orders[o], grid));
-      PetscCall(PetscSNPrintf(what, sizeof(what), "wave %" PetscInt_FMT "D order %" PetscInt_FMT " forward / copy", d, cfg->wave_orders[o]));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "wave %s order %" PetscInt_FMT " forward / copy", grid, cfg->wave_orders[o]));
       PetscCall(BenchLookup(res, "wave", name, "of_copy", &x));
       PetscCall(TargetRow(res, &bw, x, side, need));
       PetscCall(PetscSNPrintf(name, sizeof(name), "%" PetscInt_FMT "D order %" PetscInt_FMT " %s adjoint", d, cfg->wave_orders[o], grid));
-      PetscCall(PetscSNPrintf(what, sizeof(what), "wave %" PetscInt_FMT "D order %" PetscInt_FMT " adjoint / forward step", d, cfg->wave_orders[o]));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "wave %s order %" PetscInt_FMT " adjoint / forward step", grid, cfg->wave_orders[o]));
       PetscCall(BenchLookup(res, "wave", name, "vs_forward", &x));
       PetscCall(TargetRow(res, &adj, x, side, need));
     }

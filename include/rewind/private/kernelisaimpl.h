@@ -80,4 +80,29 @@ PETSC_EXTERN PetscErrorCode RwKernelISACheck(MPI_Comm, const char[], RwKernelISA
   } \
   static void (*const name##Variants[RW_KERNEL_ISA_N]) params = {name##Portable, name##AVX2, name##AVX512}
 
+
+/*
+  RW_KERNEL_VARIANTS_ISA(name, params, args): the same, but the body takes the
+  variant's RwKernelISA first, a constant in each copy, for a body that
+  writes its vectors by hand (GCC's vector extensions) in the wide sets and
+  leaves the portable one to the compiler:
+    RW_KERNEL_INLINE void RowBody(RwKernelISA isa, PetscInt n, const double *x, double *y) { ... }
+    RW_KERNEL_VARIANTS_ISA(Row, (PetscInt n, const double *x, double *y), (n, x, y));
+*/
+#define RW_KERNEL_ARGS_(...) __VA_ARGS__
+#define RW_KERNEL_VARIANTS_ISA(name, params, args) \
+  static void name##Portable params \
+  { \
+    name##Body(RW_KERNEL_ISA_PORTABLE, RW_KERNEL_ARGS_ args); \
+  } \
+  RW_KERNEL_TARGET_AVX2 static void name##AVX2 params \
+  { \
+    name##Body(RW_KERNEL_ISA_AVX2, RW_KERNEL_ARGS_ args); \
+  } \
+  RW_KERNEL_TARGET_AVX512 static void name##AVX512 params \
+  { \
+    name##Body(RW_KERNEL_ISA_AVX512, RW_KERNEL_ARGS_ args); \
+  } \
+  static void (*const name##Variants[RW_KERNEL_ISA_N]) params = {name##Portable, name##AVX2, name##AVX512}
+
 #endif

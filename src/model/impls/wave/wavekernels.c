@@ -27,6 +27,9 @@
   here allocates; the NaN flag is the sum of the results times 0.
 */
 #include "waveimpl.h"
+#include <string.h>
+
+#pragma GCC diagnostic ignored "-Wpsabi" /* vectors passed between inlined helpers only */
 
 /* Inlined into each instruction set's variant of a row (RW_KERNEL_VARIANTS),
    with the dimension and radius constant: each variant vectorises for its width */
@@ -94,20 +97,125 @@ WAVE_INLINE PetscScalar WaveLapS(const PetscInt D, const PetscInt R, const WaveW
   return f;
 }
 
+/* ---- the rows in vectors of whole points ------------------------------------
+
+   The state interleaves (a, b) = (u_k, u_k-1), so the compiler's own
+   vectorisation of a row over points loads each neighbour's a as two
+   vectors and a permute (23 + 165 vpermi2pd/vpermt2pd in the AVX-512 order-8
+   forward row before), and stores (v, a) through more permutes.  These
+   rows instead take a vector of WAVE_PTS whole points, (a0 b0 a1 b1),
+   and apply the Laplacian to both components at once: every neighbour, at
+   +-2j, +-j sy, +-j sz scalars, is one contiguous (unaligned) load.  The b
+   lanes' Laplacian is wasted arithmetic, cheap beside the loads; the fields
+   are duplicated into pairs and the result (v, a) is one blend.  Each a lane
+   computes the scalar row's operations in its order (no FMA: -ffp-contract=off),
+   so the bits are those of the scalar code, which also does the rows' tails.
+   The vector type has one width for every variant (as src/nn's); WaveWide()
+   says which variants run these rows.
+*/
+#define WAVE_LANES 4
+#define WAVE_PTS   (WAVE_LANES / RW_WAVE_DOF)
+
+/* Where the rows run in these vectors: AVX2 and AVX-512, in 256-bit
+   registers (2 points).  Measured in CPU ns per point of one rank, best of
+   runs alternated with the other builds (3D order 8): AVX-512 forward at
+   256^3 11.7 in 4 lanes, 14.2 in 8 (zmm), 16.4 in the compiler's loop; the
+   tangent at 96^3 15.4, 18.0, 17.5.  SSE2 (one point a register, the fields
+   broadcast) was slower than its compiler's loop in 8 lanes and keeps it */
+WAVE_INLINE PetscBool WaveWide(RwKernelISA isa)
+{
+  return isa != RW_KERNEL_ISA_PORTABLE ? PETSC_TRUE : PETSC_FALSE;
+}
+
+typedef double WaveV __attribute__((vector_size(8 * WAVE_LANES), aligned(8)));  /* WAVE_PTS points of a state */
+typedef double WaveF __attribute__((vector_size(8 * WAVE_PTS), aligned(8)));    /* WAVE_PTS points of a field */
+
+WAVE_INLINE WaveV WaveLoad(const PetscScalar *p)
+{
+  WaveV v;
+
+  memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+WAVE_INLINE void WaveStore(PetscScalar *p, WaveV v)
+{
+  memcpy(p, &v, sizeof(v));
+}
+
+/* A field's values at the vector's points, each twice: (f0 f0 f1 f1) beside (a0 b0 a1 b1) */
+WAVE_INLINE WaveV WaveDup(const PetscScalar *f)
+{
+  WaveF h;
+
+  memcpy(&h, f, sizeof(h));
+  return __builtin_shufflevector(h, h, 0, 0, 1, 1);
+}
+
+/* (b0 a0 b1 a1): each point's components swapped */
+WAVE_INLINE WaveV WaveSwap(WaveV x)
+{
+  return __builtin_shufflevector(x, x, 1, 0, 3, 2);
+}
+
+/* (e0 o1 e2 o3): a point's first component from e, its second from o */
+WAVE_INLINE WaveV WavePair(WaveV e, WaveV o)
+{
+  return __builtin_shufflevector(e, o, 0, 5, 2, 7);
+}
+
+/* The sum of the first components' lanes (the NaN probe) */
+WAVE_INLINE PetscReal WaveSumFirst(WaveV x)
+{
+  PetscReal s = 0;
+
+  for (PetscInt l = 0; l < WAVE_LANES; l += RW_WAVE_DOF) s += x[l];
+  return s;
+}
+
+/* RwStencilD2 on WAVE_PTS points of both components */
+WAVE_INLINE WaveV WaveD2V(const PetscInt R, const PetscReal *w, const PetscScalar *x, PetscInt s)
+{
+  WaveV f = w[0] * WaveLoad(x);
+
+  for (PetscInt j = 1; j <= R; j++) f += w[j] * (WaveLoad(x - j * s) + WaveLoad(x + j * s));
+  return f;
+}
+
+/* WaveLap on WAVE_PTS points of both components */
+WAVE_INLINE WaveV WaveLapV(const PetscInt D, const PetscInt R, const WaveWeights *W, const PetscScalar *x, PetscInt sy, PetscInt sz)
+{
+  WaveV f = WaveD2V(R, W->w[0], x, RW_WAVE_DOF);
+
+  if (D > 1) f += WaveD2V(R, W->w[1], x, sy);
+  if (D > 2) f += WaveD2V(R, W->w[2], x, sz);
+  return f;
+}
+
 /* ---- the three kernels, a row of n points each ------------------------------- */
 
 /* Every row marks its arrays restrict and reads the weights from locals, so
    that the loop vectorises without run-time alias checks; the arithmetic at
    a point is unchanged */
-WAVE_INLINE void WaveRowForward(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_)
+WAVE_INLINE void WaveRowForward(const RwKernelISA isa, const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_)
 {
   const WaveWeights  W  = WaveWeightsOf(P);
   const PetscScalar *restrict up = U.p, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_;
   PetscScalar       *restrict y   = y_;
-  PetscReal          nan = 0;
+  WaveV              nanv = {0};
+  PetscReal          nan  = 0;
+  PetscInt           i    = 0;
 
+  for (; WaveWide(isa) && i + WAVE_PTS <= n; i += WAVE_PTS) {
+    const PetscScalar *u = up + RW_WAVE_DOF * i;
+    const WaveV        X = WaveLoad(u), S = WaveSwap(X); /* (a b), (b a) */
+    const WaveV        v = WaveDup(ia + i) * (WaveLapV(D, R, &W, u, U.sy, U.sz) + WaveDup(c1 + i) * (2.0 * X - S) + WaveDup(c2 + i) * X);
+
+    WaveStore(y + RW_WAVE_DOF * i, WavePair(v, S));
+    nanv += v * 0;
+  }
 #pragma GCC ivdep
-  for (PetscInt i = 0; i < n; i++) {
+  for (; i < n; i++) {
     const PetscScalar *u = up + RW_WAVE_DOF * i;
     const PetscScalar  a = u[0], b = u[1];
     const PetscScalar  v = ia[i] * (WaveLap(D, R, &W, u, U.sy, U.sz) + c1[i] * (2 * a - b) + c2[i] * a);
@@ -116,19 +224,29 @@ WAVE_INLINE void WaveRowForward(const PetscInt D, const PetscInt R, WavePass *P,
     y[RW_WAVE_DOF * i + 1] = a;
     nan += v * 0;
   }
-  P->probe += nan;
+  P->probe += nan + WaveSumFirst(nanv);
 }
 
-WAVE_INLINE void WaveRowTangent(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow DU, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, const PetscScalar *dm_, PetscScalar *y_)
+WAVE_INLINE void WaveRowTangent(const RwKernelISA isa, const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow DU, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, const PetscScalar *dm_, PetscScalar *y_)
 {
   const WaveWeights  W    = WaveWeightsOf(P);
   const PetscReal    idt2 = P->idt2;
   const PetscScalar *restrict dup = DU.p, *restrict u = u_, *restrict un = un_, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_, *restrict dm = dm_;
   PetscScalar       *restrict y   = y_;
+  WaveV              nanv = {0};
   PetscReal          nan  = 0;
+  PetscInt           i    = 0;
 
+  for (; WaveWide(isa) && i + WAVE_PTS <= n; i += WAVE_PTS) {
+    const PetscScalar *du = dup + RW_WAVE_DOF * i;
+    const WaveV        X = WaveLoad(du), S = WaveSwap(X), A = WaveLoad(u + RW_WAVE_DOF * i); /* (da db), (db da), (a b) */
+    const WaveV        v = WaveDup(ia + i) * (WaveLapV(D, R, &W, du, DU.sy, DU.sz) + WaveDup(c1 + i) * (2.0 * X - S) + WaveDup(c2 + i) * X + WaveDup(dm + i) * idt2 * (2.0 * A - WaveSwap(A) - WaveLoad(un + RW_WAVE_DOF * i)));
+
+    WaveStore(y + RW_WAVE_DOF * i, WavePair(v, S));
+    nanv += v * 0;
+  }
 #pragma GCC ivdep
-  for (PetscInt i = 0; i < n; i++) {
+  for (; i < n; i++) {
     const PetscScalar *du = dup + RW_WAVE_DOF * i;
     const PetscScalar  da = du[0], db = du[1], a = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
     const PetscScalar  v  = ia[i] * (WaveLap(D, R, &W, du, DU.sy, DU.sz) + c1[i] * (2 * da - db) + c2[i] * da + dm[i] * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]));
@@ -137,9 +255,13 @@ WAVE_INLINE void WaveRowTangent(const PetscInt D, const PetscInt R, WavePass *P,
     y[RW_WAVE_DOF * i + 1] = da;
     nan += v * 0;
   }
-  P->probe += nan;
+  P->probe += nan + WaveSumFirst(nanv);
 }
 
+/* The adjoint keeps the compiler's loop in every variant: in these vectors
+   s = ia la' needs ia duplicated at each of the 4 r d + 1 neighbours (a
+   permute each, twice the forward's), and it measured slower (3D order 8,
+   96^3 in cache, CPU ns per point, best of 3: 21.8 against 18.3) */
 WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow IA, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *gm_)
 {
   const WaveWeights  W    = WaveWeightsOf(P);
@@ -182,7 +304,7 @@ static PetscInt wave_r_of(const WavePass *P)
   return P->st->width;
 }
 
-WAVE_INLINE void WaveForwardRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   WavePass          *P  = (WavePass *)ctx;
   const RwStencil    st = P->st;
@@ -191,12 +313,12 @@ WAVE_INLINE void WaveForwardRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt 
   const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
 
-#define WAVE_FWD(D, R) WaveRowForward(D, R, P, n, U, ia, c1, c2, y)
+#define WAVE_FWD(D, R) WaveRowForward(isa, D, R, P, n, U, ia, c1, c2, y)
   WAVE_DISPATCH(WAVE_FWD);
 #undef WAVE_FWD
 }
 
-WAVE_INLINE void WaveTangentRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+WAVE_INLINE void WaveTangentRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   WavePass          *P  = (WavePass *)ctx;
   const RwStencil    st = P->st;
@@ -207,7 +329,7 @@ WAVE_INLINE void WaveTangentRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt 
   const PetscScalar *dm = RwStencilRowAt(P->dm, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
 
-#define WAVE_TAN(D, R) WaveRowTangent(D, R, P, n, DU, u, un, ia, c1, c2, dm, y)
+#define WAVE_TAN(D, R) WaveRowTangent(isa, D, R, P, n, DU, u, un, ia, c1, c2, dm, y)
   WAVE_DISPATCH(WAVE_TAN);
 #undef WAVE_TAN
 }
@@ -228,9 +350,20 @@ WAVE_INLINE void WaveAdjointRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt 
 }
 
 /* ---- the rows in each instruction set; a pass runs the model's (model->isa) -- */
-RW_KERNEL_VARIANTS(WaveForwardRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
-RW_KERNEL_VARIANTS(WaveTangentRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
+RW_KERNEL_VARIANTS_ISA(WaveForwardRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
+RW_KERNEL_VARIANTS_ISA(WaveTangentRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS(WaveAdjointRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
+
+/* The adjoint's variant for the model's instruction set: AVX-512 runs the
+   AVX2 row (the same bits, t108).  The compiler's 512-bit adjoint loop was
+   slower than its 256-bit one, and than the portable one, in every
+   measurement (one rank, CPU ns per point, best of 2 alternated runs: 2D
+   2048^2 order 8 11.2 against 8.8 and 8.9; 3D 256^3 order 8 20.5 against
+   18.2 and 20.6) */
+static RwKernelISA WaveAdjointISA(RwKernelISA isa)
+{
+  return isa == RW_KERNEL_ISA_AVX512 ? RW_KERNEL_ISA_AVX2 : isa;
+}
 
 /* ---- steps -------------------------------------------------------------------- */
 
@@ -348,7 +481,7 @@ PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArrayRead(unew, &P.un));
   PetscCall(VecGetArray(l, &P.y));
   PetscCall(VecGetArray(w->gm, &P.gm));
-  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveAdjointRowVariants[model->isa], &P));
+  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveAdjointRowVariants[WaveAdjointISA(model->isa)], &P));
   PetscCall(VecGetArrayRead(lnew, &ln));
   for (PetscInt s = 0; s < w->nsrcpts; s++) P.gm[w->srcidx[s]] += f * ln[RW_WAVE_DOF * w->srcidx[s]] * w->srcg[s];
   PetscCall(VecRestoreArrayRead(lnew, &ln));
