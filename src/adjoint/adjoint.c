@@ -596,19 +596,20 @@ PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a,
 }
 
 /* W into the slot: the memory store keeps W's vector itself, which the
-   driver goes on reading as the next step's input (no copy); a W a slot
-   holds already is copied into the second one. One vector is lent at a
-   time: an older lent handle (T, N: a state the sweep has stepped past) takes its spare first. */
+   driver goes on reading as the next step's input (no copy). One vector is
+   lent at a time: a lent T (x_(k-1), read no more) takes its spare first;
+   while W or N is lent (a slot holds it and the driver still reads it: N is
+   the next REVERSE's x_k+1) the state is copied */
 static PetscErrorCode RwAdjointStoreW(RwAdjoint adj, RwStore store, const RwAction *act)
 {
   Vec spare;
 
   PetscFunctionBegin;
-  if (adj->lent && adj->lent == adj->W) {
+  RwAdjointOwn(adj, &adj->T);
+  if (adj->lent) {
     PetscCall(RwStoreWrite(store, act->slot, act->a, adj->W));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  RwAdjointOwnAll(adj);
   PetscCall(RwStoreWriteTake(store, act->slot, act->a, adj->W, &spare));
   if (spare) {
     adj->lent  = adj->W;
