@@ -1,4 +1,4 @@
-/* The memory store: RAM slots, allocated and touched once at set-up; writes
+/* The memory store: RAM slots, allocated (and zeroed) once at set-up; writes
    and reads are copies, but a write that gives the slot the caller's vector
    (RwStoreWriteTake()) and a read that frees its slot (RwStoreReadAndFree())
    exchange the caller's vector with the slot's instead. */
@@ -13,11 +13,9 @@ static PetscErrorCode RwStoreSetUp_Memory(RwStore store)
   RwStore_Memory *mem = (RwStore_Memory *)store->data;
 
   PetscFunctionBegin;
-  if (!store->slots) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VecDuplicateVecs(store->templ, (PetscInt)store->slots, &mem->slot));
-  /* written once here, so that the first solve does not pay the page faults
-     of every slot inside its sweeps (and memory that is not there fails now) */
-  for (PetscInt64 i = 0; i < store->slots; i++) PetscCall(VecSet(mem->slot[i], 0));
+  /* PETSc zeroes a new vector's array, so every slot is first touched here,
+     once, and no sweep pays its page faults (perf: they fall in VecDuplicateVecs) */
+  if (store->slots) PetscCall(VecDuplicateVecs(store->templ, (PetscInt)store->slots, &mem->slot));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
