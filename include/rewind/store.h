@@ -51,6 +51,7 @@ PETSC_EXTERN PetscErrorCode RwStoreSetAttachmentSize(RwStore, PetscInt);
 PETSC_EXTERN PetscErrorCode RwStoreSetAttachment(RwStore, const PetscInt64[]);
 PETSC_EXTERN PetscErrorCode RwStoreGetAttachment(RwStore, PetscInt64, PetscInt64[]);
 PETSC_EXTERN PetscErrorCode RwStoreWrite(RwStore, PetscInt64, PetscInt64, Vec);
+PETSC_EXTERN PetscErrorCode RwStoreWriteTake(RwStore, PetscInt64, PetscInt64, Vec, Vec *);
 PETSC_EXTERN PetscErrorCode RwStoreRead(RwStore, PetscInt64, PetscInt64, Vec);
 PETSC_EXTERN PetscErrorCode RwStoreReadAndFree(RwStore, PetscInt64, PetscInt64, Vec *);
 PETSC_EXTERN PetscErrorCode RwStoreFree(RwStore, PetscInt64);
@@ -68,6 +69,7 @@ typedef struct {
   PetscReal  seconds_async; /* the writer's time on them */
   PetscReal  seconds_wait;  /* the caller's time waiting for it (part of seconds_write, seconds_read) */
   PetscInt64 swaps;         /* reads that exchanged vectors instead of copying (RwStoreReadAndFree()) */
+  PetscInt64 takes;         /* writes that kept the caller's vector instead of copying it (RwStoreWriteTake()), among writes */
 } RwStoreCounts;
 
 PETSC_EXTERN PetscErrorCode RwStoreGetCounts(RwStore, RwStoreCounts *);

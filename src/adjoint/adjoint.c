@@ -3,7 +3,10 @@
 
     ADVANCE a b     step the working state W from x_a to x_b; the first time a
                     state is reached its objective terms are evaluated
-    STORE l s k     copy W = x_k into slot s of level l's store
+    STORE l s k     keep W = x_k in slot s of level l's store: the memory store
+                    takes W's vector itself and gives a free one for it, which
+                    replaces W's handle before the driver next writes into it
+                    (RwAdjointOwn()); other stores copy
     RESTORE l s k   W := x_k from the store, or from the input u0 when k = 0
     FREE l s        release the slot
     REVERSE k       W = x_k, N = x_k+1: lambda_k = A_k^T lambda_k+1 + dJ/du_k,
@@ -26,6 +29,26 @@
 #include <signal.h>
 
 PetscClassId RW_ADJOINT_CLASSID;
+
+/* The handle *x (W, N or T) may be on a vector a memory slot holds since a
+   STORE took it (adj->lent): before the driver writes into *x or hands it to a
+   store, the free vector the store gave for it takes its place; its values are
+   undefined, as a scratch vector's */
+static void RwAdjointOwn(RwAdjoint adj, Vec *x)
+{
+  if (!adj->lent || *x != adj->lent) return;
+  *x         = adj->spare;
+  adj->lent  = NULL;
+  adj->spare = NULL;
+}
+
+/* Every handle on the driver's own vectors again: between solves, before destroying them */
+static void RwAdjointOwnAll(RwAdjoint adj)
+{
+  RwAdjointOwn(adj, &adj->W);
+  RwAdjointOwn(adj, &adj->N);
+  RwAdjointOwn(adj, &adj->T);
+}
 
 #define RwVecSwap(a, b) \
   do { \
@@ -547,6 +570,7 @@ PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a,
   PetscCheck(run->w == a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to advance from step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, a, run->w);
   PetscCall(PetscTime(&t0));
   for (PetscInt64 k = a; k < b; k++) {
+    RwAdjointOwn(adj, &adj->T); /* x_(k-1), which a slot may hold, is read no more */
     PetscCall(RwModelStep(adj->model, k, adj->W, adj->T));
     RwVecSwap(adj->W, adj->T);
     if (k + 1 > run->reached) {
@@ -571,6 +595,29 @@ PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* W into the slot: the memory store keeps W's vector itself, which the
+   driver goes on reading as the next step's input (no copy). One vector is
+   lent at a time: a lent T (x_(k-1), read no more) takes its spare first;
+   while W or N is lent (a slot holds it and the driver still reads it: N is
+   the next REVERSE's x_k+1) the state is copied */
+static PetscErrorCode RwAdjointStoreW(RwAdjoint adj, RwStore store, const RwAction *act)
+{
+  Vec spare;
+
+  PetscFunctionBegin;
+  RwAdjointOwn(adj, &adj->T);
+  if (adj->lent) {
+    PetscCall(RwStoreWrite(store, act->slot, act->a, adj->W));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(RwStoreWriteTake(store, act->slot, act->a, adj->W, &spare));
+  if (spare) {
+    adj->lent  = adj->W;
+    adj->spare = spare;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction *act)
 {
   RwStore store = adj->store[act->level];
@@ -582,7 +629,7 @@ PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction 
   adj->attach[0] = !run->reversing && store->ops->validsteps ? 1 : 0;
   if (adj->attach[0]) PetscCall(RwObjectiveExportState(adj->obj, adj->attach + 1));
   PetscCall(RwStoreSetAttachment(store, adj->attach));
-  PetscCall(RwStoreWrite(store, act->slot, act->a, adj->W));
+  PetscCall(RwAdjointStoreW(adj, store, act));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -612,6 +659,7 @@ static PetscErrorCode RwAdjointRestore(RwAdjoint adj, RwRun *run, const RwAction
   PetscBool freed = PETSC_FALSE;
 
   PetscFunctionBegin;
+  RwAdjointOwn(adj, &adj->W); /* written or given to a slot below */
   if (act->slot < 0) { /* x_0 is the input: it takes no slot */
     PetscCheck(act->a == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule restores step %" PetscInt64_FMT " from no slot; only x_0 can be", act->a);
     PetscCall(VecCopy(run->u0, adj->W));
@@ -635,6 +683,7 @@ static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
   if (!run->reversing) { /* the first: take the last step to x_n, where lambda_n starts */
     PetscCheck(k == run->n - 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule reverses step %" PetscInt64_FMT " first, not the last step %" PetscInt64_FMT, k, run->n - 1);
     if (!run->lastkept) {
+      RwAdjointOwn(adj, &adj->N);
       PetscCall(RwModelStep(adj->model, k, adj->W, adj->N));
       if (run->n > run->reached) {
         PetscCall(RwObjectiveEvaluate(adj->obj, run->n, adj->N));
@@ -665,6 +714,7 @@ static PetscErrorCode RwAdjointBeginRun(RwAdjoint adj, Vec m, Vec u0, PetscInt64
 {
   PetscFunctionBegin;
   PetscCall(RwAdjointSetUp(adj));
+  RwAdjointOwnAll(adj); /* a solve that stopped on an error may have left a handle lent */
   PetscCall(PetscMemzero(&adj->counts, sizeof(adj->counts)));
   PetscCall(RwModelSetParameters(adj->model, m));
   PetscCall(RwModelGetStepCounts(adj->model, f0, NULL, NULL));
@@ -876,6 +926,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
     case RW_ACTION_END: break;
     }
   } while (act.type != RW_ACTION_END);
+  RwAdjointOwnAll(adj);
   PetscCheck(adj->counts.reverse_steps == run.n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The schedule ended after reversing %" PetscInt64_FMT " of %" PetscInt64_FMT " steps", adj->counts.reverse_steps, run.n);
   adj->counts.steps = run.n;
   PetscCall(RwModelCheckFinite(adj->model));
@@ -1183,6 +1234,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
     *adj = NULL;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  RwAdjointOwnAll(*adj); /* the slots' vectors are the stores' to destroy */
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(RwStoreDestroy(&(*adj)->store[l]));
   for (PetscInt l = 0; l < 2; l++) PetscCall(RwStoreDestroy(&(*adj)->keep[l]));
   PetscCall(RwAdjointMonitorCancel(*adj));

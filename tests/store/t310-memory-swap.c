@@ -2,10 +2,14 @@
   RwStoreReadAndFree(): the memory store hands its slot's vector to the
   caller and takes the caller's (no copy); the state is bitwise the one
   written, the slot is free afterwards and works again, and the swap is
-  counted.  The hdf5 store reads and frees.  Under the driver, a revolve
-  schedule's restores that are followed by a FREE of their slot move the
-  state instead of copying it: J and the gradients are bitwise those of
-  storeall, and the copies avoided are counted.
+  counted.  The hdf5 store reads and frees.  RwStoreWriteTake(): the memory
+  store keeps the caller's vector itself and hands back its slot's, the state
+  read back is bitwise the one given and the take is counted; the hdf5 store
+  copies and hands back nothing.  Under the driver, a revolve schedule's
+  restores that are followed by a FREE of their slot move the state instead
+  of copying it, and every schedule's stores into memory take the driver's
+  vector: J and the gradients are bitwise those of storeall with the hdf5
+  store (which copies), and the copies avoided are counted.
 */
 #include "rwstoretest.h"
 
@@ -52,6 +56,46 @@ START_TEST(test_store_swap)
 }
 END_TEST
 
+START_TEST(test_store_take)
+{
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
+  for (int t = 0; t < 2; t++) {
+    const char   *type = t ? RWSTOREHDF5 : RWSTOREMEMORY;
+    char          opts[PETSC_MAX_PATH_LEN + 64];
+    RwStore       store;
+    Vec           u, spare, w;
+    PetscInt      bad;
+    RwStoreCounts c;
+
+    snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s/take.h5", dir);
+    RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, 2, &u));
+    RW_CHECK(VecDuplicate(u, &w));
+    RW_CHECK(rw_store_create(u, type, 2, opts, &store));
+    RW_CHECK(RwStoreSetUp(store));
+    RW_CHECK(rw_store_fill(u, 5));
+    RW_CHECK(RwStoreWriteTake(store, 0, 5, u, &spare));
+    rw_assert_all(t ? !spare : spare && spare != u, "%s: the store %s", type, t ? "handed back a vector, though it copies" : "gave no spare vector, or the caller's own");
+    RW_CHECK(RwStoreRead(store, 0, 5, w));
+    RW_CHECK(rw_store_mismatches(w, 5, &bad));
+    rw_assert_all(!bad, "%s: %d values read back differ from the state taken", type, (int)bad);
+    if (spare) { /* the caller now owns the spare; the slot owns u, read back by exchange */
+      RW_CHECK(rw_store_fill(spare, 7));
+      RW_CHECK(RwStoreReadAndFree(store, 0, 5, &spare));
+      rw_assert_all(spare == u, "%s: the exchange did not give back the vector taken", type);
+      RW_CHECK(rw_store_mismatches(u, 5, &bad));
+      rw_assert_all(!bad, "%s: writing the spare changed %d values of the state the slot held", type, (int)bad);
+    }
+    RW_CHECK(RwStoreGetCounts(store, &c));
+    rw_assert_all(c.takes == (t ? 0 : 1) && c.writes == 1, "%s: %lld takes among %lld writes counted", type, (long long)c.takes, (long long)c.writes);
+    rw_assert_error(RwStoreWriteTake(store, 2, 5, u, &spare), "out of range");
+    RW_CHECK(RwStoreDestroy(&store));
+    RW_CHECK(VecDestroy(&u));
+    RW_CHECK(VecDestroy(&w));
+  }
+  RW_CHECK(rw_store_rmdir(dir));
+}
+END_TEST
+
 /* Local count of values of a and b that differ in any bit */
 static PetscInt differ(Vec a, Vec b)
 {
@@ -67,32 +111,51 @@ static PetscInt differ(Vec a, Vec b)
   return bad;
 }
 
+/* storeall with the hdf5 store (every write a copy) is the reference; the
+   memory store takes the driver's vectors under every schedule, also when a
+   state goes to two memory levels, and when a stop test reads x_(k-1) */
+#define NCASES 5
 START_TEST(test_driver_swaps)
 {
-  const char   *opts[2] = {"-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_steps 40 -rw_schedule_type storeall", "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_steps 40 -rw_schedule_type revolve -rw_schedule_ram_slots 4"};
-  RwModel       model[2];
-  RwTestProblem p[2];
-  PetscReal     J[2];
+  const char   *grid[2] = {"-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_steps 40", "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_steps 40 -rw_heat_scheme crank-nicolson -ksp_rtol 1e-12"};
+  const char   *sched[NCASES] = {"-rw_schedule_type storeall -rw_store_type hdf5", "-rw_schedule_type storeall", "-rw_schedule_type revolve -rw_schedule_ram_slots 4", "-rw_schedule_type multilevel -rw_schedule_ram_slots 1 -rw_schedule_disk_slots inf -rw_store_disk_type memory", "-rw_schedule_type online -rw_schedule_ram_slots 6 -rw_adjoint_stop_steady 1e-300"};
+  RwModel       model[NCASES];
+  RwTestProblem p[NCASES];
+  PetscReal     J[NCASES];
   RwStore       store;
   RwStoreCounts c;
+  char          opts[PETSC_MAX_PATH_LEN + 512];
 
-  for (int s = 0; s < 2; s++) {
-    RW_CHECK(rw_test_model(opts[s], &model[s]));
-    RW_CHECK(rw_test_problem(model[s], &p[s]));
-    /* twice: the second solve starts from vectors the first one exchanged */
-    for (int r = 0; r < 2; r++) RW_CHECK(RwAdjointSolve(p[s].adj, p[s].m, p[s].u0, &J[s], p[s].g, p[s].gu0));
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
+  for (int e = 0; e < 2; e++) { /* explicit, then implicit: its adjoint reads x_k+1 (N) too */
+    for (int s = 0; s < NCASES; s++) {
+      snprintf(opts, sizeof(opts), "%s %s -rw_store_hdf5_file %s/driver.h5", grid[e], sched[s], dir);
+      RW_CHECK(rw_test_model(opts, &model[s]));
+      RW_CHECK(rw_test_problem(model[s], &p[s]));
+      /* twice: the second solve starts from vectors the first one exchanged */
+      for (int r = 0; r < 2; r++) RW_CHECK(RwAdjointSolve(p[s].adj, p[s].m, p[s].u0, &J[s], p[s].g, p[s].gu0));
+    }
+    for (int s = 1; s < NCASES; s++) {
+      rw_assert_all(!memcmp(&J[0], &J[s], sizeof(J[0])), "%s: J %.17g with %s, %.17g with storeall/hdf5", grid[e], (double)J[s], sched[s], (double)J[0]);
+      rw_assert_all(!differ(p[0].g, p[s].g), "%s: dJ/dm differs between %s and storeall/hdf5", grid[e], sched[s]);
+      rw_assert_all(!differ(p[0].gu0, p[s].gu0), "%s: dJ/du0 differs between %s and storeall/hdf5", grid[e], sched[s]);
+      RW_CHECK(RwAdjointGetStore(p[s].adj, RW_LEVEL_RAM, &store));
+      RW_CHECK(RwStoreGetCounts(store, &c));
+      rw_assert_all(c.takes > 0 && c.takes <= c.writes, "%s: %lld of %lld writes took the driver's vector", sched[s], (long long)c.takes, (long long)c.writes);
+      if (s == 2) {
+        rw_assert_all(c.swaps > 0, "revolve: %lld reads exchanged vectors, %lld copied", (long long)c.swaps, (long long)c.reads);
+        if (!rw_test_rank()) printf("# revolve, 40 steps, 4 slots: %lld restores by exchange, %lld by copy; %lld of %lld stores by taking\n", (long long)c.swaps, (long long)c.reads, (long long)c.takes, (long long)c.writes);
+      }
+    }
+    RW_CHECK(RwAdjointGetStore(p[1].adj, RW_LEVEL_RAM, &store));
+    RW_CHECK(RwStoreGetCounts(store, &c));
+    rw_assert_all(c.takes == c.writes && c.writes == 38, "storeall: %lld of %lld writes took the driver's vector, expected all 38 (x_1 .. x_38)", (long long)c.takes, (long long)c.writes);
+    for (int s = 0; s < NCASES; s++) {
+      RW_CHECK(rw_test_problem_destroy(&p[s]));
+      RW_CHECK(RwModelDestroy(&model[s]));
+    }
   }
-  rw_assert_all(!memcmp(&J[0], &J[1], sizeof(J[0])), "J %.17g with revolve, %.17g with storeall", (double)J[1], (double)J[0]);
-  rw_assert_all(!differ(p[0].g, p[1].g), "dJ/dm differs between revolve (with swaps) and storeall");
-  rw_assert_all(!differ(p[0].gu0, p[1].gu0), "dJ/du0 differs between revolve (with swaps) and storeall");
-  RW_CHECK(RwAdjointGetStore(p[1].adj, RW_LEVEL_RAM, &store));
-  RW_CHECK(RwStoreGetCounts(store, &c));
-  rw_assert_all(c.swaps > 0, "revolve: %lld reads exchanged vectors, %lld copied", (long long)c.swaps, (long long)c.reads);
-  if (!rw_test_rank()) printf("# revolve, 40 steps, 4 slots: %lld restores by exchange, %lld by copy\n", (long long)c.swaps, (long long)c.reads);
-  for (int s = 0; s < 2; s++) {
-    RW_CHECK(rw_test_problem_destroy(&p[s]));
-    RW_CHECK(RwModelDestroy(&model[s]));
-  }
+  RW_CHECK(rw_store_rmdir(dir));
 }
 END_TEST
 
@@ -102,6 +165,7 @@ Suite *rw_test_suite(void)
   TCase *tc = tcase_create("core");
 
   tcase_add_test(tc, test_store_swap);
+  tcase_add_test(tc, test_store_take);
   tcase_add_test(tc, test_driver_swaps);
   suite_add_tcase(s, tc);
   return s;

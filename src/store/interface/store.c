@@ -722,6 +722,38 @@ PetscErrorCode RwStoreGetAttachment(RwStore store, PetscInt64 slot, PetscInt64 d
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A write of u into a slot, by the type's take (spare non-NULL and the type
+   has one: the slot keeps u itself and *spare gets its old vector) or by its
+   copying write; the slot is valid only once the state and attachment are in */
+static PetscErrorCode RwStoreWriteSlot(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u, Vec *spare)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscValidHeaderSpecific(u, VEC_CLASSID, 4);
+  PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
+  RwStoreCheckSlot(store, slot);
+  PetscCall(PetscLogEventBegin(RW_StoreWrite, store, u, 0, 0));
+  PetscCall(PetscTime(&t0));
+  store->step[slot] = -1; /* not valid until written */
+  if (spare && store->ops->take) {
+    PetscInt n, m;
+
+    PetscCall(VecGetLocalSize(u, &n));
+    PetscCall(VecGetLocalSize(store->templ, &m));
+    PetscCheck(n == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "RwStoreWriteTake(): the vector has %" PetscInt_FMT " local values, the store's states %" PetscInt_FMT, n, m);
+    PetscUseTypeMethod(store, take, slot, u, spare);
+    store->counts.takes++;
+  } else PetscUseTypeMethod(store, write, slot, k, u);
+  PetscCall(PetscArraycpy(store->slotattach + slot * store->nattach, store->attach, store->nattach));
+  store->step[slot] = k;
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscLogEventEnd(RW_StoreWrite, store, u, 0, 0));
+  RwStoreCount(store, PETSC_TRUE, t1 - t0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwStoreWrite - keeps state u, which is x_k, in a slot
 
@@ -735,25 +767,50 @@ PetscErrorCode RwStoreGetAttachment(RwStore store, PetscInt64 slot, PetscInt64 d
 
   Level: intermediate
 
-.seealso: RwStoreRead(), RwStoreFree()
+.seealso: RwStoreRead(), RwStoreFree(), RwStoreWriteTake()
 @*/
 PetscErrorCode RwStoreWrite(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 {
-  PetscLogDouble t0, t1;
-
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
-  PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
-  RwStoreCheckSlot(store, slot);
-  PetscCall(PetscLogEventBegin(RW_StoreWrite, store, u, 0, 0));
-  PetscCall(PetscTime(&t0));
-  store->step[slot] = -1; /* not valid until written */
-  PetscUseTypeMethod(store, write, slot, k, u);
-  PetscCall(PetscArraycpy(store->slotattach + slot * store->nattach, store->attach, store->nattach));
-  store->step[slot] = k;
-  PetscCall(PetscTime(&t1));
-  PetscCall(PetscLogEventEnd(RW_StoreWrite, store, u, 0, 0));
-  RwStoreCount(store, PETSC_TRUE, t1 - t0);
+  PetscCall(RwStoreWriteSlot(store, slot, k, u, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreWriteTake - keeps state u, which is x_k, in a slot without copying it
+  where the store can: the slot keeps the vector u itself
+
+  Collective
+
+  Input Parameters:
++ store - the store
+. slot  - 0 <= slot < slots; any state it held is replaced
+. k     - the step of u
+- u     - the state, like the store's template
+
+  Output Parameter:
+. spare - for the memory store, a vector of the store's (the slot's old one, with the
+          template's layout and undefined values) that the caller owns from now on in
+          place of u; NULL for other stores, which copy u as RwStoreWrite() does and
+          leave it the caller's
+
+  Level: intermediate
+
+  Notes:
+  When spare is not NULL, u belongs to the slot: the caller may go on reading it
+  (the next step's input), but must never write into it, nor hand it to the
+  store again, nor destroy it; it drops its handle when it no longer reads it.
+  The state kept is bitwise u, as with RwStoreWrite(); RwStoreGetCounts()
+  counts the copies avoided as takes.
+
+.seealso: RwStoreWrite(), RwStoreReadAndFree()
+@*/
+PetscErrorCode RwStoreWriteTake(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u, Vec *spare)
+{
+  PetscFunctionBegin;
+  PetscValidPointer(spare, 5);
+  *spare = NULL;
+  PetscCall(RwStoreWriteSlot(store, slot, k, u, spare));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,6 +1,7 @@
-/* The memory store: RAM slots, allocated once at set-up; writes and reads are
-   copies, but a read that frees its slot (RwStoreReadAndFree()) exchanges the
-   caller's vector with the slot's instead. */
+/* The memory store: RAM slots, allocated (and zeroed) once at set-up; writes
+   and reads are copies, but a write that gives the slot the caller's vector
+   (RwStoreWriteTake()) and a read that frees its slot (RwStoreReadAndFree())
+   exchange the caller's vector with the slot's instead. */
 #include <rewind/private/storeimpl.h>
 
 typedef struct {
@@ -12,6 +13,8 @@ static PetscErrorCode RwStoreSetUp_Memory(RwStore store)
   RwStore_Memory *mem = (RwStore_Memory *)store->data;
 
   PetscFunctionBegin;
+  /* PETSc zeroes a new vector's array, so every slot is first touched here,
+     once, and no sweep pays its page faults (perf: they fall in VecDuplicateVecs) */
   if (store->slots) PetscCall(VecDuplicateVecs(store->templ, (PetscInt)store->slots, &mem->slot));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -22,6 +25,18 @@ static PetscErrorCode RwStoreWrite_Memory(RwStore store, PetscInt64 slot, PetscI
 
   PetscFunctionBegin;
   PetscCall(VecCopy(u, mem->slot[slot]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The slot keeps the caller's vector and hands its own back, free: the state
+   moves without a copy */
+static PetscErrorCode RwStoreTake_Memory(RwStore store, PetscInt64 slot, Vec u, Vec *spare)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+
+  PetscFunctionBegin;
+  *spare          = mem->slot[slot];
+  mem->slot[slot] = u;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -51,7 +66,7 @@ static PetscErrorCode RwStoreView_Memory(RwStore store, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " RAM slots of %" PetscInt64_FMT " bytes on this rank\n", store->slots, store->bytes));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " writes, %" PetscInt64_FMT " reads by copy, %" PetscInt64_FMT " by exchanging vectors (copies avoided)\n", store->counts.writes, store->counts.reads, store->counts.swaps));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " writes (%" PetscInt64_FMT " by taking the caller's vector), %" PetscInt64_FMT " reads by copy, %" PetscInt64_FMT " by exchanging vectors (copies avoided)\n", store->counts.writes, store->counts.takes, store->counts.reads, store->counts.swaps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -83,6 +98,7 @@ PetscErrorCode RwStoreCreate_Memory(RwStore store)
   store->ops->write   = RwStoreWrite_Memory;
   store->ops->read    = RwStoreRead_Memory;
   store->ops->swap    = RwStoreSwap_Memory;
+  store->ops->take    = RwStoreTake_Memory;
   store->ops->view    = RwStoreView_Memory;
   store->ops->destroy = RwStoreDestroy_Memory;
   PetscFunctionReturn(PETSC_SUCCESS);
