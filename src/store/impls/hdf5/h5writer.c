@@ -66,6 +66,7 @@ static void RwH5WriterJob(RwH5Writer *w)
   if (!w->err && w->kill) raise(SIGKILL); /* tests: the slot's data half old, half new */
   if (!w->err) w->err = RwH5WriterCopy(w, w->base, w->bytes / 2, w->bytes);
   RwH5WriterCopied(w);
+  w->local = w->err ? 0 : w->sum(w->sumctx, w->stage); /* off the sweep's thread; reduced at the settle */
   if (!w->err && w->nruns) {
     w->failed = "sync_file_range";
     w->err    = RwH5WriterPush(w, w->base);

@@ -30,7 +30,7 @@ struct RwH5Writer {
   size_t      bytes;  /* this rank's bytes: the sum of runlen */
   const char *stage;  /* writer: the staged state, runs one after the other */
   char       *buf;    /* reader: where a slot's runs land, one after the other */
-  uint64_t (*sum)(void *, const char *); /* reader: the checksum of this rank's part of buf */
+  uint64_t (*sum)(void *, const char *); /* the checksum of this rank's part of stage (writer) or buf (reader) */
   void       *sumctx;
   void (*job)(RwH5Writer *);
   pthread_t       thread;
@@ -48,7 +48,7 @@ struct RwH5Writer {
   int         err;    /* errno of the call that failed, 0 if none */
   const char *failed; /* the name of that call */
   double      seconds;
-  uint64_t    local;  /* reader: the checksum of what it read */
+  uint64_t    local;  /* the checksum of what it wrote or read */
 };
 
 int  RwH5WriterStart(RwH5Writer *, const char path[]);

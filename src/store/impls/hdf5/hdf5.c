@@ -1063,7 +1063,9 @@ static PetscErrorCode RwStoreHDF5StartWriter(RwStore store)
   PetscCall(RwStoreHDF5StartReader(store));
   if (!h5->async) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(PetscMax(h5->n, 1), &h5->stage));
-  h5->writer.stage = (const char *)h5->stage;
+  h5->writer.stage  = (const char *)h5->stage;
+  h5->writer.sum    = RwStoreHDF5SumBlock;
+  h5->writer.sumctx = h5;
   if ((e = RwH5WriterStart(&h5->writer, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the asynchronous writer of checkpoint file %s: %s", h5->path, strerror(e));
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_SYS, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1139,6 +1141,7 @@ static PetscErrorCode RwStoreHDF5SettleDefer(RwStore store, herr_t *put)
   if (h5->inflight) {
     err          = RwH5WriterWait(&h5->writer, &store->counts.seconds_wait);
     h5->inflight = PETSC_FALSE;
+    h5->plocal   = h5->writer.local;
     store->counts.seconds_async += h5->writer.seconds;
   }
   RwStoreHDF5MaybeKill(h5->killmark, h5->calls); /* tests: data complete, record not written */
@@ -1267,7 +1270,6 @@ static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt
     /* the caller's state may change as soon as this returns: the thread writes a copy */
     PetscCall(PetscArraycpy(h5->stage, a, h5->n));
     PetscCall(VecRestoreArrayRead(u, &a));
-    h5->plocal = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, h5->stage); /* reduced at the settle */
     RwH5WriterPost(&h5->writer, (off_t)h5->offset[slot], h5->killwrite > 0 && h5->killwrite == h5->calls);
     h5->inflight = PETSC_TRUE;
     store->counts.bytes_async += store->bytes;
