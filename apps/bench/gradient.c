@@ -28,11 +28,12 @@ PetscErrorCode BenchGradientRun(void *ctx, PetscInt calls)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* How much of the hdf5 stores' asynchronous writing the last gradient did not
-   wait for (summed over ranks and levels): 1 - waited / writer's time */
+/* How much of the hdf5 stores' background work the last gradient did not
+   wait for (summed over ranks and levels): 1 - waited / the threads' time,
+   for the asynchronous writes and for the prefetched reads */
 static PetscErrorCode GradOverlap(BenchResults res, RwAdjoint adj)
 {
-  double mine[3] = {0, 0, 0}, all[3];
+  double mine[6] = {0, 0, 0, 0, 0, 0}, all[6];
 
   PetscFunctionBegin;
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
@@ -45,11 +46,16 @@ static PetscErrorCode GradOverlap(BenchResults res, RwAdjoint adj)
     mine[0] += (double)c.bytes_async;
     mine[1] += c.seconds_async;
     mine[2] += c.seconds_wait;
+    mine[3] += (double)c.prefetch_hits;
+    mine[4] += c.seconds_prefetch;
+    mine[5] += c.seconds_prefetch_wait;
   }
-  PetscCall(MPIU_Allreduce(mine, all, 3, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)adj)));
+  PetscCall(MPIU_Allreduce(mine, all, 6, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)adj)));
   if (all[0] <= 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(BenchReal(res, "waited", "s", all[2]));
   PetscCall(BenchReal(res, "overlap", "%", all[1] > 0 ? 100 * PetscMax(0.0, 1 - all[2] / all[1]) : 0.0));
+  PetscCall(BenchReal(res, "read_waited", "s", all[5]));
+  PetscCall(BenchReal(res, "read_overlap", "%", all[4] > 0 ? 100 * PetscMax(0.0, 1 - all[5] / all[4]) : 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -326,6 +332,7 @@ PetscErrorCode BenchGradient(const BenchConfig *cfg, BenchResults res)
   PetscCall(BenchNote(res, "forward: RwAdjointForward (J alone, nothing stored); gradient: RwAdjointSolve (J, dJ/dm, dJ/du0), best of %" PetscInt_FMT "; fwd_steps: forward steps the driver took, predicted: RwScheduleGetPrediction", cfg->repeat));
   PetscCall(BenchNote(res, "in_forward, in_reverse, store_restore: seconds of the last gradient in ADVANCE, REVERSE (adjoint steps, the first forward step) and STORE/RESTORE actions (RwAdjointGetCounts)"));
   PetscCall(BenchNote(res, "waited, overlap (hdf5 stores with -rw_store_hdf5_async, the default): seconds the last gradient waited for the background writers, and 1 - waited / the writers' seconds, summed over ranks (the store's view gives the MB)"));
+  PetscCall(BenchNote(res, "read_waited, read_overlap (hdf5 stores with -rw_store_hdf5_prefetch, the default): the same for the background readers that prefetch the next restore (the store's view gives the reads they served)"));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

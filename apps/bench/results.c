@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <math.h>
 
-#define BENCH_MAXVALS  16
+#define BENCH_MAXVALS  20
 #define BENCH_MAXNOTES 8
 
 typedef enum {

@@ -132,6 +132,8 @@ PETSC_EXTERN PetscErrorCode RwScheduleAppendOptionsPrefix(RwSchedule, const char
 PETSC_EXTERN PetscErrorCode RwScheduleGetOptionsPrefix(RwSchedule, const char *[]);
 PETSC_EXTERN PetscErrorCode RwScheduleSetUp(RwSchedule);
 PETSC_EXTERN PetscErrorCode RwScheduleNext(RwSchedule, RwAction *);
+PETSC_EXTERN PetscErrorCode RwSchedulePeek(RwSchedule, PetscInt, RwAction *, PetscBool *);
+#define RW_SCHEDULE_PEEK 16 /* how far RwSchedulePeek() looks ahead */
 PETSC_EXTERN PetscErrorCode RwScheduleReset(RwSchedule);
 PETSC_EXTERN PetscErrorCode RwScheduleGetPrediction(RwSchedule, RwScheduleCounts *);
 PETSC_EXTERN PetscErrorCode RwScheduleValidate(RwSchedule, RwScheduleCounts *);

@@ -56,6 +56,7 @@ PETSC_EXTERN PetscErrorCode RwStoreRead(RwStore, PetscInt64, PetscInt64, Vec);
 PETSC_EXTERN PetscErrorCode RwStoreReadAndFree(RwStore, PetscInt64, PetscInt64, Vec *);
 PETSC_EXTERN PetscErrorCode RwStoreFree(RwStore, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwStoreSync(RwStore);
+PETSC_EXTERN PetscErrorCode RwStorePrefetch(RwStore, PetscInt64, PetscInt64);
 /*S
   RwStoreCounts - what a store did since its last RwStoreResetCounts(), on this rank
 
@@ -70,6 +71,10 @@ typedef struct {
   PetscReal  seconds_wait;  /* the caller's time waiting for it (part of seconds_write, seconds_read) */
   PetscInt64 swaps;         /* reads that exchanged vectors instead of copying (RwStoreReadAndFree()) */
   PetscInt64 takes;         /* writes that kept the caller's vector instead of copying it (RwStoreWriteTake()), among writes */
+  PetscInt64 prefetches;    /* RwStorePrefetch() calls that started a background read */
+  PetscInt64 prefetch_hits; /* reads served from one (the others' slots were rewritten first, or never read) */
+  PetscReal  seconds_prefetch;      /* the background reader's time on them */
+  PetscReal  seconds_prefetch_wait; /* the caller's time waiting for it (part of seconds_read) */
 } RwStoreCounts;
 
 PETSC_EXTERN PetscErrorCode RwStoreGetCounts(RwStore, RwStoreCounts *);

@@ -672,6 +672,37 @@ static PetscErrorCode RwAdjointRestore(RwAdjoint adj, RwRun *run, const RwAction
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* After a STORE or a RESTORE of a level whose store can read ahead: the
+   level's next RESTORE, looked up in the schedule, is prefetched, unless a
+   STORE to its slot comes first (then that STORE's own look-up posts it) */
+static PetscErrorCode RwAdjointPrefetchNext(RwAdjoint adj, RwRun *run, const RwAction *act)
+{
+  RwStore    store = act->type == RW_ACTION_STORE || act->type == RW_ACTION_RESTORE ? adj->store[act->level] : NULL;
+  PetscInt64 stored[RW_SCHEDULE_PEEK + 1];
+  PetscInt   nstored = 0;
+  PetscBool  known   = PETSC_TRUE;
+  RwAction   next;
+
+  PetscFunctionBegin;
+  if (!store || !store->ops->prefetch) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = run->hasnext ? -1 : 0; i < RW_SCHEDULE_PEEK; i++) {
+    if (i < 0) next = run->next;
+    else PetscCall(RwSchedulePeek(adj->sched, i, &next, &known));
+    if (!known || next.type == RW_ACTION_END) break;
+    if ((next.type != RW_ACTION_STORE && next.type != RW_ACTION_RESTORE) || next.level != act->level) continue;
+    if (next.type == RW_ACTION_STORE) {
+      stored[nstored++] = next.slot;
+      continue;
+    }
+    if (next.slot < 0) break; /* x_0: no slot */
+    for (PetscInt j = 0; j < nstored; j++)
+      if (stored[j] == next.slot) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(RwStorePrefetch(store, next.slot, next.a));
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* lambda_k = A_k^T lambda_k+1 + dJ/du_k, with W = x_k and N = x_k+1 */
 static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
 {
@@ -925,6 +956,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
       break;
     case RW_ACTION_END: break;
     }
+    PetscCall(RwAdjointPrefetchNext(adj, &run, &act));
   } while (act.type != RW_ACTION_END);
   RwAdjointOwnAll(adj);
   PetscCheck(adj->counts.reverse_steps == run.n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The schedule ended after reversing %" PetscInt64_FMT " of %" PetscInt64_FMT " steps", adj->counts.reverse_steps, run.n);

@@ -354,6 +354,7 @@ static const char *const RwOptionNames[] = {
   "-rw_store_hdf5_comm",
   "-rw_store_hdf5_fail_write",
   "-rw_store_hdf5_file",
+  "-rw_store_hdf5_prefetch",
   "-rw_store_keep",
   "-rw_store_overwrite",
   "-rw_store_type",

@@ -11,6 +11,8 @@ PETSC_EXTERN PetscBool RwScheduleRegisterAllCalled;
 
 /* Actions a type may emit in one go before the class hands them out */
 #define RW_SCHEDULE_QUEUE 32
+/* The queue has room for a fill beyond the actions RwSchedulePeek() looks at */
+#define RW_SCHEDULE_RING (RW_SCHEDULE_QUEUE + RW_SCHEDULE_PEEK)
 
 typedef struct _RwScheduleOps *RwScheduleOps;
 struct _RwScheduleOps {
@@ -43,7 +45,7 @@ struct _p_RwSchedule {
   PetscBool  online;  /* n is an upper bound: the run may stop earlier (RwScheduleStopAt()); set by the type */
 
   /* the stream */
-  RwAction   queue[RW_SCHEDULE_QUEUE];
+  RwAction   queue[RW_SCHEDULE_RING];
   PetscInt   qhead, qlen;
   PetscInt64 held[RW_NUM_LEVELS]; /* checkpoints held per level; the next store takes slot held[level] */
   PetscBool  ended;

@@ -22,6 +22,7 @@ struct _RwStoreOps {
   PetscErrorCode (*setsolve)(RwStore);    /* a new solve begins: forget every slot, record store->solve */
   PetscErrorCode (*setcomplete)(RwStore); /* the solve finished: a restart may start it over */
   PetscErrorCode (*sync)(RwStore);        /* every write so far complete and durable; NULL: they are when they return */
+  PetscErrorCode (*prefetch)(RwStore, PetscInt64, PetscInt64); /* start reading what a later read of the slot needs; NULL: nothing to gain */
 };
 
 PETSC_EXTERN PetscErrorCode RwStoreCreate_Memory(RwStore);

@@ -661,9 +661,55 @@ PetscErrorCode RwScheduleNext(RwSchedule sched, RwAction *action)
   }
   while (!sched->qlen) PetscUseTypeMethod(sched, fill);
   *action      = sched->queue[sched->qhead];
-  sched->qhead = (sched->qhead + 1) % RW_SCHEDULE_QUEUE;
+  sched->qhead = (sched->qhead + 1) % RW_SCHEDULE_RING;
   sched->qlen--;
   if (action->type == RW_ACTION_END) sched->ended = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwSchedulePeek - an action the driver will be given later, without taking it:
+  the i-th after the next one RwScheduleNext() returns (i = 0: that one)
+
+  Not collective
+
+  Input Parameters:
++ sched - the schedule, set up
+- i     - how far ahead, 0 <= i
+
+  Output Parameters:
++ action - the action, if known
+- known  - PETSC_FALSE when the schedule cannot tell yet: i >= RW_SCHEDULE_PEEK,
+           or an online schedule, whose actions depend on where the run stops
+
+  Level: developer
+
+  Notes:
+  The stream is deterministic, so what a peek sees is what RwScheduleNext()
+  returns later.  After END, END.  The driver peeks at the next RESTORE to
+  let its store read it ahead (RwStorePrefetch()).
+
+.seealso: RwScheduleNext()
+@*/
+PetscErrorCode RwSchedulePeek(RwSchedule sched, PetscInt i, RwAction *action, PetscBool *known)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(sched, RW_SCHEDULE_CLASSID, 1);
+  PetscValidPointer(action, 3);
+  PetscCheck(sched->setupcalled, PetscObjectComm((PetscObject)sched), PETSC_ERR_ARG_WRONGSTATE, "Call RwScheduleSetUp() before RwSchedulePeek()");
+  *known = PETSC_FALSE;
+  if (i < 0 || i >= RW_SCHEDULE_PEEK || sched->online) PetscFunctionReturn(PETSC_SUCCESS);
+  /* fill only below RW_SCHEDULE_PEEK queued actions, so that a fill of up to RW_SCHEDULE_QUEUE fits */
+  while (sched->qlen <= i && !sched->ended) {
+    if (sched->qlen && sched->queue[(sched->qhead + sched->qlen - 1) % RW_SCHEDULE_RING].type == RW_ACTION_END) break;
+    PetscUseTypeMethod(sched, fill);
+  }
+  if (sched->qlen > i) *action = sched->queue[(sched->qhead + i) % RW_SCHEDULE_RING];
+  else { /* the stream ended before */
+    PetscCall(PetscMemzero(action, sizeof(*action)));
+    action->type = RW_ACTION_END;
+  }
+  *known = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -688,8 +734,8 @@ PetscErrorCode RwScheduleEmit(RwSchedule sched, RwActionType type, PetscInt64 a,
   RwAction *act;
 
   PetscFunctionBegin;
-  PetscCheck(sched->qlen < RW_SCHEDULE_QUEUE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule type emitted more than %d actions at once", RW_SCHEDULE_QUEUE);
-  act        = &sched->queue[(sched->qhead + sched->qlen++) % RW_SCHEDULE_QUEUE];
+  PetscCheck(sched->qlen < RW_SCHEDULE_RING, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule type emitted more than %d actions at once", RW_SCHEDULE_QUEUE);
+  act        = &sched->queue[(sched->qhead + sched->qlen++) % RW_SCHEDULE_RING];
   act->type  = type;
   act->a     = a;
   act->b     = type == RW_ACTION_ADVANCE ? b : a;

@@ -939,6 +939,40 @@ PetscErrorCode RwStoreSync(RwStore store)
 }
 
 /*@
+  RwStorePrefetch - tells the store that the next read of a slot will ask for
+  step k, so that it can start reading it now
+
+  Logically collective (every rank makes the same calls; no communication)
+
+  Input Parameters:
++ store - the store
+. slot  - the slot, which holds step k (its last write)
+- k     - the step
+
+  Level: advanced
+
+  Notes:
+  A hint: the results are the same with or without it.  The hdf5 store reads
+  the slot in a background thread (-rw_store_hdf5_prefetch) and the read then
+  waits for it; a write of the slot before the read makes the prefetch stale,
+  and the read goes to the file.  The driver calls it for the schedule's next
+  RESTORE of a level once no STORE to that slot comes before it.  Other stores,
+  or a slot that does not hold step k, ignore it.
+
+.seealso: RwStoreRead(), RwStoreGetCounts()
+@*/
+PetscErrorCode RwStorePrefetch(RwStore store, PetscInt64 slot, PetscInt64 k)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
+  RwStoreCheckSlot(store, slot);
+  if (store->step[slot] != k) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscTryTypeMethod(store, prefetch, slot, k);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   RwStoreGetCounts - writes and reads, their bytes and seconds (this rank's) since the last reset
 
   Not collective

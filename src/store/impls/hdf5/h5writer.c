@@ -1,4 +1,4 @@
-/* The hdf5 store's background writer (h5writer.h): POSIX calls only, no HDF5, no MPI. */
+/* The hdf5 store's background writer and reader (h5writer.h): POSIX calls only, no HDF5, no MPI. */
 #define _GNU_SOURCE /* sync_file_range() */
 #include "h5writer.h"
 #include <errno.h>
@@ -48,6 +48,15 @@ static int RwH5WriterPush(RwH5Writer *w, off_t base)
   return 0;
 }
 
+/* Tells a reader waiting for this job's bytes that they are in the file (or never will be) */
+static void RwH5WriterCopied(RwH5Writer *w)
+{
+  pthread_mutex_lock(&w->lock);
+  w->copied++;
+  pthread_cond_broadcast(&w->cond);
+  pthread_mutex_unlock(&w->lock);
+}
+
 static void RwH5WriterJob(RwH5Writer *w)
 {
   double t0 = RwH5WriterNow();
@@ -56,11 +65,51 @@ static void RwH5WriterJob(RwH5Writer *w)
   w->err    = RwH5WriterCopy(w, w->base, 0, w->bytes / 2);
   if (!w->err && w->kill) raise(SIGKILL); /* tests: the slot's data half old, half new */
   if (!w->err) w->err = RwH5WriterCopy(w, w->base, w->bytes / 2, w->bytes);
+  RwH5WriterCopied(w);
+  w->local = w->err ? 0 : w->sum(w->sumctx, w->stage); /* off the sweep's thread; reduced at the settle */
   if (!w->err && w->nruns) {
     w->failed = "sync_file_range";
     w->err    = RwH5WriterPush(w, w->base);
   }
   w->seconds = RwH5WriterNow() - t0;
+}
+
+/* The runs of the slot at base into buf, one after the other; a file that
+   ends inside them is EIO: read as far as it goes, it is not the checkpoint */
+static int RwH5ReaderCopy(RwH5Writer *r, off_t base)
+{
+  size_t first = 0;
+
+  for (size_t i = 0; i < r->nruns; first += r->runlen[i], i++) {
+    size_t lo = 0;
+
+    while (lo < r->runlen[i]) {
+      ssize_t n = pread(r->fd, r->buf + first + lo, r->runlen[i] - lo, base + r->runoff[i] + (off_t)lo);
+
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return n < 0 ? errno : EIO;
+      lo += (size_t)n;
+    }
+  }
+  return 0;
+}
+
+/* A prefetch: after the writer has written the slot's new bytes, if it is
+   writing them, the slot into buf and its checksum */
+static void RwH5ReaderJob(RwH5Writer *r)
+{
+  double t0;
+
+  if (r->after) {
+    pthread_mutex_lock(&r->after->lock);
+    while (r->after->copied < r->ticket) pthread_cond_wait(&r->after->cond, &r->after->lock);
+    pthread_mutex_unlock(&r->after->lock);
+  }
+  t0        = RwH5WriterNow(); /* the reader's own work, not its wait for the writer */
+  r->failed = "pread";
+  r->err    = RwH5ReaderCopy(r, r->base);
+  r->local  = r->err ? 0 : r->sum(r->sumctx, r->buf);
+  r->seconds = RwH5WriterNow() - t0;
 }
 
 static void *RwH5WriterMain(void *arg)
@@ -72,7 +121,7 @@ static void *RwH5WriterMain(void *arg)
     while (!w->busy && !w->quit) pthread_cond_wait(&w->cond, &w->lock);
     if (w->quit) break;
     pthread_mutex_unlock(&w->lock);
-    RwH5WriterJob(w);
+    w->job(w);
     pthread_mutex_lock(&w->lock);
     w->busy = 0;
     pthread_cond_broadcast(&w->cond);
@@ -82,21 +131,35 @@ static void *RwH5WriterMain(void *arg)
 }
 
 /* Opens the file for the raw data and starts the thread; an errno on failure */
-int RwH5WriterStart(RwH5Writer *w, const char path[])
+static int RwH5WorkerStart(RwH5Writer *w, const char path[], int flags, void (*job)(RwH5Writer *))
 {
   int e;
 
-  w->fd = open(path, O_WRONLY);
+  w->fd = open(path, flags);
   if (w->fd < 0) return errno;
+  w->job = job;
   pthread_mutex_init(&w->lock, NULL);
   pthread_cond_init(&w->cond, NULL);
   if ((e = pthread_create(&w->thread, NULL, RwH5WriterMain, w))) {
+    pthread_cond_destroy(&w->cond);
+    pthread_mutex_destroy(&w->lock);
     close(w->fd);
     w->fd = -1;
     return e;
   }
   w->running = 1;
   return 0;
+}
+
+int RwH5WriterStart(RwH5Writer *w, const char path[])
+{
+  return RwH5WorkerStart(w, path, O_WRONLY, RwH5WriterJob);
+}
+
+/* A reader fills buf (w->buf, w->sum set by the caller) from the file */
+int RwH5ReaderStart(RwH5Writer *r, const char path[])
+{
+  return RwH5WorkerStart(r, path, O_RDONLY, RwH5ReaderJob);
 }
 
 /* Hands the staged state to the thread, for the slot whose data start at base */
@@ -106,8 +169,34 @@ void RwH5WriterPost(RwH5Writer *w, off_t base, int kill)
   w->base = base;
   w->kill = kill;
   w->busy = 1;
+  w->posted++;
   pthread_cond_broadcast(&w->cond);
   pthread_mutex_unlock(&w->lock);
+}
+
+/* Reads the slot whose data start at base into buf; when after is given,
+   only once that writer's job number ticket has written its bytes (0: at once) */
+void RwH5ReaderPost(RwH5Writer *r, off_t base, RwH5Writer *after, long ticket)
+{
+  pthread_mutex_lock(&r->lock);
+  r->base   = base;
+  r->after  = ticket > 0 ? after : NULL;
+  r->ticket = ticket;
+  r->busy   = 1;
+  pthread_cond_broadcast(&r->cond);
+  pthread_mutex_unlock(&r->lock);
+}
+
+/* Whether a job is in flight */
+int RwH5WriterBusy(RwH5Writer *w)
+{
+  int busy;
+
+  if (!w->running) return 0;
+  pthread_mutex_lock(&w->lock);
+  busy = w->busy;
+  pthread_mutex_unlock(&w->lock);
+  return busy;
 }
 
 /* Waits for the job in flight, if any, adding the time waited; its errno, 0 if it succeeded */

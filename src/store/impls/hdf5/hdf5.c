@@ -71,6 +71,7 @@ typedef struct {
   PetscInt        alignment;                /* -rw_store_hdf5_alignment; 0: none */
   PetscInt        failwrite;                /* -rw_store_hdf5_fail_write; 0: never */
   PetscBool       async;                    /* -rw_store_hdf5_async: a background thread writes the data */
+  PetscBool       prefetch;                 /* -rw_store_hdf5_prefetch: a background thread reads the slot the driver restores next */
   PetscInt        killwrite, killmark;      /* -rw_debug_kill_in_write, -rw_debug_kill_before_mark; 0: never */
   /* the file */
   char      path[PETSC_MAX_PATH_LEN]; /* this rank's file: file, or file with its node's suffix */
@@ -97,6 +98,13 @@ typedef struct {
   uint64_t    plocal, psum; /* the pending state's checksum: this rank's part, the whole */
   int64_t    *pattach;  /* the pending write's attachment */
   int64_t     generation; /* writes started in this file's life; the root's "generation": those committed */
+  /* the prefetch (RwStorePrefetch_HDF5): the reader thread reads one slot ahead of its restore */
+  RwH5Writer   reader;
+  PetscScalar *rstage;   /* what it read */
+  int64_t     *written;  /* each slot's writes in this store's life: a prefetch of an older one is stale */
+  PetscBool    fposted;  /* a prefetch was posted and not yet used or discarded */
+  PetscInt64   fslot, fstep;
+  int64_t      fwritten; /* written[fslot] when it was posted */
   PetscBool   hasgen;     /* the root has "generation" (a file of an earlier rewind may not) */
   /* counters */
   PetscInt       calls; /* writes attempted */
@@ -1007,6 +1015,36 @@ static PetscErrorCode RwStoreHDF5Offsets(RwStore store, char msg[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The reader's checksum of this rank's part, on its own thread: a pure function of the block */
+static uint64_t RwStoreHDF5SumBlock(void *ctx, const char *buf)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)ctx;
+
+  return RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, (const PetscScalar *)buf);
+}
+
+/* The prefetch's buffer and thread (-rw_store_hdf5_prefetch), which share the writer's runs */
+static PetscErrorCode RwStoreHDF5StartReader(RwStore store)
+{
+  RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
+  char          msg[RW_H5_MSGLEN] = "";
+  int           e;
+
+  PetscFunctionBegin;
+  if (!h5->prefetch) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(PetscMax(h5->n, 1), &h5->rstage));
+  h5->reader.nruns  = h5->writer.nruns;
+  h5->reader.runoff = h5->writer.runoff;
+  h5->reader.runlen = h5->writer.runlen;
+  h5->reader.bytes  = h5->writer.bytes;
+  h5->reader.buf    = (char *)h5->rstage;
+  h5->reader.sum    = RwStoreHDF5SumBlock;
+  h5->reader.sumctx = h5;
+  if ((e = RwH5ReaderStart(&h5->reader, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the prefetching reader of checkpoint file %s: %s", h5->path, strerror(e));
+  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_SYS, msg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The staging buffer and the thread, when writes are asynchronous */
 static PetscErrorCode RwStoreHDF5StartWriter(RwStore store)
 {
@@ -1016,13 +1054,18 @@ static PetscErrorCode RwStoreHDF5StartWriter(RwStore store)
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(PetscMax(store->nattach, 1), &h5->pattach));
-  if (!h5->async) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscCalloc1(PetscMax(store->slots, 1), &h5->written));
+  if (!h5->async && !h5->prefetch) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(PetscMax(store->slots, 1), &h5->offset));
   PetscCall(RwStoreHDF5Offsets(store, msg));
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_SUP, msg));
   PetscCall(RwStoreHDF5Runs(store));
+  PetscCall(RwStoreHDF5StartReader(store));
+  if (!h5->async) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(PetscMax(h5->n, 1), &h5->stage));
-  h5->writer.stage = (const char *)h5->stage;
+  h5->writer.stage  = (const char *)h5->stage;
+  h5->writer.sum    = RwStoreHDF5SumBlock;
+  h5->writer.sumctx = h5;
   if ((e = RwH5WriterStart(&h5->writer, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the asynchronous writer of checkpoint file %s: %s", h5->path, strerror(e));
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_SYS, msg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1098,6 +1141,7 @@ static PetscErrorCode RwStoreHDF5SettleDefer(RwStore store, herr_t *put)
   if (h5->inflight) {
     err          = RwH5WriterWait(&h5->writer, &store->counts.seconds_wait);
     h5->inflight = PETSC_FALSE;
+    h5->plocal   = h5->writer.local;
     store->counts.seconds_async += h5->writer.seconds;
   }
   RwStoreHDF5MaybeKill(h5->killmark, h5->calls); /* tests: data complete, record not written */
@@ -1217,6 +1261,7 @@ static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt
   PetscCall(RwStoreHDF5FlushAfter(store, slot, k, put)); /* slot s not valid on disk, the previous write committed */
   if (h5->failwrite) RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5FailWrite(store));
   h5->generation++;
+  h5->written[slot]++; /* a prefetch of the slot's older data is stale from now on */
   h5->pslot = slot;
   h5->pstep = k;
   PetscCall(PetscArraycpy(h5->pattach, store->attach, store->nattach));
@@ -1225,7 +1270,6 @@ static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt
     /* the caller's state may change as soon as this returns: the thread writes a copy */
     PetscCall(PetscArraycpy(h5->stage, a, h5->n));
     PetscCall(VecRestoreArrayRead(u, &a));
-    h5->plocal = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, h5->stage); /* reduced at the settle */
     RwH5WriterPost(&h5->writer, (off_t)h5->offset[slot], h5->killwrite > 0 && h5->killwrite == h5->calls);
     h5->inflight = PETSC_TRUE;
     store->counts.bytes_async += store->bytes;
@@ -1308,28 +1352,101 @@ static PetscErrorCode RwStoreHDF5CheckRecord(RwStore store, PetscInt64 slot, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Waits for the prefetch in flight, if any, and forgets it: its errno, 0 if it succeeded */
+static int RwStoreHDF5PrefetchWait(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  int           err;
+
+  if (!h5->fposted) return 0;
+  err         = RwH5WriterWait(&h5->reader, &store->counts.seconds_prefetch_wait);
+  h5->fposted = PETSC_FALSE;
+  store->counts.seconds_prefetch += h5->reader.seconds;
+  return err;
+}
+
+/*
+  A prefetch: the reader thread reads slot s into the store's read buffer and
+  checksums this rank's part while the sweep goes on; the read of step k from
+  s then waits for it, checks the record as any read does, agrees on the
+  checksum and copies.  If the write of s is in flight, the reader starts once
+  the writer has written its bytes.  The prefetch belongs to the write of s it
+  followed: if s is written again before the read (written[s] changes), it is
+  stale and the read goes to the file, so a prefetched slot overwritten
+  before it is read is never returned.  One prefetch at a time.
+*/
+static PetscErrorCode RwStorePrefetch_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  long          ticket;
+
+  PetscFunctionBegin;
+  if (!h5->prefetch) PetscFunctionReturn(PETSC_SUCCESS);
+  if (h5->fposted && h5->fslot == slot && h5->fstep == k && h5->fwritten == h5->written[slot]) PetscFunctionReturn(PETSC_SUCCESS); /* on its way */
+  (void)RwStoreHDF5PrefetchWait(store); /* a prefetch never used: its outcome does not matter */
+  ticket = h5->inflight && h5->pslot == slot ? h5->writer.posted : 0;
+  RwH5ReaderPost(&h5->reader, (off_t)h5->offset[slot], &h5->writer, ticket);
+  h5->fposted  = PETSC_TRUE;
+  h5->fslot    = slot;
+  h5->fstep    = k;
+  h5->fwritten = h5->written[slot];
+  store->counts.prefetches++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* This rank's part of slot into a, and its checksum: from the prefetch if it
+   holds the slot's last write, else from the file; a failure goes to msg */
+static PetscErrorCode RwStoreHDF5ReadData(RwStore store, PetscInt64 slot, PetscInt64 k, PetscScalar a[], uint64_t *local, char msg[], PetscErrorCode *code)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  PetscBool     hit = (PetscBool)(h5->fposted && h5->fslot == slot && h5->fstep == k && h5->fwritten == h5->written[slot]);
+  char          where[RW_H5_WHERELEN];
+  herr_t        status;
+  int           err;
+
+  PetscFunctionBegin;
+  if (hit) {
+    err = RwStoreHDF5PrefetchWait(store);
+    if (err && !msg[0]) {
+      RwStoreHDF5Where(store, slot, k, where, sizeof(where));
+      snprintf(msg, RW_H5_MSGLEN, "reading %s failed: %s in the prefetching reader: %s%s", where, h5->reader.failed, strerror(err), err == EIO ? " (the file ends inside the checkpoint: truncated?)" : "");
+      *code = PETSC_ERR_FILE_READ;
+    }
+    PetscCall(PetscArraycpy(a, h5->rstage, h5->n));
+    *local = h5->reader.local;
+    store->counts.prefetch_hits++;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  status = H5Dread(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->rdxpl, a);
+  if (!msg[0] && status < 0) {
+    PetscCall(RwStoreHDF5Why(store, slot, k, RW_H5_READ, status, msg));
+    *code = PETSC_ERR_FILE_READ;
+  }
+  *local = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Only a read of the slot being written waits for its write (and settles
+   it); the writer runs on beside a read of another slot, whose bytes it
+   does not touch */
 static PetscErrorCode RwStoreRead_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 {
   RwStore_HDF5  *h5                = (RwStore_HDF5 *)store->data;
   char           msg[RW_H5_MSGLEN] = "", where[RW_H5_WHERELEN];
   PetscScalar   *a;
-  uint64_t       recorded = 0, sum;
+  uint64_t       recorded = 0, sum, local = 0;
   PetscErrorCode code     = PETSC_ERR_FILE_UNEXPECTED;
-  herr_t         status, put = 0;
+  herr_t         put      = 0;
 
   PetscFunctionBegin;
-  if (h5->pending) PetscCall(RwStoreHDF5SettleDefer(store, &put));
+  if (h5->pending && h5->pslot == slot) PetscCall(RwStoreHDF5SettleDefer(store, &put));
   if (put < 0) PetscCall(RwStoreHDF5Why(store, h5->pslot, h5->pstep, RW_H5_WRITE, put, msg));
   /* one reduction for the record's verdict, the read's and the data's checksum:
      each rank reads its own part (independent I/O, no exchange between ranks) */
   if (!msg[0]) PetscCall(RwStoreHDF5CheckRecord(store, slot, k, &recorded, msg));
   PetscCall(VecGetArrayWrite(u, &a));
-  status = H5Dread(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->rdxpl, a);
-  if (!msg[0] && status < 0) {
-    PetscCall(RwStoreHDF5Why(store, slot, k, RW_H5_READ, status, msg));
-    code = PETSC_ERR_FILE_READ;
-  }
-  PetscCall(RwStoreHDF5AgreeSum(store, code, msg, RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a), &sum));
+  PetscCall(RwStoreHDF5ReadData(store, slot, k, a, &local, msg, &code));
+  PetscCall(RwStoreHDF5AgreeSum(store, code, msg, local, &sum));
   PetscCall(VecRestoreArrayWrite(u, &a));
   if (sum != recorded) { /* the same verdict on every rank of a world file */
     RwStoreHDF5Where(store, slot, k, where, sizeof(where));
@@ -1395,6 +1512,7 @@ static PetscErrorCode RwStoreSetSolve_HDF5(RwStore store)
 
   PetscFunctionBegin;
   PetscCall(RwStoreHDF5Settle(store));
+  (void)RwStoreHDF5PrefetchWait(store); /* nothing of another solve is read back */
   RwH5Try(store, -1, 0, RW_H5_WRITE, RwH5AttrPut(h5->fid, "complete", H5T_NATIVE_INT, &zero));
   for (PetscInt64 i = 0; i < store->slots; i++) RwH5Try(store, i, -1, RW_H5_WRITE, RwH5AttrPut(h5->dset[i], "valid", H5T_NATIVE_INT, &zero));
   RwH5Try(store, -1, 0, RW_H5_WRITE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
@@ -1497,10 +1615,13 @@ static PetscErrorCode RwStoreSetFromOptions_HDF5(RwStore store, PetscOptionItems
   PetscCall(PetscOptionsBool("-rw_store_overwrite", "Replace an existing checkpoint file (without it, a run that does not resume refuses to touch one)", "RWSTOREHDF5", h5->overwrite, &h5->overwrite, NULL));
   PetscCall(RwOptionsInt("-rw_store_hdf5_alignment", "Align checkpoint datasets of at least this many bytes to multiples of it, e.g. the stripe size (0: no alignment)", "RWSTOREHDF5", h5->alignment, &h5->alignment, NULL, 0, PETSC_MAX_INT));
   PetscCall(PetscOptionsBool("-rw_store_hdf5_async", "Write checkpoint data in a background thread while the sweep goes on", "RWSTOREHDF5", h5->async, &h5->async, NULL));
+  PetscCall(PetscOptionsBool("-rw_store_hdf5_prefetch", "Read the checkpoint the driver restores next in a background thread while the sweep goes on (needs -rw_store_hdf5_async)", "RWSTOREHDF5", h5->prefetch, &h5->prefetch, NULL));
   PetscCall(RwOptionsInt("-rw_debug_kill_in_write", "Testing: SIGKILL half way through the data of this write (from 1) of the store", "RWSTOREHDF5", h5->killwrite, &h5->killwrite, NULL, 0, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_debug_kill_before_mark", "Testing: SIGKILL once the data of this write (from 1) are complete, before its record and valid mark", "RWSTOREHDF5", h5->killmark, &h5->killmark, NULL, 0, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_store_hdf5_fail_write", "Debugging: make the k-th write fail as a full disk would (0: never)", "RWSTOREHDF5", h5->failwrite, &h5->failwrite, NULL, 0, PETSC_MAX_INT));
   PetscOptionsHeadEnd();
+  /* a collective H5Dwrite's bytes may still be on their way through another rank's MPI-IO when it returns here, so only the writer thread's, whose end the reader waits for, are prefetched */
+  if (!h5->async) h5->prefetch = PETSC_FALSE;
   PetscCheck(h5->file[0], PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONG, "-%srw_store_hdf5_file needs a file name", prefix);
   PetscCheck(h5->alignment >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "-%srw_store_hdf5_alignment %" PetscInt_FMT ": expected a number of bytes >= 0 (0: no alignment)", prefix, h5->alignment);
   PetscCheck(h5->failwrite >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "-%srw_store_hdf5_fail_write %" PetscInt_FMT ": expected the number of the write to fail, >= 1 (0: none)", prefix, h5->failwrite);
@@ -1535,6 +1656,21 @@ static PetscErrorCode RwStoreHDF5ViewAsync(RwStore store, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* How many reads the prefetch served and how much of its reading the sweep did not wait for, summed over ranks */
+static PetscErrorCode RwStoreHDF5ViewPrefetch(RwStore store, PetscViewer viewer)
+{
+  RwStore_HDF5 *h5      = (RwStore_HDF5 *)store->data;
+  double        mine[4] = {(double)store->counts.prefetches, (double)store->counts.prefetch_hits, store->counts.seconds_prefetch, store->counts.seconds_prefetch_wait}, all[4];
+  PetscMPIInt   size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)store), &size));
+  PetscCall(MPIU_Allreduce(mine, all, 4, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)store)));
+  if (!h5->prefetch) PetscCall(PetscViewerASCIIPrintf(viewer, "no prefetch (-rw_store_hdf5_prefetch 0, or synchronous writes)\n"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "prefetch: %.0f of %.0f prefetched checkpoints used by the reads (the others were rewritten first), read by the background readers in %.3g s, the sweep waited %.3g s for them: overlap %.1f%%\n", all[1] / size, all[0] / size, all[2], all[3], all[2] > 0 ? 100.0 * PetscMax(0.0, 1.0 - all[3] / all[2]) : 0.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
@@ -1555,6 +1691,7 @@ static PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
   PetscCall(RwStoreHDF5ViewAsync(store, viewer));
   PetscCall(RwStoreHDF5Rate(store, store->counts.reads, store->counts.seconds_read, rate, sizeof(rate)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "read: %" PetscInt64_FMT " checkpoints, %s, checksums verified\n", store->counts.reads, rate));
+  PetscCall(RwStoreHDF5ViewPrefetch(store, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1569,6 +1706,8 @@ static PetscErrorCode RwStoreHDF5Close(RwStore store)
 
   PetscFunctionBegin;
   if (h5->opened) PetscCall(RwStoreSync_HDF5(store));
+  (void)RwStoreHDF5PrefetchWait(store); /* first: a prefetch may wait for the writer */
+  if ((e = RwH5WriterStop(&h5->reader))) snprintf(msg, sizeof(msg), "Closing the prefetching reader's handle of checkpoint file %s failed: %s", h5->path, strerror(e));
   if ((e = RwH5WriterStop(&h5->writer))) snprintf(msg, sizeof(msg), "Closing the asynchronous writer's handle of checkpoint file %s failed: %s", h5->path, strerror(e));
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_WRITE, msg));
   for (PetscInt64 i = 0; h5->dset && i < store->slots; i++)
@@ -1600,6 +1739,8 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
   PetscCall(PetscFree(h5->pattach));
   PetscCall(PetscFree(h5->offset));
   PetscCall(PetscFree(h5->stage));
+  PetscCall(PetscFree(h5->rstage));
+  PetscCall(PetscFree(h5->written));
   PetscCall(PetscFree2(h5->writer.runoff, h5->writer.runlen));
   PetscCall(PetscFree(store->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileOptions_C", NULL));
@@ -1621,6 +1762,7 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
 . -rw_store_overwrite                  - replace an existing file (by default a run that does not resume refuses to touch it)
 . -rw_store_hdf5_alignment <bytes>     - align datasets of at least that size to multiples of it (the stripe size of a parallel file system); default none
 . -rw_store_hdf5_async <bool>          - a background thread writes each checkpoint's data while the sweep goes on (default true)
+. -rw_store_hdf5_prefetch <bool>       - a background thread reads the checkpoint the driver restores next (RwStorePrefetch()) while the sweep goes on (default true; needs async writes)
 . -rw_debug_kill_in_write <k>          - testing: SIGKILL half way through the data of the k-th write
 . -rw_debug_kill_before_mark <k>       - testing: SIGKILL once the k-th write's data are complete, before its valid mark
 - -rw_store_hdf5_fail_write <k>        - debugging: the k-th write fails as a full disk would
@@ -1647,7 +1789,9 @@ PetscErrorCode RwStoreCreate_HDF5(RwStore store)
   h5->dxpl                = H5I_INVALID_HID;
   h5->rdxpl               = H5I_INVALID_HID;
   h5->async               = PETSC_TRUE;
+  h5->prefetch            = PETSC_TRUE;
   h5->writer.fd           = -1;
+  h5->reader.fd           = -1;
   store->data             = h5;
   store->ops->setfromoptions = RwStoreSetFromOptions_HDF5;
   store->ops->setup          = RwStoreSetUp_HDF5;
@@ -1658,6 +1802,7 @@ PetscErrorCode RwStoreCreate_HDF5(RwStore store)
   store->ops->setsolve       = RwStoreSetSolve_HDF5;
   store->ops->setcomplete    = RwStoreSetComplete_HDF5;
   store->ops->sync           = RwStoreSync_HDF5;
+  store->ops->prefetch       = RwStorePrefetch_HDF5;
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileOptions_C", RwStoreHDF5SetFileOptions_HDF5));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5GetFileOptions_C", RwStoreHDF5GetFileOptions_HDF5));
   store->ops->view           = RwStoreView_HDF5;

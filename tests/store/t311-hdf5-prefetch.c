@@ -1,0 +1,166 @@
+/*
+  The hdf5 store's prefetch (RwStorePrefetch(), -rw_store_hdf5_prefetch, the
+  default with asynchronous writes):
+
+  - a prefetched read gives back the state exactly, also when the prefetch
+    was posted while the slot's write was still in flight, and is counted;
+  - a prefetch of a slot that is written again before the read is never
+    returned: the read gets the new state, even when the new write records
+    the same step (only the data differ), and the prefetch is not counted
+    as used;
+  - under the driver, revolve and multilevel gradients (J, dJ/dm, dJ/du0)
+    with prefetch are bitwise those without it and those of the memory
+    store, and the reads were served by prefetches.
+*/
+#include "rwstoretest.h"
+
+static char dir[PETSC_MAX_PATH_LEN];
+
+/* Local count of values of a and b that differ in any bit */
+static PetscInt differ(Vec a, Vec b)
+{
+  const PetscScalar *x, *y;
+  PetscInt           n, bad = 0;
+
+  RW_CHECK(VecGetLocalSize(a, &n));
+  RW_CHECK(VecGetArrayRead(a, &x));
+  RW_CHECK(VecGetArrayRead(b, &y));
+  for (PetscInt i = 0; i < n; i++) bad += memcmp(&x[i], &y[i], sizeof(x[i])) != 0;
+  RW_CHECK(VecRestoreArrayRead(a, &x));
+  RW_CHECK(VecRestoreArrayRead(b, &y));
+  return bad;
+}
+
+/* Reads step k from slot and counts the values that are not the state of step want */
+static PetscInt read_check(RwStore store, PetscInt64 slot, PetscInt64 k, PetscInt64 want, Vec u)
+{
+  PetscInt bad;
+
+  RW_CHECK(rw_store_fill(u, -1)); /* nothing of the expected state is left in u */
+  RW_CHECK(RwStoreRead(store, slot, k, u));
+  RW_CHECK(rw_store_mismatches(u, want, &bad));
+  return bad;
+}
+
+START_TEST(test_prefetch_hit)
+{
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
+  for (PetscInt dim = 1; dim <= 3; dim++) {
+    char          opts[2 * PETSC_MAX_PATH_LEN];
+    RwStore       store;
+    Vec           u;
+    RwStoreCounts c;
+    PetscInt      bad = 0;
+
+    RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, dim, dim == 2 ? 2 : 1, &u));
+    snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s/hit%d.h5", dir, (int)dim);
+    RW_CHECK(rw_store_create(u, RWSTOREHDF5, 2, opts, &store));
+    RW_CHECK(RwStoreSetUp(store));
+    RW_CHECK(rw_store_fill(u, 3));
+    RW_CHECK(RwStoreWrite(store, 0, 3, u));
+    RW_CHECK(rw_store_fill(u, 5));
+    RW_CHECK(RwStoreWrite(store, 1, 5, u));
+    RW_CHECK(RwStorePrefetch(store, 1, 5)); /* its write may still be in flight: the reader waits for it */
+    bad += read_check(store, 1, 5, 5, u);
+    RW_CHECK(RwStorePrefetch(store, 0, 3)); /* another slot, while nothing is written */
+    bad += read_check(store, 0, 3, 3, u);
+    RW_CHECK(RwStorePrefetch(store, 0, 4)); /* a step the slot does not hold: ignored */
+    RW_CHECK(RwStoreGetCounts(store, &c));
+    rw_assert_all(!bad, "%dD: %d values read through the prefetch differ from the states written", (int)dim, (int)bad);
+    rw_assert_all(c.prefetches == 2 && c.prefetch_hits == 2, "%dD: %lld prefetches, %lld of them used; expected 2 and 2", (int)dim, (long long)c.prefetches, (long long)c.prefetch_hits);
+    RW_CHECK(RwStoreDestroy(&store));
+    RW_CHECK(VecDestroy(&u));
+  }
+  RW_CHECK(rw_store_rmdir(dir));
+}
+END_TEST
+
+START_TEST(test_prefetch_stale)
+{
+  char          opts[2 * PETSC_MAX_PATH_LEN];
+  RwStore       store;
+  Vec           u;
+  RwStoreCounts c;
+  PetscInt      bad[2];
+
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, 1, &u));
+  snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s/stale.h5", dir);
+  RW_CHECK(rw_store_create(u, RWSTOREHDF5, 1, opts, &store));
+  RW_CHECK(RwStoreSetUp(store));
+  /* the same step written twice with other data: only the slot's write count tells the prefetch is stale */
+  RW_CHECK(rw_store_fill(u, 1));
+  RW_CHECK(RwStoreWrite(store, 0, 1, u));
+  RW_CHECK(RwStorePrefetch(store, 0, 1));
+  RW_CHECK(PetscSleep(0.05)); /* the reader has the old state by now */
+  RW_CHECK(rw_store_fill(u, 2));
+  RW_CHECK(RwStoreWrite(store, 0, 1, u));
+  bad[0] = read_check(store, 0, 1, 2, u);
+  /* and a step written over the prefetched one */
+  RW_CHECK(RwStorePrefetch(store, 0, 1));
+  RW_CHECK(PetscSleep(0.05));
+  RW_CHECK(rw_store_fill(u, 7));
+  RW_CHECK(RwStoreWrite(store, 0, 7, u));
+  bad[1] = read_check(store, 0, 7, 7, u);
+  RW_CHECK(RwStoreGetCounts(store, &c));
+  rw_assert_all(!bad[0], "%d values read after the slot was rewritten with the same step come from the stale prefetch", (int)bad[0]);
+  rw_assert_all(!bad[1], "%d values read after the slot was rewritten with another step are not the new state", (int)bad[1]);
+  rw_assert_all(c.prefetches == 2 && c.prefetch_hits == 0, "%lld prefetches, %lld of them used; expected 2 and none (both were stale)", (long long)c.prefetches, (long long)c.prefetch_hits);
+  RW_CHECK(RwStoreDestroy(&store));
+  RW_CHECK(VecDestroy(&u));
+  RW_CHECK(rw_store_rmdir(dir));
+}
+END_TEST
+
+START_TEST(test_driver_prefetch)
+{
+  const char *sched[2] = {"-rw_schedule_type revolve -rw_schedule_ram_slots 4 -rw_store_type", "-rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 3 -rw_store_disk_type"};
+
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
+  for (int t = 0; t < 2; t++) {
+    const char   *name[3] = {"memory", "hdf5 with prefetch", "hdf5 without prefetch"};
+    char          opts[3][2 * PETSC_MAX_PATH_LEN];
+    RwModel       model[3];
+    RwTestProblem p[3];
+    PetscReal     J[3];
+    RwStore       store;
+    RwStoreCounts c[3];
+
+    snprintf(opts[0], sizeof(opts[0]), "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_steps 40 %s memory", sched[t]);
+    snprintf(opts[1], sizeof(opts[1]), "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_steps 40 %s hdf5 -rw_store_hdf5_file %s/pf%d.h5", sched[t], dir, t);
+    snprintf(opts[2], sizeof(opts[2]), "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_steps 40 %s hdf5 -rw_store_hdf5_file %s/nopf%d.h5 -rw_store_hdf5_prefetch 0", sched[t], dir, t);
+    for (int s = 0; s < 3; s++) {
+      RW_CHECK(rw_test_model(opts[s], &model[s]));
+      RW_CHECK(rw_test_problem(model[s], &p[s]));
+      RW_CHECK(RwAdjointSolve(p[s].adj, p[s].m, p[s].u0, &J[s], p[s].g, p[s].gu0));
+      RW_CHECK(RwAdjointGetStore(p[s].adj, t ? RW_LEVEL_DISK : RW_LEVEL_RAM, &store));
+      RW_CHECK(RwStoreGetCounts(store, &c[s]));
+    }
+    for (int s = 1; s < 3; s++) {
+      rw_assert_all(!memcmp(&J[0], &J[s], sizeof(J[0])), "%s: J %.17g with the %s store, %.17g with memory", sched[t], (double)J[s], name[s], (double)J[0]);
+      rw_assert_all(!differ(p[0].g, p[s].g), "%s: dJ/dm differs between the memory and %s stores", sched[t], name[s]);
+      rw_assert_all(!differ(p[0].gu0, p[s].gu0), "%s: dJ/du0 differs between the memory and %s stores", sched[t], name[s]);
+    }
+    rw_assert_all(c[1].reads > 0 && c[1].prefetch_hits > 0, "%s: %lld reads, %lld served by a prefetch", sched[t], (long long)c[1].reads, (long long)c[1].prefetch_hits);
+    rw_assert_all(c[2].prefetches == 0, "%s: %lld prefetches with -rw_store_hdf5_prefetch 0", sched[t], (long long)c[2].prefetches);
+    if (!rw_test_rank()) printf("# %s: %lld reads, %lld prefetched, %lld served by the prefetch\n", sched[t], (long long)c[1].reads, (long long)c[1].prefetches, (long long)c[1].prefetch_hits);
+    for (int s = 0; s < 3; s++) {
+      RW_CHECK(rw_test_problem_destroy(&p[s]));
+      RW_CHECK(RwModelDestroy(&model[s]));
+    }
+  }
+  RW_CHECK(rw_store_rmdir(dir));
+}
+END_TEST
+
+Suite *rw_test_suite(void)
+{
+  Suite *s  = suite_create("hdf5-prefetch");
+  TCase *tc = tcase_create("core");
+
+  tcase_add_test(tc, test_prefetch_hit);
+  tcase_add_test(tc, test_prefetch_stale);
+  tcase_add_test(tc, test_driver_prefetch);
+  suite_add_tcase(s, tc);
+  return s;
+}
