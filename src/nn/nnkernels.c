@@ -70,18 +70,31 @@
 #define RW_NN_KO     2
 #define RW_NN_VB     4
 #include "nnkernelsbody.h"
+/* The ISA variants' whole bodies, helpers too, are compiled for their
+   target (not only the entry points), so Fma can name the vector fma */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+  #define RW_NN_PUSH_TARGET(t) _Pragma("GCC push_options") _Pragma(t)
+  #define RW_NN_POP_TARGET     _Pragma("GCC pop_options")
+#else
+  #define RW_NN_PUSH_TARGET(t)
+  #define RW_NN_POP_TARGET
+#endif
+RW_NN_PUSH_TARGET("GCC target(\"avx2,fma\")")
 #define RW_NN_SFX    AVX2
 #define RW_NN_TARGET RW_KERNEL_TARGET_AVX2
 #define RW_NN_VL     4
 #define RW_NN_KO     2
 #define RW_NN_VB     4
 #include "nnkernelsbody.h"
+RW_NN_POP_TARGET
+RW_NN_PUSH_TARGET("GCC target(\"avx512f,avx512vl,avx512bw,avx512dq,prefer-vector-width=512\")")
 #define RW_NN_SFX    AVX512
 #define RW_NN_TARGET RW_KERNEL_TARGET_AVX512
 #define RW_NN_VL     8
 #define RW_NN_KO     4
 #define RW_NN_VB     4
 #include "nnkernelsbody.h"
+RW_NN_POP_TARGET
 
 /* Each kernel's variants, indexed by RwKernelISA */
 #define RW_NN_VARIANTS(f) static __typeof__(f##_Portable) *const f##Variants[RW_KERNEL_ISA_N] = {f##_Portable, f##_AVX2, f##_AVX512}
