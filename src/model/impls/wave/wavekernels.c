@@ -291,12 +291,12 @@ WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P,
 /* The adjoint in 3D gathers L s from the unit-stride scratch s (WaveStageS
    stored ia la' there), one load a neighbour, instead of WaveRowAdjoint's
    two: the same product, stored and reread, so the same bits.  It moves
-   more bytes (the stage reads lambda_k+1 and ia and writes s, the row
-   reads s for ia: 24 more a point) and saves the 4 r d multiplications
+   32 B a point more (136 against 104: the stage reads lambda_k+1 and ia
+   and writes s, the rows read s for ia) and saves 4 r d multiplications
    and strided loads; 3D is bound by those, 2D by the bytes (CPU ns per
    point, one rank, best of 2 alternated runs, AVX2 row: 3D 256^3 order 8
    20.3 -> 16.5; 2D 2048^2 order 8 10.4 -> 11.9).  The compiler's loop in
-   every variant */
+   every variant: its AVX-512 copy was slower again (3D order 8 19.5)  */
 WAVE_INLINE void WaveRowAdjointS(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow S, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *gm_)
 {
   const WaveWeights  W    = WaveWeightsOf(P);
