@@ -22,10 +22,12 @@
   u+ everywhere but at the sources' corners, where a fix-up after the pass
   puts back f q: the pass itself stays pointwise and vectorises, and only
   the few corners pay.  Every form is a gather: s is recomputed at the
-  neighbours (2D) or stored at every point, owned and ghost, in a scratch
-  field the neighbours read (3D), never scattered into them, so each point's arithmetic is the same on any decomposition and so
-  is the gradient, bit for bit.  Nothing here allocates (the scratch field
-  is the model's, from set-up); the NaN flag is the sum of the results times 0.
+  neighbours (2D, 3D order 2) or stored at every point, owned and ghost,
+  in a scratch field the neighbours read (3D orders 4, 8), never scattered
+  into them, so each point's arithmetic is the same on any decomposition
+  and so is the gradient, bit for bit.  Nothing here allocates (the
+  scratch field is the model's, from set-up); the NaN flag is the sum of
+  the results times 0.
 */
 #include "waveimpl.h"
 #include <string.h>
@@ -260,8 +262,8 @@ WAVE_INLINE void WaveRowTangent(const RwKernelISA isa, const PetscInt D, const P
   P->probe += nan + WaveSumFirst(nanv);
 }
 
-/* The adjoint in 2D: s = ia la' recomputed at each of the 4 r d + 1
-   neighbours from two loads, one of them strided.  The compiler's loop in
+/* The adjoint in 2D and 3D order 2: s = ia la' recomputed at each of the
+   4 r d + 1 neighbours from two loads, one of them strided.  The compiler's loop in
    every variant: in whole-point vectors s needs ia duplicated at each
    neighbour (a permute each, twice the forward's), and it measured slower
    (3D order 8, 96^3 in cache, CPU ns per point, best of 3: 21.8 against 18.3) */
@@ -435,11 +437,16 @@ static RwKernelISA WaveAdjointISA(RwKernelISA isa)
   return isa == RW_KERNEL_ISA_AVX512 ? RW_KERNEL_ISA_AVX2 : isa;
 }
 
-/* Whether the adjoint gathers from the scratch s (WaveRowAdjointS, 3D) or
-   recomputes s at the neighbours (WaveRowAdjoint, 2D): see WaveRowAdjointS */
+/* Whether the adjoint gathers from the scratch s (WaveRowAdjointS: 3D
+   orders 4 and 8) or recomputes s at the neighbours (WaveRowAdjoint: 2D,
+   and 3D order 2, whose 13 neighbours save too few multiplies for the 32 B:
+   256^3, best of 3, 12.4 against 11.8 ns/pt in AVX2, 13.1 against 11.5
+   portable); see WaveRowAdjointS */
 PetscBool RwWaveAdjointFromS(RwModel model)
 {
-  return ((RwModel_Wave *)model->data)->dim > 2 ? PETSC_TRUE : PETSC_FALSE;
+  const RwModel_Wave *w = (RwModel_Wave *)model->data;
+
+  return w->dim > 2 && w->r > 1 ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Which rows the model's instruction set runs (-rw_model_view) */
