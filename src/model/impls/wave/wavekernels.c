@@ -263,9 +263,9 @@ WAVE_INLINE void WaveRowTangent(const RwKernelISA isa, const PetscInt D, const P
 }
 
 /* The adjoint in 2D and 3D order 2: s = ia la' recomputed at each of the
-   4 r d + 1 neighbours from two loads, one of them strided.  The compiler's loop in
-   every variant: in whole-point vectors s needs ia duplicated at each
-   neighbour (a permute each, twice the forward's), and it measured slower
+   4 r d + 1 neighbours from two loads, one of them strided.  The
+   compiler's loop in every variant: in whole-point vectors s needs ia
+   duplicated at each neighbour (a permute each, twice the forward's), and it measured slower
    (3D order 8, 96^3 in cache, CPU ns per point, best of 3: 21.8 against 18.3) */
 WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow IA, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *gm_)
 {
@@ -290,7 +290,7 @@ WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P,
   P->probe += nan;
 }
 
-/* The adjoint in 3D gathers L s from the unit-stride scratch s (WaveStageS
+/* The adjoint in 3D orders 4 and 8 gathers L s from the unit-stride scratch s (WaveStageS
    stored ia la' there), one load a neighbour, instead of WaveRowAdjoint's
    two: the same product, stored and reread, so the same bits.  It moves
    32 B a point more (136 against 104: the stage reads lambda_k+1 and ia
@@ -298,7 +298,7 @@ WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P,
    and strided loads; 3D is bound by those, 2D by the bytes (CPU ns per
    point, one rank, best of 2 alternated runs, AVX2 row: 3D 256^3 order 8
    20.3 -> 16.5; 2D 2048^2 order 8 10.4 -> 11.9).  The compiler's loop in
-   every variant: its AVX-512 copy was slower again (3D order 8 19.5)  */
+   every variant: its AVX-512 copy was slower again (3D order 8 19.5 against 16.5) */
 WAVE_INLINE void WaveRowAdjointS(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow S, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *gm_)
 {
   const WaveWeights  W    = WaveWeightsOf(P);
