@@ -57,6 +57,10 @@ typedef struct {
    inputs from their ghosted arrays (shell rows) rather than the owned ones */
 typedef void (*RwStencilRowFn)(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted);
 
+/* A staged pass's work before its interior rows (ghosted false) and before
+   its shell rows (ghosted true, the halos arrived): RwStencilRunPassStaged() */
+typedef void (*RwStencilStageFn)(void *ctx, PetscBool ghosted);
+
 typedef struct _n_RwStencil *RwStencil;
 struct _n_RwStencil {
   RwModel               model; /* not referenced: the model owns the layer */
@@ -105,6 +109,7 @@ PETSC_EXTERN PetscErrorCode RwStencilLaplacianBound(RwStencil, PetscInt, PetscRe
 PETSC_EXTERN PetscErrorCode RwStencilHaloBegin(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilHaloEnd(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilRunPass(RwStencil, PetscInt, RwStencilInput[], RwStencilRowFn, void *);
+PETSC_EXTERN PetscErrorCode RwStencilRunPassStaged(RwStencil, PetscInt, RwStencilInput[], RwStencilStageFn, RwStencilRowFn, void *);
 
 /* stencilsolve.c: the implicit schemes' solver */
 PETSC_EXTERN PetscErrorCode RwStencilCreateKSP(RwStencil, Mat *, KSP *);

@@ -658,6 +658,7 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
   PetscCall(VecDuplicate(w->eta, &w->mown));
   PetscCall(VecDuplicate(w->eta, &w->iaown));
   PetscCall(DMCreateLocalVector(model->fda, &w->ia));
+  if (RwWaveAdjointFromS(model)) PetscCall(DMCreateLocalVector(model->fda, &w->s));
   PetscCall(WaveFillDamping(w));
   if (!w->srccoords) PetscCall(WaveDefaultSources(model)); /* located at the first parameter set: points need a set-up model */
   if (!model->dtset) PetscCall(WaveDefaultTimeStep(model));
@@ -687,6 +688,7 @@ static PetscErrorCode RwModelView_Wave(RwModel model, PetscViewer viewer)
   PetscCall(RwStencilViewGrid(w->st, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, ", spacing %g, origin %g (physical region from point %" PetscInt_FMT "); dt %g (stability limit for the default model x %g)\n", (double)w->h[0], (double)w->origin[0], w->nbl, (double)model->dt, (double)w->safety));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " sources, wavelet: %s (f0 %g, t0 %g)\n", w->nsrc, w->wavelet ? "given" : "Ricker", (double)w->f0, (double)w->t0));
+  PetscCall(RwWaveViewRows(model, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -703,6 +705,7 @@ static PetscErrorCode RwModelDestroy_Wave(RwModel model)
   PetscCall(VecDestroy(&w->mown));
   PetscCall(VecDestroy(&w->iaown));
   PetscCall(VecDestroy(&w->ia));
+  PetscCall(VecDestroy(&w->s));
   PetscCall(PetscFree4(w->srcidx, w->srcw, w->srcq, w->srcg));
   PetscCall(PetscFree(w->srccoords));
   PetscCall(PetscFree(w->wavelet));

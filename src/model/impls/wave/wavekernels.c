@@ -22,9 +22,12 @@
   u+ everywhere but at the sources' corners, where a fix-up after the pass
   puts back f q: the pass itself stays pointwise and vectorises, and only
   the few corners pay.  Every form is a gather: s is recomputed at the
-  neighbours, never scattered into them, so each point's arithmetic is the
-  same on any decomposition and so is the gradient, bit for bit.  Nothing
-  here allocates; the NaN flag is the sum of the results times 0.
+  neighbours (2D, 3D order 2) or stored at every point, owned and ghost,
+  in a scratch field the neighbours read (3D orders 4, 8), never scattered
+  into them, so each point's arithmetic is the same on any decomposition
+  and so is the gradient, bit for bit.  Nothing here allocates (the
+  scratch field is the model's, from set-up); the NaN flag is the sum of
+  the results times 0.
 */
 #include "waveimpl.h"
 #include <string.h>
@@ -42,6 +45,7 @@ typedef struct {
   PetscReal          idt2;
   RwStencilInput     in[1];             /* forward: x_k; tangent: dx_k; adjoint: lambda_k+1 */
   const PetscScalar *ia, *c1, *c2, *dm;  /* ia ghosted, the others owned */
+  PetscScalar       *s;                 /* adjoint: ia la' at every ghosted point */
   const PetscScalar *u, *un;            /* owned x_k, x_k+1 (tangent, adjoint) */
   PetscScalar       *y, *gm;
   PetscReal          probe;             /* 0, or NaN when a result is not finite */
@@ -63,10 +67,10 @@ WAVE_INLINE WaveWeights WaveWeightsOf(const WavePass *P)
   return W;
 }
 
-/* L x at a point of a state row; D and R are constants at every call site */
-WAVE_INLINE PetscScalar WaveLap(const PetscInt D, const PetscInt R, const WaveWeights *W, const PetscScalar *x, PetscInt sy, PetscInt sz)
+/* L x at a point of a row of stride sx in x (a state's RW_WAVE_DOF, a field's 1); D and R are constants at every call site */
+WAVE_INLINE PetscScalar WaveLap(const PetscInt D, const PetscInt R, const WaveWeights *W, const PetscScalar *x, PetscInt sx, PetscInt sy, PetscInt sz)
 {
-  PetscScalar f = RwStencilD2(R, W->w[0], x, RW_WAVE_DOF);
+  PetscScalar f = RwStencilD2(R, W->w[0], x, sx);
 
   if (D > 1) f += RwStencilD2(R, W->w[1], x, sy);
   if (D > 2) f += RwStencilD2(R, W->w[2], x, sz);
@@ -218,7 +222,7 @@ WAVE_INLINE void WaveRowForward(const RwKernelISA isa, const PetscInt D, const P
   for (; i < n; i++) {
     const PetscScalar *u = up + RW_WAVE_DOF * i;
     const PetscScalar  a = u[0], b = u[1];
-    const PetscScalar  v = ia[i] * (WaveLap(D, R, &W, u, U.sy, U.sz) + c1[i] * (2 * a - b) + c2[i] * a);
+    const PetscScalar  v = ia[i] * (WaveLap(D, R, &W, u, RW_WAVE_DOF, U.sy, U.sz) + c1[i] * (2 * a - b) + c2[i] * a);
 
     y[RW_WAVE_DOF * i]     = v;
     y[RW_WAVE_DOF * i + 1] = a;
@@ -249,7 +253,7 @@ WAVE_INLINE void WaveRowTangent(const RwKernelISA isa, const PetscInt D, const P
   for (; i < n; i++) {
     const PetscScalar *du = dup + RW_WAVE_DOF * i;
     const PetscScalar  da = du[0], db = du[1], a = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
-    const PetscScalar  v  = ia[i] * (WaveLap(D, R, &W, du, DU.sy, DU.sz) + c1[i] * (2 * da - db) + c2[i] * da + dm[i] * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]));
+    const PetscScalar  v  = ia[i] * (WaveLap(D, R, &W, du, RW_WAVE_DOF, DU.sy, DU.sz) + c1[i] * (2 * da - db) + c2[i] * da + dm[i] * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]));
 
     y[RW_WAVE_DOF * i]     = v;
     y[RW_WAVE_DOF * i + 1] = da;
@@ -258,10 +262,11 @@ WAVE_INLINE void WaveRowTangent(const RwKernelISA isa, const PetscInt D, const P
   P->probe += nan + WaveSumFirst(nanv);
 }
 
-/* The adjoint keeps the compiler's loop in every variant: in these vectors
-   s = ia la' needs ia duplicated at each of the 4 r d + 1 neighbours (a
-   permute each, twice the forward's), and it measured slower (3D order 8,
-   96^3 in cache, CPU ns per point, best of 3: 21.8 against 18.3) */
+/* The adjoint in 2D and 3D order 2: s = ia la' recomputed at each of the
+   4 r d + 1 neighbours from two loads, one of them strided.  The
+   compiler's loop in every variant: in whole-point vectors s needs ia
+   duplicated at each neighbour (a permute each, twice the forward's), and it measured slower
+   (3D order 8, 96^3 in cache, CPU ns per point, best of 3: 21.8 against 18.3) */
 WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow IA, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *gm_)
 {
   const WaveWeights  W    = WaveWeightsOf(P);
@@ -283,6 +288,47 @@ WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P,
     nan += la * 0 + lb * 0;
   }
   P->probe += nan;
+}
+
+/* The adjoint in 3D orders 4 and 8 gathers L s from the unit-stride scratch s (WaveStageS
+   stored ia la' there), one load a neighbour, instead of WaveRowAdjoint's
+   two: the same product, stored and reread, so the same bits.  It moves
+   32 B a point more (136 against 104: the stage reads lambda_k+1 and ia
+   and writes s, the rows read s for ia) and saves 4 r d multiplications
+   and strided loads; 3D is bound by those, 2D by the bytes (CPU ns per
+   point, one rank, best of 2 alternated runs, AVX2 row: 3D 256^3 order 8
+   20.3 -> 16.5; 2D 2048^2 order 8 10.4 -> 11.9).  The compiler's loop in
+   every variant: its AVX-512 copy was slower again (3D order 8 19.5 against 16.5) */
+WAVE_INLINE void WaveRowAdjointS(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow S, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *gm_)
+{
+  const WaveWeights  W    = WaveWeightsOf(P);
+  const PetscReal    idt2 = P->idt2;
+  const PetscScalar *restrict lp = L.p, *restrict sp = S.p, *restrict u = u_, *restrict un = un_, *restrict c1 = c1_, *restrict c2 = c2_;
+  PetscScalar       *restrict y = y_, *restrict gm = gm_;
+  PetscReal          nan = 0;
+
+#pragma GCC ivdep
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar *s  = sp + i;
+    const PetscScalar  a  = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
+    const PetscScalar  la = WaveLap(D, R, &W, s, 1, S.sy, S.sz) + (2 * c1[i] + c2[i]) * s[0] + lp[RW_WAVE_DOF * i + 1];
+    const PetscScalar  lb = -c1[i] * s[0];
+
+    y[RW_WAVE_DOF * i]     = la;
+    y[RW_WAVE_DOF * i + 1] = lb;
+    gm[i] += s[0] * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]);
+    nan += la * 0 + lb * 0;
+  }
+  P->probe += nan;
+}
+
+/* s = ia la' at n points of a row (s and ia ghosted, l a state row) */
+WAVE_INLINE void WaveRowS(PetscInt n, const PetscScalar *l_, const PetscScalar *ia_, PetscScalar *s_)
+{
+  const PetscScalar *restrict l = l_, *restrict ia = ia_;
+  PetscScalar       *restrict s = s_;
+
+  for (PetscInt i = 0; i < n; i++) s[i] = ia[i] * l[RW_WAVE_DOF * i];
 }
 
 /* ---- the row callbacks: pick the rows, dispatch on dimension and radius ------- */
@@ -339,20 +385,46 @@ WAVE_INLINE void WaveAdjointRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt 
   WavePass          *P  = (WavePass *)ctx;
   const RwStencil    st = P->st;
   const PetscInt     wave_r = wave_r_of(P);
-  RwStencilRow       L  = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k), IA = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k);
+  RwStencilRow       L  = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k), IA = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k), S = RwStencilRowAt(P->s, &st->ghost, 1, i, j, k);
   const PetscScalar *u = RwStencilRowAt(P->u, &st->own, RW_WAVE_DOF, i, j, k).p, *un = RwStencilRowAt(P->un, &st->own, RW_WAVE_DOF, i, j, k).p;
   const PetscScalar *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
   PetscScalar       *y = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k), *gm = RwStencilOwnedAt(st, 1, P->gm, i, j, k);
 
-#define WAVE_ADJ(D, R) WaveRowAdjoint(D, R, P, n, L, IA, u, un, c1, c2, y, gm)
+#define WAVE_ADJ(D, R) (P->s ? WaveRowAdjointS(D, R, P, n, L, S, u, un, c1, c2, y, gm) : WaveRowAdjoint(D, R, P, n, L, IA, u, un, c1, c2, y, gm))
   WAVE_DISPATCH(WAVE_ADJ);
 #undef WAVE_ADJ
+}
+
+/* The adjoint pass's stages: s at the owned points while the halo moves
+   (from the owned lambda_k+1), then at the ghost points once it has arrived
+   (from the ghosted copy): the rows of the ghost box beyond the owned ones,
+   whole, and beside them the ghosts at either end of each owned row */
+WAVE_INLINE void WaveStageSBody(void *ctx, PetscBool ghosted)
+{
+  WavePass          *P = (WavePass *)ctx;
+  const RwStencil    st = P->st;
+  const RwStencilBox *g = &st->ghost, *o = &st->own, *b = ghosted ? g : o;
+
+  for (PetscInt k = b->s[2]; k < b->s[2] + b->n[2]; k++)
+    for (PetscInt j = b->s[1]; j < b->s[1] + b->n[1]; j++) {
+      const PetscBool beyond = (PetscBool)(j < o->s[1] || j >= o->s[1] + o->n[1] || k < o->s[2] || k >= o->s[2] + o->n[2]);
+      const PetscInt  left = o->s[0] - g->s[0], right = g->s[0] + g->n[0] - o->s[0] - o->n[0];
+#define WAVE_S(i0, n) WaveRowS(n, RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i0, j, k).p, RwStencilRowAt(P->ia, g, 1, i0, j, k).p, (PetscScalar *)RwStencilRowAt(P->s, g, 1, i0, j, k).p)
+      if (!ghosted) WAVE_S(o->s[0], o->n[0]);
+      else if (beyond) WAVE_S(g->s[0], g->n[0]);
+      else {
+        WAVE_S(g->s[0], left);
+        WAVE_S(o->s[0] + o->n[0], right);
+      }
+#undef WAVE_S
+    }
 }
 
 /* ---- the rows in each instruction set; a pass runs the model's (model->isa) -- */
 RW_KERNEL_VARIANTS_ISA(WaveForwardRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS_ISA(WaveTangentRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS(WaveAdjointRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
+RW_KERNEL_VARIANTS(WaveStageS, (void *ctx, PetscBool ghosted), (ctx, ghosted));
 
 /* The adjoint's variant for the model's instruction set: AVX-512 runs the
    AVX2 row (the same bits, t108).  The compiler's 512-bit adjoint loop was
@@ -363,6 +435,29 @@ RW_KERNEL_VARIANTS(WaveAdjointRow, (void *ctx, PetscInt i, PetscInt j, PetscInt 
 static RwKernelISA WaveAdjointISA(RwKernelISA isa)
 {
   return isa == RW_KERNEL_ISA_AVX512 ? RW_KERNEL_ISA_AVX2 : isa;
+}
+
+/* Whether the adjoint gathers from the scratch s (WaveRowAdjointS: 3D
+   orders 4 and 8) or recomputes s at the neighbours (WaveRowAdjoint: 2D,
+   and 3D order 2, whose 13 neighbours save too few multiplies for the 32 B:
+   256^3, best of 3, 12.4 against 11.8 ns/pt in AVX2, 13.1 against 11.5
+   portable); see WaveRowAdjointS */
+PetscBool RwWaveAdjointFromS(RwModel model)
+{
+  const RwModel_Wave *w = (RwModel_Wave *)model->data;
+
+  return w->dim > 2 && w->r > 1 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Which rows the model's instruction set runs (-rw_model_view) */
+PetscErrorCode RwWaveViewRows(RwModel model, PetscViewer viewer)
+{
+  const RwKernelISA isa = model->isa;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward and tangent %s; adjoint the %s copy of the compiler's loop, %s\n", WaveWide(isa) ? "in 256-bit vectors of whole points" : "the compiler's loop", RwKernelISANames[WaveAdjointISA(isa)],
+                                   RwWaveAdjointFromS(model) ? "gathering s = ia lambda from a scratch field" : "recomputing s = ia lambda at every neighbour"));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* ---- steps -------------------------------------------------------------------- */
@@ -472,6 +567,7 @@ PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   RwModel_Wave      *w = (RwModel_Wave *)model->data;
   WavePass           P = WavePassCreate(model);
   const PetscReal    f = RwWaveSourceValue(model, k);
+  const RwKernelISA  isa = WaveAdjointISA(model->isa);
   const PetscScalar *ln;
 
   PetscFunctionBegin;
@@ -481,7 +577,9 @@ PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArrayRead(unew, &P.un));
   PetscCall(VecGetArray(l, &P.y));
   PetscCall(VecGetArray(w->gm, &P.gm));
-  PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveAdjointRowVariants[WaveAdjointISA(model->isa)], &P));
+  if (RwWaveAdjointFromS(model)) PetscCall(VecGetArray(w->s, &P.s));
+  PetscCall(RwStencilRunPassStaged(w->st, 1, P.in, P.s ? WaveStageSVariants[isa] : NULL, WaveAdjointRowVariants[isa], &P));
+  if (P.s) PetscCall(VecRestoreArray(w->s, &P.s));
   PetscCall(VecGetArrayRead(lnew, &ln));
   for (PetscInt s = 0; s < w->nsrcpts; s++) P.gm[w->srcidx[s]] += f * ln[RW_WAVE_DOF * w->srcidx[s]] * w->srcg[s];
   PetscCall(VecRestoreArrayRead(lnew, &ln));
