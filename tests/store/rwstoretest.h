@@ -119,6 +119,21 @@ static inline PetscErrorCode rw_store_mismatches(Vec u, PetscInt64 k, PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Local count of values of a and b that differ in any bit */
+static inline PetscInt rw_store_differ(Vec a, Vec b)
+{
+  const PetscScalar *x, *y;
+  PetscInt           n, bad = 0;
+
+  RW_CHECK(VecGetLocalSize(a, &n));
+  RW_CHECK(VecGetArrayRead(a, &x));
+  RW_CHECK(VecGetArrayRead(b, &y));
+  for (PetscInt i = 0; i < n; i++) bad += memcmp(&x[i], &y[i], sizeof(x[i])) != 0;
+  RW_CHECK(VecRestoreArrayRead(a, &x));
+  RW_CHECK(VecRestoreArrayRead(b, &y));
+  return bad;
+}
+
 /* A state on a DMDA of dimension dim with dof components: 37; 13 x 11; 7 x 6 x 5 points */
 static inline PetscErrorCode rw_store_grid(MPI_Comm comm, PetscInt dim, PetscInt dof, Vec *u)
 {

@@ -16,21 +16,6 @@
 
 static char dir[PETSC_MAX_PATH_LEN];
 
-/* Local count of values of a and b that differ in any bit */
-static PetscInt differ(Vec a, Vec b)
-{
-  const PetscScalar *x, *y;
-  PetscInt           n, bad = 0;
-
-  RW_CHECK(VecGetLocalSize(a, &n));
-  RW_CHECK(VecGetArrayRead(a, &x));
-  RW_CHECK(VecGetArrayRead(b, &y));
-  for (PetscInt i = 0; i < n; i++) bad += memcmp(&x[i], &y[i], sizeof(x[i])) != 0;
-  RW_CHECK(VecRestoreArrayRead(a, &x));
-  RW_CHECK(VecRestoreArrayRead(b, &y));
-  return bad;
-}
-
 /* Reads step k from slot and counts the values that are not the state of step want */
 static PetscInt read_check(RwStore store, PetscInt64 slot, PetscInt64 k, PetscInt64 want, Vec u)
 {
@@ -138,8 +123,8 @@ START_TEST(test_driver_prefetch)
     }
     for (int s = 1; s < 3; s++) {
       rw_assert_all(!memcmp(&J[0], &J[s], sizeof(J[0])), "%s: J %.17g with the %s store, %.17g with memory", sched[t], (double)J[s], name[s], (double)J[0]);
-      rw_assert_all(!differ(p[0].g, p[s].g), "%s: dJ/dm differs between the memory and %s stores", sched[t], name[s]);
-      rw_assert_all(!differ(p[0].gu0, p[s].gu0), "%s: dJ/du0 differs between the memory and %s stores", sched[t], name[s]);
+      rw_assert_all(!rw_store_differ(p[0].g, p[s].g), "%s: dJ/dm differs between the memory and %s stores", sched[t], name[s]);
+      rw_assert_all(!rw_store_differ(p[0].gu0, p[s].gu0), "%s: dJ/du0 differs between the memory and %s stores", sched[t], name[s]);
     }
     rw_assert_all(c[1].reads > 0 && c[1].prefetch_hits > 0, "%s: %lld reads, %lld served by a prefetch", sched[t], (long long)c[1].reads, (long long)c[1].prefetch_hits);
     rw_assert_all(c[2].prefetches == 0, "%s: %lld prefetches with -rw_store_hdf5_prefetch 0", sched[t], (long long)c[2].prefetches);

@@ -262,6 +262,19 @@ WAVE_INLINE void WaveRowTangent(const RwKernelISA isa, const PetscInt D, const P
   P->probe += nan + WaveSumFirst(nanv);
 }
 
+/* What both adjoint rows do at a point once L s and s are known: lambda_k
+   = (la, lb) from lambda_k+1's second component lbn, and dJ/dm; returns
+   the NaN probe's term */
+WAVE_INLINE PetscReal WaveAdjointPoint(PetscScalar Ls, PetscScalar s, PetscScalar lbn, PetscScalar c1, PetscScalar c2, PetscReal idt2, const PetscScalar *u, const PetscScalar *un, PetscScalar *y, PetscScalar *gm)
+{
+  const PetscScalar la = Ls + (2 * c1 + c2) * s + lbn, lb = -c1 * s;
+
+  y[0] = la;
+  y[1] = lb;
+  *gm += s * idt2 * (2 * u[0] - u[1] - un[0]);
+  return la * 0 + lb * 0;
+}
+
 /* The adjoint in 2D and 3D order 2: s = ia la' recomputed at each of the
    4 r d + 1 neighbours from two loads, one of them strided.  The
    compiler's loop in every variant: in whole-point vectors s needs ia
@@ -278,14 +291,9 @@ WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P,
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
     const PetscScalar *l = lp + RW_WAVE_DOF * i, *ia = iap + i;
-    const PetscScalar  s = ia[0] * l[0], a = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
-    const PetscScalar  la = WaveLapS(D, R, &W, l, L, ia, IA) + (2 * c1[i] + c2[i]) * s + l[1];
-    const PetscScalar  lb = -c1[i] * s;
+    const PetscScalar  s = ia[0] * l[0];
 
-    y[RW_WAVE_DOF * i]     = la;
-    y[RW_WAVE_DOF * i + 1] = lb;
-    gm[i] += s * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]);
-    nan += la * 0 + lb * 0;
+    nan += WaveAdjointPoint(WaveLapS(D, R, &W, l, L, ia, IA), s, l[1], c1[i], c2[i], idt2, u + RW_WAVE_DOF * i, un + RW_WAVE_DOF * i, y + RW_WAVE_DOF * i, gm + i);
   }
   P->probe += nan;
 }
@@ -309,15 +317,9 @@ WAVE_INLINE void WaveRowAdjointS(const PetscInt D, const PetscInt R, WavePass *P
 
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar *s  = sp + i;
-    const PetscScalar  a  = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
-    const PetscScalar  la = WaveLap(D, R, &W, s, 1, S.sy, S.sz) + (2 * c1[i] + c2[i]) * s[0] + lp[RW_WAVE_DOF * i + 1];
-    const PetscScalar  lb = -c1[i] * s[0];
+    const PetscScalar *s = sp + i;
 
-    y[RW_WAVE_DOF * i]     = la;
-    y[RW_WAVE_DOF * i + 1] = lb;
-    gm[i] += s[0] * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]);
-    nan += la * 0 + lb * 0;
+    nan += WaveAdjointPoint(WaveLap(D, R, &W, s, 1, S.sy, S.sz), s[0], lp[RW_WAVE_DOF * i + 1], c1[i], c2[i], idt2, u + RW_WAVE_DOF * i, un + RW_WAVE_DOF * i, y + RW_WAVE_DOF * i, gm + i);
   }
   P->probe += nan;
 }
