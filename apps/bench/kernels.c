@@ -203,14 +203,10 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
 
 PetscErrorCode BenchKernels(const BenchConfig *cfg, BenchResults res)
 {
-  PetscMPIInt size;
-  PetscReal   copy;
-  char        row[32];
+  PetscReal copy;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscSNPrintf(row, sizeof(row), "%d/%d ranks", size, size));
-  PetscCall(BenchLookup(res, "stream", row, "copy", &copy));
+  PetscCall(BenchCopyBandwidth(res, &copy));
   if (cfg->kernel_implicit) { /* CG iterations are counted from the MatMult event */
     PetscBool on;
     PetscCall(PetscLogIsActive(&on));

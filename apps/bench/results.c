@@ -196,6 +196,20 @@ PetscErrorCode BenchLookup(BenchResults res, const char section[], const char na
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The copy bandwidth of all the run's ranks from the stream section (NaN if
+   it did not run): what every fraction of bandwidth is of */
+PetscErrorCode BenchCopyBandwidth(BenchResults res, PetscReal *copy)
+{
+  PetscMPIInt size;
+  char        row[32];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscSNPrintf(row, sizeof(row), "%d/%d ranks", size, size));
+  PetscCall(BenchLookup(res, "stream", row, "copy", copy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- the table on rank 0 ---------------------------------------------------- */
 
 static void BenchFormat(const BenchValue *v, char buf[], size_t len)

@@ -437,14 +437,10 @@ static PetscErrorCode WaveShotsAll(const BenchConfig *cfg, BenchResults res)
 
 PetscErrorCode BenchWave(const BenchConfig *cfg, BenchResults res)
 {
-  PetscMPIInt size;
-  PetscReal   copy;
-  char        row[32];
+  PetscReal copy;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscSNPrintf(row, sizeof(row), "%d/%d ranks", size, size));
-  PetscCall(BenchLookup(res, "stream", row, "copy", &copy));
+  PetscCall(BenchCopyBandwidth(res, &copy));
   PetscCall(BenchSectionBegin(res, "wave", "the wave model: step throughput, gradient / forward, shots per second"));
   for (PetscInt g = 0; g < cfg->nwave_grid2; g++)
     for (PetscInt o = 0; o < cfg->nwave_orders; o++) PetscCall(WaveKernelCase(cfg, res, 2, cfg->wave_orders[o], cfg->wave_grid2[g], copy));

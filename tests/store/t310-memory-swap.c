@@ -96,21 +96,6 @@ START_TEST(test_store_take)
 }
 END_TEST
 
-/* Local count of values of a and b that differ in any bit */
-static PetscInt differ(Vec a, Vec b)
-{
-  const PetscScalar *x, *y;
-  PetscInt           n, bad = 0;
-
-  RW_CHECK(VecGetLocalSize(a, &n));
-  RW_CHECK(VecGetArrayRead(a, &x));
-  RW_CHECK(VecGetArrayRead(b, &y));
-  for (PetscInt i = 0; i < n; i++) bad += memcmp(&x[i], &y[i], sizeof(x[i])) != 0;
-  RW_CHECK(VecRestoreArrayRead(a, &x));
-  RW_CHECK(VecRestoreArrayRead(b, &y));
-  return bad;
-}
-
 /* storeall with the hdf5 store (every write a copy) is the reference; the
    memory store takes the driver's vectors under every schedule, also when a
    state goes to two memory levels, and when a stop test reads x_(k-1) */
@@ -137,8 +122,8 @@ START_TEST(test_driver_swaps)
     }
     for (int s = 1; s < NCASES; s++) {
       rw_assert_all(!memcmp(&J[0], &J[s], sizeof(J[0])), "%s: J %.17g with %s, %.17g with storeall/hdf5", grid[e], (double)J[s], sched[s], (double)J[0]);
-      rw_assert_all(!differ(p[0].g, p[s].g), "%s: dJ/dm differs between %s and storeall/hdf5", grid[e], sched[s]);
-      rw_assert_all(!differ(p[0].gu0, p[s].gu0), "%s: dJ/du0 differs between %s and storeall/hdf5", grid[e], sched[s]);
+      rw_assert_all(!rw_store_differ(p[0].g, p[s].g), "%s: dJ/dm differs between %s and storeall/hdf5", grid[e], sched[s]);
+      rw_assert_all(!rw_store_differ(p[0].gu0, p[s].gu0), "%s: dJ/du0 differs between %s and storeall/hdf5", grid[e], sched[s]);
       RW_CHECK(RwAdjointGetStore(p[s].adj, RW_LEVEL_RAM, &store));
       RW_CHECK(RwStoreGetCounts(store, &c));
       rw_assert_all(c.takes > 0 && c.takes <= c.writes, "%s: %lld of %lld writes took the driver's vector", sched[s], (long long)c.takes, (long long)c.writes);
