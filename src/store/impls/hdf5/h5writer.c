@@ -20,11 +20,11 @@ static int RwH5WriterCopy(RwH5Writer *w, off_t base, size_t from, size_t to)
 {
   size_t first = 0; /* the staged offset of run r */
 
-  for (size_t r = 0; r < w->nruns; first += w->runlen[r], r++) {
-    size_t lo = from > first ? from : first, hi = to < first + w->runlen[r] ? to : first + w->runlen[r];
+  for (size_t r = 0; r < w->runs->nruns; first += w->runs->runlen[r], r++) {
+    size_t lo = from > first ? from : first, hi = to < first + w->runs->runlen[r] ? to : first + w->runs->runlen[r];
 
     while (lo < hi) {
-      ssize_t n = pwrite(w->fd, w->stage + lo, hi - lo, base + w->runoff[r] + (off_t)(lo - first));
+      ssize_t n = pwrite(w->fd, w->stage + lo, hi - lo, base + w->runs->runoff[r] + (off_t)(lo - first));
 
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return n < 0 ? errno : EIO;
@@ -39,7 +39,7 @@ static int RwH5WriterCopy(RwH5Writer *w, off_t base, size_t from, size_t to)
 static int RwH5WriterPush(RwH5Writer *w, off_t base)
 {
 #if defined(__linux__)
-  off_t lo = base + w->runoff[0], hi = base + w->runoff[w->nruns - 1] + (off_t)w->runlen[w->nruns - 1];
+  off_t lo = base + w->runs->runoff[0], hi = base + w->runs->runoff[w->runs->nruns - 1] + (off_t)w->runs->runlen[w->runs->nruns - 1];
 
   if (sync_file_range(w->fd, lo, hi - lo, SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER)) return errno;
 #endif
@@ -62,12 +62,12 @@ static void RwH5WriterJob(RwH5Writer *w)
   double t0 = RwH5WriterNow();
 
   w->failed = "pwrite";
-  w->err    = RwH5WriterCopy(w, w->base, 0, w->bytes / 2);
+  w->err    = RwH5WriterCopy(w, w->base, 0, w->runs->bytes / 2);
   if (!w->err && w->kill) raise(SIGKILL); /* tests: the slot's data half old, half new */
-  if (!w->err) w->err = RwH5WriterCopy(w, w->base, w->bytes / 2, w->bytes);
+  if (!w->err) w->err = RwH5WriterCopy(w, w->base, w->runs->bytes / 2, w->runs->bytes);
   RwH5WriterCopied(w);
   w->local = w->err ? 0 : w->sum(w->sumctx, w->stage); /* off the sweep's thread; reduced at the settle */
-  if (!w->err && w->nruns) {
+  if (!w->err && w->runs->nruns) {
     w->failed = "sync_file_range";
     w->err    = RwH5WriterPush(w, w->base);
   }
@@ -80,11 +80,11 @@ static int RwH5ReaderCopy(RwH5Writer *r, off_t base)
 {
   size_t first = 0;
 
-  for (size_t i = 0; i < r->nruns; first += r->runlen[i], i++) {
+  for (size_t i = 0; i < r->runs->nruns; first += r->runs->runlen[i], i++) {
     size_t lo = 0;
 
-    while (lo < r->runlen[i]) {
-      ssize_t n = pread(r->fd, r->buf + first + lo, r->runlen[i] - lo, base + r->runoff[i] + (off_t)lo);
+    while (lo < r->runs->runlen[i]) {
+      ssize_t n = pread(r->fd, r->buf + first + lo, r->runs->runlen[i] - lo, base + r->runs->runoff[i] + (off_t)lo);
 
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) return n < 0 ? errno : EIO;

@@ -20,14 +20,19 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+/* This rank's contiguous runs of bytes within a slot, fixed at set-up */
+typedef struct {
+  size_t  nruns;
+  off_t  *runoff; /* each run's offset from the slot's first byte */
+  size_t *runlen; /* its length in bytes */
+  size_t  bytes;  /* this rank's bytes: the sum of runlen */
+} RwH5Runs;
+
 typedef struct RwH5Writer RwH5Writer;
 struct RwH5Writer {
   /* fixed at set-up */
   int         fd;     /* the checkpoint file, opened for the raw data only */
-  size_t      nruns;  /* this rank's contiguous runs of bytes within a slot */
-  off_t      *runoff; /* each run's offset from the slot's first byte */
-  size_t     *runlen; /* its length in bytes */
-  size_t      bytes;  /* this rank's bytes: the sum of runlen */
+  const RwH5Runs *runs; /* the store's: the writer and the reader share them */
   const char *stage;  /* writer: the staged state, runs one after the other */
   char       *buf;    /* reader: where a slot's runs land, one after the other */
   uint64_t (*sum)(void *, const char *); /* the checksum of this rank's part of stage (writer) or buf (reader) */

@@ -87,6 +87,7 @@ typedef struct {
   PetscInt dim, dof, M[3], start[3], count[3], n;
   int      frank; /* the datasets' rank and shape, and this rank's hyperslab */
   hsize_t  fdims[4], fstart[4], fcount[4];
+  RwH5Runs    runs;     /* this rank's runs of bytes in a slot, for the threads */
   /* the write whose record is not yet in the file (see RwStoreWrite_HDF5) */
   RwH5Writer  writer;   /* the background thread, when async */
   PetscScalar *stage;   /* the staged state it writes */
@@ -969,7 +970,7 @@ static PetscErrorCode RwStoreHDF5Spaces(RwStore store)
 static PetscErrorCode RwStoreHDF5Runs(RwStore store)
 {
   RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
-  RwH5Writer   *w    = &h5->writer;
+  RwH5Runs     *w    = &h5->runs;
   size_t        row  = (size_t)(h5->count[0] * h5->dof) * sizeof(double);
   PetscInt      rows = h5->comm == RW_H5_NODE ? 1 : h5->count[1] * h5->count[2];
 
@@ -1033,10 +1034,7 @@ static PetscErrorCode RwStoreHDF5StartReader(RwStore store)
   PetscFunctionBegin;
   if (!h5->prefetch) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(PetscMax(h5->n, 1), &h5->rstage));
-  h5->reader.nruns  = h5->writer.nruns;
-  h5->reader.runoff = h5->writer.runoff;
-  h5->reader.runlen = h5->writer.runlen;
-  h5->reader.bytes  = h5->writer.bytes;
+  h5->reader.runs   = &h5->runs;
   h5->reader.buf    = (char *)h5->rstage;
   h5->reader.sum    = RwStoreHDF5SumBlock;
   h5->reader.sumctx = h5;
@@ -1060,6 +1058,7 @@ static PetscErrorCode RwStoreHDF5StartWriter(RwStore store)
   PetscCall(RwStoreHDF5Offsets(store, msg));
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_SUP, msg));
   PetscCall(RwStoreHDF5Runs(store));
+  h5->writer.runs = &h5->runs;
   PetscCall(RwStoreHDF5StartReader(store));
   if (!h5->async) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(PetscMax(h5->n, 1), &h5->stage));
@@ -1741,7 +1740,7 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
   PetscCall(PetscFree(h5->stage));
   PetscCall(PetscFree(h5->rstage));
   PetscCall(PetscFree(h5->written));
-  PetscCall(PetscFree2(h5->writer.runoff, h5->writer.runlen));
+  PetscCall(PetscFree2(h5->runs.runoff, h5->runs.runlen));
   PetscCall(PetscFree(store->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileOptions_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5GetFileOptions_C", NULL));
