@@ -113,6 +113,8 @@ PETSC_INTERN PetscErrorCode BenchStepDestroy(BenchStepCtx *);
 /* A BenchProblem's forward run and gradient (gradient.c; the wave section uses them) */
 PETSC_INTERN PetscErrorCode BenchForwardRun(void *, PetscInt);
 PETSC_INTERN PetscErrorCode BenchGradientRun(void *, PetscInt);
+PETSC_INTERN PetscErrorCode BenchGradientTime(const BenchConfig *, BenchProblem *, const char[], PetscReal *, BenchTiming *);
+PETSC_INTERN PetscErrorCode BenchGradientRowBegin(BenchResults, BenchProblem *, const char[]);
 PETSC_INTERN PetscErrorCode BenchPortableRow(const BenchConfig *, BenchResults, RwModel, BenchFn, void *, PetscReal, PetscReal, PetscReal, PetscReal, PetscBool);
 PETSC_INTERN PetscErrorCode BenchParseNames(const char[], const char[], PetscInt, const char *const[], PetscBool[]);
 

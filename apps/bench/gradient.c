@@ -28,6 +28,42 @@ PetscErrorCode BenchGradientRun(void *ctx, PetscInt calls)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The problem's adjoint with the driver options opts, its forward sweep timed
+   once (*fwd <= 0: it does not depend on the schedule) and its gradient into tg */
+PetscErrorCode BenchGradientTime(const BenchConfig *cfg, BenchProblem *p, const char opts[], PetscReal *fwd, BenchTiming *tg)
+{
+  BenchTiming tf;
+
+  PetscFunctionBegin;
+  PetscCall(BenchProblemAdjoint(p, opts));
+  if (*fwd <= 0) {
+    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchForwardRun, p, &tf));
+    *fwd = tf.best;
+  }
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchGradientRun, p, tg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A gradient row's first columns: its name, the grid, the steps, the schedule */
+PetscErrorCode BenchGradientRowBegin(BenchResults res, BenchProblem *p, const char name[])
+{
+  RwSchedule     sched;
+  RwScheduleType type;
+  PetscInt64     n;
+  char           grid[64];
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointGetSchedule(p->adj, &sched));
+  PetscCall(RwScheduleGetType(sched, &type));
+  PetscCall(RwAdjointGetSteps(p->adj, &n));
+  PetscCall(BenchGridName(p->model, grid, sizeof(grid)));
+  PetscCall(BenchRow(res, "%s", name));
+  PetscCall(BenchText(res, "grid", grid));
+  PetscCall(BenchInt(res, "steps", n));
+  PetscCall(BenchText(res, "schedule", type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* How much of the hdf5 stores' background work the last gradient did not
    wait for (summed over ranks and levels): 1 - waited / the threads' time,
    for the asynchronous writes and for the prefetched reads */
@@ -62,39 +98,26 @@ static PetscErrorCode GradOverlap(BenchResults res, RwAdjoint adj)
 /* One row: gradient time over forward time, steps taken against steps predicted */
 static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, BenchProblem *p, const char *name, const char *opts, PetscReal *fwd, RwAdjointCounts *counts)
 {
-  BenchTiming      tf, tg;
+  BenchTiming      tg;
   RwSchedule       sched;
   RwScheduleCounts pred;
-  RwScheduleType   type;
   RwStore          store;
   RwStoreType      stype = "none", dtype = "";
-  PetscInt64       n;
   PetscBool        h5;
-  char             grid[64], stores[64];
+  char             stores[64];
 
   PetscFunctionBegin;
-  PetscCall(BenchProblemAdjoint(p, opts));
-  if (*fwd <= 0) { /* the forward sweep does not depend on the schedule: timed once */
-    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchForwardRun, p, &tf));
-    *fwd = tf.best;
-  }
-  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchGradientRun, p, &tg));
+  PetscCall(BenchGradientTime(cfg, p, opts, fwd, &tg));
   PetscCall(RwAdjointGetCounts(p->adj, counts));
   PetscCall(RwAdjointGetSchedule(p->adj, &sched));
   PetscCall(RwScheduleGetPrediction(sched, &pred));
-  PetscCall(RwScheduleGetType(sched, &type));
   PetscCall(RwAdjointGetStore(p->adj, RW_LEVEL_RAM, &store));
   if (store) PetscCall(RwStoreGetType(store, &stype));
   PetscCall(PetscStrcmp(stype, RWSTOREHDF5, &h5));
   PetscCall(RwAdjointGetStore(p->adj, RW_LEVEL_DISK, &store));
   if (store) PetscCall(RwStoreGetType(store, &dtype));
   PetscCall(PetscSNPrintf(stores, sizeof(stores), "%s%s%s", stype, store ? "+" : "", store ? dtype : ""));
-  PetscCall(RwAdjointGetSteps(p->adj, &n));
-  PetscCall(BenchGridName(p->model, grid, sizeof(grid)));
-  PetscCall(BenchRow(res, "%s", name));
-  PetscCall(BenchText(res, "grid", grid));
-  PetscCall(BenchInt(res, "steps", n));
-  PetscCall(BenchText(res, "schedule", type));
+  PetscCall(BenchGradientRowBegin(res, p, name));
   PetscCall(BenchText(res, "store", stores));
   PetscCall(BenchReal(res, "forward", "s", *fwd));
   PetscCall(BenchReal(res, "gradient", "s", tg.best));

@@ -125,29 +125,13 @@ static PetscErrorCode WaveGradientProblem(const BenchConfig *cfg, BenchProblem *
 /* One row: gradient time over forward time with the driver options opts */
 static PetscErrorCode WaveGradientCase(const BenchConfig *cfg, BenchResults res, BenchProblem *p, const char name[], const char opts[], PetscReal *fwd)
 {
-  BenchTiming     tf, tg;
+  BenchTiming     tg;
   RwAdjointCounts counts;
-  RwSchedule      sched;
-  RwScheduleType  type;
-  PetscInt64      n;
-  char            grid[64];
 
   PetscFunctionBegin;
-  PetscCall(BenchProblemAdjoint(p, opts));
-  if (*fwd <= 0) {
-    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchForwardRun, p, &tf));
-    *fwd = tf.best;
-  }
-  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchGradientRun, p, &tg));
+  PetscCall(BenchGradientTime(cfg, p, opts, fwd, &tg));
   PetscCall(RwAdjointGetCounts(p->adj, &counts));
-  PetscCall(RwAdjointGetSchedule(p->adj, &sched));
-  PetscCall(RwScheduleGetType(sched, &type));
-  PetscCall(RwAdjointGetSteps(p->adj, &n));
-  PetscCall(BenchGridName(p->model, grid, sizeof(grid)));
-  PetscCall(BenchRow(res, "%s", name));
-  PetscCall(BenchText(res, "grid", grid));
-  PetscCall(BenchInt(res, "steps", n));
-  PetscCall(BenchText(res, "schedule", type));
+  PetscCall(BenchGradientRowBegin(res, p, name));
   PetscCall(BenchInt(res, "ram_stores", counts.stores[RW_LEVEL_RAM]));
   PetscCall(BenchReal(res, "forward", "s", *fwd));
   PetscCall(BenchReal(res, "gradient", "s", tg.best));
