@@ -1266,7 +1266,8 @@ static herr_t RwStoreHDF5FailWrite(RwStore store)
 
   So the mark on disk is set only over complete data, and the data are
   changed only under a mark that is off on disk.  doc/checkpoints.md has the
-  whole argument, with what a crash at each point leaves.
+  whole argument, with what a crash at each point leaves.  Steps 1 and 2 are
+  the same for a write that copies and for one that takes the caller's vector.
 */
 static PetscErrorCode RwStoreHDF5WriteBegin(RwStore store, PetscInt64 slot, PetscInt64 k)
 {
