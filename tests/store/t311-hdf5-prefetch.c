@@ -65,19 +65,26 @@ START_TEST(test_prefetch_hit)
 }
 END_TEST
 
+/* A 2D hdf5 store of the given slots in file name of a new test directory */
+static void open_store(const char name[], PetscInt dof, PetscInt64 slots, Vec *u, RwStore *store)
+{
+  char opts[2 * PETSC_MAX_PATH_LEN];
+
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, dof, u));
+  snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s/%s", dir, name);
+  RW_CHECK(rw_store_create(*u, RWSTOREHDF5, slots, opts, store));
+  RW_CHECK(RwStoreSetUp(*store));
+}
+
 START_TEST(test_prefetch_swap)
 {
-  char          opts[2 * PETSC_MAX_PATH_LEN];
   RwStore       store;
   Vec           u, mine, given;
   RwStoreCounts c;
   PetscInt      bad;
 
-  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
-  RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, 2, &u));
-  snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s/swap.h5", dir);
-  RW_CHECK(rw_store_create(u, RWSTOREHDF5, 2, opts, &store));
-  RW_CHECK(RwStoreSetUp(store));
+  open_store("swap.h5", 2, 2, &u, &store);
   RW_CHECK(rw_store_fill(u, 3));
   RW_CHECK(RwStoreWrite(store, 0, 3, u));
   RW_CHECK(rw_store_fill(u, 5));
@@ -112,17 +119,12 @@ END_TEST
 
 START_TEST(test_prefetch_stale)
 {
-  char          opts[2 * PETSC_MAX_PATH_LEN];
   RwStore       store;
   Vec           u;
   RwStoreCounts c;
   PetscInt      bad[2];
 
-  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
-  RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, 1, &u));
-  snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s/stale.h5", dir);
-  RW_CHECK(rw_store_create(u, RWSTOREHDF5, 1, opts, &store));
-  RW_CHECK(RwStoreSetUp(store));
+  open_store("stale.h5", 1, 1, &u, &store);
   /* the same step written twice with other data: only the slot's write count tells the prefetch is stale */
   RW_CHECK(rw_store_fill(u, 1));
   RW_CHECK(RwStoreWrite(store, 0, 1, u));

@@ -740,6 +740,16 @@ static PetscErrorCode RwStoreReadCounted(RwStore store, PetscInt64 slot, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The store and the caller's vector handle of a read that may exchange vectors */
+static PetscErrorCode RwStoreCheckReadArgs(RwStore store, Vec *u)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscValidPointer(u, 4);
+  PetscValidHeaderSpecific(*u, VEC_CLASSID, 4);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A vector the caller hands to the store for keeps has the template's local size */
 static PetscErrorCode RwStoreCheckLike(RwStore store, Vec u, const char fn[])
 {
@@ -894,9 +904,7 @@ PetscErrorCode RwStoreRead(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 PetscErrorCode RwStoreReadAndFree(RwStore store, PetscInt64 slot, PetscInt64 k, Vec *u)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
-  PetscValidPointer(u, 4);
-  PetscValidHeaderSpecific(*u, VEC_CLASSID, 4);
+  PetscCall(RwStoreCheckReadArgs(store, u));
   if (!store->ops->swap) {
     PetscCall(RwStoreReadSwap(store, slot, k, u));
     PetscCall(RwStoreFree(store, slot));
@@ -917,10 +925,9 @@ PetscErrorCode RwStoreReadAndFree(RwStore store, PetscInt64 slot, PetscInt64 k, 
   Collective
 
   Input Parameters:
-+ store - the store
-. slot  - the slot
-. k     - the step the slot must hold; anything else is an error
-- u     - the caller's vector, like the store's template
++ store      - the store
+. slot, k    - as for RwStoreRead()
+- u          - the caller's vector, like the store's template
 
   Output Parameter:
 . u - a vector holding x_k: for the hdf5 store with a prefetch of the slot
@@ -938,9 +945,7 @@ PetscErrorCode RwStoreReadAndFree(RwStore store, PetscInt64 slot, PetscInt64 k, 
 PetscErrorCode RwStoreReadSwap(RwStore store, PetscInt64 slot, PetscInt64 k, Vec *u)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
-  PetscValidPointer(u, 4);
-  PetscValidHeaderSpecific(*u, VEC_CLASSID, 4);
+  PetscCall(RwStoreCheckReadArgs(store, u));
   if (store->ops->readswap) PetscCall(RwStoreCheckLike(store, *u, "RwStoreReadSwap"));
   PetscCall(RwStoreReadCounted(store, slot, k, u, (PetscBool)(store->ops->readswap != NULL)));
   PetscFunctionReturn(PETSC_SUCCESS);
