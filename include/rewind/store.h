@@ -54,6 +54,7 @@ PETSC_EXTERN PetscErrorCode RwStoreWrite(RwStore, PetscInt64, PetscInt64, Vec);
 PETSC_EXTERN PetscErrorCode RwStoreWriteTake(RwStore, PetscInt64, PetscInt64, Vec, Vec *);
 PETSC_EXTERN PetscErrorCode RwStoreRead(RwStore, PetscInt64, PetscInt64, Vec);
 PETSC_EXTERN PetscErrorCode RwStoreReadAndFree(RwStore, PetscInt64, PetscInt64, Vec *);
+PETSC_EXTERN PetscErrorCode RwStoreReadSwap(RwStore, PetscInt64, PetscInt64, Vec *);
 PETSC_EXTERN PetscErrorCode RwStoreFree(RwStore, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwStoreSync(RwStore);
 PETSC_EXTERN PetscErrorCode RwStorePrefetch(RwStore, PetscInt64, PetscInt64);
@@ -69,7 +70,7 @@ typedef struct {
   PetscInt64 bytes_async;   /* written by a background writer while the caller went on */
   PetscReal  seconds_async; /* the writer's time on them */
   PetscReal  seconds_wait;  /* the caller's time waiting for it (part of seconds_write, seconds_read) */
-  PetscInt64 swaps;         /* reads that exchanged vectors instead of copying (RwStoreReadAndFree()) */
+  PetscInt64 swaps;         /* reads that exchanged vectors instead of copying (RwStoreReadAndFree(), RwStoreReadSwap(); hdf5: among reads) */
   PetscInt64 takes;         /* writes that kept the caller's vector instead of copying it (RwStoreWriteTake()), among writes */
   PetscInt64 prefetches;    /* RwStorePrefetch() calls that started a background read */
   PetscInt64 prefetch_hits; /* reads served from one (the others' slots were rewritten first, or never read) */

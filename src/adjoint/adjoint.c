@@ -8,6 +8,7 @@
                     replaces W's handle before the driver next writes into it
                     (RwAdjointOwn()); other stores copy
     RESTORE l s k   W := x_k from the store, or from the input u0 when k = 0
+                    (by exchanging W's vector for one of the store's where it can)
     FREE l s        release the slot
     REVERSE k       W = x_k, N = x_k+1: lambda_k = A_k^T lambda_k+1 + dJ/du_k,
                     dJ/dm += (du_k+1/dm)^T lambda_k+1; then N := x_k (a swap of
@@ -666,7 +667,7 @@ static PetscErrorCode RwAdjointRestore(RwAdjoint adj, RwRun *run, const RwAction
   } else {
     PetscCall(RwAdjointFreedNext(adj, run, act, &freed));
     if (freed) PetscCall(RwStoreReadAndFree(adj->store[act->level], act->slot, act->a, &adj->W));
-    else PetscCall(RwStoreRead(adj->store[act->level], act->slot, act->a, adj->W));
+    else PetscCall(RwStoreReadSwap(adj->store[act->level], act->slot, act->a, &adj->W)); /* the hdf5 store's prefetch buffer, without a copy */
   }
   run->w = act->a;
   PetscFunctionReturn(PETSC_SUCCESS);

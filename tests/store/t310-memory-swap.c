@@ -5,7 +5,9 @@
   counted.  The hdf5 store reads and frees.  RwStoreWriteTake(): the memory
   store keeps the caller's vector itself and hands back its slot's, the state
   read back is bitwise the one given and the take is counted; the hdf5 store
-  copies and hands back nothing.  Under the driver, a revolve schedule's
+  (asynchronous writes) writes the caller's vector itself and hands back a
+  spare, and a later copying write never touches the vector it took, which
+  the caller may still read.  Under the driver, a revolve schedule's
   restores that are followed by a FREE of their slot move the state instead
   of copying it, and every schedule's stores into memory take the driver's
   vector: J and the gradients are bitwise those of storeall with the hdf5
@@ -63,7 +65,7 @@ START_TEST(test_store_take)
     const char   *type = t ? RWSTOREHDF5 : RWSTOREMEMORY;
     char          opts[PETSC_MAX_PATH_LEN + 64];
     RwStore       store;
-    Vec           u, spare, w;
+    Vec           u, spare, w, other;
     PetscInt      bad;
     RwStoreCounts c;
 
@@ -74,36 +76,47 @@ START_TEST(test_store_take)
     RW_CHECK(RwStoreSetUp(store));
     RW_CHECK(rw_store_fill(u, 5));
     RW_CHECK(RwStoreWriteTake(store, 0, 5, u, &spare));
-    rw_assert_all(t ? !spare : spare && spare != u, "%s: the store %s", type, t ? "handed back a vector, though it copies" : "gave no spare vector, or the caller's own");
+    rw_assert_all(spare && spare != u, "%s: the store gave no spare vector, or the caller's own", type);
     RW_CHECK(RwStoreRead(store, 0, 5, w));
     RW_CHECK(rw_store_mismatches(w, 5, &bad));
     rw_assert_all(!bad, "%s: %d values read back differ from the state taken", type, (int)bad);
-    if (spare) { /* the caller now owns the spare; the slot owns u, read back by exchange */
-      RW_CHECK(rw_store_fill(spare, 7));
+    /* the caller now owns the spare; the store owns u */
+    RW_CHECK(rw_store_fill(spare, 7));
+    if (!t) { /* the slot's vector comes back by exchange */
       RW_CHECK(RwStoreReadAndFree(store, 0, 5, &spare));
       rw_assert_all(spare == u, "%s: the exchange did not give back the vector taken", type);
-      RW_CHECK(rw_store_mismatches(u, 5, &bad));
-      rw_assert_all(!bad, "%s: writing the spare changed %d values of the state the slot held", type, (int)bad);
+    } else { /* a copying write goes to the store's own staging vector */
+      RW_CHECK(RwStoreWrite(store, 1, 7, spare));
+      RW_CHECK(RwStoreRead(store, 1, 7, w));
+      RW_CHECK(rw_store_mismatches(w, 7, &bad));
+      rw_assert_all(!bad, "%s: %d values of the copied state differ", type, (int)bad);
+      RW_CHECK(RwStoreRead(store, 0, 5, w));
+      RW_CHECK(rw_store_mismatches(w, 5, &bad));
+      rw_assert_all(!bad, "%s: after a copying write, %d values of the state taken differ", type, (int)bad);
     }
+    RW_CHECK(rw_store_mismatches(u, 5, &bad));
+    rw_assert_all(!bad, "%s: writing the spare changed %d values of the vector taken", type, (int)bad);
     RW_CHECK(RwStoreGetCounts(store, &c));
-    rw_assert_all(c.takes == (t ? 0 : 1) && c.writes == 1, "%s: %lld takes among %lld writes counted", type, (long long)c.takes, (long long)c.writes);
-    rw_assert_error(RwStoreWriteTake(store, 2, 5, u, &spare), "out of range");
+    rw_assert_all(c.takes == 1 && c.writes == 1 + t, "%s: %lld takes among %lld writes counted", type, (long long)c.takes, (long long)c.writes);
+    rw_assert_error(RwStoreWriteTake(store, 2, 5, w, &other), "out of range");
     RW_CHECK(RwStoreDestroy(&store));
-    RW_CHECK(VecDestroy(&u));
+    RW_CHECK(VecDestroy(&spare)); /* the caller's: u again for the memory store */
     RW_CHECK(VecDestroy(&w));
   }
   RW_CHECK(rw_store_rmdir(dir));
 }
 END_TEST
 
-/* storeall with the hdf5 store (every write a copy) is the reference; the
-   memory store takes the driver's vectors under every schedule, also when a
-   state goes to two memory levels, and when a stop test reads x_(k-1) */
-#define NCASES 5
+/* storeall with the hdf5 store writing synchronously (every write a copy)
+   is the reference; the memory store takes the driver's vectors under every
+   schedule, also when a state goes to two memory levels, and when a stop
+   test reads x_(k-1); the asynchronous hdf5 store takes them too, and its
+   prefetched restores hand the driver the read buffer */
+#define NCASES 6
 START_TEST(test_driver_swaps)
 {
   const char   *grid[2] = {"-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_steps 40", "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_steps 40 -rw_heat_scheme crank-nicolson -ksp_rtol 1e-12"};
-  const char   *sched[NCASES] = {"-rw_schedule_type storeall -rw_store_type hdf5", "-rw_schedule_type storeall", "-rw_schedule_type revolve -rw_schedule_ram_slots 4", "-rw_schedule_type multilevel -rw_schedule_ram_slots 1 -rw_schedule_disk_slots inf -rw_store_disk_type memory", "-rw_schedule_type online -rw_schedule_ram_slots 6 -rw_adjoint_stop_steady 1e-300"};
+  const char   *sched[NCASES] = {"-rw_schedule_type storeall -rw_store_type hdf5 -rw_store_hdf5_async 0", "-rw_schedule_type storeall", "-rw_schedule_type revolve -rw_schedule_ram_slots 4", "-rw_schedule_type multilevel -rw_schedule_ram_slots 1 -rw_schedule_disk_slots inf -rw_store_disk_type memory", "-rw_schedule_type online -rw_schedule_ram_slots 6 -rw_adjoint_stop_steady 1e-300", "-rw_schedule_type revolve -rw_schedule_ram_slots 4 -rw_store_type hdf5"};
   RwModel       model[NCASES];
   RwTestProblem p[NCASES];
   PetscReal     J[NCASES];
@@ -114,7 +127,7 @@ START_TEST(test_driver_swaps)
   RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   for (int e = 0; e < 2; e++) { /* explicit, then implicit: its adjoint reads x_k+1 (N) too */
     for (int s = 0; s < NCASES; s++) {
-      snprintf(opts, sizeof(opts), "%s %s -rw_store_hdf5_file %s/driver.h5", grid[e], sched[s], dir);
+      snprintf(opts, sizeof(opts), "%s %s -rw_store_hdf5_file %s/driver%d.h5", grid[e], sched[s], dir, s); /* the problems live side by side */
       RW_CHECK(rw_test_model(opts, &model[s]));
       RW_CHECK(rw_test_problem(model[s], &p[s]));
       /* twice: the second solve starts from vectors the first one exchanged */
@@ -127,9 +140,9 @@ START_TEST(test_driver_swaps)
       RW_CHECK(RwAdjointGetStore(p[s].adj, RW_LEVEL_RAM, &store));
       RW_CHECK(RwStoreGetCounts(store, &c));
       rw_assert_all(c.takes > 0 && c.takes <= c.writes, "%s: %lld of %lld writes took the driver's vector", sched[s], (long long)c.takes, (long long)c.writes);
-      if (s == 2) {
-        rw_assert_all(c.swaps > 0, "revolve: %lld reads exchanged vectors, %lld copied", (long long)c.swaps, (long long)c.reads);
-        if (!rw_test_rank()) printf("# revolve, 40 steps, 4 slots: %lld restores by exchange, %lld by copy; %lld of %lld stores by taking\n", (long long)c.swaps, (long long)c.reads, (long long)c.takes, (long long)c.writes);
+      if (s == 2 || s == 5) {
+        rw_assert_all(c.swaps > 0, "%s: %lld reads exchanged vectors, %lld copied", sched[s], (long long)c.swaps, (long long)c.reads);
+        if (!rw_test_rank()) printf("# revolve, 40 steps, 4 slots, %s: %lld restores by exchange, %lld %s; %lld of %lld stores by taking\n", s == 2 ? "memory" : "hdf5", (long long)c.swaps, (long long)c.reads, s == 2 ? "by copy" : "reads in all", (long long)c.takes, (long long)c.writes);
       }
     }
     RW_CHECK(RwAdjointGetStore(p[1].adj, RW_LEVEL_RAM, &store));

@@ -8,6 +8,11 @@
     returned: the read gets the new state, even when the new write records
     the same step (only the data differ), and the prefetch is not counted
     as used;
+  - RwStoreReadSwap() of a prefetched slot hands over the read buffer (the
+    caller's vector becomes the store's next one) with the state exactly; the
+    vector handed over is the caller's from then on: a later prefetch reads
+    into the vector the store took, never into it; a read not prefetched
+    reads into the caller's vector;
   - under the driver, revolve and multilevel gradients (J, dJ/dm, dJ/du0)
     with prefetch are bitwise those without it and those of the memory
     store, and the reads were served by prefetches.
@@ -60,19 +65,66 @@ START_TEST(test_prefetch_hit)
 }
 END_TEST
 
+/* A 2D hdf5 store of the given slots in file name of a new test directory */
+static void open_store(const char name[], PetscInt dof, PetscInt64 slots, Vec *u, RwStore *store)
+{
+  char opts[2 * PETSC_MAX_PATH_LEN];
+
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
+  RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, dof, u));
+  snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s/%s", dir, name);
+  RW_CHECK(rw_store_create(*u, RWSTOREHDF5, slots, opts, store));
+  RW_CHECK(RwStoreSetUp(*store));
+}
+
+START_TEST(test_prefetch_swap)
+{
+  RwStore       store;
+  Vec           u, mine, given;
+  RwStoreCounts c;
+  PetscInt      bad;
+
+  open_store("swap.h5", 2, 2, &u, &store);
+  RW_CHECK(rw_store_fill(u, 3));
+  RW_CHECK(RwStoreWrite(store, 0, 3, u));
+  RW_CHECK(rw_store_fill(u, 5));
+  RW_CHECK(RwStoreWrite(store, 1, 5, u));
+  RW_CHECK(RwStorePrefetch(store, 0, 3));
+  mine = u;
+  RW_CHECK(RwStoreReadSwap(store, 0, 3, &u));
+  rw_assert_all(u != mine, "a prefetched read did not hand over the read buffer");
+  RW_CHECK(rw_store_mismatches(u, 3, &bad));
+  rw_assert_all(!bad, "%d values of the buffer handed over differ from the state written", (int)bad);
+  given = u;
+  RW_CHECK(RwStorePrefetch(store, 1, 5)); /* into the vector the store took, not into the one it gave */
+  RW_CHECK(PetscSleep(0.05));
+  RW_CHECK(rw_store_mismatches(given, 3, &bad));
+  rw_assert_all(!bad, "a later prefetch changed %d values of the vector handed over", (int)bad);
+  RW_CHECK(RwStoreReadSwap(store, 1, 5, &u));
+  rw_assert_all(u == mine, "the second swap did not hand back the vector the first one took");
+  RW_CHECK(rw_store_mismatches(u, 5, &bad));
+  rw_assert_all(!bad, "%d values of the second buffer differ from the state written", (int)bad);
+  RW_CHECK(rw_store_fill(u, -1));
+  RW_CHECK(RwStoreReadSwap(store, 0, 3, &u)); /* not prefetched: read into u */
+  rw_assert_all(u == mine, "a read not prefetched exchanged vectors");
+  RW_CHECK(rw_store_mismatches(u, 3, &bad));
+  rw_assert_all(!bad, "%d values read without a prefetch differ", (int)bad);
+  RW_CHECK(RwStoreGetCounts(store, &c));
+  rw_assert_all(c.swaps == 2 && c.reads == 3, "%lld swaps among %lld reads counted; expected 2 and 3", (long long)c.swaps, (long long)c.reads);
+  RW_CHECK(RwStoreDestroy(&store));
+  RW_CHECK(VecDestroy(&u));
+  RW_CHECK(rw_store_rmdir(dir));
+}
+END_TEST
+
 START_TEST(test_prefetch_stale)
 {
-  char          opts[2 * PETSC_MAX_PATH_LEN];
   RwStore       store;
   Vec           u;
   RwStoreCounts c;
   PetscInt      bad[2];
 
-  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
-  RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, 1, &u));
-  snprintf(opts, sizeof(opts), "-rw_store_hdf5_file %s/stale.h5", dir);
-  RW_CHECK(rw_store_create(u, RWSTOREHDF5, 1, opts, &store));
-  RW_CHECK(RwStoreSetUp(store));
+  open_store("stale.h5", 1, 1, &u, &store);
   /* the same step written twice with other data: only the slot's write count tells the prefetch is stale */
   RW_CHECK(rw_store_fill(u, 1));
   RW_CHECK(RwStoreWrite(store, 0, 1, u));
@@ -144,6 +196,7 @@ Suite *rw_test_suite(void)
   TCase *tc = tcase_create("core");
 
   tcase_add_test(tc, test_prefetch_hit);
+  tcase_add_test(tc, test_prefetch_swap);
   tcase_add_test(tc, test_prefetch_stale);
   tcase_add_test(tc, test_driver_prefetch);
   suite_add_tcase(s, tc);

@@ -15,7 +15,8 @@ struct _RwStoreOps {
   PetscErrorCode (*write)(RwStore, PetscInt64, PetscInt64, Vec);
   PetscErrorCode (*read)(RwStore, PetscInt64, PetscInt64, Vec);
   PetscErrorCode (*swap)(RwStore, PetscInt64, Vec *); /* exchanges the caller's vector with the slot's; NULL: read, then free */
-  PetscErrorCode (*take)(RwStore, PetscInt64, Vec, Vec *); /* keeps the caller's vector itself, returns the slot's; NULL: write (copy) */
+  PetscErrorCode (*take)(RwStore, PetscInt64, PetscInt64, Vec, Vec *); /* keeps the caller's vector itself, returns one of the store's; NULL: write (copy) */
+  PetscErrorCode (*readswap)(RwStore, PetscInt64, PetscInt64, Vec *); /* reads into a vector of the store's and exchanges it with the caller's; the slot keeps its state; NULL: read (copy) */
   PetscErrorCode (*free)(RwStore, PetscInt64);
   PetscErrorCode (*validsteps)(RwStore, PetscInt64[]); /* steps the kept states validly hold; NULL: the step table */
   PetscErrorCode (*getattachment)(RwStore, PetscInt64, PetscInt64[]); /* as kept; NULL: the copy in memory */

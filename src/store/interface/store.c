@@ -722,6 +722,46 @@ PetscErrorCode RwStoreGetAttachment(RwStore store, PetscInt64 slot, PetscInt64 d
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A read, timed and counted: a copy into *u, or, with swap and a store that
+   can, an exchange of *u for a vector of the store's holding x_k */
+static PetscErrorCode RwStoreReadCounted(RwStore store, PetscInt64 slot, PetscInt64 k, Vec *u, PetscBool swap)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreCheckReadable(store, slot, k));
+  PetscCall(PetscLogEventBegin(RW_StoreRead, store, *u, 0, 0));
+  PetscCall(PetscTime(&t0));
+  if (swap) PetscUseTypeMethod(store, readswap, slot, k, u);
+  else PetscUseTypeMethod(store, read, slot, k, *u);
+  PetscCall(PetscTime(&t1));
+  PetscCall(PetscLogEventEnd(RW_StoreRead, store, *u, 0, 0));
+  RwStoreCount(store, PETSC_FALSE, t1 - t0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The store and the caller's vector handle of a read that may exchange vectors */
+static PetscErrorCode RwStoreCheckReadArgs(RwStore store, Vec *u)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscValidPointer(u, 4);
+  PetscValidHeaderSpecific(*u, VEC_CLASSID, 4);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A vector the caller hands to the store for keeps has the template's local size */
+static PetscErrorCode RwStoreCheckLike(RwStore store, Vec u, const char fn[])
+{
+  PetscInt n, m;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(u, &n));
+  PetscCall(VecGetLocalSize(store->templ, &m));
+  PetscCheck(n == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s(): the vector has %" PetscInt_FMT " local values, the store's states %" PetscInt_FMT, fn, n, m);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A write of u into a slot, by the type's take (spare non-NULL and the type
    has one: the slot keeps u itself and *spare gets its old vector) or by its
    copying write; the slot is valid only once the state and attachment are in */
@@ -738,12 +778,8 @@ static PetscErrorCode RwStoreWriteSlot(RwStore store, PetscInt64 slot, PetscInt6
   PetscCall(PetscTime(&t0));
   store->step[slot] = -1; /* not valid until written */
   if (spare && store->ops->take) {
-    PetscInt n, m;
-
-    PetscCall(VecGetLocalSize(u, &n));
-    PetscCall(VecGetLocalSize(store->templ, &m));
-    PetscCheck(n == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "RwStoreWriteTake(): the vector has %" PetscInt_FMT " local values, the store's states %" PetscInt_FMT, n, m);
-    PetscUseTypeMethod(store, take, slot, u, spare);
+    PetscCall(RwStoreCheckLike(store, u, "RwStoreWriteTake"));
+    PetscUseTypeMethod(store, take, slot, k, u, spare);
     store->counts.takes++;
   } else PetscUseTypeMethod(store, write, slot, k, u);
   PetscCall(PetscArraycpy(store->slotattach + slot * store->nattach, store->attach, store->nattach));
@@ -789,10 +825,11 @@ PetscErrorCode RwStoreWrite(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 - u     - the state, like the store's template
 
   Output Parameter:
-. spare - for the memory store, a vector of the store's (the slot's old one, with the
-          template's layout and undefined values) that the caller owns from now on in
-          place of u; NULL for other stores, which copy u as RwStoreWrite() does and
-          leave it the caller's
+. spare - for the memory store and the asynchronous hdf5 store, a vector of the
+          store's (the slot's old one; the hdf5 store's vector of the write before,
+          or a spare of its own), with the template's layout and undefined values,
+          that the caller owns from now on in place of u; NULL for other stores,
+          which copy u as RwStoreWrite() does and leave it the caller's
 
   Level: intermediate
 
@@ -833,17 +870,9 @@ PetscErrorCode RwStoreWriteTake(RwStore store, PetscInt64 slot, PetscInt64 k, Ve
 @*/
 PetscErrorCode RwStoreRead(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 {
-  PetscLogDouble t0, t1;
-
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
-  PetscCall(RwStoreCheckReadable(store, slot, k));
-  PetscCall(PetscLogEventBegin(RW_StoreRead, store, u, 0, 0));
-  PetscCall(PetscTime(&t0));
-  PetscUseTypeMethod(store, read, slot, k, u);
-  PetscCall(PetscTime(&t1));
-  PetscCall(PetscLogEventEnd(RW_StoreRead, store, u, 0, 0));
-  RwStoreCount(store, PETSC_FALSE, t1 - t0);
+  PetscCall(RwStoreReadCounted(store, slot, k, &u, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -860,8 +889,8 @@ PetscErrorCode RwStoreRead(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 
   Output Parameter:
 . u - a vector holding x_k: for the memory store, the slot's own vector, the
-      caller's taking its place in the slot (no copy); for other stores, the
-      caller's vector, read into
+      caller's taking its place in the slot (no copy); for other stores, as
+      RwStoreReadSwap() gives it
 
   Level: intermediate
 
@@ -874,24 +903,51 @@ PetscErrorCode RwStoreRead(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 @*/
 PetscErrorCode RwStoreReadAndFree(RwStore store, PetscInt64 slot, PetscInt64 k, Vec *u)
 {
-  PetscInt n, m;
-
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
-  PetscValidPointer(u, 4);
-  PetscValidHeaderSpecific(*u, VEC_CLASSID, 4);
+  PetscCall(RwStoreCheckReadArgs(store, u));
   if (!store->ops->swap) {
-    PetscCall(RwStoreRead(store, slot, k, *u));
+    PetscCall(RwStoreReadSwap(store, slot, k, u));
     PetscCall(RwStoreFree(store, slot));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(VecGetLocalSize(*u, &n));
-  PetscCall(VecGetLocalSize(store->templ, &m));
-  PetscCheck(n == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "RwStoreReadAndFree(): the vector has %" PetscInt_FMT " local values, the store's states %" PetscInt_FMT, n, m);
+  PetscCall(RwStoreCheckLike(store, *u, "RwStoreReadAndFree"));
   PetscCall(RwStoreCheckReadable(store, slot, k));
   PetscUseTypeMethod(store, swap, slot, u);
   store->step[slot] = -1;
   store->counts.swaps++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreReadSwap - gives the state x_k kept in a slot to the caller, by
+  exchanging vectors where the store can; the slot keeps its state
+
+  Collective
+
+  Input Parameters:
++ store      - the store
+. slot, k    - as for RwStoreRead()
+- u          - the caller's vector, like the store's template
+
+  Output Parameter:
+. u - a vector holding x_k: for the hdf5 store with a prefetch of the slot
+      (-rw_store_hdf5_prefetch), the store's read buffer, the caller's vector
+      becoming the store's next one (no copy); otherwise the caller's vector, read into
+
+  Level: intermediate
+
+  Notes:
+  The results are bitwise those of RwStoreRead(); the vector given back has
+  the template's layout.  RwStoreGetCounts() counts the copies avoided as swaps.
+
+.seealso: RwStoreRead(), RwStoreReadAndFree()
+@*/
+PetscErrorCode RwStoreReadSwap(RwStore store, PetscInt64 slot, PetscInt64 k, Vec *u)
+{
+  PetscFunctionBegin;
+  PetscCall(RwStoreCheckReadArgs(store, u));
+  if (store->ops->readswap) PetscCall(RwStoreCheckLike(store, *u, "RwStoreReadSwap"));
+  PetscCall(RwStoreReadCounted(store, slot, k, u, (PetscBool)(store->ops->readswap != NULL)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -90,7 +90,8 @@ typedef struct {
   RwH5Runs    runs;     /* this rank's runs of bytes in a slot, for the threads */
   /* the write whose record is not yet in the file (see RwStoreWrite_HDF5) */
   RwH5Writer  writer;   /* the background thread, when async */
-  PetscScalar *stage;   /* the staged state it writes */
+  Vec         stage;    /* the store's copy of a state it writes (RwStoreWrite) */
+  Vec         held;     /* a state it took (RwStoreWriteTake), or its spare before any: handed back at the next take */
   haddr_t    *offset;   /* each slot's data in the file */
   PetscBool   inflight; /* the thread is writing the pending write's data */
   PetscBool   pending;  /* a write's data are written, or being written, and its record is not */
@@ -101,7 +102,7 @@ typedef struct {
   int64_t     generation; /* writes started in this file's life; the root's "generation": those committed */
   /* the prefetch (RwStorePrefetch_HDF5): the reader thread reads one slot ahead of its restore */
   RwH5Writer   reader;
-  PetscScalar *rstage;   /* what it read */
+  Vec          rbuf;     /* what it read; RwStoreReadSwap gives it away and keeps the caller's vector instead */
   int64_t     *written;  /* each slot's writes in this store's life: a prefetch of an older one is stale */
   PetscBool    fposted;  /* a prefetch was posted and not yet used or discarded */
   PetscInt64   fslot, fstep;
@@ -897,6 +898,8 @@ static PetscErrorCode RwStoreHDF5OpenSlots(RwStore store)
 
 static PetscErrorCode RwStoreSetSolve_HDF5(RwStore);
 static PetscErrorCode RwStoreGetValidSteps_HDF5(RwStore, PetscInt64[]);
+static PetscErrorCode RwStoreTake_HDF5(RwStore, PetscInt64, PetscInt64, Vec, Vec *);
+static PetscErrorCode RwStoreReadSwap_HDF5(RwStore, PetscInt64, PetscInt64, Vec *);
 
 /* A file of this problem resumes only the solve it holds.  Another solve's
    file is started over if that solve completed or left no valid slot (nothing
@@ -1024,6 +1027,20 @@ static uint64_t RwStoreHDF5SumBlock(void *ctx, const char *buf)
   return RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, (const PetscScalar *)buf);
 }
 
+/* The bytes of one of the store's vectors, which its threads use between
+   calls: plain host vectors (like the template), whose arrays never move */
+static PetscErrorCode RwStoreHDF5Array(Vec v, char **bytes)
+{
+  PetscScalar *a, *keep;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArray(v, &a));
+  keep = a;
+  PetscCall(VecRestoreArray(v, &a));
+  *bytes = (char *)keep;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The prefetch's buffer and thread (-rw_store_hdf5_prefetch), which share the writer's runs */
 static PetscErrorCode RwStoreHDF5StartReader(RwStore store)
 {
@@ -1033,9 +1050,9 @@ static PetscErrorCode RwStoreHDF5StartReader(RwStore store)
 
   PetscFunctionBegin;
   if (!h5->prefetch) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc1(PetscMax(h5->n, 1), &h5->rstage));
+  PetscCall(VecDuplicate(store->templ, &h5->rbuf));
+  PetscCall(RwStoreHDF5Array(h5->rbuf, &h5->reader.buf));
   h5->reader.runs   = &h5->runs;
-  h5->reader.buf    = (char *)h5->rstage;
   h5->reader.sum    = RwStoreHDF5SumBlock;
   h5->reader.sumctx = h5;
   if ((e = RwH5ReaderStart(&h5->reader, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the prefetching reader of checkpoint file %s: %s", h5->path, strerror(e));
@@ -1061,8 +1078,8 @@ static PetscErrorCode RwStoreHDF5StartWriter(RwStore store)
   h5->writer.runs = &h5->runs;
   PetscCall(RwStoreHDF5StartReader(store));
   if (!h5->async) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc1(PetscMax(h5->n, 1), &h5->stage));
-  h5->writer.stage  = (const char *)h5->stage;
+  PetscCall(VecDuplicate(store->templ, &h5->stage));
+  PetscCall(VecDuplicate(store->templ, &h5->held));
   h5->writer.sum    = RwStoreHDF5SumBlock;
   h5->writer.sumctx = h5;
   if ((e = RwH5WriterStart(&h5->writer, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the asynchronous writer of checkpoint file %s: %s", h5->path, strerror(e));
@@ -1085,6 +1102,9 @@ static PetscErrorCode RwStoreSetUp_HDF5(RwStore store)
   else PetscCall(RwStoreHDF5CreateFile(store));
   PetscCall(RwStoreHDF5Spaces(store));
   PetscCall(RwStoreHDF5StartWriter(store));
+  /* without the copies only where a thread writes or reads a vector of the store's */
+  store->ops->take     = h5->async ? RwStoreTake_HDF5 : NULL;
+  store->ops->readswap = h5->prefetch ? RwStoreReadSwap_HDF5 : NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1246,13 +1266,13 @@ static herr_t RwStoreHDF5FailWrite(RwStore store)
 
   So the mark on disk is set only over complete data, and the data are
   changed only under a mark that is off on disk.  doc/checkpoints.md has the
-  whole argument, with what a crash at each point leaves.
+  whole argument, with what a crash at each point leaves.  Steps 1 and 2 are
+  the same for a write that copies and for one that takes the caller's vector.
 */
-static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+static PetscErrorCode RwStoreHDF5WriteBegin(RwStore store, PetscInt64 slot, PetscInt64 k)
 {
-  RwStore_HDF5      *h5 = (RwStore_HDF5 *)store->data;
-  const PetscScalar *a;
-  herr_t             put = 0;
+  RwStore_HDF5 *h5  = (RwStore_HDF5 *)store->data;
+  herr_t        put = 0;
 
   PetscFunctionBegin;
   if (h5->pending) PetscCall(RwStoreHDF5SettleDefer(store, &put));
@@ -1264,20 +1284,61 @@ static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt
   h5->pslot = slot;
   h5->pstep = k;
   PetscCall(PetscArraycpy(h5->pattach, store->attach, store->nattach));
-  PetscCall(VecGetArrayRead(u, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Step 3 when asynchronous: the thread writes the state at data, which nobody changes until the next settle */
+static void RwStoreHDF5Post(RwStore store, PetscInt64 slot, const PetscScalar *data)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  h5->writer.stage = (const char *)data;
+  RwH5WriterPost(&h5->writer, (off_t)h5->offset[slot], h5->killwrite > 0 && h5->killwrite == h5->calls);
+  h5->inflight = PETSC_TRUE;
+  h5->pending  = PETSC_TRUE;
+  store->counts.bytes_async += store->bytes;
+}
+
+static PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  RwStore_HDF5      *h5 = (RwStore_HDF5 *)store->data;
+  const PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5WriteBegin(store, slot, k));
   if (h5->async) {
     /* the caller's state may change as soon as this returns: the thread writes a copy */
-    PetscCall(PetscArraycpy(h5->stage, a, h5->n));
-    PetscCall(VecRestoreArrayRead(u, &a));
-    RwH5WriterPost(&h5->writer, (off_t)h5->offset[slot], h5->killwrite > 0 && h5->killwrite == h5->calls);
-    h5->inflight = PETSC_TRUE;
-    store->counts.bytes_async += store->bytes;
-  } else {
-    h5->plocal = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a);
-    RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5WriteData(store, slot, a));
-    PetscCall(VecRestoreArrayRead(u, &a));
+    PetscCall(VecCopy(u, h5->stage));
+    PetscCall(VecGetArrayRead(h5->stage, &a));
+    RwStoreHDF5Post(store, slot, a);
+    PetscCall(VecRestoreArrayRead(h5->stage, &a));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCall(VecGetArrayRead(u, &a));
+  h5->plocal = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a);
+  RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5WriteData(store, slot, a));
+  PetscCall(VecRestoreArrayRead(u, &a));
   h5->pending = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A write without the copy (asynchronous writes): the thread writes the
+   caller's vector itself, which the caller only reads from now on (the take
+   contract), and the vector of the write before, done with since the settle,
+   goes back to the caller.  A later copying write goes to the store's own
+   staging vector, never to one the caller may still read */
+static PetscErrorCode RwStoreTake_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u, Vec *spare)
+{
+  RwStore_HDF5      *h5 = (RwStore_HDF5 *)store->data;
+  const PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5WriteBegin(store, slot, k));
+  *spare   = h5->held;
+  h5->held = u;
+  PetscCall(VecGetArrayRead(u, &a));
+  RwStoreHDF5Post(store, slot, a);
+  PetscCall(VecRestoreArrayRead(u, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1393,13 +1454,34 @@ static PetscErrorCode RwStorePrefetch_HDF5(RwStore store, PetscInt64 slot, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* This rank's part of slot into a, and its checksum: from the prefetch if it
+/* The prefetched state into *u: copied, or with swap the read buffer itself,
+   the caller's vector becoming the next buffer (the reader is idle now) */
+static PetscErrorCode RwStoreHDF5TakePrefetch(RwStore store, Vec *u, PetscBool swap)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  Vec           t  = *u;
+
+  PetscFunctionBegin;
+  if (!swap) {
+    PetscCall(VecCopy(h5->rbuf, *u));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *u       = h5->rbuf;
+  h5->rbuf = t;
+  PetscCall(PetscObjectStateIncrease((PetscObject)*u)); /* the reader wrote its array behind PETSc's back */
+  PetscCall(RwStoreHDF5Array(h5->rbuf, &h5->reader.buf));
+  store->counts.swaps++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* This rank's part of slot into *u, and its checksum: from the prefetch if it
    holds the slot's last write, else from the file; a failure goes to msg */
-static PetscErrorCode RwStoreHDF5ReadData(RwStore store, PetscInt64 slot, PetscInt64 k, PetscScalar a[], uint64_t *local, char msg[], PetscErrorCode *code)
+static PetscErrorCode RwStoreHDF5ReadData(RwStore store, PetscInt64 slot, PetscInt64 k, Vec *u, PetscBool swap, uint64_t *local, char msg[], PetscErrorCode *code)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
   PetscBool     hit = (PetscBool)(h5->fposted && h5->fslot == slot && h5->fstep == k && h5->fwritten == h5->written[slot]);
   char          where[RW_H5_WHERELEN];
+  PetscScalar  *a;
   herr_t        status;
   int           err;
 
@@ -1411,28 +1493,29 @@ static PetscErrorCode RwStoreHDF5ReadData(RwStore store, PetscInt64 slot, PetscI
       snprintf(msg, RW_H5_MSGLEN, "reading %s failed: %s in the prefetching reader: %s%s", where, h5->reader.failed, strerror(err), err == EIO ? " (the file ends inside the checkpoint: truncated?)" : "");
       *code = PETSC_ERR_FILE_READ;
     }
-    PetscCall(PetscArraycpy(a, h5->rstage, h5->n));
+    PetscCall(RwStoreHDF5TakePrefetch(store, u, swap));
     *local = h5->reader.local;
     store->counts.prefetch_hits++;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCall(VecGetArrayWrite(*u, &a));
   status = H5Dread(h5->dset[slot], H5T_NATIVE_DOUBLE, h5->memspace, h5->filespace, h5->rdxpl, a);
   if (!msg[0] && status < 0) {
     PetscCall(RwStoreHDF5Why(store, slot, k, RW_H5_READ, status, msg));
     *code = PETSC_ERR_FILE_READ;
   }
   *local = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a);
+  PetscCall(VecRestoreArrayWrite(*u, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Only a read of the slot being written waits for its write (and settles
    it); the writer runs on beside a read of another slot, whose bytes it
    does not touch */
-static PetscErrorCode RwStoreRead_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+static PetscErrorCode RwStoreHDF5Read(RwStore store, PetscInt64 slot, PetscInt64 k, Vec *u, PetscBool swap)
 {
   RwStore_HDF5  *h5                = (RwStore_HDF5 *)store->data;
   char           msg[RW_H5_MSGLEN] = "", where[RW_H5_WHERELEN];
-  PetscScalar   *a;
   uint64_t       recorded = 0, sum, local = 0;
   PetscErrorCode code     = PETSC_ERR_FILE_UNEXPECTED;
   herr_t         put      = 0;
@@ -1443,16 +1526,29 @@ static PetscErrorCode RwStoreRead_HDF5(RwStore store, PetscInt64 slot, PetscInt6
   /* one reduction for the record's verdict, the read's and the data's checksum:
      each rank reads its own part (independent I/O, no exchange between ranks) */
   if (!msg[0]) PetscCall(RwStoreHDF5CheckRecord(store, slot, k, &recorded, msg));
-  PetscCall(VecGetArrayWrite(u, &a));
-  PetscCall(RwStoreHDF5ReadData(store, slot, k, a, &local, msg, &code));
+  PetscCall(RwStoreHDF5ReadData(store, slot, k, u, swap, &local, msg, &code));
   PetscCall(RwStoreHDF5AgreeSum(store, code, msg, local, &sum));
-  PetscCall(VecRestoreArrayWrite(u, &a));
   if (sum != recorded) { /* the same verdict on every rank of a world file */
     RwStoreHDF5Where(store, slot, k, where, sizeof(where));
     snprintf(msg, sizeof(msg), "%s: checksum 0x%016llx of the data read differs from 0x%016llx recorded: the file is corrupted", where, (unsigned long long)sum, (unsigned long long)recorded);
   }
   if (h5->comm == RW_H5_NODE) PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg)); /* another node may differ */
   else PetscCheck(!msg[0], PetscObjectComm((PetscObject)store), PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreRead_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Read(store, slot, k, &u, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A read that gives the caller the prefetch buffer itself, when it holds the slot */
+static PetscErrorCode RwStoreReadSwap_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k, Vec *u)
+{
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5Read(store, slot, k, u, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1737,8 +1833,9 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
   PetscCall(PetscFree(h5->attach));
   PetscCall(PetscFree(h5->pattach));
   PetscCall(PetscFree(h5->offset));
-  PetscCall(PetscFree(h5->stage));
-  PetscCall(PetscFree(h5->rstage));
+  PetscCall(VecDestroy(&h5->stage));
+  PetscCall(VecDestroy(&h5->held));
+  PetscCall(VecDestroy(&h5->rbuf));
   PetscCall(PetscFree(h5->written));
   PetscCall(PetscFree2(h5->runs.runoff, h5->runs.runlen));
   PetscCall(PetscFree(store->data));

@@ -30,11 +30,12 @@ static PetscErrorCode RwStoreWrite_Memory(RwStore store, PetscInt64 slot, PetscI
 
 /* The slot keeps the caller's vector and hands its own back, free: the state
    moves without a copy */
-static PetscErrorCode RwStoreTake_Memory(RwStore store, PetscInt64 slot, Vec u, Vec *spare)
+static PetscErrorCode RwStoreTake_Memory(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u, Vec *spare)
 {
   RwStore_Memory *mem = (RwStore_Memory *)store->data;
 
   PetscFunctionBegin;
+  (void)k;
   *spare          = mem->slot[slot];
   mem->slot[slot] = u;
   PetscFunctionReturn(PETSC_SUCCESS);
