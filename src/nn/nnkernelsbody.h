@@ -118,9 +118,9 @@ RW_NN_INLINE RwV TanhV(RwV x)
   const RwV  w    = h * h;
   const RwV  E    = Fma(w, Fma(w, Fma(w, Splat(4.0 / 19305), Splat(10.0 / 429)), Splat(6.0 / 13)), Splat(1));
   const RwV  hO   = Fma(h * w, Fma(w, Fma(w, Splat(1.0 / 135135), Splat(2.0 / 715)), Splat(5.0 / 39)), h);
-  const RwV  p = 1 + s, m = 1 - s; /* exact */
+  const RwV  mh = Fma(s, Splat(-0.5), Splat(0.5)), D = E - hO, num = Fma(mh, D, hO);
 
-  return (RwV)((RwVI)(Fma(m, E, p * hO) / Fma(p, E, m * hO)) | sign);
+  return (RwV)((RwVI)(num / Fma(s, D, num)) | sign);
 }
 
 /* a = act(z) over nv vectors of each of no units */
