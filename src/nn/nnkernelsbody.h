@@ -153,7 +153,7 @@ RW_NN_INLINE void ActivateDerivative(RwNNActivation act, PetscInt no, PetscInt n
     case RW_NN_TANH:
       for (PetscInt v = 0; v < nv; v++) {
         const RwV ai = AT(a + o, 0, v);
-        AT(y + o, 0, v) = (1 - ai * ai) * AT(x + o, 0, v);
+        AT(y + o, 0, v) = Fma(-ai, ai, Splat(1)) * AT(x + o, 0, v); /* 1 - a^2 rounded once: one operation fewer */
       }
       break;
     case RW_NN_SOFTPLUS: /* the logistic function, e^z / (1 + e^z) = 1 / (1 + e^-z) */
