@@ -57,14 +57,15 @@ static PetscErrorCode MemorySlotOnArray(Vec templ, PetscScalar *a, PetscContaine
 static PetscErrorCode MemorySlotsInBlock(RwStore store, RwStore_Memory *mem)
 {
   const size_t   stride = ((size_t)store->bytes + 63) & ~(size_t)63, size = stride * (size_t)store->slots;
+  const size_t   whole  = (size + RW_STORE_MEMORY_ALIGN - 1) & ~(RW_STORE_MEMORY_ALIGN - 1); /* the last huge page too */
   char          *raw, *a;
   PetscContainer block;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(size + RW_STORE_MEMORY_ALIGN, &raw));
+  PetscCall(PetscMalloc1(whole + RW_STORE_MEMORY_ALIGN, &raw));
   a = raw + (RW_STORE_MEMORY_ALIGN - (uintptr_t)raw % RW_STORE_MEMORY_ALIGN) % RW_STORE_MEMORY_ALIGN;
 #if defined(MADV_HUGEPAGE)
-  (void)madvise(a, (size + RW_STORE_MEMORY_ALIGN - 1) & ~(RW_STORE_MEMORY_ALIGN - 1), MADV_HUGEPAGE); /* advice: without it the block is still right */
+  (void)madvise(a, whole, MADV_HUGEPAGE); /* advice: where it is refused the block works in small pages */
 #endif
   PetscCall(PetscMemzero(a, size));
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &block));
