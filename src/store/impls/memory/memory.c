@@ -32,7 +32,7 @@ static PetscErrorCode MemoryBlockFree(void *p)
 static PetscErrorCode MemorySlotOnArray(Vec templ, PetscScalar *a, PetscContainer block, Vec *v)
 {
   PetscInt               n, N, bs;
-  PetscMPIInt            size;
+  PetscBool              seq;
   DM                     dm;
   ISLocalToGlobalMapping ltog;
 
@@ -40,8 +40,8 @@ static PetscErrorCode MemorySlotOnArray(Vec templ, PetscScalar *a, PetscContaine
   PetscCall(VecGetLocalSize(templ, &n));
   PetscCall(VecGetSize(templ, &N));
   PetscCall(VecGetBlockSize(templ, &bs));
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)templ), &size));
-  if (size == 1) PetscCall(VecCreateSeqWithArray(PetscObjectComm((PetscObject)templ), bs, n, a, v));
+  PetscCall(PetscObjectTypeCompare((PetscObject)templ, VECSEQ, &seq)); /* the type the copied operations belong to */
+  if (seq) PetscCall(VecCreateSeqWithArray(PetscObjectComm((PetscObject)templ), bs, n, a, v));
   else PetscCall(VecCreateMPIWithArray(PetscObjectComm((PetscObject)templ), bs, n, N, a, v));
   PetscCall(PetscMemcpy((*v)->ops, templ->ops, sizeof(struct _VecOps)));
   PetscCall(VecGetDM(templ, &dm));
