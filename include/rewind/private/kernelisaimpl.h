@@ -57,6 +57,18 @@ PETSC_EXTERN PetscErrorCode RwKernelISACheck(MPI_Comm, const char[], RwKernelISA
   #define RW_KERNEL_INLINE static inline
 #endif
 
+/* A row's NaN probe: v * 0 is +-0 for a finite v and NaN for a NaN or Inf.
+   The rows OR the flags RW_PROBE_BAD(v) as integers and add
+   RwProbeValue(flags) to the probe once: a sum of doubles (nan += v * 0)
+   must keep its order without -ffast-math, so the compiler reduces each
+   vector's lanes one after the other, a chain of dependent adds that cost
+   more than the rest of the heat rows; an OR of integers it vectorises */
+#define RW_PROBE_BAD(v) ((v) * 0 != 0)
+static inline PetscReal RwProbeValue(int bad)
+{
+  return bad ? (PetscReal)NAN : 0;
+}
+
 /*
   RW_KERNEL_VARIANTS(name, params, args): from the void body name##Body
   params, defines name##Portable, name##AVX2 and name##AVX512 and the table

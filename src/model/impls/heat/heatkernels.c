@@ -19,8 +19,8 @@
 
   Explicit Euler is c = ca = cs = dt.  The implicit theta-scheme uses the
   same passes for its right-hand sides (c = (1-theta) dt) around a KSP solve
-  with I - theta dt B (heatstep.c).  Every pass adds y*0 into a probe: NaN if
-  any result is NaN or Inf, a check that costs no memory traffic.
+  with I - theta dt B (heatstep.c).  Every pass flags a result that is NaN or
+  Inf in a probe (RW_PROBE_BAD()), a check that costs no memory traffic.
 */
 #include "heatimpl.h"
 
@@ -64,15 +64,15 @@ RW_INLINE void HeatRowForwardDim(const PetscInt dim, const RwHeatPass *P, PetscI
   const PetscReal    ih2[3] = {P->ih2[0], P->ih2[1], P->ih2[2]}, c = P->c, r = P->r, cs = P->cs;
   const PetscScalar *restrict x = X.p, *restrict k = K.p, *restrict sp = s;
   PetscScalar       *restrict yp = y;
-  PetscReal          nan       = 0;
+  int                bad       = 0;
 
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
     PetscScalar v = x[i] + c * (HeatDiv(dim, ih2, x + i, X.sy, X.sz, k + i, K.sy, K.sz) - r * x[i]) + cs * sp[i];
     yp[i]         = v;
-    nan += v * 0;
+    bad |= RW_PROBE_BAD(v);
   }
-  *probe += nan;
+  *probe += RwProbeValue(bad);
 }
 
 RW_INLINE void HeatForwardBody(const RwHeatPass *P, PetscInt n, RwStencilRow X, RwStencilRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe)
@@ -93,7 +93,7 @@ RW_INLINE void HeatRowTangentCase(const PetscInt dim, const PetscBool usek, cons
   const PetscReal    ih2[3] = {P->ih2[0], P->ih2[1], P->ih2[2]}, c = P->c, r = P->r, ca = P->ca, cb = P->cb, cs = P->cs, dr = P->dr;
   const PetscScalar *restrict dx = DX.p, *restrict k = K.p, *restrict dk = DK.p, *restrict ua = UA.p, *restrict ub = UB.p, *restrict dsp = ds;
   PetscScalar       *restrict yp = y;
-  PetscReal          nan       = 0;
+  int                bad       = 0;
 
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
@@ -109,9 +109,9 @@ RW_INLINE void HeatRowTangentCase(const PetscInt dim, const PetscBool usek, cons
     }
     v += cs * dsp[i];
     yp[i] = v;
-    nan += v * 0;
+    bad |= RW_PROBE_BAD(v);
   }
-  *probe += nan;
+  *probe += RwProbeValue(bad);
 }
 
 RW_INLINE void HeatRowTangentDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwStencilRow DX, RwStencilRow K, RwStencilRow DK, RwStencilRow UA, RwStencilRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe)
@@ -137,7 +137,7 @@ RW_INLINE void HeatRowAdjointCase(const PetscInt dim, const PetscBool useb, cons
   const PetscReal    ih2[3] = {P->ih2[0], P->ih2[1], P->ih2[2]}, c = P->c, r = P->r, ca = P->ca, cb = P->cb, cs = P->cs;
   const PetscScalar *restrict mu = MU.p, *restrict k = K.p, *restrict ua = UA.p, *restrict ub = UB.p;
   PetscScalar       *restrict yp = y, *restrict gkp = gk, *restrict gsp = gs, *restrict grp = gr;
-  PetscReal          nan       = 0;
+  int                bad       = 0;
 
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
@@ -156,9 +156,9 @@ RW_INLINE void HeatRowAdjointCase(const PetscInt dim, const PetscBool useb, cons
       grp[i] -= u * m0;
       gsp[i] += cs * m0;
     }
-    nan += v * 0;
+    bad |= RW_PROBE_BAD(v);
   }
-  *probe += nan;
+  *probe += RwProbeValue(bad);
 }
 
 RW_INLINE void HeatRowAdjointDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
@@ -208,24 +208,24 @@ void RwHeatRowAdjoint(const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStenci
    points); u is the row of u_k, pointwise, so no neighbour is read. */
 void RwHeatRowNNForward(RwHeatNNRow *c, PetscInt n, const PetscScalar *u, PetscScalar *y, PetscReal *probe)
 {
-  PetscReal nan = 0;
+  int bad = 0;
 
   RwNNForward(c->nn, c->theta, n, u, n, c->row, n);
   for (PetscInt i = 0; i < n; i++) {
     y[i] += c->dt * c->row[i];
-    nan += y[i] * 0;
+    bad |= RW_PROBE_BAD(y[i]);
   }
-  *probe += nan;
+  *probe += RwProbeValue(bad);
 }
 
 void RwHeatRowNNTangent(RwHeatNNRow *c, PetscInt n, const PetscScalar *u, const PetscScalar *du, PetscScalar *y, PetscReal *probe)
 {
-  PetscReal nan = 0;
+  int bad = 0;
 
   RwNNTangent(c->nn, c->theta, c->dtheta, n, u, du, n, NULL, c->row, n);
   for (PetscInt i = 0; i < n; i++) {
     y[i] += c->dt * c->row[i];
-    nan += y[i] * 0;
+    bad |= RW_PROBE_BAD(y[i]);
   }
-  *probe += nan;
+  *probe += RwProbeValue(bad);
 }

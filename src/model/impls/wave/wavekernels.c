@@ -264,15 +264,15 @@ WAVE_INLINE void WaveRowTangent(const RwKernelISA isa, const PetscInt D, const P
 
 /* What both adjoint rows do at a point once L s and s are known: lambda_k
    = (la, lb) from lambda_k+1's second component lbn, and dJ/dm; returns
-   the NaN probe's term */
-WAVE_INLINE PetscReal WaveAdjointPoint(PetscScalar Ls, PetscScalar s, PetscScalar lbn, PetscScalar c1, PetscScalar c2, PetscReal idt2, const PetscScalar *u, const PetscScalar *un, PetscScalar *y, PetscScalar *gm)
+   the NaN probe's flag (RW_PROBE_BAD()) */
+WAVE_INLINE int WaveAdjointPoint(PetscScalar Ls, PetscScalar s, PetscScalar lbn, PetscScalar c1, PetscScalar c2, PetscReal idt2, const PetscScalar *u, const PetscScalar *un, PetscScalar *y, PetscScalar *gm)
 {
   const PetscScalar la = Ls + (2 * c1 + c2) * s + lbn, lb = -c1 * s;
 
   y[0] = la;
   y[1] = lb;
   *gm += s * idt2 * (2 * u[0] - u[1] - un[0]);
-  return la * 0 + lb * 0;
+  return RW_PROBE_BAD(la) | RW_PROBE_BAD(lb);
 }
 
 /* The adjoint in 2D and 3D order 2: s = ia la' recomputed at each of the
@@ -286,16 +286,16 @@ WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P,
   const PetscReal    idt2 = P->idt2;
   const PetscScalar *restrict lp = L.p, *restrict iap = IA.p, *restrict u = u_, *restrict un = un_, *restrict c1 = c1_, *restrict c2 = c2_;
   PetscScalar       *restrict y = y_, *restrict gm = gm_;
-  PetscReal          nan = 0;
+  int                bad = 0;
 
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
     const PetscScalar *l = lp + RW_WAVE_DOF * i, *ia = iap + i;
     const PetscScalar  s = ia[0] * l[0];
 
-    nan += WaveAdjointPoint(WaveLapS(D, R, &W, l, L, ia, IA), s, l[1], c1[i], c2[i], idt2, u + RW_WAVE_DOF * i, un + RW_WAVE_DOF * i, y + RW_WAVE_DOF * i, gm + i);
+    bad |= WaveAdjointPoint(WaveLapS(D, R, &W, l, L, ia, IA), s, l[1], c1[i], c2[i], idt2, u + RW_WAVE_DOF * i, un + RW_WAVE_DOF * i, y + RW_WAVE_DOF * i, gm + i);
   }
-  P->probe += nan;
+  P->probe += RwProbeValue(bad);
 }
 
 /* The adjoint in 3D orders 4 and 8 gathers L s from the unit-stride scratch s (WaveStageS
@@ -313,15 +313,15 @@ WAVE_INLINE void WaveRowAdjointS(const PetscInt D, const PetscInt R, WavePass *P
   const PetscReal    idt2 = P->idt2;
   const PetscScalar *restrict lp = L.p, *restrict sp = S.p, *restrict u = u_, *restrict un = un_, *restrict c1 = c1_, *restrict c2 = c2_;
   PetscScalar       *restrict y = y_, *restrict gm = gm_;
-  PetscReal          nan = 0;
+  int                bad = 0;
 
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
     const PetscScalar *s = sp + i;
 
-    nan += WaveAdjointPoint(WaveLap(D, R, &W, s, 1, S.sy, S.sz), s[0], lp[RW_WAVE_DOF * i + 1], c1[i], c2[i], idt2, u + RW_WAVE_DOF * i, un + RW_WAVE_DOF * i, y + RW_WAVE_DOF * i, gm + i);
+    bad |= WaveAdjointPoint(WaveLap(D, R, &W, s, 1, S.sy, S.sz), s[0], lp[RW_WAVE_DOF * i + 1], c1[i], c2[i], idt2, u + RW_WAVE_DOF * i, un + RW_WAVE_DOF * i, y + RW_WAVE_DOF * i, gm + i);
   }
-  P->probe += nan;
+  P->probe += RwProbeValue(bad);
 }
 
 /* s = ia la' at n points of a row (s and ia ghosted, l a state row) */

@@ -1,21 +1,93 @@
 /* The memory store: RAM slots, allocated (and zeroed) once at set-up; writes
    and reads are copies, but a write that gives the slot the caller's vector
    (RwStoreWriteTake()) and a read that frees its slot (RwStoreReadAndFree())
-   exchange the caller's vector with the slot's instead. */
+   exchange the caller's vector with the slot's instead.
+
+   The slots' arrays lie in one block aligned to 2 MiB and marked for
+   transparent huge pages where the system has them: a sweep that writes or
+   reads a new state every step otherwise takes a TLB miss every 4 KiB of it
+   (the hardware prefetchers stop at those page edges too), which made the
+   forward sweep of a store-all gradient 1.2-1.3x the forward alone. */
 #include <rewind/private/storeimpl.h>
+#include <petsc/private/vecimpl.h> /* the template's ops, which a slot made on an array copies */
+#include <sys/mman.h>
+
+#define RW_STORE_MEMORY_ALIGN ((size_t)2 << 20) /* a huge page on x86-64 and arm64 */
 
 typedef struct {
   Vec *slot;
 } RwStore_Memory;
 
+/* The block's own pointer; freed when the last vector made on it is destroyed,
+   since a vector may leave the store (RwStoreWriteTake(), RwStoreReadAndFree()) */
+static PetscErrorCode MemoryBlockFree(void *p)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A vector like the template (its DM, map and operations: views in the
+   natural order) whose values are the array a */
+static PetscErrorCode MemorySlotOnArray(Vec templ, PetscScalar *a, PetscContainer block, Vec *v)
+{
+  PetscInt               n, N, bs;
+  PetscBool              seq;
+  DM                     dm;
+  ISLocalToGlobalMapping ltog;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(templ, &n));
+  PetscCall(VecGetSize(templ, &N));
+  PetscCall(VecGetBlockSize(templ, &bs));
+  PetscCall(PetscObjectTypeCompare((PetscObject)templ, VECSEQ, &seq)); /* the type the copied operations belong to */
+  if (seq) PetscCall(VecCreateSeqWithArray(PetscObjectComm((PetscObject)templ), bs, n, a, v));
+  else PetscCall(VecCreateMPIWithArray(PetscObjectComm((PetscObject)templ), bs, n, N, a, v));
+  PetscCall(PetscMemcpy((*v)->ops, templ->ops, sizeof(struct _VecOps)));
+  PetscCall(VecGetDM(templ, &dm));
+  if (dm) PetscCall(VecSetDM(*v, dm));
+  PetscCall(VecGetLocalToGlobalMapping(templ, &ltog));
+  if (ltog) PetscCall(VecSetLocalToGlobalMapping(*v, ltog));
+  PetscCall(PetscObjectCompose((PetscObject)*v, "RwStoreMemoryBlock", (PetscObject)block));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every slot in one zeroed block: first touched here, once, so no sweep pays
+   its page faults */
+static PetscErrorCode MemorySlotsInBlock(RwStore store, RwStore_Memory *mem)
+{
+  const size_t   stride = ((size_t)store->bytes + 63) & ~(size_t)63, size = stride * (size_t)store->slots;
+  const size_t   whole  = (size + RW_STORE_MEMORY_ALIGN - 1) & ~(RW_STORE_MEMORY_ALIGN - 1); /* the last huge page too */
+  char          *raw, *a;
+  PetscContainer block;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(whole + RW_STORE_MEMORY_ALIGN, &raw));
+  a = raw + (RW_STORE_MEMORY_ALIGN - (uintptr_t)raw % RW_STORE_MEMORY_ALIGN) % RW_STORE_MEMORY_ALIGN;
+#if defined(MADV_HUGEPAGE)
+  (void)madvise(a, whole, MADV_HUGEPAGE); /* advice: where it is refused the block works in small pages */
+#endif
+  PetscCall(PetscMemzero(a, size));
+  PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &block));
+  PetscCall(PetscContainerSetPointer(block, raw));
+  PetscCall(PetscContainerSetUserDestroy(block, MemoryBlockFree));
+  PetscCall(PetscMalloc1(store->slots, &mem->slot));
+  for (PetscInt64 i = 0; i < store->slots; i++) PetscCall(MemorySlotOnArray(store->templ, (PetscScalar *)(a + i * stride), block, &mem->slot[i]));
+  PetscCall(PetscContainerDestroy(&block)); /* the slots hold it */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwStoreSetUp_Memory(RwStore store)
 {
   RwStore_Memory *mem = (RwStore_Memory *)store->data;
+  PetscBool       plain;
 
   PetscFunctionBegin;
-  /* PETSc zeroes a new vector's array, so every slot is first touched here,
-     once, and no sweep pays its page faults (perf: they fall in VecDuplicateVecs) */
-  if (store->slots) PetscCall(VecDuplicateVecs(store->templ, (PetscInt)store->slots, &mem->slot));
+  if (!store->slots) PetscFunctionReturn(PETSC_SUCCESS);
+  /* vectors of another type (a device's) are duplicated as PETSc makes them */
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)store->templ, &plain, VECSEQ, VECMPI, ""));
+  if (plain) PetscCall(MemorySlotsInBlock(store, mem));
+  else PetscCall(VecDuplicateVecs(store->templ, (PetscInt)store->slots, &mem->slot));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
