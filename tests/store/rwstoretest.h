@@ -134,6 +134,19 @@ static inline PetscInt rw_store_differ(Vec a, Vec b)
   return bad;
 }
 
+/* The gradient of problem p (J, dJ/dm, dJ/du0) equals the reference's bit
+   for bit; what and ref name the two runs in a failure */
+static inline void rw_store_same_gradient(const char what[], const char ref[], PetscReal J0, const RwTestProblem *p0, PetscReal J, const RwTestProblem *p)
+{
+  PetscInt bad;
+
+  rw_assert_all(!memcmp(&J0, &J, sizeof(J)), "%s: J %.17g, %.17g with %s", what, (double)J, (double)J0, ref);
+  bad = rw_store_differ(p0->g, p->g);
+  rw_assert_all(!bad, "%s: %d values of dJ/dm differ from %s", what, (int)bad, ref);
+  bad = rw_store_differ(p0->gu0, p->gu0);
+  rw_assert_all(!bad, "%s: %d values of dJ/du0 differ from %s", what, (int)bad, ref);
+}
+
 /* A state on a DMDA of dimension dim with dof components: 37; 13 x 11; 7 x 6 x 5 points */
 static inline PetscErrorCode rw_store_grid(MPI_Comm comm, PetscInt dim, PetscInt dof, Vec *u)
 {
