@@ -6,8 +6,10 @@
    The slots' arrays lie in one block aligned to 2 MiB and marked for
    transparent huge pages where the system has them: a sweep that writes or
    reads a new state every step otherwise takes a TLB miss every 4 KiB of it
-   (the hardware prefetchers stop at those page edges too), which made the
-   forward sweep of a store-all gradient 1.2-1.3x the forward alone. */
+   (the hardware prefetchers stop at those page edges too): writing 200
+   states of 1 MiB in turn took 1.02-1.29x the time of writing two
+   alternately with small pages, 1.00-1.08x with huge ones (doc/benchmarks.md,
+   "Huge-page slots"). */
 #include <rewind/private/storeimpl.h>
 #include <petsc/private/vecimpl.h> /* the template's ops, which a slot made on an array copies */
 #include <sys/mman.h>
