@@ -151,7 +151,7 @@ PetscErrorCode BenchProblemCreate(RwModel model, BenchProblem *p)
   p->model = model;
   PetscCall(RwModelCreateParameters(model, &p->m));
   PetscCall(RwModelCreateState(model, &p->u0));
-  PetscCall(RwModelCreateState(model, &p->target));
+  PetscCall(RwModelCreateField(model, &p->target));
   PetscCall(RwModelGetDefaults(model, p->m, p->u0, p->target));
   PetscCall(RwObjectiveCreate(model, &p->obj));
   PetscCall(RwObjectiveAddTerminalMisfit(p->obj, p->target, 1.0));

@@ -239,6 +239,20 @@ START_TEST(test_bad_input)
     const PetscReal x[4] = {50, 60, 50, 175.5}; /* the grid spans [-40, 150] x [-40, 130] */
     rw_assert_error(RwModelWaveSetSources(model, 2, x), "Source 1 has coordinate 175.5 in direction y, outside the grid");
   }
+  { /* a terminal misfit's target is a field of the observed component, not a two-component state */
+    RwObjective obj;
+    Vec         x;
+
+    RW_CHECK(RwObjectiveCreate(model, &obj));
+    RW_CHECK(RwModelCreateState(model, &x));
+    rw_assert_error(RwObjectiveAddTerminalMisfit(obj, x, 1.0), "Terminal misfit target: 720 values");
+    ck_assert_msg(strstr(rw_test_captured(), "expected a field of the state's grid, one value per point: 360"), "the message does not say what was expected: %s", rw_test_captured());
+    RW_CHECK(VecDestroy(&x));
+    RW_CHECK(RwModelCreateField(model, &x));
+    RW_CHECK(RwObjectiveAddTerminalMisfit(obj, x, 1.0));
+    RW_CHECK(VecDestroy(&x));
+    RW_CHECK(RwObjectiveDestroy(&obj));
+  }
   RW_CHECK(VecDestroy(&m));
   RW_CHECK(RwModelDestroy(&model));
   RW_CHECK(rw_test_model_type("heat", "-da_grid_x 8 -da_grid_y 8", &model));

@@ -91,6 +91,18 @@ PetscErrorCode RwTermAddTerminal(RwObjective obj, Vec target, PetscReal weight)
   PetscCall(RwModelGetCellVolume(obj->model, &vol));
   PetscCall(RwModelGetStateInfo(obj->model, &c->dof, NULL, &c->comp));
   PetscCall(RwModelCreateField(obj->model, &c->target));
+  { /* the target is a field (the observed component), not a state: a state's vector of a multi-component model would not fit */
+    PetscInt  n, N, nt, Nt;
+    PetscBool fits;
+
+    PetscCall(VecGetLocalSize(c->target, &n));
+    PetscCall(VecGetSize(c->target, &N));
+    PetscCall(VecGetLocalSize(target, &nt));
+    PetscCall(VecGetSize(target, &Nt));
+    fits = (PetscBool)(N == Nt && n == nt);
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &fits, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)obj))); /* every rank stops, or none */
+    PetscCheck(fits, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_SIZ, "Terminal misfit target: %" PetscInt_FMT " values (%" PetscInt_FMT " on this rank); expected a field of the state's grid, one value per point: %" PetscInt_FMT " (%" PetscInt_FMT "); make it with RwModelCreateField(), not RwModelCreateState() (a state of this model has %" PetscInt_FMT " components)", Nt, nt, N, n, c->dof);
+  }
   PetscCall(VecCopy(target, c->target));
   c->weight = weight * vol;
   PetscCall(RwObjectiveAddTerm(obj, "terminal", &ops, 1, &final, NULL, c));
