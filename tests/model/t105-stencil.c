@@ -271,7 +271,7 @@ START_TEST(test_points)
   RwStencil                   st;
   RwStencilPoints             pts;
   PetscReal                   coords[14], vals[7], wts[7], x0, y0, lin = 0, dot1 = 0, dot2;
-  Vec                         u, ul, s;
+  Vec                         u, s;
   PetscScalar                *a;
   PetscInt                    p = 0;
   PetscRandom                 rnd;
@@ -283,7 +283,6 @@ START_TEST(test_points)
   for (PetscInt q = 0; q < n; q++) coords[2 * q] = 0.13 + 0.11 * q, coords[2 * q + 1] = 0.3 + 0.05 + 0.19 * q;
   RW_CHECK(RwStencilPointsCreate(model, 1, n, coords, &pts));
   RW_CHECK(DMCreateGlobalVector(st->da, &u));
-  RW_CHECK(DMCreateLocalVector(st->da, &ul));
   RW_CHECK(VecDuplicate(u, &s));
   /* component 1 holds 2 + 3 y: linear, the same on the mirrored side of no boundary the points reach */
   RW_CHECK(VecGetArray(u, &a));
@@ -295,10 +294,7 @@ START_TEST(test_points)
       a[p + 1] = 2 + 3 * y;
     }
   RW_CHECK(VecRestoreArray(u, &a));
-  RW_CHECK(RwStencilGlobalToLocal(st, u, ul, PETSC_TRUE));
-  RW_CHECK(VecGetArrayRead(ul, (const PetscScalar **)&a));
-  RW_CHECK(RwStencilPointsInterpolate(pts, a, vals));
-  RW_CHECK(VecRestoreArrayRead(ul, (const PetscScalar **)&a));
+  RW_CHECK(RwStencilPointsInterpolate(pts, u, vals));
   for (PetscInt q = 0; q < n; q++) lin = PetscMax(lin, PetscAbsReal(vals[q] - (2 + 3 * coords[2 * q + 1])));
   rw_assert_all(lin < 1e-13, "interpolation of a linear function is off by %g", (double)lin);
   /* <I u, w> = <u, S w> for random u, w */
@@ -306,10 +302,7 @@ START_TEST(test_points)
   RW_CHECK(VecSetRandom(u, rnd));
   RW_CHECK(PetscRandomDestroy(&rnd));
   for (PetscInt q = 0; q < n; q++) wts[q] = 1 + 0.5 * q;
-  RW_CHECK(RwStencilGlobalToLocal(st, u, ul, PETSC_TRUE));
-  RW_CHECK(VecGetArrayRead(ul, (const PetscScalar **)&a));
-  RW_CHECK(RwStencilPointsInterpolate(pts, a, vals));
-  RW_CHECK(VecRestoreArrayRead(ul, (const PetscScalar **)&a));
+  RW_CHECK(RwStencilPointsInterpolate(pts, u, vals));
   for (PetscInt q = 0; q < n; q++) dot1 += vals[q] * wts[q];
   RW_CHECK(VecSet(s, 0));
   RW_CHECK(VecGetArray(s, &a));
@@ -322,7 +315,6 @@ START_TEST(test_points)
   RW_CHECK(RwStencilPointsDestroy(&pts)); /* NULL-safe */
   RW_CHECK(VecDestroy(&s));
   RW_CHECK(VecDestroy(&u));
-  RW_CHECK(VecDestroy(&ul));
   RW_CHECK(RwStencilDestroy(&st));
   model->data = NULL;
   RW_CHECK(RwModelDestroy(&model));

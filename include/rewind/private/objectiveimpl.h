@@ -33,7 +33,6 @@ struct _p_RwObjective {
   RwReproSum acc;    /* one sum per term, then one for the tangent */
   PetscReal  values[RW_OBJECTIVE_MAX_TERMS];
   Vec        work;   /* adjoint sources for the tangent */
-  Vec        uloc;   /* a ghosted state, for terms that interpolate */
   Vec        m, dm;  /* the run's parameters and tangent direction (not owned) */
   PetscBool  hasgradient; /* a term depends on m directly: gf and gt exist */
   Vec       *gf;     /* per field: dJ/dm accumulated by the terms in a reverse sweep */

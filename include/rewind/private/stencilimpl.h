@@ -120,9 +120,11 @@ typedef struct _n_RwStencilPoints *RwStencilPoints;
 PETSC_EXTERN PetscErrorCode RwStencilPointsCreate(RwModel, PetscInt, PetscInt, const PetscReal[], RwStencilPoints *);
 PETSC_EXTERN PetscErrorCode RwStencilPointsDestroy(RwStencilPoints *);
 PETSC_EXTERN PetscErrorCode RwStencilPointsGetLocal(RwStencilPoints, PetscInt *, const PetscInt **, const PetscBool **);
+PETSC_EXTERN PetscErrorCode RwStencilPointsGather(RwStencilPoints, Vec, const PetscScalar **);
+PETSC_EXTERN PetscErrorCode RwStencilPointsRestore(RwStencilPoints, const PetscScalar **);
 PETSC_EXTERN PetscReal      RwStencilPointsRead(RwStencilPoints, PetscInt, const PetscScalar[]);
 PETSC_EXTERN void           RwStencilPointsSpreadOne(RwStencilPoints, PetscInt, PetscReal, PetscScalar[]);
-PETSC_EXTERN PetscErrorCode RwStencilPointsInterpolate(RwStencilPoints, const PetscScalar[], PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwStencilPointsInterpolate(RwStencilPoints, Vec, PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwStencilPointsSpread(RwStencilPoints, const PetscReal[], PetscScalar[]);
 
 /* A view of array a, laid out over box b with dof scalars a point, from point (i, j, k) */

@@ -15,11 +15,17 @@
 
   The points work on any RwModel through its coordinate and ghost rule ops,
   so model-independent code (objective terms) uses them as well.
+
+  Reading them at every step (receivers, sensors) gathers only their
+  corners' values from the state (RwStencilPointsGather(): one scatter of a
+  few values, made at the first read), not the whole state with its ghosts:
+  a full copy per step cost as much as the wave step itself at 1024^2.
 */
 #include <rewind/private/stencilimpl.h>
 
 typedef struct {
   PetscInt  gidx[8]; /* the point a corner stands for, in the ghosted local array */
+  PetscInt  ridx[8]; /* where the gather puts its value (RwStencilPointsGather()) */
   PetscInt  oidx[8]; /* the corner's point in the owned array, -1 if another rank's */
   PetscReal w[8];    /* interpolation weight */
   PetscReal sign[8]; /* ghost sign of the corner: how its point enters */
@@ -32,6 +38,9 @@ struct _n_RwStencilPoints {
   PetscInt       *id;    /* their indices, increasing */
   PetscBool      *owner; /* whether this rank reports the point */
   RwStencilPoint *loc;
+  DM              da;     /* the state's grid */
+  VecScatter      gather; /* the corners' values from a state, into vals; made at the first read */
+  Vec             vals;
 };
 
 /* The grid around the points: sizes, owned and ghosted boxes, and per
@@ -147,6 +156,8 @@ PetscErrorCode RwStencilPointsCreate(RwModel model, PetscInt comp, PetscInt n, c
   PetscCall(RwPointsGridGet(model, comp, &G));
   PetscCall(PetscNew(&P));
   P->comm     = PetscObjectComm((PetscObject)model);
+  P->da       = model->da;
+  PetscCall(PetscObjectReference((PetscObject)P->da));
   P->n        = n;
   P->ncorners = 1 << G.dim;
   PetscCall(PetscMalloc3(n, &P->id, n, &P->owner, n, &P->loc));
@@ -170,6 +181,9 @@ PetscErrorCode RwStencilPointsDestroy(RwStencilPoints *pts)
   PetscFunctionBegin;
   if (!pts || !*pts) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscFree3((*pts)->id, (*pts)->owner, (*pts)->loc));
+  PetscCall(VecScatterDestroy(&(*pts)->gather));
+  PetscCall(VecDestroy(&(*pts)->vals));
+  PetscCall(DMDestroy(&(*pts)->da));
   PetscCall(PetscFree(*pts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -191,22 +205,93 @@ PetscErrorCode RwStencilPointsGetLocal(RwStencilPoints pts, PetscInt *nloc, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The scatter of every distinct corner this rank reads, from the state's
+   global vector into vals, and each corner's place in vals */
+static PetscErrorCode RwStencilPointsSetUpGather(RwStencilPoints pts)
+{
+  ISLocalToGlobalMapping ltog;
+  const PetscInt        *global;
+  PetscInt              *g, n = 0;
+  IS                     from;
+  Vec                    u;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(pts->nloc * pts->ncorners + 1, &g));
+  for (PetscInt i = 0; i < pts->nloc; i++)
+    for (PetscInt c = 0; c < pts->ncorners; c++) g[n++] = pts->loc[i].gidx[c];
+  PetscCall(PetscSortRemoveDupsInt(&n, g));
+  for (PetscInt i = 0; i < pts->nloc; i++)
+    for (PetscInt c = 0; c < pts->ncorners; c++) PetscCall(PetscFindInt(pts->loc[i].gidx[c], n, g, &pts->loc[i].ridx[c]));
+  /* a corner is a grid point (a ghost beyond a boundary stands for the point
+     it mirrors, a periodic image for the point it wraps to): every one has a
+     global index */
+  PetscCall(DMGetLocalToGlobalMapping(pts->da, &ltog));
+  PetscCall(ISLocalToGlobalMappingGetIndices(ltog, &global));
+  for (PetscInt q = 0; q < n; q++) g[q] = global[g[q]];
+  PetscCall(ISLocalToGlobalMappingRestoreIndices(ltog, &global));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, g, PETSC_OWN_POINTER, &from));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &pts->vals));
+  PetscCall(DMGetGlobalVector(pts->da, &u));
+  PetscCall(VecScatterCreate(u, from, pts->vals, NULL, &pts->gather));
+  PetscCall(DMRestoreGlobalVector(pts->da, &u));
+  PetscCall(ISDestroy(&from));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
-  RwStencilPointsRead - the interpolated value of local point i (0 <= i < nloc)
-  from a ghosted state array (RwModelGlobalToLocal()); a corner beyond a
-  boundary reads its mirrored point with the ghost's sign (diagonal ghosts
-  may not be filled)
+  RwStencilPointsGather - the values of a state at the corners of the points
+  this rank holds, for RwStencilPointsRead(); a few values moved, however
+  large the grid
+
+  Collective
+
+  Input Parameter:
+. u - a state (global vector of the model's grid)
+
+  Output Parameter:
+. vals - the corners' values; give it back with RwStencilPointsRestore()
+
+  Level: developer
+@*/
+PetscErrorCode RwStencilPointsGather(RwStencilPoints pts, Vec u, const PetscScalar **vals)
+{
+  PetscFunctionBegin;
+  if (!pts->gather) PetscCall(RwStencilPointsSetUpGather(pts));
+  PetscCall(VecScatterBegin(pts->gather, u, pts->vals, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecScatterEnd(pts->gather, u, pts->vals, INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(VecGetArrayRead(pts->vals, vals));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilPointsRestore - gives back the array of RwStencilPointsGather()
 
   Not collective
 
   Level: developer
 @*/
-PetscReal RwStencilPointsRead(RwStencilPoints pts, PetscInt i, const PetscScalar uloc[])
+PetscErrorCode RwStencilPointsRestore(RwStencilPoints pts, const PetscScalar **vals)
+{
+  PetscFunctionBegin;
+  PetscCall(VecRestoreArrayRead(pts->vals, vals));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilPointsRead - the interpolated value of local point i (0 <= i < nloc)
+  from the corners' values of RwStencilPointsGather(); a corner beyond a
+  boundary reads its mirrored point with the ghost's sign
+
+  Not collective
+
+  Level: developer
+@*/
+PetscReal RwStencilPointsRead(RwStencilPoints pts, PetscInt i, const PetscScalar vals[])
 {
   const RwStencilPoint *p = &pts->loc[i];
   PetscReal             v = 0;
 
-  for (PetscInt c = 0; c < pts->ncorners; c++) v += p->w[c] * p->sign[c] * PetscRealPart(uloc[p->gidx[c]]);
+  for (PetscInt c = 0; c < pts->ncorners; c++) v += p->w[c] * p->sign[c] * PetscRealPart(vals[p->ridx[c]]);
   return v;
 }
 
@@ -232,19 +317,23 @@ void RwStencilPointsSpreadOne(RwStencilPoints pts, PetscInt i, PetscReal value, 
   Collective
 
   Input Parameter:
-. uloc - a ghosted state array (RwModelGlobalToLocal())
+. u - a state (global vector of the model's grid)
 
   Output Parameter:
 . values - values[s] for s < n
 
   Level: developer
 @*/
-PetscErrorCode RwStencilPointsInterpolate(RwStencilPoints pts, const PetscScalar uloc[], PetscReal values[])
+PetscErrorCode RwStencilPointsInterpolate(RwStencilPoints pts, Vec u, PetscReal values[])
 {
+  const PetscScalar *vals;
+
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(values, pts->n));
+  PetscCall(RwStencilPointsGather(pts, u, &vals));
   for (PetscInt i = 0; i < pts->nloc; i++)
-    if (pts->owner[i]) values[pts->id[i]] = RwStencilPointsRead(pts, i, uloc);
+    if (pts->owner[i]) values[pts->id[i]] = RwStencilPointsRead(pts, i, vals);
+  PetscCall(RwStencilPointsRestore(pts, &vals));
   /* one owner per point: the sum adds one value to zeros, exactly */
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, values, pts->n, MPIU_REAL, MPIU_SUM, pts->comm));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -38,7 +38,6 @@ PetscErrorCode RwObjectiveCreate(RwModel model, RwObjective *obj)
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)o, prefix));
   }
   PetscCall(RwModelCreateState(model, &o->work));
-  PetscCall(DMCreateLocalVector(model->da, &o->uloc));
   *obj = o;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -836,7 +835,6 @@ PetscErrorCode RwObjectiveDestroy(RwObjective *obj)
   PetscCall(PetscFree2((*obj)->gf, (*obj)->gt));
   PetscCall(RwReproSumDestroy(&(*obj)->acc));
   PetscCall(VecDestroy(&(*obj)->work));
-  PetscCall(VecDestroy(&(*obj)->uloc));
   PetscCall(RwModelDestroy(&(*obj)->model));
   PetscCall(PetscHeaderDestroy(obj));
   PetscFunctionReturn(PETSC_SUCCESS);

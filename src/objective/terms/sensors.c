@@ -38,23 +38,22 @@ static PetscErrorCode SensorsValue(RwObjective obj, PetscInt64 k, PetscReal w, V
 {
   RwSensors         *c    = (RwSensors *)ctx;
   const PetscReal   *d    = c->data + SensorsFindTime(c, k) * c->nsensors;
-  const PetscScalar *uloc;
+  const PetscScalar *vals;
   const PetscInt    *id;
   const PetscBool   *owner;
   PetscInt           nloc;
 
   PetscFunctionBegin;
   PetscCall(RwStencilPointsGetLocal(c->pts, &nloc, &id, &owner));
-  PetscCall(RwModelGlobalToLocal(obj->model, u, obj->uloc));
-  PetscCall(VecGetArrayRead(obj->uloc, &uloc));
+  PetscCall(RwStencilPointsGather(c->pts, u, &vals));
   for (PetscInt i = 0; i < nloc; i++) {
     PetscReal r;
 
     if (!owner[i]) continue;
-    r = RwStencilPointsRead(c->pts, i, uloc) - d[id[i]];
+    r = RwStencilPointsRead(c->pts, i, vals) - d[id[i]];
     PetscCall(RwReproSumAdd(acc, slot, 0.5 * w * r * r * c->isigma2));
   }
-  PetscCall(VecRestoreArrayRead(obj->uloc, &uloc));
+  PetscCall(RwStencilPointsRestore(c->pts, &vals));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -62,32 +61,28 @@ static PetscErrorCode SensorsAdjoint(RwObjective obj, PetscInt64 k, PetscReal w,
 {
   RwSensors         *c = (RwSensors *)ctx;
   const PetscReal   *d = c->data + SensorsFindTime(c, k) * c->nsensors;
-  const PetscScalar *uloc;
+  const PetscScalar *vals;
   PetscScalar       *l;
   const PetscInt    *id;
   PetscInt           nloc;
 
   PetscFunctionBegin;
   PetscCall(RwStencilPointsGetLocal(c->pts, &nloc, &id, NULL));
-  PetscCall(RwModelGlobalToLocal(obj->model, u, obj->uloc));
-  PetscCall(VecGetArrayRead(obj->uloc, &uloc));
+  PetscCall(RwStencilPointsGather(c->pts, u, &vals));
   PetscCall(VecGetArray(lambda, &l));
-  for (PetscInt i = 0; i < nloc; i++) RwStencilPointsSpreadOne(c->pts, i, w * (RwStencilPointsRead(c->pts, i, uloc) - d[id[i]]) * c->isigma2, l);
+  for (PetscInt i = 0; i < nloc; i++) RwStencilPointsSpreadOne(c->pts, i, w * (RwStencilPointsRead(c->pts, i, vals) - d[id[i]]) * c->isigma2, l);
   PetscCall(VecRestoreArray(lambda, &l));
-  PetscCall(VecRestoreArrayRead(obj->uloc, &uloc));
+  PetscCall(RwStencilPointsRestore(c->pts, &vals));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode RwTermSensorsInterpolate(RwObjective obj, RwTerm *t, Vec u, PetscReal values[])
 {
-  RwSensors         *c = (RwSensors *)t->ctx;
-  const PetscScalar *uloc;
+  RwSensors *c = (RwSensors *)t->ctx;
 
   PetscFunctionBegin;
-  PetscCall(RwModelGlobalToLocal(obj->model, u, obj->uloc));
-  PetscCall(VecGetArrayRead(obj->uloc, &uloc));
-  PetscCall(RwStencilPointsInterpolate(c->pts, uloc, values));
-  PetscCall(VecRestoreArrayRead(obj->uloc, &uloc));
+  (void)obj;
+  PetscCall(RwStencilPointsInterpolate(c->pts, u, values));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -117,9 +117,8 @@ PetscErrorCode RwObjectiveSetWaveReceivers(RwObjective obj, PetscInt nrec, const
 @*/
 PetscErrorCode RwModelWaveRecord(RwModel model, Vec m, PetscInt nrec, const PetscReal coords[], PetscReal traces[])
 {
-  RwStencilPoints    pts;
-  Vec                u, un, uloc;
-  const PetscScalar *a;
+  RwStencilPoints pts;
+  Vec             u, un;
 
   PetscFunctionBegin;
   PetscCall(RwWaveCheckType(model, "RwModelWaveRecord"));
@@ -127,7 +126,6 @@ PetscErrorCode RwModelWaveRecord(RwModel model, Vec m, PetscInt nrec, const Pets
   PetscCall(RwStencilPointsCreate(model, 0, nrec, coords, &pts));
   PetscCall(RwModelCreateState(model, &u));
   PetscCall(VecDuplicate(u, &un));
-  PetscCall(DMCreateLocalVector(model->da, &uloc));
   PetscCall(RwModelSetParameters(model, m));
   PetscCall(VecSet(u, 0));
   for (PetscInt64 k = 0; k <= model->n; k++) {
@@ -135,13 +133,9 @@ PetscErrorCode RwModelWaveRecord(RwModel model, Vec m, PetscInt nrec, const Pets
       PetscCall(RwModelStep(model, k - 1, u, un));
       PetscCall(VecSwap(u, un));
     }
-    PetscCall(RwModelGlobalToLocal(model, u, uloc));
-    PetscCall(VecGetArrayRead(uloc, &a));
-    PetscCall(RwStencilPointsInterpolate(pts, a, traces + k * nrec));
-    PetscCall(VecRestoreArrayRead(uloc, &a));
+    PetscCall(RwStencilPointsInterpolate(pts, u, traces + k * nrec));
   }
   PetscCall(RwModelCheckFinite(model));
-  PetscCall(VecDestroy(&uloc));
   PetscCall(VecDestroy(&un));
   PetscCall(VecDestroy(&u));
   PetscCall(RwStencilPointsDestroy(&pts));
