@@ -78,6 +78,7 @@ typedef struct {
   RwAdjoint   adj;
 } BenchProblem;
 PETSC_INTERN PetscErrorCode BenchProblemCreate(RwModel, BenchProblem *);
+PETSC_INTERN PetscErrorCode BenchProblemCreateFromOptions(RwModel, BenchProblem *);
 PETSC_INTERN PetscErrorCode BenchProblemAdjoint(BenchProblem *, const char[]);
 PETSC_INTERN PetscErrorCode BenchProblemDestroy(BenchProblem *);
 typedef PetscErrorCode (*BenchFn)(void *, PetscInt);

@@ -186,7 +186,7 @@ static PetscErrorCode GradOptionsCase(const BenchConfig *cfg, BenchResults res)
   PetscCall(RwModelSetType(model, RWMODELHEAT));
   PetscCall(RwModelSetFromOptions(model));
   PetscCall(RwModelSetUp(model));
-  PetscCall(BenchProblemCreate(model, &p));
+  PetscCall(BenchProblemCreateFromOptions(model, &p));
   PetscCall(GradCase(cfg, res, &p, cfg->weak ? "options (weak)" : "options", NULL, &fwd, &counts));
   PetscCall(BenchProblemDestroy(&p));
   PetscFunctionReturn(PETSC_SUCCESS);

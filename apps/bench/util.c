@@ -1,5 +1,6 @@
 /* rewind-bench: timing, options of the built-in cases, the heat models they run. */
 #include "bench.h"
+#include "../common/objective.h"
 #include <math.h>
 #include <petscdmda.h>
 
@@ -143,8 +144,9 @@ PetscErrorCode BenchParseNames(const char opt[], const char list[], PetscInt n, 
 }
 
 /* The default problem of a set-up model: kappa, u0, the target of a terminal
-   misfit; the problem takes over the caller's reference to the model */
-PetscErrorCode BenchProblemCreate(RwModel model, BenchProblem *p)
+   misfit, or (fromoptions) the objective rewind-gradient makes from the
+   options; the problem takes over the caller's reference to the model */
+static PetscErrorCode BenchProblemCreateWith(RwModel model, PetscBool fromoptions, BenchProblem *p)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(p, sizeof(*p)));
@@ -154,9 +156,26 @@ PetscErrorCode BenchProblemCreate(RwModel model, BenchProblem *p)
   PetscCall(RwModelCreateField(model, &p->target));
   PetscCall(RwModelGetDefaults(model, p->m, p->u0, p->target));
   PetscCall(RwObjectiveCreate(model, &p->obj));
-  PetscCall(RwObjectiveAddTerminalMisfit(p->obj, p->target, 1.0));
+  if (fromoptions) PetscCall(RwAppObjectiveFromOptions(model, p->obj));
+  else PetscCall(RwObjectiveAddTerminalMisfit(p->obj, p->target, 1.0));
   PetscCall(VecDuplicate(p->m, &p->g));
   PetscCall(VecDuplicate(p->u0, &p->gu0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BenchProblemCreate(RwModel model, BenchProblem *p)
+{
+  PetscFunctionBegin;
+  PetscCall(BenchProblemCreateWith(model, PETSC_FALSE, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The options case's problem: the objective as rewind-gradient makes it
+   (wave receivers and observations from -rw_wave_receivers, -rw_obs) */
+PetscErrorCode BenchProblemCreateFromOptions(RwModel model, BenchProblem *p)
+{
+  PetscFunctionBegin;
+  PetscCall(BenchProblemCreateWith(model, PETSC_TRUE, p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -92,6 +92,15 @@ PY
 done
 ! ls "$tmp"/*.h5 "$tmp"/*.bin 2> /dev/null || { echo "FAIL: checkpoint or plain files left behind"; exit 1; }
 
+# the options case solves what rewind-gradient would: a wave model with its
+# receivers (once a crash on the state-shaped target, then receivers unused)
+run 2 -rw_bench_sections gradient -rw_bench_gradient_cases options -rw_model_type wave -da_grid_x 48 -da_grid_y 40 -rw_wave_nbl 4 \
+  -rw_steps 30 -rw_schedule_type storeall -rw_wave_receivers 100,60,250,200 -rw_bench_repeat 1 -rw_bench_seconds 0 > "$tmp/wave.txt" 2>&1 ||
+  { echo "FAIL: the options case on a wave model"; grep 'PETSC ERROR' "$tmp/wave.txt" | head -5; exit 1; }
+grep -q '^  options  *48x40  *30  *storeall' "$tmp/wave.txt" || { echo "FAIL: no options row for the wave model"; cat "$tmp/wave.txt"; exit 1; }
+! grep -q 'rw_wave_receivers was given but never used' "$tmp/wave.txt" || { echo "FAIL: the options case ignored -rw_wave_receivers"; exit 1; }
+echo "ok the options case on a wave model with receivers"
+
 # bad options name themselves
 bad() { # bad EXPECTED OPTIONS...
   expected=$1
