@@ -15,7 +15,11 @@
     reads into the caller's vector;
   - under the driver, revolve and multilevel gradients (J, dJ/dm, dJ/du0)
     with prefetch are bitwise those without it and those of the memory
-    store, and the reads were served by prefetches.
+    store, and the reads were served by prefetches;
+  - a prefetched read that fails (-rw_store_hdf5_fail_read, as a read from
+    a file cut short would) stops the gradient on every rank with the
+    checkpoint, the call and the cause, and gives no gradient; the next
+    solve reads the file again and gives the memory store's bits.
 */
 #include "rwstoretest.h"
 
@@ -191,6 +195,49 @@ START_TEST(test_driver_prefetch)
 }
 END_TEST
 
+START_TEST(test_prefetch_fails)
+{
+  const char   *common = "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_steps 40 -rw_schedule_type revolve -rw_schedule_ram_slots 4 -rw_store_type";
+  char          opts[2][2 * PETSC_MAX_PATH_LEN], file[PETSC_MAX_PATH_LEN];
+  RwModel       model[2];
+  RwTestProblem p[2];
+  PetscReal     J[2] = {0, 0};
+  RwStore       store;
+  RwStoreCounts c;
+
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
+  snprintf(file, sizeof(file), "%s/failread.h5", dir);
+  snprintf(opts[0], sizeof(opts[0]), "%s memory", common);
+  snprintf(opts[1], sizeof(opts[1]), "%s hdf5 -rw_store_hdf5_file %s -rw_store_hdf5_fail_read 3", common, file);
+  for (int s = 0; s < 2; s++) {
+    RW_CHECK(rw_test_model(opts[s], &model[s]));
+    RW_CHECK(rw_test_problem(model[s], &p[s]));
+  }
+  RW_CHECK(RwAdjointSolve(p[0].adj, p[0].m, p[0].u0, &J[0], p[0].g, p[0].gu0));
+  RW_CHECK(VecSet(p[1].g, 0));
+  rw_assert_error(RwAdjointSolve(p[1].adj, p[1].m, p[1].u0, &J[1], p[1].g, p[1].gu0), "failed: pread (simulated by -rw_store_hdf5_fail_read) in the prefetching reader: Input/output error");
+  ck_assert_msg(strstr(rw_test_captured(), file) && strstr(rw_test_captured(), "reading checkpoint /slot_"), "the error does not name the checkpoint and the file: %s", rw_test_captured());
+  {
+    PetscReal norm;
+
+    RW_CHECK(VecNorm(p[1].g, NORM_INFINITY, &norm));
+    rw_assert_all(norm == 0, "a gradient came out of the failed solve: |dJ/dm|_inf = %g", (double)norm);
+  }
+  /* the third prefetch has gone by: the same driver solves again, from the file */
+  RW_CHECK(RwAdjointSolve(p[1].adj, p[1].m, p[1].u0, &J[1], p[1].g, p[1].gu0));
+  RW_CHECK(RwAdjointGetStore(p[1].adj, RW_LEVEL_RAM, &store));
+  RW_CHECK(RwStoreGetCounts(store, &c));
+  rw_assert_all(c.prefetch_hits > 0, "the solve after the failure served no read from a prefetch");
+  rw_store_same_gradient("revolve on hdf5 after a failed prefetch", "the memory store", J[0], &p[0], J[1], &p[1]);
+  for (int s = 0; s < 2; s++) {
+    RW_CHECK(rw_test_problem_destroy(&p[s]));
+    RW_CHECK(RwModelDestroy(&model[s]));
+  }
+  rw_assert_all(!rw_store_exists(file), "%s is left after the driver is destroyed", file);
+  RW_CHECK(rw_store_rmdir(dir));
+}
+END_TEST
+
 Suite *rw_test_suite(void)
 {
   Suite *s  = suite_create("hdf5-prefetch");
@@ -200,6 +247,7 @@ Suite *rw_test_suite(void)
   tcase_add_test(tc, test_prefetch_swap);
   tcase_add_test(tc, test_prefetch_stale);
   tcase_add_test(tc, test_driver_prefetch);
+  tcase_add_test(tc, test_prefetch_fails);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -106,8 +106,8 @@ static void RwH5ReaderJob(RwH5Writer *r)
     pthread_mutex_unlock(&r->after->lock);
   }
   t0        = RwH5WriterNow(); /* the reader's own work, not its wait for the writer */
-  r->failed = "pread";
-  r->err    = RwH5ReaderCopy(r, r->base);
+  r->failed = r->kill ? "pread (simulated by -rw_store_hdf5_fail_read)" : "pread";
+  r->err    = r->kill ? EIO : RwH5ReaderCopy(r, r->base);
   r->local  = r->err ? 0 : r->sum(r->sumctx, r->buf);
   r->seconds = RwH5WriterNow() - t0;
 }
@@ -175,11 +175,13 @@ void RwH5WriterPost(RwH5Writer *w, off_t base, int kill)
 }
 
 /* Reads the slot whose data start at base into buf; when after is given,
-   only once that writer's job number ticket has written its bytes (0: at once) */
-void RwH5ReaderPost(RwH5Writer *r, off_t base, RwH5Writer *after, long ticket)
+   only once that writer's job number ticket has written its bytes (0: at once);
+   fail: the read fails as one from a file cut short would (EIO) */
+void RwH5ReaderPost(RwH5Writer *r, off_t base, RwH5Writer *after, long ticket, int fail)
 {
   pthread_mutex_lock(&r->lock);
   r->base   = base;
+  r->kill   = fail;
   r->after  = ticket > 0 ? after : NULL;
   r->ticket = ticket;
   r->busy   = 1;

@@ -45,7 +45,7 @@ struct RwH5Writer {
   /* one job at a time, under lock */
   int         busy, quit;
   off_t       base;   /* the slot's file offset */
-  int         kill;   /* writer, tests: SIGKILL once half of the bytes are written */
+  int         kill;   /* writer, tests: SIGKILL once half of the bytes are written; reader, debugging: fail as a file cut short would */
   RwH5Writer *after;  /* reader: the writer whose job number ticket must have written its bytes first */
   long        ticket;
   long        posted, copied; /* writer: jobs posted, jobs whose bytes are written (or failed) */
@@ -59,7 +59,7 @@ struct RwH5Writer {
 int  RwH5WriterStart(RwH5Writer *, const char path[]);
 int  RwH5ReaderStart(RwH5Writer *, const char path[]);
 void RwH5WriterPost(RwH5Writer *, off_t base, int kill);
-void RwH5ReaderPost(RwH5Writer *, off_t base, RwH5Writer *after, long ticket);
+void RwH5ReaderPost(RwH5Writer *, off_t base, RwH5Writer *after, long ticket, int fail);
 int  RwH5WriterBusy(RwH5Writer *);
 int  RwH5WriterWait(RwH5Writer *, double *waited);
 int  RwH5WriterStop(RwH5Writer *);

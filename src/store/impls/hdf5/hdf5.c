@@ -70,6 +70,7 @@ typedef struct {
   PetscBool       overwrite;                /* -rw_store_overwrite: replace an existing file */
   PetscInt        alignment;                /* -rw_store_hdf5_alignment; 0: none */
   PetscInt        failwrite;                /* -rw_store_hdf5_fail_write; 0: never */
+  PetscInt        failread, prefetched;     /* -rw_store_hdf5_fail_read; 0: never; the prefetches posted so far */
   PetscBool       async;                    /* -rw_store_hdf5_async: a background thread writes the data */
   PetscBool       prefetch;                 /* -rw_store_hdf5_prefetch: a background thread reads the slot the driver restores next */
   PetscInt        killwrite, killmark;      /* -rw_debug_kill_in_write, -rw_debug_kill_before_mark; 0: never */
@@ -1445,7 +1446,8 @@ static PetscErrorCode RwStorePrefetch_HDF5(RwStore store, PetscInt64 slot, Petsc
   if (h5->fposted && h5->fslot == slot && h5->fstep == k && h5->fwritten == h5->written[slot]) PetscFunctionReturn(PETSC_SUCCESS); /* on its way */
   (void)RwStoreHDF5PrefetchWait(store); /* a prefetch never used: its outcome does not matter */
   ticket = h5->inflight && h5->pslot == slot ? h5->writer.posted : 0;
-  RwH5ReaderPost(&h5->reader, (off_t)h5->offset[slot], &h5->writer, ticket);
+  h5->prefetched++;
+  RwH5ReaderPost(&h5->reader, (off_t)h5->offset[slot], &h5->writer, ticket, h5->failread > 0 && h5->failread == h5->prefetched);
   h5->fposted  = PETSC_TRUE;
   h5->fslot    = slot;
   h5->fstep    = k;
@@ -1714,6 +1716,7 @@ static PetscErrorCode RwStoreSetFromOptions_HDF5(RwStore store, PetscOptionItems
   PetscCall(RwOptionsInt("-rw_debug_kill_in_write", "Testing: SIGKILL half way through the data of this write (from 1) of the store", "RWSTOREHDF5", h5->killwrite, &h5->killwrite, NULL, 0, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_debug_kill_before_mark", "Testing: SIGKILL once the data of this write (from 1) are complete, before its record and valid mark", "RWSTOREHDF5", h5->killmark, &h5->killmark, NULL, 0, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_store_hdf5_fail_write", "Debugging: make the k-th write fail as a full disk would (0: never)", "RWSTOREHDF5", h5->failwrite, &h5->failwrite, NULL, 0, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_store_hdf5_fail_read", "Debugging: make the k-th prefetched read fail as one from a file cut short would (0: never)", "RWSTOREHDF5", h5->failread, &h5->failread, NULL, 0, PETSC_MAX_INT));
   PetscOptionsHeadEnd();
   /* a collective H5Dwrite's bytes may still be on their way through another rank's MPI-IO when it returns here, so only the writer thread's, whose end the reader waits for, are prefetched */
   if (!h5->async) h5->prefetch = PETSC_FALSE;
@@ -1861,7 +1864,8 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
 . -rw_store_hdf5_prefetch <bool>       - a background thread reads the checkpoint the driver restores next (RwStorePrefetch()) while the sweep goes on (default true; needs async writes)
 . -rw_debug_kill_in_write <k>          - testing: SIGKILL half way through the data of the k-th write
 . -rw_debug_kill_before_mark <k>       - testing: SIGKILL once the k-th write's data are complete, before its valid mark
-- -rw_store_hdf5_fail_write <k>        - debugging: the k-th write fails as a full disk would
+. -rw_store_hdf5_fail_write <k>        - debugging: the k-th write fails as a full disk would
+- -rw_store_hdf5_fail_read <k>         - debugging: the k-th prefetched read fails as one from a file cut short would
 
   Level: beginner
 
