@@ -12,7 +12,7 @@
 #define REWIND_FWI_H
 
 #include <rewind.h>
-#include <rewind/private/modelimpl.h>
+#include <petscdmda.h>
 #include <petsctao.h>
 
 #define FWI_MAX_FILES 256

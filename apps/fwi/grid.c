@@ -76,12 +76,14 @@ static PetscErrorCode HeldLevels(Fwi *f, PetscInt *top)
 {
   const PetscInt     dz = f->dim - 1;
   PetscInt           M[3], xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1};
+  DM                 fda;
   int               *mine, *all;
   const PetscScalar *c;
 
   PetscFunctionBegin;
   PetscCall(RwModelWaveGetGeometry(f->model, NULL, M, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(f->model->fda, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  PetscCall(RwModelGetFieldDM(f->model, &fda));
+  PetscCall(DMDAGetCorners(fda, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   PetscCall(PetscMalloc2(M[dz], &mine, M[dz], &all));
   for (PetscInt l = 0; l < M[dz]; l++) mine[l] = 1;
   PetscCall(VecGetArrayRead(f->cstart, &c));
@@ -107,6 +109,7 @@ static PetscErrorCode HeldLevels(Fwi *f, PetscInt *top)
 PetscErrorCode FwiSetUpFields(Fwi *f)
 {
   PetscInt     M[3], xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1}, top = 0;
+  DM           fda;
   Vec          fm;
   PetscScalar *mk, *l, *u, *x;
 
@@ -129,7 +132,8 @@ PetscErrorCode FwiSetUpFields(Fwi *f)
   PetscCall(VecDuplicate(f->x, &f->mask));
   PetscCall(HeldLevels(f, &top));
   PetscCall(RwModelWaveGetGeometry(f->model, NULL, M, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(f->model->fda, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  PetscCall(RwModelGetFieldDM(f->model, &fda));
+  PetscCall(DMDAGetCorners(fda, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   PetscCall(VecGetArray(f->mask, &mk));
   PetscCall(VecGetArray(f->lo, &l));
   PetscCall(VecGetArray(f->hi, &u));
@@ -155,6 +159,7 @@ PetscErrorCode FwiSetUpFields(Fwi *f)
 PetscErrorCode FwiModelError(Fwi *f, Vec x, PetscReal *err)
 {
   PetscInt           M[3], xs[3] = {0, 0, 0}, xm[3] = {1, 1, 1};
+  DM                 fda;
   const PetscScalar *a, *t;
   PetscReal          s[2] = {0, 0}, g[2];
 
@@ -162,7 +167,8 @@ PetscErrorCode FwiModelError(Fwi *f, Vec x, PetscReal *err)
   *err = -1;
   if (!f->hastrue) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwModelWaveGetGeometry(f->model, NULL, M, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(f->model->fda, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  PetscCall(RwModelGetFieldDM(f->model, &fda));
+  PetscCall(DMDAGetCorners(fda, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   PetscCall(VecGetArrayRead(x, &a));
   PetscCall(VecGetArrayRead(f->ctrue, &t));
   FWI_FOR_OWNED(i, j, k, p)

@@ -11,6 +11,7 @@ PetscErrorCode FwiSetUpGroups(Fwi *f)
 {
   MPI_Comm sub;
   PetscInt group;
+  DM       gfda, fda;
 
   PetscFunctionBegin;
   PetscCall(RwEnsembleCreate(PETSC_COMM_WORLD, &f->e));
@@ -22,12 +23,14 @@ PetscErrorCode FwiSetUpGroups(Fwi *f)
   PetscCall(RwEnsembleGetGroup(f->e, &group, NULL));
   PetscCallMPI(MPI_Comm_rank(sub, &f->subrank));
   PetscCall(FwiCreateModel(f, sub, &f->gmodel));
-  PetscCall(RwEnsembleSetDM(f->e, f->gmodel->fda, f->model->fda));
+  PetscCall(RwModelGetFieldDM(f->gmodel, &gfda));
+  PetscCall(RwModelGetFieldDM(f->model, &fda));
+  PetscCall(RwEnsembleSetDM(f->e, gfda, fda));
   PetscCall(RwModelCreateParameters(f->gmodel, &f->mg));
   PetscCall(VecDuplicate(f->mg, &f->gg));
   PetscCall(RwModelCreateState(f->gmodel, &f->u0));
   PetscCall(VecDuplicate(f->u0, &f->gu0));
-  PetscCall(DMCreateGlobalVector(f->gmodel->fda, &f->gi));
+  PetscCall(DMCreateGlobalVector(gfda, &f->gi));
   PetscCall(RwObjectiveCreate(f->gmodel, &f->obj));
   PetscCall(RwObjectiveAddWaveReceivers(f->obj, f->sv.nrec[0], f->sv.rec, NULL));
   /* this process's options only: group g's driver writes the files of member g */

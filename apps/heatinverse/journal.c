@@ -28,7 +28,6 @@
   naming the file, and that solve is computed again.
 */
 #include "inverse.h"
-#include <rewind/private/modelimpl.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -155,7 +154,7 @@ static PetscErrorCode DescribeModel(Inverse *inv, char text[])
   PetscCall(Line(text, "dt", v));
   PetscCall(RwModelGetType(inv->model, &type));
   /* the model's identity names its linear solver as configured (type, preconditioner, tolerances), whatever set it */
-  if (inv->model->ops->identity) PetscCall((*inv->model->ops->identity)(inv->model, id, sizeof(id)));
+  PetscCall(RwModelGetIdentity(inv->model, id, sizeof(id)));
   PetscCall(PetscSNPrintf(v, sizeof(v), "%s (%s)", type, id));
   PetscCall(Line(text, "model", v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -166,7 +165,7 @@ static PetscErrorCode DescribeData(Inverse *inv, char text[])
 {
   uint64_t   h = 0;
   char       v[1024] = "";
-  PetscInt   ns;
+  PetscInt   ns, nfields;
   PetscReal *r;
 
   PetscFunctionBegin;
@@ -184,10 +183,11 @@ static PetscErrorCode DescribeData(Inverse *inv, char text[])
   for (PetscInt e = 0; e < inv->nexp; e++) PetscCall(PetscSNPrintf(v + strlen(v), sizeof(v) - strlen(v), "%s%.17g", e ? " " : "", (double)inv->exp[e].sigma));
   PetscCall(Line(text, "noise sigma", v));
   h = 0;
+  PetscCall(RwModelGetParameterInfo(inv->model, &nfields, NULL, NULL));
   for (PetscInt e = 0; e < inv->nexp; e++) {
     uint64_t s;
     /* the fields the inversion does not overwrite: the unknown one is x */
-    for (PetscInt f = 0; f < inv->model->nfields; f++) {
+    for (PetscInt f = 0; f < nfields; f++) {
       Vec fv;
       if (inv->target != INV_U0 && f == (inv->target == INV_KAPPA ? 0 : 1)) continue;
       PetscCall(RwModelGetParameterField(inv->model, inv->exp[e].m, f, &fv));

@@ -10,7 +10,6 @@
 #define REWIND_APPS_HYBRID_H
 
 #include <rewind.h>
-#include <rewind/private/modelimpl.h>
 
 #define HYB_MAX_TRAJ 32
 

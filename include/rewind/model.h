@@ -67,6 +67,8 @@ PETSC_EXTERN PetscErrorCode RwModelDestroy(RwModel *);
 
 PETSC_EXTERN PetscErrorCode RwModelGetStateDM(RwModel, DM *);
 PETSC_EXTERN PetscErrorCode RwModelGetParameterDM(RwModel, DM *);
+PETSC_EXTERN PetscErrorCode RwModelGetFieldDM(RwModel, DM *);
+PETSC_EXTERN PetscErrorCode RwModelGetIdentity(RwModel, char[], size_t);
 PETSC_EXTERN PetscErrorCode RwModelSetKernelISA(RwModel, const char[]);
 PETSC_EXTERN PetscErrorCode RwModelGetKernelISA(RwModel, const char *[]);
 PETSC_EXTERN PetscErrorCode RwModelCreateState(RwModel, Vec *);

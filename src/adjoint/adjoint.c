@@ -395,7 +395,7 @@ static PetscErrorCode RwAdjointProblemIdentity(RwAdjoint adj)
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(RwModelGetType(model, &type));
-  if (model->ops->identity) PetscCall((*model->ops->identity)(model, mid, sizeof(mid)));
+  PetscCall(RwModelGetIdentity(model, mid, sizeof(mid)));
   PetscCall(RwScheduleGetType(adj->sched, &stype));
   PetscCall(RwScheduleGetNumLevels(adj->sched, &nlevels));
   for (PetscInt l = 0; l < nlevels; l++) PetscCall(RwScheduleGetSlots(adj->sched, l, &slots[l]));

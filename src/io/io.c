@@ -690,8 +690,7 @@ PetscErrorCode RwIOWriteMetadata(RwModel model, PetscViewer v)
     PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "steps", PETSC_INT, &steps));
   }
   PetscCall(RwModelGetType(model, &type));
-  text[0] = 0;
-  if (model->ops->identity) PetscCall((*model->ops->identity)(model, text, sizeof(text)));
+  PetscCall(RwModelGetIdentity(model, text, sizeof(text)));
   PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "model", PETSC_STRING, type));
   PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "model_configuration", PETSC_STRING, text));
   PetscCall(PetscOptionsGetAll(NULL, &all));

@@ -552,6 +552,53 @@ PetscErrorCode RwModelGetParameterDM(RwModel model, DM *pack)
 }
 
 /*@
+  RwModelGetFieldDM - the grid of one field (one value per point of the
+  state's grid): each parameter field, a terminal misfit's target
+  (RwModelCreateField()); the state's DMDA itself for a one-component state
+
+  Not collective
+
+  Level: intermediate
+
+.seealso: RwModelCreateField(), RwModelGetStateDM()
+@*/
+PetscErrorCode RwModelGetFieldDM(RwModel model, DM *fda)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelCheckSetUp(model);
+  *fda = model->fda;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelGetIdentity - what makes two runs of this model type the same
+  problem beyond its grid and time step, as text (the discretisation, a
+  linear solver as configured); what checkpoint files and run journals
+  record.  Empty for a type that says nothing more
+
+  Not collective
+
+  Input Parameters:
++ model - the model, set up
+- len   - the size of text
+
+  Output Parameter:
+. text - the identity
+
+  Level: intermediate
+@*/
+PetscErrorCode RwModelGetIdentity(RwModel model, char text[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelCheckSetUp(model);
+  if (len) text[0] = 0;
+  if (model->ops->identity) PetscCall((*model->ops->identity)(model, text, len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   RwModelCreateState - a new state vector, zero
 
   Collective
