@@ -15,7 +15,7 @@
   -rw_bench_hybrid_python (none: skip PyTorch), -rw_bench_hybrid_script.
 */
 #include "bench.h"
-#include <rewind/private/nnimpl.h>
+#include <rewind/private/nnimpl.h> /* the network kernels, timed on their own (RwNNForward, RwNNAdjoint) */
 #include <unistd.h>
 #include <time.h>
 

@@ -5,7 +5,7 @@
 */
 #include "fwi.h"
 #include <petscviewerhdf5.h>
-#include <rewind/private/rwimpl.h>
+#include <rewind/hdf5.h>
 
 /* name without its extension, for the SEG-Y files beside an HDF5 file */
 static PetscErrorCode Stem(const char file[], char stem[], size_t len)

@@ -15,7 +15,7 @@
 #include <rewind.h>
 #include <petsctao.h>
 #include <petscdmda.h>
-#include <rewind/private/rwimpl.h> /* RwCallHDF5 */
+#include <rewind/hdf5.h>
 
 #define INV_MAXEXP 16
 

@@ -6,7 +6,7 @@
 */
 #include "hybrid.h"
 #include <petsctao.h>
-#include <hdf5.h>
+#include <rewind/hdf5.h>
 
 static PetscErrorCode Record(Hybrid *h, PetscInt it, PetscReal J, PetscReal gnorm)
 {

@@ -9,7 +9,7 @@ if ! $MAKE -C "$top_builddir" install DESTDIR="$tmp" >"$tmp/install.log" 2>&1; t
   cat "$tmp/install.log"
   exit 1
 fi
-for f in "$includedir/rewind.h" "$includedir/rewind/version.h" "$includedir/rewind/private/rwimpl.h" \
+for f in "$includedir/rewind.h" "$includedir/rewind/version.h" "$includedir/rewind/hdf5.h" "$includedir/rewind/private/rwimpl.h" \
          "$libdir/librewind.a" "$libdir/pkgconfig/rewind.pc"; do
   test -f "$tmp$f" || { echo "not installed: $f"; exit 1; }
 done
@@ -21,9 +21,11 @@ PKG_CONFIG_PATH="$tmp/pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 export PKG_CONFIG_PATH
 cflags=$($PKG_CONFIG --cflags rewind)
 libs=$($PKG_CONFIG --libs rewind)
+# the example also calls HDF5 itself (through <rewind/hdf5.h>), so it links HDF5: --static adds rewind's private requirements
+hlibs=$($PKG_CONFIG --libs --static rewind)
 echo "# pkg-config --cflags --libs rewind: $cflags $libs"
 app="$tmp/example"
-$CC $cflags -o "$app" "$top_srcdir/tests/install/example.c" $libs
+$CC $cflags -o "$app" "$top_srcdir/tests/install/example.c" $hlibs
 out=$(LD_LIBRARY_PATH="$tmp$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" && export LD_LIBRARY_PATH && run 2)
 echo "$out"
 # each of the 2 ranks adds 1e100 + 1 - 1e100 exactly: the sum is 2
@@ -68,7 +70,7 @@ grep -q "^libdir=$tmp/p2/lib\$" "$pc2" || { echo "FAIL: rewind.pc of make instal
 cflags=$(PKG_CONFIG_PATH="$tmp/p2/lib/pkgconfig" $PKG_CONFIG --cflags rewind)
 libs=$(PKG_CONFIG_PATH="$tmp/p2/lib/pkgconfig" $PKG_CONFIG --libs rewind)
 app="$tmp/example2"
-$CC $cflags -o "$app" "$top_srcdir/tests/install/example.c" $libs
+$CC $cflags -o "$app" "$top_srcdir/tests/install/example.c" $hlibs
 out=$(LD_LIBRARY_PATH="$tmp/p2/lib" && export LD_LIBRARY_PATH && run 2)
 test "$out" = "rewind $(sed -n 's/^Version: //p' "$pc2") sum 2" || { echo "FAIL: the program built against make install prefix=DIR printed: $out"; exit 1; }
 echo "ok make install prefix=DIR: rewind.pc points at DIR; $out"
