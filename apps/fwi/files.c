@@ -223,20 +223,23 @@ static PetscErrorCode ModelOrigin(Fwi *f, const char opt[], const char spec[], c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A SEG-Y depth section: a trace per column (x fastest), the spacing from the sample interval, the origin from the first trace */
+/* A SEG-Y depth section: a trace per column (x fastest), the spacing from
+   the sample interval, the origin from the first trace; in 3D the columns'
+   layout from the traces' GroupX and GroupY, or else from the grid */
 static PetscErrorCode ReadVelocitySegy(Fwi *f, const char opt[], const char spec[], FwiVelocity *v)
 {
-  PetscInt  ncol, ns;
+  PetscInt  ncol, ns, laid;
   PetscReal dz, first[3];
   PetscBool hasorigin;
 
   PetscFunctionBegin;
-  PetscCall(RwWaveSegyReadModel(PETSC_COMM_WORLD, spec, f->dim, &ncol, &ns, &dz, first, &hasorigin, &v->c));
+  PetscCall(RwWaveSegyReadModel(PETSC_COMM_WORLD, spec, f->dim, &ncol, &laid, &ns, &dz, first, &hasorigin, &v->c));
   v->shape[0] = ncol, v->shape[1] = ns, v->shape[2] = 1;
-  if (f->dim > 2) { /* the columns' layout comes from the grid */
+  if (f->dim > 2 && laid > 0) v->shape[0] = laid, v->shape[1] = ncol / laid, v->shape[2] = ns; /* CheckShape holds it against the grid */
+  else if (f->dim > 2) {
     PetscInt nx = -1;
 
-    PetscCheck(f->gridset, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%s %s: a 3D SEG-Y model needs -rw_fwi_grid nx,ny,nz to lay its %" PetscInt_FMT " columns out", opt, spec, ncol);
+    PetscCheck(f->gridset, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%s %s: the GroupX and GroupY of its %" PetscInt_FMT " traces do not lay out rows of a grid (x fastest): give -rw_fwi_grid nx,ny,nz to lay the columns out", opt, spec, ncol);
     if (ncol == f->n[0] * f->n[1]) nx = f->n[0];
     if (ncol == (f->n[0] + 2 * f->nbl) * (f->n[1] + 2 * f->nbl)) nx = f->n[0] + 2 * f->nbl;
     PetscCheck(nx > 0, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "%s %s: %" PetscInt_FMT " traces; the grid has %" PetscInt_FMT " x %" PetscInt_FMT " physical columns, %" PetscInt_FMT " x %" PetscInt_FMT " with the absorbing layers: expected one trace per column", opt, spec, ncol, f->n[0], f->n[1], f->n[0] + 2 * f->nbl, f->n[1] + 2 * f->nbl);

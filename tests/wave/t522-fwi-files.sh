@@ -91,6 +91,12 @@ grep -q '^rewind-fwi: 3D, 13 x 13 x 11 physical points.*4 shots, 100 receivers i
 c=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/s3.txt")
 awk -v a="$a" -v b="$c" 'BEGIN { d = (a - b) / a; if (d < 0) d = -d; if (!(d < 1e-5 && d > 0)) { print "FAIL: 3D starting J " b " from SEG-Y, " a " from HDF5"; exit 1 } print "ok: 3D SEG-Y starting J " b " against HDF5 " a " (relative " d ", float32 samples and velocities)" }'
 check_fall "$tmp/s3.txt" "3D SEG-Y" 0.99
+# the same survey without -rw_fwi_grid: the SEG-Y start model's GroupX, GroupY lay out its 13 x 13 columns
+run 2 $tiny3 -rw_fwi_bands 0 -rw_fwi_iterations 1 -rw_fwi_obs "$tmp/o3-shot%d.sgy" -rw_fwi_start "$tmp/o3-start.sgy" -rw_fwi_true "$tmp/o3-true.sgy" > "$tmp/s3g.txt"
+grep -q '^rewind-fwi: 3D, 13 x 13 x 11 physical points' "$tmp/s3g.txt" || { head -3 "$tmp/s3g.txt"; echo "FAIL: the 3D SEG-Y model's grid from its trace coordinates"; exit 1; }
+d=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/s3g.txt")
+test -n "$d" && test "$d" = "$c" || { echo "FAIL: starting J $d without -rw_fwi_grid, $c with it"; exit 1; }
+echo "ok: a 3D SEG-Y model lays out its columns from GroupX, GroupY: 13 x 13 x 11 and starting J $d without -rw_fwi_grid"
 
 # -rw_fwi_origin moves the grid and the embedded survey together: the same J
 one="-rw_fwi_grid 41,21 -rw_fwi_shots 2 -rw_fwi_record 300 -rw_dt 2.4 -rw_fwi_bands 0 -rw_fwi_iterations 1"

@@ -383,6 +383,21 @@ PetscErrorCode RwWaveSegyWriteModel(MPI_Comm comm, const char file[], PetscInt d
 #endif
 }
 
+/* The columns along x that the traces' GroupX, GroupY lay out, x fastest:
+   the first trace in another y row ends the first row, and every trace must
+   repeat the first row's x and its row's y, each row in a y of its own; 0
+   when they do not */
+static PetscInt SegyColumnsAlongX(int traces, const int32_t x[], const int32_t y[])
+{
+  int nx = 1;
+
+  while (nx < traces && y[nx] == y[0]) nx++;
+  if (traces % nx) return 0;
+  for (int t = 0; t < traces; t++)
+    if (x[t] != x[t % nx] || y[t] != y[t - t % nx] || (t >= nx && t % nx == 0 && y[t] == y[t - nx])) return 0;
+  return nx;
+}
+
 /*@C
   RwWaveSegyReadModel - reads a SEG-Y depth section of dimension dim: ncol
   traces of ns samples, c[col + ncol * k], the vertical spacing (m) from
@@ -392,16 +407,27 @@ PetscErrorCode RwWaveSegyWriteModel(MPI_Comm comm, const char file[], PetscInt d
 
   Collective (rank 0 reads, every rank gets the values: free with PetscFree())
 
+  Output Parameters:
++ ncol      - the traces, one per column
+. nx        - 3D: the columns along x (x fastest) as the traces' GroupX and
+              GroupY lay them out, 0 when the traces carry no coordinates or
+              do not form rows of a grid; 2D: ncol (may be NULL)
+. ns        - the samples of a trace (depth points)
+. h         - the vertical spacing
+. origin    - the first point, if hasorigin
+. hasorigin - whether the first trace carries coordinates
+- c         - the velocities
+
   Level: intermediate
 
 .seealso: RwWaveSegyWriteModel()
 @*/
-PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt dim, PetscInt *ncol, PetscInt *ns, PetscReal *h, PetscReal origin[], PetscBool *hasorigin, PetscReal **c)
+PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt dim, PetscInt *ncol, PetscInt *nx, PetscInt *ns, PetscReal *h, PetscReal origin[], PetscBool *hasorigin, PetscReal **c)
 {
 #if defined(RW_HAVE_SEGYIO)
   PetscMPIInt rank;
   char        msg[512] = "";
-  PetscInt    n[2]     = {0, 0};
+  PetscInt    n[3]     = {0, 0, 0}; /* traces, samples, columns along x */
   PetscReal   v[5]     = {0, 0, 0, 0, 0}; /* dz, has an origin, the origin */
 
   PetscFunctionBegin;
@@ -419,34 +445,39 @@ PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt di
       else if (samples < 1 || segy_traces(fp, &traces, trace0, bsize) || traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: no traces or no samples", file));
     }
     if (!msg[0]) {
-      float *buf;
+      float   *buf;
+      int32_t *gx, *gy;
 
       char    tr[SEGY_TRACE_HEADER_SIZE];
       int32_t s1 = 0;
 
-      n[0] = traces, n[1] = samples, v[0] = mm / 1000.0;
+      n[0] = traces, n[1] = samples, n[2] = traces, v[0] = mm / 1000.0;
       if (segy_traceheader(fp, 0, tr, trace0, bsize)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: cannot read the header of trace 0", file));
       segy_get_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, &s1);
       v[1] = s1 != 0;
       if (s1) SegyGetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, dim, v + 2);
       PetscCall(PetscMalloc1((size_t)traces * samples, c));
-      PetscCall(PetscMalloc1(samples, &buf));
+      PetscCall(PetscMalloc3(samples, &buf, traces, &gx, traces, &gy));
       for (int t = 0; t < traces && !msg[0]; t++) {
-        if (segy_readtrace(fp, t, buf, trace0, bsize) || segy_to_native(format, samples, buf)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: cannot read trace %d", file, t));
+        if (segy_traceheader(fp, t, tr, trace0, bsize) || segy_readtrace(fp, t, buf, trace0, bsize) || segy_to_native(format, samples, buf)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: cannot read trace %d", file, t));
+        segy_get_field(tr, SEGY_TR_GROUP_X, &gx[t]);
+        segy_get_field(tr, SEGY_TR_GROUP_Y, &gy[t]);
         for (int k = 0; k < samples; k++) (*c)[(size_t)k * traces + t] = buf[k];
       }
-      PetscCall(PetscFree(buf));
+      if (dim > 2) n[2] = s1 && !msg[0] ? SegyColumnsAlongX(traces, gx, gy) : 0;
+      PetscCall(PetscFree3(buf, gx, gy));
     }
     if (fp) segy_close(fp);
   }
   PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
   if (msg[0]) PetscCall(PetscFree(*c));
   PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
-  PetscCallMPI(MPI_Bcast(n, 2, MPIU_INT, 0, comm));
+  PetscCallMPI(MPI_Bcast(n, 3, MPIU_INT, 0, comm));
   PetscCallMPI(MPI_Bcast(v, 5, MPIU_REAL, 0, comm));
   if (rank) PetscCall(PetscMalloc1(n[0] * n[1], c));
   PetscCallMPI(MPI_Bcast(*c, n[0] * n[1], MPIU_REAL, 0, comm));
   *ncol = n[0], *ns = n[1], *h = v[0], *hasorigin = (PetscBool)(v[1] != 0);
+  if (nx) *nx = n[2];
   for (PetscInt d = 0; d < dim; d++) origin[d] = v[2 + d];
   PetscFunctionReturn(PETSC_SUCCESS);
 #else
