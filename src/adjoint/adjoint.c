@@ -757,31 +757,88 @@ static PetscErrorCode RwAdjointBeginRun(RwAdjoint adj, Vec m, Vec u0, PetscInt64
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The first sweep's checkpoints a resumed run can use: its stores, in order,
-   as long as each slot still holds that step, kept by that sweep */
+/* A STORE or FREE of the first sweep, replayed: where the stream had it and,
+   for a STORE, whether the sweep gives its checkpoint up (FREE) later */
+typedef struct {
+  PetscInt64 i;
+  RwAction   act;
+  PetscBool  freed, intact;
+} RwResumeEvent;
+
+/* Whether the stores hold the checkpoint of a replayed STORE as the first sweep kept it */
+static PetscErrorCode RwAdjointStoreIntact(RwAdjoint adj, PetscInt64 *valid[], const RwAction *act, PetscBool *intact)
+{
+  PetscFunctionBegin;
+  *intact = PETSC_FALSE;
+  if (valid[act->level][act->slot] != act->a) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwStoreGetAttachment(adj->store[act->level], act->slot, adj->attach));
+  *intact = (PetscBool)(adj->attach[0] == 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether every checkpoint held (held[l][slot]: its event, -1 none) is intact or given up later unread */
+static PetscBool RwAdjointHeldUsable(RwAdjoint adj, PetscInt64 *held[], const RwResumeEvent ev[])
+{
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
+    for (PetscInt64 s = 0; held[l] && s < adj->store[l]->slots; s++) {
+      PetscInt64 e = held[l][s];
+
+      if (e >= 0 && !ev[e].intact && !ev[e].freed) return PETSC_FALSE;
+    }
+  return PETSC_TRUE;
+}
+
+/*
+  The first sweep's checkpoint a resumed run starts from.  The sweep's
+  STOREs and FREEs are replayed; the run resumes at the last STORE whose
+  checkpoint the stores hold, as that sweep kept it, while each other
+  checkpoint held at that point is intact too or given up later in the sweep
+  without being read.  An online schedule thins its spine so: the killed run
+  may have written that slot again already, and the resumed one never reads
+  it.  An offline schedule frees nothing in its first sweep, so this is the
+  last of its stores up to which all reached the stores.
+*/
 static PetscErrorCode RwAdjointFindResume(RwAdjoint adj, PetscInt64 *upto, RwAction *last)
 {
-  PetscInt64 *valid[RW_NUM_LEVELS] = {NULL, NULL};
-  RwAction    act;
+  PetscInt64    *valid[RW_NUM_LEVELS] = {NULL, NULL}, *held[RW_NUM_LEVELS] = {NULL, NULL}, n = 0, cap = 64;
+  RwResumeEvent *ev;
+  RwAction       act;
 
   PetscFunctionBegin;
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     if (!adj->store[l]) continue;
-    PetscCall(PetscMalloc1(adj->store[l]->slots, &valid[l]));
+    PetscCall(PetscMalloc2(adj->store[l]->slots, &valid[l], adj->store[l]->slots, &held[l]));
     PetscCall(RwStoreGetValidSteps(adj->store[l], valid[l]));
+    for (PetscInt64 s = 0; s < adj->store[l]->slots; s++) held[l][s] = -1;
   }
-  *upto = -1;
+  PetscCall(PetscMalloc1(cap, &ev));
   PetscCall(RwScheduleReset(adj->sched));
-  for (PetscInt64 i = 0;; i++) {
+  for (PetscInt64 i = 0;; i++) { /* the first sweep: which of its checkpoints it gives up */
     PetscCall(RwScheduleNext(adj->sched, &act));
     if (act.type == RW_ACTION_ADVANCE) continue;
-    if (act.type != RW_ACTION_STORE || !valid[act.level] || valid[act.level][act.slot] != act.a) break;
-    PetscCall(RwStoreGetAttachment(adj->store[act.level], act.slot, adj->attach));
-    if (adj->attach[0] != 1) break;
-    *upto = i;
-    *last = act;
+    if ((act.type != RW_ACTION_STORE && act.type != RW_ACTION_FREE) || !held[act.level]) break;
+    if (n == cap) PetscCall(PetscRealloc(sizeof(*ev) * (size_t)(cap *= 2), &ev));
+    ev[n].i = i, ev[n].act = act, ev[n].freed = PETSC_FALSE, ev[n].intact = PETSC_FALSE;
+    if (act.type == RW_ACTION_FREE) {
+      if (held[act.level][act.slot] >= 0) ev[held[act.level][act.slot]].freed = PETSC_TRUE;
+      held[act.level][act.slot] = -1;
+    } else {
+      PetscCall(RwAdjointStoreIntact(adj, valid, &act, &ev[n].intact));
+      held[act.level][act.slot] = n;
+    }
+    n++;
   }
-  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(PetscFree(valid[l]));
+  *upto = -1;
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
+    for (PetscInt64 s = 0; held[l] && s < adj->store[l]->slots; s++) held[l][s] = -1;
+  for (PetscInt64 e = 0; e < n; e++) { /* again, each STORE with what is held after it */
+    const RwAction *a = &ev[e].act;
+
+    held[a->level][a->slot] = a->type == RW_ACTION_FREE ? -1 : e;
+    if (a->type == RW_ACTION_STORE && ev[e].intact && RwAdjointHeldUsable(adj, held, ev)) *upto = ev[e].i, *last = *a;
+  }
+  PetscCall(PetscFree(ev));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(PetscFree2(valid[l], held[l]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -874,7 +931,8 @@ static PetscErrorCode RwAdjointCheckOnline(RwAdjoint adj)
   PetscCall(RwScheduleIsOnline(adj->sched, &online));
   PetscCall(RwScheduleGetType(adj->sched, &type));
   PetscCheck(online || (!adj->stoptest && !(adj->stopsteady > 0)), comm, PETSC_ERR_ARG_INCOMP, "A stop test (%s) ends the run at a step found while it runs, but schedule %s plans for the known n = %" PetscInt64_FMT ": use -rw_schedule_type online (-rw_steps is then an upper bound)", adj->stoptest ? "RwAdjointSetStopTest()" : "-rw_adjoint_stop_steady", type, adj->n);
-  PetscCheck(!online || !(adj->restart || adj->keepinterval || adj->keepseconds > 0), comm, PETSC_ERR_SUP, "-rw_restart and -rw_adjoint_keep_interval/-rw_adjoint_keep_seconds are not supported with -rw_schedule_type online: the reversal depends on where the run stopped");
+  /* -rw_restart resumes an online run's first sweep (its stream does not depend on where the run stops); a keep would have to carry that step */
+  PetscCheck(!online || !(adj->keepinterval || adj->keepseconds > 0), comm, PETSC_ERR_SUP, "-rw_adjoint_keep_interval/-rw_adjoint_keep_seconds are not supported with -rw_schedule_type online: its reversal depends on where the run stopped (-rw_restart resumes its forward sweep)");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
