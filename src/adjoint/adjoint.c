@@ -931,8 +931,6 @@ static PetscErrorCode RwAdjointCheckOnline(RwAdjoint adj)
   PetscCall(RwScheduleIsOnline(adj->sched, &online));
   PetscCall(RwScheduleGetType(adj->sched, &type));
   PetscCheck(online || (!adj->stoptest && !(adj->stopsteady > 0)), comm, PETSC_ERR_ARG_INCOMP, "A stop test (%s) ends the run at a step found while it runs, but schedule %s plans for the known n = %" PetscInt64_FMT ": use -rw_schedule_type online (-rw_steps is then an upper bound)", adj->stoptest ? "RwAdjointSetStopTest()" : "-rw_adjoint_stop_steady", type, adj->n);
-  /* -rw_restart resumes an online run's first sweep (its stream does not depend on where the run stops); a keep would have to carry that step */
-  PetscCheck(!online || !(adj->keepinterval || adj->keepseconds > 0), comm, PETSC_ERR_SUP, "-rw_adjoint_keep_interval/-rw_adjoint_keep_seconds are not supported with -rw_schedule_type online: its reversal depends on where the run stopped (-rw_restart resumes its forward sweep)");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -185,6 +185,7 @@ PetscErrorCode RwAdjointKeepStep_Private(RwAdjoint adj, RwRun *run, PetscInt64 k
   adj->keepattach[0] = q;
   adj->keepattach[1] = k;
   adj->keepattach[2] = run->action;
+  adj->keepattach[3] = run->n; /* where an online run stopped: its schedule's stream after the stop depends on it */
   PetscCall(RwObjectiveExportState(adj->obj, adj->keepattach + RW_KEEP_HEADER));
   /* the model's exact sums of scalar-gradient terms: kept like the objective's */
   PetscCall(RwReproSumExport(adj->model->gsum, PetscObjectComm((PetscObject)adj), adj->keepattach + RW_KEEP_HEADER + adj->keepobj));
@@ -224,24 +225,42 @@ static PetscErrorCode RwKeepFind(RwAdjoint adj, PetscInt64 *best)
     if (!whole || q <= *best) continue;
     PetscCall(RwStoreGetAttachment(adj->keep[0], 2 * b + 1, adj->keepattach));
     PetscCall(PetscArraycpy(hdr, adj->keepattach, RW_KEEP_HEADER));
-    if (hdr[0] == q && hdr[1] >= 1 && hdr[1] < adj->n && hdr[2] > 0) *best = q;
+    if (hdr[0] == q && hdr[3] >= 2 && hdr[3] <= adj->n && hdr[1] >= 1 && hdr[1] < hdr[3] && hdr[2] > 0) *best = q;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* What each slot of each level holds after the schedule's first `actions` actions */
-static PetscErrorCode RwKeepReplay(RwAdjoint adj, PetscInt64 actions, PetscInt64 *want[], PetscInt64 *k)
+/* The schedule's first `actions` actions again, told of the stop at step
+   stop where the run was (an online schedule's stream depends on it from
+   there on) when the advance that reached it comes by; want (if not NULL):
+   what each slot of each level holds after them */
+static PetscErrorCode RwKeepReplayTo(RwAdjoint adj, PetscInt64 actions, PetscInt64 stop, PetscInt64 *want[], RwAction *act)
 {
-  RwAction act = {RW_ACTION_END, 0, 0, 0, 0};
+  PetscBool told = (PetscBool)(stop == adj->n); /* a run that did not stop early */
 
   PetscFunctionBegin;
   PetscCall(RwScheduleReset(adj->sched));
+  act->type = RW_ACTION_END;
   for (PetscInt64 i = 0; i < actions; i++) {
-    PetscCall(RwScheduleNext(adj->sched, &act));
-    PetscCheck(act.type != RW_ACTION_END, PetscObjectComm((PetscObject)adj), PETSC_ERR_FILE_UNEXPECTED, "The reverse-sweep keep records %" PetscInt64_FMT " schedule actions, but this schedule has only %" PetscInt64_FMT, actions, i);
-    if (act.type == RW_ACTION_STORE) want[act.level][act.slot] = act.a;
-    if (act.type == RW_ACTION_FREE) want[act.level][act.slot] = -1;
+    PetscCall(RwScheduleNext(adj->sched, act));
+    PetscCheck(act->type != RW_ACTION_END, PetscObjectComm((PetscObject)adj), PETSC_ERR_FILE_UNEXPECTED, "The reverse-sweep keep records %" PetscInt64_FMT " schedule actions, but this schedule has only %" PetscInt64_FMT, actions, i);
+    if (!told && act->type == RW_ACTION_ADVANCE && act->b == stop) {
+      PetscCall(RwScheduleStopAt(adj->sched, stop));
+      told = PETSC_TRUE;
+    }
+    if (want && act->type == RW_ACTION_STORE) want[act->level][act->slot] = act->a;
+    if (want && act->type == RW_ACTION_FREE) want[act->level][act->slot] = -1;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What each slot of each level holds after the schedule's first `actions` actions, which end with REVERSE k */
+static PetscErrorCode RwKeepReplay(RwAdjoint adj, PetscInt64 actions, PetscInt64 stop, PetscInt64 *want[], PetscInt64 *k)
+{
+  RwAction act;
+
+  PetscFunctionBegin;
+  PetscCall(RwKeepReplayTo(adj, actions, stop, want, &act));
   PetscCheck(act.type == RW_ACTION_REVERSE && act.a == *k, PetscObjectComm((PetscObject)adj), PETSC_ERR_FILE_UNEXPECTED, "The reverse-sweep keep records step %" PetscInt64_FMT " after %" PetscInt64_FMT " schedule actions, but this schedule does something else there", *k, actions);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -303,7 +322,7 @@ static PetscErrorCode RwKeepRefill(RwAdjoint adj, RwRun *run, PetscInt64 *want[]
 PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint adj, RwRun *run, PetscBool *resumed)
 {
   MPI_Comm   comm = PetscObjectComm((PetscObject)adj);
-  PetscInt64 q, b, k, actions, *want[RW_NUM_LEVELS] = {NULL, NULL}, *have[RW_NUM_LEVELS] = {NULL, NULL};
+  PetscInt64 q, b, k, actions, stop, *want[RW_NUM_LEVELS] = {NULL, NULL}, *have[RW_NUM_LEVELS] = {NULL, NULL};
   PetscInt   nacc;
   Vec        acc[RW_MODEL_MAX_ACCUMULATORS];
   RwAction   act;
@@ -317,16 +336,19 @@ PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint adj, RwRun *run, PetscBool 
   PetscCall(RwStoreGetAttachment(adj->keep[0], 2 * b + 1, adj->keepattach));
   k       = adj->keepattach[1];
   actions = adj->keepattach[2];
+  stop    = adj->keepattach[3];
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     if (!adj->store[l]) continue;
     PetscCall(PetscMalloc2(adj->store[l]->slots, &want[l], adj->store[l]->slots, &have[l]));
     for (PetscInt64 s = 0; s < adj->store[l]->slots; s++) want[l][s] = -1;
     PetscCall(RwStoreGetValidSteps(adj->store[l], have[l]));
   }
-  PetscCall(RwKeepReplay(adj, actions, want, &k));
+  PetscCall(RwKeepReplay(adj, actions, stop, want, &k));
   /* the objective's sum is complete, the model accumulates into what was kept */
+  if (stop < adj->n) PetscCall(RwObjectiveSetLastStep_Private(adj->obj, stop));
   PetscCall(RwObjectiveImportState(adj->obj, adj->keepattach + RW_KEEP_HEADER));
-  run->reached   = adj->n;
+  run->n         = stop;
+  run->reached   = stop;
   run->reversing = PETSC_TRUE;
   PetscCall(RwKeepRefill(adj, run, want, have));
   PetscCall(RwModelAdjointBegin(adj->model));
@@ -337,16 +359,15 @@ PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint adj, RwRun *run, PetscBool 
   PetscCall(RwStoreRead(adj->keep[0], 2 * b + 1, q, adj->N));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(PetscFree2(want[l], have[l]));
   /* the schedule goes on after the REVERSE k it kept */
-  PetscCall(RwScheduleReset(adj->sched));
-  for (PetscInt64 i = 0; i < actions; i++) PetscCall(RwScheduleNext(adj->sched, &act));
+  PetscCall(RwKeepReplayTo(adj, actions, stop, NULL, &act));
   run->action                    = actions;
   run->w                         = -1;
   adj->keepseq                   = q;
-  adj->counts.reverse_steps      = adj->n - k;
+  adj->counts.reverse_steps      = stop - k;
   adj->counts.resumed_reverse_at = k;
   /* for the progress monitor: the reversals done, and a share of the recomputations in proportion */
-  PetscCall(RwAdjointMonitorSkip_Private(adj, (adj->n - k) + (adj->monitortotal - adj->n) * (adj->n - k) / adj->n));
+  PetscCall(RwAdjointMonitorSkip_Private(adj, (stop - k) + (adj->monitortotal - adj->n) * (stop - k) / stop));
   *resumed                       = PETSC_TRUE;
-  PetscCall(PetscFPrintf(comm, PETSC_STDERR, "rewind: -rw_restart resumes the reverse sweep after step %" PetscInt64_FMT " of %" PetscInt64_FMT " from its keep (%" PetscInt64_FMT " steps recomputed to refill checkpoints)\n", k, adj->n, adj->counts.regenerated_steps));
+  PetscCall(PetscFPrintf(comm, PETSC_STDERR, "rewind: -rw_restart resumes the reverse sweep after step %" PetscInt64_FMT " of %" PetscInt64_FMT " from its keep (%" PetscInt64_FMT " steps recomputed to refill checkpoints)\n", k, stop, adj->counts.regenerated_steps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

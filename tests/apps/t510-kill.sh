@@ -41,16 +41,18 @@ for np in 1 2 3; do
 done
 # online (a run that stops at steady state, -rw_steps a bound): killed in its
 # first sweep, also after its spine thinned (the slot of a checkpoint it gave
-# up written again), and in its reverse sweep (no keeps: the forward sweep
-# resumes), then resumed on another rank count
+# up written again), and in its reverse sweep without keeps (the forward
+# sweep resumes) and with them (the keep knows where the run stopped), then
+# resumed on another rank count
 online="-rw_heat_dim 1 -da_grid_x 41 -rw_heat_bc dirichlet -rw_steps 2000 -rw_adjoint_stop_steady 1e-4 -rw_schedule_type online -rw_schedule_ram_slots 5"
 run 2 $online > "$tmp/online-full.txt"
 ocell() { # ocell NAME EXPECT KILL-OPTION...
   name=$1 expect=$2
   shift 2
   opts="$online -rw_store_type hdf5 -rw_store_hdf5_file $tmp/$name.h5"
+  keep=$(echo "$*" | sed -n 's/.*\(-rw_adjoint_keep_interval [0-9]*\).*/\1/p')
   if run 2 $opts "$@" > "$tmp/$name-killed.txt" 2>&1; then echo "FAIL $name: the run was not killed"; exit 1; fi
-  run 3 $opts -rw_restart > "$tmp/$name-resumed.txt" 2> "$tmp/$name-resumed.err" || { echo "FAIL $name: the resumed run failed"; cat "$tmp/$name-resumed.err"; exit 1; }
+  run 3 $opts $keep -rw_restart > "$tmp/$name-resumed.txt" 2> "$tmp/$name-resumed.err" || { echo "FAIL $name: the resumed run failed"; cat "$tmp/$name-resumed.err"; exit 1; }
   grep -q "$expect" "$tmp/$name-resumed.err" || { echo "FAIL $name: expected \"$expect\""; cat "$tmp/$name-resumed.err"; exit 1; }
   cmp -s "$tmp/$name-resumed.txt" "$tmp/online-full.txt" || { echo "FAIL $name: the resumed run differs"; diff "$tmp/$name-resumed.txt" "$tmp/online-full.txt"; exit 1; }
   echo "ok $name: online, killed on 2 ranks ($*), resumed on 3: $(sed -n 's/^rewind: -rw_restart //p' "$tmp/$name-resumed.err" | head -1); identical, stopped at the same step"
@@ -58,9 +60,8 @@ ocell() { # ocell NAME EXPECT KILL-OPTION...
 # the spine holds 2 powers of two and commits a write's mark with the next: at 1100 it has given 256 up and written 1024 into its slot
 ocell "online-first" "resumes the forward sweep at step 512 " -rw_debug_kill_at_step 1100
 ocell "online-reverse" "resumes the forward sweep at step 1024 " -rw_debug_kill_at_reverse 700
-if run 1 $online -rw_store_type hdf5 -rw_store_hdf5_file "$tmp/okeep.h5" -rw_adjoint_keep_interval 7 > "$tmp/okeep.txt" 2>&1; then echo "FAIL: online accepted keeps"; exit 1; fi
-grep -q "not supported with -rw_schedule_type online" "$tmp/okeep.txt" || { echo "FAIL: online keeps refused without the reason"; cat "$tmp/okeep.txt"; exit 1; }
-echo "ok online refuses keeps of the reverse sweep, saying why"
+ocell "online-keep" "resumes the reverse sweep after step 700 of 1323 " -rw_adjoint_keep_interval 50 -rw_debug_kill_at_reverse 700
+ocell "online-keep-refill" "resumes the reverse sweep after step 50 of 1323 " -rw_adjoint_keep_interval 50 -rw_debug_kill_at_reverse 30
 
 # a keep torn half way (its accumulators written, not lambda and x): the keep before is used
 cell "torn" 2 2 "resumes the reverse sweep after step 46" -rw_debug_kill_in_keep 3

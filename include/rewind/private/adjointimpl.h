@@ -87,7 +87,7 @@ static inline void RwAdjointMaybeKill(RwAdjoint adj, PetscInt64 at, PetscInt64 n
   if (PetscUnlikely(at >= 0 && now == at && adj->solves == adj->killsolve)) raise(SIGKILL);
 }
 
-#define RW_KEEP_HEADER 3 /* sequence, step, action index; the objective's state follows, then the model's scalar-gradient sums */
+#define RW_KEEP_HEADER 4 /* sequence, step, action index, the run's last step (an online run's stop); the objective's state follows, then the model's scalar-gradient sums */
 
 PETSC_INTERN PetscErrorCode RwAdjointMonitorCall_Private(RwAdjoint, RwAdjointPhase, PetscInt64, Vec);
 PETSC_INTERN PetscErrorCode RwAdjointMonitorBegin_Private(RwAdjoint, PetscInt64);
