@@ -352,6 +352,7 @@ static const char *const RwOptionNames[] = {
   "-rw_store_hdf5_alignment",
   "-rw_store_hdf5_async",
   "-rw_store_hdf5_comm",
+  "-rw_store_hdf5_fail_read",
   "-rw_store_hdf5_fail_write",
   "-rw_store_hdf5_file",
   "-rw_store_hdf5_prefetch",
