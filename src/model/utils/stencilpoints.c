@@ -132,7 +132,8 @@ static PetscErrorCode RwPointsLocate(const RwPointsGrid *G, PetscInt ncorners, P
 /*@C
   RwStencilPointsCreate - locates points on a model's state grid
 
-  Collective (the model's communicator; no communication)
+  Collective (the model's communicator; no communication here: the scatter of
+  RwStencilPointsGather() is made, collectively, at its first call)
 
   Input Parameters:
 + model  - the model, set up
