@@ -2,9 +2,9 @@
   The restart API: a store reopened with RwStoreSetRestart() finds the steps
   its slots validly hold (never-written slots hold none), reads them bit for
   bit, goes on writing, and removes the file at the end.  A file of another
-  problem (identity), with other slots or another grid, a missing file and a
-  file that is not a rewind checkpoint file are refused with clear errors and
-  left in place.  The memory store holds nothing after a restart.
+  problem (identity), with other slots, another grid or another length of
+  what is kept beside each state, a missing file and a file that is not a
+  rewind checkpoint file are refused with clear errors and left in place.  The memory store holds nothing after a restart.
 */
 #include "rwstoretest.h"
 
@@ -90,6 +90,19 @@ START_TEST(test_refused)
   RW_CHECK(RwStoreDestroy(&store));
   snprintf(expect, sizeof(expect), "File %s holds 3 checkpoint slots, this run uses 4", file);
   rw_assert_error(open_store(u, file, 4, "heat 2D 13x11 n=10 storeall", PETSC_TRUE, PETSC_FALSE, &store), expect);
+  RW_CHECK(RwStoreDestroy(&store));
+  /* a run that keeps 2 values beside each state (another layout of the driver's, another objective) */
+  {
+    char opts[PETSC_MAX_PATH_LEN + 64];
+
+    RW_CHECK(PetscSNPrintf(opts, sizeof(opts), "-rw_store_hdf5_file %s", file));
+    RW_CHECK(rw_store_create(u, RWSTOREHDF5, 3, opts, &store));
+  }
+  RW_CHECK(RwStoreSetIdentity(store, "heat 2D 13x11 n=10 storeall"));
+  RW_CHECK(RwStoreSetAttachmentSize(store, 2));
+  RW_CHECK(RwStoreSetRestart(store, PETSC_TRUE));
+  snprintf(expect, sizeof(expect), "Dataset /slot_0 in file %s keeps 0 values beside its state, this run keeps 2: it was written by another version of rewind", file);
+  rw_assert_error(RwStoreSetUp(store), expect);
   RW_CHECK(RwStoreDestroy(&store));
   snprintf(expect, sizeof(expect), "Dataset /slot_0 in file %s has shape 11 x 13, but this run's states have shape 5 x 6 x 7", file);
   rw_assert_error(open_store(u3, file, 3, "heat 2D 13x11 n=10 storeall", PETSC_TRUE, PETSC_FALSE, &store), expect);

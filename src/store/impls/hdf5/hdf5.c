@@ -860,7 +860,8 @@ static PetscErrorCode RwStoreHDF5CheckSlot(RwStore store, PetscInt64 slot, char 
   hsize_t       dims[8];
   int           rank = -1;
   char          what[RW_H5_WHERELEN], why[RW_H5_MSGLEN] = "", have[128], want[128];
-  htri_t        isfloat;
+  htri_t        isfloat, hasattach;
+  hssize_t      nattach = 0;
 
   PetscFunctionBegin;
   RwCallHDF5Return(type, H5Dget_type, (dset));
@@ -871,12 +872,23 @@ static PetscErrorCode RwStoreHDF5CheckSlot(RwStore store, PetscInt64 slot, char 
   if (H5Sget_simple_extent_type(space) == H5S_SIMPLE) rank = H5Sget_simple_extent_ndims(space);
   if (rank > 0 && rank <= 8) RwCallHDF5Return(rank, H5Sget_simple_extent_dims, (space, dims, NULL));
   RwCallHDF5(H5Sclose, (space));
+  RwCallHDF5Return(hasattach, H5Aexists, (dset, "attachment"));
+  if (hasattach > 0) { /* what the run keeps beside each state (the objective's partial sums, ...): its length is the layout's */
+    hid_t a, sp;
+
+    RwCallHDF5Return(a, H5Aopen, (dset, "attachment", H5P_DEFAULT));
+    RwCallHDF5Return(sp, H5Aget_space, (a));
+    RwCallHDF5Return(nattach, H5Sget_simple_extent_npoints, (sp));
+    RwCallHDF5(H5Sclose, (sp));
+    RwCallHDF5(H5Aclose, (a));
+  }
   if (isfloat <= 0) snprintf(msg, RW_H5_MSGLEN, "%s", why);
   else if (rank != h5->frank || memcmp(dims, h5->fdims, (size_t)rank * sizeof(hsize_t))) {
     RwH5Shape(rank < 0 || rank > 8 ? 0 : rank, dims, have, sizeof(have));
     RwH5Shape(h5->frank, h5->fdims, want, sizeof(want));
     snprintf(msg, RW_H5_MSGLEN, "%s has shape %s, but this run's states have shape %s", what, rank < 0 ? "(not a simple dataspace)" : have, want);
-  }
+  } else if (nattach != (hssize_t)store->nattach)
+    snprintf(msg, RW_H5_MSGLEN, "%s keeps %lld values beside its state, this run keeps %lld: it was written by another version of rewind or for an objective with other terms; it is left as it is", what, (long long)nattach, (long long)store->nattach);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
