@@ -76,10 +76,11 @@ static PetscErrorCode TargetsWave(const BenchConfig *cfg, BenchResults res)
   {
     const Target storeall = {"wave gradient / forward, storeall", 3.0, PETSC_FALSE}, budget = {"wave gradient / forward, budget 1/10", 4.5, PETSC_FALSE};
 
+    /* issue 12's problem: 2D order 4, 1024^2 (-rw_bench_wave_gradient_grid) */
     PetscCall(BenchLookup(res, "wave", "gradient storeall", "ratio", &x));
-    PetscCall(TargetRow(res, &storeall, x, 0, 0));
+    PetscCall(TargetRow(res, &storeall, x, cfg->wave_gradient_grid, 1024));
     PetscCall(BenchLookup(res, "wave", "gradient budget 1/10", "ratio", &x));
-    PetscCall(TargetRow(res, &budget, x, 0, 0));
+    PetscCall(TargetRow(res, &budget, x, cfg->wave_gradient_grid, 1024));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
