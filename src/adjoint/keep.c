@@ -230,37 +230,28 @@ static PetscErrorCode RwKeepFind(RwAdjoint adj, PetscInt64 *best)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The schedule's first `actions` actions again, told of the stop at step
-   stop where the run was (an online schedule's stream depends on it from
-   there on) when the advance that reached it comes by; want (if not NULL):
-   what each slot of each level holds after them */
-static PetscErrorCode RwKeepReplayTo(RwAdjoint adj, PetscInt64 actions, PetscInt64 stop, PetscInt64 *want[], RwAction *act)
+/* The schedule's first `actions` actions again, which end with REVERSE k,
+   told of the stop at step stop where the run was (an online schedule's
+   stream depends on it from there on) when the advance that reached it comes
+   by; want: what each slot of each level holds after them.  The schedule is
+   left there, where the resumed run goes on */
+static PetscErrorCode RwKeepReplay(RwAdjoint adj, PetscInt64 actions, PetscInt64 stop, PetscInt64 *want[], PetscInt64 *k)
 {
+  RwAction  act  = {RW_ACTION_END, 0, 0, 0, 0};
   PetscBool told = (PetscBool)(stop == adj->n); /* a run that did not stop early */
 
   PetscFunctionBegin;
   PetscCall(RwScheduleReset(adj->sched));
-  act->type = RW_ACTION_END;
   for (PetscInt64 i = 0; i < actions; i++) {
-    PetscCall(RwScheduleNext(adj->sched, act));
-    PetscCheck(act->type != RW_ACTION_END, PetscObjectComm((PetscObject)adj), PETSC_ERR_FILE_UNEXPECTED, "The reverse-sweep keep records %" PetscInt64_FMT " schedule actions, but this schedule has only %" PetscInt64_FMT, actions, i);
-    if (!told && act->type == RW_ACTION_ADVANCE && act->b == stop) {
+    PetscCall(RwScheduleNext(adj->sched, &act));
+    PetscCheck(act.type != RW_ACTION_END, PetscObjectComm((PetscObject)adj), PETSC_ERR_FILE_UNEXPECTED, "The reverse-sweep keep records %" PetscInt64_FMT " schedule actions, but this schedule has only %" PetscInt64_FMT, actions, i);
+    if (!told && act.type == RW_ACTION_ADVANCE && act.b == stop) {
       PetscCall(RwScheduleStopAt(adj->sched, stop));
       told = PETSC_TRUE;
     }
-    if (want && act->type == RW_ACTION_STORE) want[act->level][act->slot] = act->a;
-    if (want && act->type == RW_ACTION_FREE) want[act->level][act->slot] = -1;
+    if (act.type == RW_ACTION_STORE) want[act.level][act.slot] = act.a;
+    if (act.type == RW_ACTION_FREE) want[act.level][act.slot] = -1;
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* What each slot of each level holds after the schedule's first `actions` actions, which end with REVERSE k */
-static PetscErrorCode RwKeepReplay(RwAdjoint adj, PetscInt64 actions, PetscInt64 stop, PetscInt64 *want[], PetscInt64 *k)
-{
-  RwAction act;
-
-  PetscFunctionBegin;
-  PetscCall(RwKeepReplayTo(adj, actions, stop, want, &act));
   PetscCheck(act.type == RW_ACTION_REVERSE && act.a == *k, PetscObjectComm((PetscObject)adj), PETSC_ERR_FILE_UNEXPECTED, "The reverse-sweep keep records step %" PetscInt64_FMT " after %" PetscInt64_FMT " schedule actions, but this schedule does something else there", *k, actions);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -325,7 +316,6 @@ PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint adj, RwRun *run, PetscBool 
   PetscInt64 q, b, k, actions, stop, *want[RW_NUM_LEVELS] = {NULL, NULL}, *have[RW_NUM_LEVELS] = {NULL, NULL};
   PetscInt   nacc;
   Vec        acc[RW_MODEL_MAX_ACCUMULATORS];
-  RwAction   act;
 
   PetscFunctionBegin;
   *resumed = PETSC_FALSE;
@@ -358,8 +348,7 @@ PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint adj, RwRun *run, PetscBool 
   PetscCall(RwStoreRead(adj->keep[0], 2 * b, q, adj->lam[0]));
   PetscCall(RwStoreRead(adj->keep[0], 2 * b + 1, q, adj->N));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(PetscFree2(want[l], have[l]));
-  /* the schedule goes on after the REVERSE k it kept */
-  PetscCall(RwKeepReplayTo(adj, actions, stop, NULL, &act));
+  /* the schedule goes on after the REVERSE k it kept, where RwKeepReplay() left it (refilling does not move it) */
   run->action                    = actions;
   run->w                         = -1;
   adj->keepseq                   = q;
