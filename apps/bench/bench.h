@@ -77,8 +77,7 @@ typedef struct {
   Vec         m, u0, target, g, gu0;
   RwAdjoint   adj;
 } BenchProblem;
-PETSC_INTERN PetscErrorCode BenchProblemCreate(RwModel, BenchProblem *);
-PETSC_INTERN PetscErrorCode BenchProblemCreateFromOptions(RwModel, BenchProblem *);
+PETSC_INTERN PetscErrorCode BenchProblemCreate(RwModel, PetscBool, BenchProblem *);
 PETSC_INTERN PetscErrorCode BenchProblemAdjoint(BenchProblem *, const char[]);
 PETSC_INTERN PetscErrorCode BenchProblemDestroy(BenchProblem *);
 typedef PetscErrorCode (*BenchFn)(void *, PetscInt);

@@ -186,7 +186,7 @@ static PetscErrorCode GradOptionsCase(const BenchConfig *cfg, BenchResults res)
   PetscCall(RwModelSetType(model, RWMODELHEAT));
   PetscCall(RwModelSetFromOptions(model));
   PetscCall(RwModelSetUp(model));
-  PetscCall(BenchProblemCreateFromOptions(model, &p));
+  PetscCall(BenchProblemCreate(model, PETSC_TRUE, &p));
   PetscCall(GradCase(cfg, res, &p, cfg->weak ? "options (weak)" : "options", NULL, &fwd, &counts));
   PetscCall(BenchProblemDestroy(&p));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -223,7 +223,7 @@ static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res)
 
   PetscFunctionBegin;
   PetscCall(BenchHeatModel(PETSC_COMM_WORLD, 2, "explicit", M, &model));
-  PetscCall(BenchProblemCreate(model, &p));
+  PetscCall(BenchProblemCreate(model, PETSC_FALSE, &p));
   PetscCall(BenchPath(cfg, "rewind-bench-checkpoints.h5", file, sizeof(file)));
   PetscCall(PetscSNPrintf(steps, sizeof(steps), "-rw_steps %" PetscInt_FMT, cfg->gradient_steps));
   if (cfg->gradient[BENCH_STOREALL]) {
@@ -303,7 +303,7 @@ static PetscErrorCode GradWeakCases(const BenchConfig *cfg, BenchResults res)
     PetscCallMPI(MPI_Comm_split(PETSC_COMM_WORLD, rank < p ? 0 : MPI_UNDEFINED, rank, &sub[n]));
     if (rank >= p) continue;
     PetscCall(BenchHeatModel(sub[n], 2, "explicit", M, &prob[n].model));
-    PetscCall(BenchProblemCreate(prob[n].model, &prob[n]));
+    PetscCall(BenchProblemCreate(prob[n].model, PETSC_FALSE, &prob[n]));
     PetscCall(BenchProblemAdjoint(&prob[n], opts));
   }
   once.repeat = 1;

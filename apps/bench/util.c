@@ -146,7 +146,7 @@ PetscErrorCode BenchParseNames(const char opt[], const char list[], PetscInt n, 
 /* The default problem of a set-up model: kappa, u0, the target of a terminal
    misfit, or (fromoptions) the objective rewind-gradient makes from the
    options; the problem takes over the caller's reference to the model */
-static PetscErrorCode BenchProblemCreateWith(RwModel model, PetscBool fromoptions, BenchProblem *p)
+PetscErrorCode BenchProblemCreate(RwModel model, PetscBool fromoptions, BenchProblem *p)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(p, sizeof(*p)));
@@ -160,22 +160,6 @@ static PetscErrorCode BenchProblemCreateWith(RwModel model, PetscBool fromoption
   else PetscCall(RwObjectiveAddTerminalMisfit(p->obj, p->target, 1.0));
   PetscCall(VecDuplicate(p->m, &p->g));
   PetscCall(VecDuplicate(p->u0, &p->gu0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode BenchProblemCreate(RwModel model, BenchProblem *p)
-{
-  PetscFunctionBegin;
-  PetscCall(BenchProblemCreateWith(model, PETSC_FALSE, p));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The options case's problem: the objective as rewind-gradient makes it
-   (wave receivers and observations from -rw_wave_receivers, -rw_obs) */
-PetscErrorCode BenchProblemCreateFromOptions(RwModel model, BenchProblem *p)
-{
-  PetscFunctionBegin;
-  PetscCall(BenchProblemCreateWith(model, PETSC_TRUE, p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
