@@ -452,14 +452,15 @@ PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt di
       int32_t s1 = 0;
 
       n[0] = traces, n[1] = samples, n[2] = traces, v[0] = mm / 1000.0;
-      if (segy_traceheader(fp, 0, tr, trace0, bsize)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: cannot read the header of trace 0", file));
-      segy_get_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, &s1);
-      v[1] = s1 != 0;
-      if (s1) SegyGetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, dim, v + 2);
       PetscCall(PetscMalloc1((size_t)traces * samples, c));
       PetscCall(PetscMalloc3(samples, &buf, traces, &gx, traces, &gy));
       for (int t = 0; t < traces && !msg[0]; t++) {
         if (segy_traceheader(fp, t, tr, trace0, bsize) || segy_readtrace(fp, t, buf, trace0, bsize) || segy_to_native(format, samples, buf)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: cannot read trace %d", file, t));
+        if (!t) { /* the first trace's coordinates, if its scalar says it has any: the model's origin */
+          segy_get_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, &s1);
+          v[1] = s1 != 0;
+          if (s1) SegyGetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, dim, v + 2);
+        }
         segy_get_field(tr, SEGY_TR_GROUP_X, &gx[t]);
         segy_get_field(tr, SEGY_TR_GROUP_Y, &gy[t]);
         for (int k = 0; k < samples; k++) (*c)[(size_t)k * traces + t] = buf[k];
