@@ -109,8 +109,6 @@ PETSC_EXTERN PetscErrorCode RwModelStep(RwModel, PetscInt64, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwModelStepTangent(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwModelAdjointBegin(RwModel);
 PETSC_EXTERN PetscErrorCode RwModelStepAdjoint(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
-PETSC_EXTERN PetscErrorCode RwModelHasAdjointPair(RwModel, PetscBool *);
-PETSC_EXTERN PetscErrorCode RwModelStepAdjointPair(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwModelAdjointEnd(RwModel, Vec);
 PETSC_EXTERN PetscErrorCode RwModelCheckFinite(RwModel);
 PETSC_EXTERN PetscErrorCode RwModelGetStepCounts(RwModel, PetscInt64 *, PetscInt64 *, PetscInt64 *);

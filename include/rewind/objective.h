@@ -70,7 +70,6 @@ PETSC_EXTERN PetscErrorCode RwObjectiveGetNumTerms(RwObjective, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwObjectiveBegin(RwObjective);
 PETSC_EXTERN PetscErrorCode RwObjectiveEvaluate(RwObjective, PetscInt64, Vec);
 PETSC_EXTERN PetscErrorCode RwObjectiveAdjointSource(RwObjective, PetscInt64, Vec, Vec);
-PETSC_EXTERN PetscErrorCode RwObjectiveActiveAt(RwObjective, PetscInt64, PetscBool *);
 PETSC_EXTERN PetscErrorCode RwObjectiveTangent(RwObjective, PetscInt64, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwObjectiveEnd(RwObjective, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwObjectiveGetTermValues(RwObjective, PetscInt, PetscReal[]);

@@ -704,91 +704,38 @@ static PetscErrorCode RwAdjointPrefetchNext(RwAdjoint adj, RwRun *run, const RwA
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The i-th action after the one being taken (0: the next), as RwAdjointPrefetchNext() looks them up */
-static PetscErrorCode RwAdjointLookAhead(RwAdjoint adj, RwRun *run, PetscInt i, RwAction *act, PetscBool *known)
-{
-  PetscFunctionBegin;
-  *known = PETSC_TRUE;
-  if (run->hasnext && i == 0) *act = run->next;
-  else PetscCall(RwSchedulePeek(adj->sched, run->hasnext ? i - 1 : i, act, known));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  Whether REVERSE k can wait for REVERSE k-1 and both run as one pass of the
-  model (RwModelStepAdjointPair(), the same bits, less memory traffic): the
-  model offers pairs, the schedule's next actions are RESTORE x_k-1 (and the
-  FREE of its slot) then REVERSE k-1, and nothing needs lambda_k itself: no
-  objective term at step k, no monitor, no reverse-sweep keep
-*/
-static PetscErrorCode RwAdjointCanPair(RwAdjoint adj, RwRun *run, PetscInt64 k, PetscBool *can)
-{
-  RwAction  a[3];
-  PetscBool known = PETSC_TRUE, active, has;
-  PetscInt  i = 0;
-
-  PetscFunctionBegin;
-  *can = PETSC_FALSE;
-  PetscCall(RwModelHasAdjointPair(adj->model, &has));
-  if (!has || k < 1 || adj->nmonitors || adj->keepinterval || adj->keepseconds > 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(RwObjectiveActiveAt(adj->obj, k, &active));
-  if (active) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt j = 0; j < 3 && known; j++) PetscCall(RwAdjointLookAhead(adj, run, j, &a[j], &known));
-  if (!known || a[0].type != RW_ACTION_RESTORE || a[0].a != k - 1) PetscFunctionReturn(PETSC_SUCCESS);
-  i = a[1].type == RW_ACTION_FREE && a[1].level == a[0].level && a[1].slot == a[0].slot ? 2 : 1;
-  *can = (PetscBool)(a[i].type == RW_ACTION_REVERSE && a[i].a == k - 1);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The first reversal: take the last step to x_n, where lambda_n starts */
-static PetscErrorCode RwAdjointReverseBegin(RwAdjoint adj, RwRun *run, PetscInt64 k)
-{
-  PetscFunctionBegin;
-  PetscCheck(k == run->n - 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule reverses step %" PetscInt64_FMT " first, not the last step %" PetscInt64_FMT, k, run->n - 1);
-  if (!run->lastkept) {
-    RwAdjointOwn(adj, &adj->N);
-    PetscCall(RwModelStep(adj->model, k, adj->W, adj->N));
-    if (run->n > run->reached) {
-      PetscCall(RwObjectiveEvaluate(adj->obj, run->n, adj->N));
-      run->reached = run->n;
-      PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_FORWARD, run->n, adj->N));
-    } else PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_RECOMPUTE, run->n, adj->N));
-  }
-  PetscCall(RwModelCheckFinite(adj->model));
-  PetscCall(VecSet(adj->lam[0], 0));
-  PetscCall(RwModelAdjointBegin(adj->model)); /* first: the objective's direct dJ/dm may add to the model's sums */
-  PetscCall(RwObjectiveAdjointSource(adj->obj, run->n, adj->N, adj->lam[0]));
-  run->reversing = PETSC_TRUE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* lambda_k = A_k^T lambda_k+1 + dJ/du_k, with W = x_k and N = x_k+1; or
-   REVERSE k deferred to a pair with k-1 (x_k moves to N, W is free for the
-   RESTORE of x_k-1), or the pair's second step, both reversals in one pass */
+/* lambda_k = A_k^T lambda_k+1 + dJ/du_k, with W = x_k and N = x_k+1 */
 static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
 {
   PetscLogDouble t0, t1;
-  PetscBool      pair = run->deferred, defer = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCheck(run->w == k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to reverse step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, k, run->w);
   PetscCall(PetscTime(&t0));
-  if (!run->reversing) PetscCall(RwAdjointReverseBegin(adj, run, k));
-  if (!pair) PetscCall(RwAdjointCanPair(adj, run, k, &defer));
-  run->deferred = defer;
-  if (pair) PetscCall(RwModelStepAdjointPair(adj->model, k + 1, adj->W, adj->N, adj->lam[0], adj->lam[1]));
-  else if (!defer) PetscCall(RwModelStepAdjoint(adj->model, k, adj->W, adj->N, adj->lam[0], adj->lam[1]));
-  if (!defer) {
-    PetscCall(RwObjectiveAdjointSource(adj->obj, k, adj->W, adj->lam[1]));
-    RwVecSwap(adj->lam[0], adj->lam[1]); /* lam[0] = lambda_k */
+  if (!run->reversing) { /* the first: take the last step to x_n, where lambda_n starts */
+    PetscCheck(k == run->n - 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule reverses step %" PetscInt64_FMT " first, not the last step %" PetscInt64_FMT, k, run->n - 1);
+    if (!run->lastkept) {
+      RwAdjointOwn(adj, &adj->N);
+      PetscCall(RwModelStep(adj->model, k, adj->W, adj->N));
+      if (run->n > run->reached) {
+        PetscCall(RwObjectiveEvaluate(adj->obj, run->n, adj->N));
+        run->reached = run->n;
+        PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_FORWARD, run->n, adj->N));
+      } else PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_RECOMPUTE, run->n, adj->N));
+    }
+    PetscCall(RwModelCheckFinite(adj->model));
+    PetscCall(VecSet(adj->lam[0], 0));
+    PetscCall(RwModelAdjointBegin(adj->model)); /* first: the objective's direct dJ/dm may add to the model's sums */
+    PetscCall(RwObjectiveAdjointSource(adj->obj, run->n, adj->N, adj->lam[0]));
+    run->reversing = PETSC_TRUE;
   }
-  RwVecSwap(adj->N, adj->W); /* N = x_k for the next reversal */
+  PetscCall(RwModelStepAdjoint(adj->model, k, adj->W, adj->N, adj->lam[0], adj->lam[1]));
+  PetscCall(RwObjectiveAdjointSource(adj->obj, k, adj->W, adj->lam[1]));
+  RwVecSwap(adj->lam[0], adj->lam[1]); /* lam[0] = lambda_k */
+  RwVecSwap(adj->N, adj->W);           /* N = x_k for the next reversal */
   run->w = -1;
-  if (!defer) {
-    if (pair && (k + 1) % adj->checkinterval == 0) PetscCall(RwModelCheckFinite(adj->model)); /* the deferred step's check */
-    else PetscCall(RwAdjointCheckFiniteEvery(adj, k));
-    PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_REVERSE, k, adj->lam[0]));
-  }
+  PetscCall(RwAdjointCheckFiniteEvery(adj, k));
+  PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_REVERSE, k, adj->lam[0]));
   PetscCall(PetscTime(&t1));
   adj->counts.seconds_reverse += t1 - t0;
   adj->counts.reverse_steps++;

@@ -283,7 +283,6 @@ static const char *const RwOptionNames[] = {
   "-rw_fwi_true",
   "-rw_fwi_water",
   "-rw_gradient_view",
-  "-rw_heat_adjoint_pairs",
   "-rw_heat_bc",
   "-rw_heat_dim",
   "-rw_heat_nn",

@@ -46,27 +46,6 @@ check_ranks 2d-default -da_grid_x 37 -da_grid_y 29 -rw_steps 30
 check_ranks 2d-dirichlet-neumann -da_grid_x 24 -da_grid_y 20 -rw_heat_bc dirichlet,neumann -rw_steps 25
 check_ranks 3d-mixed -rw_heat_dim 3 -da_grid_x 9 -da_grid_y 8 -da_grid_z 7 -rw_heat_bc neumann,periodic,dirichlet -rw_steps 12
 
-# adjoint pairs (two explicit reverse steps a pass, the default): the same
-# output as one step a pass, with every schedule and store, on 3 ranks; and
-# the driver took pairs (fewer adjoint passes than steps) where it could
-check_pairs() { # check_pairs NAME OPTIONS...
-  name=$1
-  shift
-  for p in 0 1; do
-    run 3 "$@" -rw_heat_adjoint_pairs $p -log_view ascii:"$tmp/pairs-$name-$p.log" | grep -E '^(J|norm2_|sum_)' > "$tmp/pairs-$name-$p.txt"
-  done
-  cmp -s "$tmp/pairs-$name-0.txt" "$tmp/pairs-$name-1.txt" || { echo "FAIL pairs $name: the output with pairs differs"; diff "$tmp/pairs-$name-0.txt" "$tmp/pairs-$name-1.txt"; exit 1; }
-  single=$(awk '$1 == "RwAdjoint" && NF > 8 { print $2 }' "$tmp/pairs-$name-0.log")
-  paired=$(awk '$1 == "RwAdjoint" && NF > 8 { print $2 }' "$tmp/pairs-$name-1.log")
-  test "$paired" -lt "$single" || { echo "FAIL pairs $name: $paired adjoint passes with pairs, $single without"; exit 1; }
-  echo "ok pairs $name: the same output, $paired adjoint passes for $single steps"
-}
-check_pairs storeall -da_grid_x 31 -da_grid_y 23 -rw_steps 30 -rw_schedule_type storeall
-check_pairs revolve -da_grid_x 31 -da_grid_y 23 -rw_steps 30 -rw_schedule_type revolve -rw_schedule_ram_slots 4
-check_pairs periodic -rw_heat_dim 3 -da_grid_x 9 -da_grid_y 8 -da_grid_z 7 -rw_heat_bc dirichlet,neumann,periodic -rw_steps 25 -rw_schedule_type periodic -rw_schedule_period 5
-check_pairs multilevel -rw_heat_dim 1 -da_grid_x 61 -rw_heat_bc dirichlet -rw_steps 40 -rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 4 \
-  -rw_store_disk_type hdf5 -rw_store_hdf5_file "$tmp/pairs.h5" -rw_adjoint_active kappa
-
 # the keys the app promises
 for key in J norm2_dJdkappa sum_dJdkappa norm2_dJds sum_dJds norm2_dJdr sum_dJdr norm2_dJdu0 sum_dJdu0; do
   grep -q "^$key " "$tmp/2d-default-1.txt" || { echo "FAIL: key $key missing"; exit 1; }

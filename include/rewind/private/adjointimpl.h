@@ -79,7 +79,6 @@ typedef struct {
   PetscBool  scheduled; /* the run follows the schedule (RwAdjointSolve()): a stop goes to it */
   PetscBool  hasnext; /* the driver looked at the schedule's next action, kept in next */
   RwAction   next;
-  PetscBool  deferred; /* REVERSE of step w+1... deferred: lambda_k+1 waits in lam[0], x_k in N, for a pair with k-1 */
 } RwRun;
 
 /* The debugging kills of restart tests fire in one solve only */

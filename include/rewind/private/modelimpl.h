@@ -29,7 +29,6 @@ struct _RwModelOps {
   PetscErrorCode (*steptangent)(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
   PetscErrorCode (*adjointbegin)(RwModel);
   PetscErrorCode (*stepadjoint)(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
-  PetscErrorCode (*stepadjointpair)(RwModel, PetscInt64, Vec, Vec, Vec, Vec); /* optional: reverse steps k and k-1 in one pass */
   PetscErrorCode (*adjointend)(RwModel, Vec);
   PetscErrorCode (*adjointaccumulators)(RwModel, PetscInt *, Vec[]); /* the gradient so far, on grids: a resumed reverse sweep reloads them */
 };

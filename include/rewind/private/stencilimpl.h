@@ -127,15 +127,6 @@ PETSC_EXTERN void           RwStencilPointsSpreadOne(RwStencilPoints, PetscInt, 
 PETSC_EXTERN PetscErrorCode RwStencilPointsInterpolate(RwStencilPoints, Vec, PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwStencilPointsSpread(RwStencilPoints, const PetscReal[], PetscScalar[]);
 
-/* The factor a ghost beyond non-periodic side (0 low, 1 high) of direction d
-   takes from its mirror point: RwStencilFillBoundaryGhosts()'s rule, for a
-   model that fills ghosts of its own (the heat adjoint pair's lambda_k) */
-static inline PetscReal RwStencilGhostSign(RwStencil st, PetscInt d, PetscInt side, PetscBool state)
-{
-  if (!state) return 1.0; /* a coefficient continues beyond the edge */
-  return st->bc[d][side] == RW_STENCIL_ZERO ? 0.0 : st->sign[d][side];
-}
-
 /* A view of array a, laid out over box b with dof scalars a point, from point (i, j, k) */
 static inline RwStencilRow RwStencilRowAt(const PetscScalar *a, const RwStencilBox *b, PetscInt dof, PetscInt i, PetscInt j, PetscInt k)
 {

@@ -1496,59 +1496,6 @@ PetscErrorCode RwModelStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*@
-  RwModelHasAdjointPair - whether the model reverses two steps in one pass
-  (RwModelStepAdjointPair()); a type offers it where it saves memory traffic
-
-  Not collective
-
-  Output Parameter:
-. has - PETSC_TRUE if it does
-
-  Level: developer
-
-.seealso: RwModelStepAdjointPair()
-@*/
-PetscErrorCode RwModelHasAdjointPair(RwModel model, PetscBool *has)
-{
-  PetscFunctionBegin;
-  *has = model->ops->stepadjointpair ? PETSC_TRUE : PETSC_FALSE;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  RwModelStepAdjointPair - the adjoints of steps k and k-1 in one pass:
-  lambda_k-1 from lambda_k+1, the same values and parameter gradient, bit for
-  bit, as RwModelStepAdjoint() for k then for k-1 with nothing added to
-  lambda_k between them
-
-  Collective
-
-  Input Parameters:
-+ k    - the later step's index (k >= 1)
-. um   - u_k-1
-. u    - u_k
-- lnew - lambda_k+1
-
-  Output Parameter:
-. l - lambda_k-1 (a different vector)
-
-  Level: developer
-
-.seealso: RwModelHasAdjointPair(), RwModelStepAdjoint()
-@*/
-PetscErrorCode RwModelStepAdjointPair(RwModel model, PetscInt64 k, Vec um, Vec u, Vec lnew, Vec l)
-{
-  PetscFunctionBegin;
-  PetscCheck(model->inadjoint, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Call RwModelAdjointBegin() before adjoint steps");
-  PetscCheck(k >= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "An adjoint pair reverses steps k and k-1: k = %" PetscInt64_FMT " must be at least 1", k);
-  PetscCall(PetscLogEventBegin(RW_Adjoint, model, 0, 0, 0));
-  PetscUseTypeMethod(model, stepadjointpair, k, um, u, lnew, l);
-  PetscCall(PetscLogEventEnd(RW_Adjoint, model, 0, 0, 0));
-  model->nadjoint += 2;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*@C
   RwModelGetAdjointAccumulators - the vectors, each on a grid (DMDA), that hold
   everything a reverse sweep has accumulated so far besides lambda: writing them

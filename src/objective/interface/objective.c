@@ -384,29 +384,6 @@ static PetscErrorCode RwObjectiveDirectGradient(RwObjective obj, PetscInt64 k, V
 }
 
 /*@
-  RwObjectiveActiveAt - whether any term of the objective is active at step k
-  (a reverse sweep adds nothing to lambda_k where none is)
-
-  Not collective
-
-  Output Parameter:
-. active - PETSC_TRUE if a term is
-
-  Level: developer
-
-.seealso: RwObjectiveAdjointSource()
-@*/
-PetscErrorCode RwObjectiveActiveAt(RwObjective obj, PetscInt64 k, PetscBool *active)
-{
-  PetscReal w;
-
-  PetscFunctionBegin;
-  *active = PETSC_FALSE;
-  for (PetscInt i = 0; i < obj->nterms && !*active; i++) *active = RwTermActive(obj, &obj->terms[i], k, &w);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
   RwObjectiveAdjointSource - lambda += dJ/du_k for the terms active at step k,
   and their direct dJ/dm added to the objective's accumulators (a reverse sweep)
 

@@ -62,7 +62,6 @@ static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems
   }
   PetscCall(PetscOptionsBool("-rw_heat_source_amplitude", "Give the source s an amplitude a_k per step (a time-indexed parameter block a, default 1): s(t_k) = a_k s", "RwModelCreate_Heat", heat->amplitude, &heat->amplitude, NULL));
   PetscCall(PetscOptionsBool("-rw_heat_nn", "Add a learned reaction N_theta(u), a pointwise network (-rw_nn_layers, -rw_nn_activation, ...) whose weights are the block theta; explicit in every scheme", "RwModelHeatSetNN", heat->usenn, &heat->usenn, NULL));
-  PetscCall(PetscOptionsBool("-rw_heat_adjoint_pairs", "Reverse two explicit steps in one pass where the driver can (the same bits, less memory traffic)", "RwModelCreate_Heat", heat->pairs, &heat->pairs, NULL));
   PetscCall(PetscOptionsReal("-rw_heat_theta", "Time discretisation: 0 explicit Euler, 0.5 Crank-Nicolson, 1 backward Euler", "RwModelCreate_Heat", heat->theta, &heat->theta, NULL));
   PetscCheck(heat->theta >= 0 && heat->theta <= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_heat_theta %g must be in [0, 1] (0 explicit, 0.5 Crank-Nicolson, 1 backward Euler)", (double)heat->theta);
   PetscCall(PetscStrncpy(bcs, RwHeatBCs[heat->bc[0]], sizeof(bcs)));
@@ -82,9 +81,7 @@ static PetscErrorCode RwHeatCreateGrid(RwModel model)
   PetscFunctionBegin;
   for (PetscInt d = 0; d < 3; d++)
     if (model->gridsize[d] > 0) def[d] = model->gridsize[d]; /* a program's default (RwModelSetGridSizes()) */
-  /* adjoint pairs compute lambda_k a point beyond the owned box, from lambda_k+1 two points beyond it, corners included */
-  heat->pairs = (PetscBool)(heat->pairs && heat->theta == 0 && !heat->usenn && !heat->amplitude);
-  PetscCall(RwStencilCreate(model, heat->dim, 1, heat->pairs ? 2 : 1, heat->pairs ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR, &heat->st));
+  PetscCall(RwStencilCreate(model, heat->dim, 1, 1, DMDA_STENCIL_STAR, &heat->st));
   for (PetscInt d = 0; d < 3; d++) {
     PetscBool periodic = heat->bc[d] == RW_HEAT_PERIODIC ? PETSC_TRUE : PETSC_FALSE;
 
@@ -281,7 +278,6 @@ static PetscErrorCode RwModelSetUp_Heat(RwModel model)
     PetscCall(VecDuplicate(heat->s, &heat->mu));
     PetscCall(RwHeatCreateSolver(model));
   }
-  PetscCall(RwHeatPairSetUp(model));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -297,7 +293,6 @@ static PetscErrorCode RwModelView_Heat(RwModel model, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, ", boundaries"));
   for (PetscInt d = 0; d < heat->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " %c:%s", "xyz"[d], RwHeatBCs[heat->bc[d]]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\ntime stepping: %s (theta = %g)\n", scheme, (double)heat->theta));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "adjoint: %s\n", heat->pairs ? "two reverse steps a pass where the driver allows (-rw_heat_adjoint_pairs)" : "one reverse step a pass"));
   if (heat->amplitude) PetscCall(PetscViewerASCIIPrintf(viewer, "source amplitude per step: block a of %" PetscInt64_FMT " values, s(t_k) = a_k s\n", model->n));
   if (heat->nn) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "learned reaction N_theta(u), explicit in every scheme: "));
@@ -329,7 +324,6 @@ static PetscErrorCode RwModelDestroy_Heat(RwModel model)
   PetscCall(MatDestroy(&heat->P));
   PetscCall(KSPDestroy(&heat->ksp));
   PetscCall(RwStencilDestroy(&heat->st));
-  PetscCall(PetscFree(heat->ring));
   PetscCall(RwNNDestroy(&heat->nn));
   PetscCall(PetscFree(heat->nnrow));
   PetscCall(RwHeatNNTilesDestroy(model));
@@ -591,9 +585,8 @@ PetscErrorCode RwModelCreate_Heat(RwModel model)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&heat));
-  heat->dim   = 2;
-  heat->rtol  = 1e-12;
-  heat->pairs = PETSC_TRUE;
+  heat->dim = 2;
+  heat->rtol = 1e-12;
   PetscCall(PetscStrncpy(heat->ksptype, KSPCG, sizeof(heat->ksptype)));
   PetscCall(PetscStrncpy(heat->pctype, PCJACOBI, sizeof(heat->pctype)));
   for (PetscInt d = 0; d < 3; d++) heat->bc[d] = RW_HEAT_PERIODIC;

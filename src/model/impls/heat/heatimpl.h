@@ -71,11 +71,6 @@ typedef struct {
   Vec gkappa, gs, gr;
   Vec sw;           /* the amplitude's adjoint: dt s_i mu_i per point, summed exactly */
 
-  /* adjoint pairs (heatpair.c): -rw_heat_adjoint_pairs, explicit without a
-     learned reaction or a per-step amplitude; lambda_k's ring of slabs */
-  PetscBool    pairs;
-  PetscScalar *ring;
-
   /* the implicit solver */
   Vec rhs, mu;
   Mat P;   /* I - theta dt (div kappa grad - r) */
@@ -85,7 +80,6 @@ typedef struct {
 /* heatkernels.c: one pass of each form over a set of rows */
 PETSC_INTERN void RwHeatRowForward(const RwHeatPass *, PetscInt, RwStencilRow, RwStencilRow, const PetscScalar *, PetscScalar *, PetscReal *);
 PETSC_INTERN void RwHeatRowTangent(const RwHeatPass *, PetscInt, RwStencilRow, RwStencilRow, RwStencilRow, RwStencilRow, RwStencilRow, const PetscScalar *, PetscScalar *, PetscReal *);
-PETSC_INTERN void RwHeatRowLambda(const RwHeatPass *, PetscInt, RwStencilRow, RwStencilRow, PetscScalar *);
 PETSC_INTERN void RwHeatRowAdjoint(const RwHeatPass *, PetscInt, RwStencilRow, RwStencilRow, RwStencilRow, RwStencilRow, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscReal *);
 
 /* heatkernels.c: the network term dt N_theta(u_k) on one row and its tangent (the adjoint: heatnn.c) */
@@ -105,7 +99,6 @@ PETSC_INTERN PetscErrorCode RwHeatNNTilesDestroy(RwModel);
 PETSC_INTERN PetscErrorCode RwHeatNNAdjoint(RwModel, Vec, Vec, Vec, PetscReal *);
 
 /* heatstep.c */
-PETSC_INTERN RwHeatPass     RwHeatPassCoefficients(RwModel, PetscInt64);
 PETSC_INTERN PetscErrorCode RwHeatSetParameters(RwModel, Vec);
 PETSC_INTERN PetscErrorCode RwHeatSetDirection(RwModel, Vec);
 PETSC_INTERN PetscErrorCode RwHeatStep(RwModel, PetscInt64, Vec, Vec);
@@ -114,10 +107,6 @@ PETSC_INTERN PetscErrorCode RwHeatAdjointBegin(RwModel);
 PETSC_INTERN PetscErrorCode RwHeatStepAdjoint(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwHeatAdjointEnd(RwModel, Vec);
 PETSC_INTERN PetscErrorCode RwHeatAdjointAccumulators(RwModel, PetscInt *, Vec[]);
-
-/* heatpair.c: two explicit reverse steps in one pass */
-PETSC_INTERN PetscErrorCode RwHeatPairSetUp(RwModel);
-PETSC_INTERN PetscErrorCode RwHeatStepAdjointPair(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 
 #define RW_HEAT_BLOCK_R 0 /* the decay rate */
 #define RW_HEAT_BLOCK_A 1 /* the source amplitude per step, with -rw_heat_source_amplitude */

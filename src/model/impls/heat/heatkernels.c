@@ -179,39 +179,10 @@ RW_INLINE void HeatAdjointBody(const RwHeatPass *P, PetscInt n, RwStencilRow MU,
   }
 }
 
-/* ---- lambda alone: y = mu + c B mu, no parameter terms --------------------
-   The first step of an adjoint pair (heatstep.c) at the ghost points it needs
-   next to its own: another rank owns them and sums their parameter terms.
-   The same arithmetic as the adjoint's y, so the same bits as the owner's */
-RW_INLINE void HeatRowLambdaDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, PetscScalar *y)
-{
-  const PetscReal    ih2[3] = {P->ih2[0], P->ih2[1], P->ih2[2]}, c = P->c, r = P->r;
-  const PetscScalar *restrict mu = MU.p, *restrict k = K.p;
-  PetscScalar       *restrict yp = y;
-
-#pragma GCC ivdep
-  for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar m0 = mu[i];
-
-    yp[i] = m0 + c * (HeatDiv(dim, ih2, mu + i, MU.sy, MU.sz, k + i, K.sy, K.sz) - r * m0);
-  }
-}
-
-RW_INLINE void HeatLambdaBody(const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, PetscScalar *y)
-{
-  switch (P->dim) {
-  case 1: HeatRowLambdaDim(1, P, n, MU, K, y); break;
-  case 2: HeatRowLambdaDim(2, P, n, MU, K, y); break;
-  default: HeatRowLambdaDim(3, P, n, MU, K, y); break;
-  }
-}
-
 /* ---- the rows, in the instruction set of the pass (P->isa) ---------------- */
 RW_KERNEL_VARIANTS(HeatForward, (const RwHeatPass *P, PetscInt n, RwStencilRow X, RwStencilRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe), (P, n, X, K, s, y, probe));
 RW_KERNEL_VARIANTS(HeatTangent, (const RwHeatPass *P, PetscInt n, RwStencilRow DX, RwStencilRow K, RwStencilRow DK, RwStencilRow UA, RwStencilRow UB, const PetscScalar *ds, PetscScalar *y, PetscReal *probe), (P, n, DX, K, DK, UA, UB, ds, y, probe));
 RW_KERNEL_VARIANTS(HeatAdjoint, (const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe), (P, n, MU, K, UA, UB, y, gk, gs, gr, probe));
-
-RW_KERNEL_VARIANTS(HeatLambda, (const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, PetscScalar *y), (P, n, MU, K, y));
 
 void RwHeatRowForward(const RwHeatPass *P, PetscInt n, RwStencilRow X, RwStencilRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe)
 {
@@ -226,11 +197,6 @@ void RwHeatRowTangent(const RwHeatPass *P, PetscInt n, RwStencilRow DX, RwStenci
 void RwHeatRowAdjoint(const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, RwStencilRow UA, RwStencilRow UB, PetscScalar *y, PetscScalar *gk, PetscScalar *gs, PetscScalar *gr, PetscReal *probe)
 {
   HeatAdjointVariants[P->isa](P, n, MU, K, UA, UB, y, gk, gs, gr, probe);
-}
-
-void RwHeatRowLambda(const RwHeatPass *P, PetscInt n, RwStencilRow MU, RwStencilRow K, PetscScalar *y)
-{
-  HeatLambdaVariants[P->isa](P, n, MU, K, y);
 }
 
 /* ---- the learned reaction: + dt N_theta(u_k), explicit in every scheme ------

@@ -10,7 +10,7 @@
 #include <float.h>
 
 /* The coefficients of one theta-scheme pass */
-RwHeatPass RwHeatPassCoefficients(RwModel model, PetscInt64 k)
+static RwHeatPass HeatPassCoefficients(RwModel model, PetscInt64 k)
 {
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
   RwHeatPass    P;
@@ -82,7 +82,7 @@ PetscErrorCode RwHeatStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
 
   PetscFunctionBegin;
   c.st    = heat->st;
-  c.P     = RwHeatPassCoefficients(model, k);
+  c.P     = HeatPassCoefficients(model, k);
   c.x.g   = u;
   c.probe = 0;
   c.usenn = heat->usenn;
@@ -131,7 +131,7 @@ PetscErrorCode RwHeatStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
 
   PetscFunctionBegin;
   c.st    = heat->st;
-  c.P     = RwHeatPassCoefficients(model, k);
+  c.P     = HeatPassCoefficients(model, k);
   c.probe = 0;
   c.usenn = heat->usenn;
   c.nn    = RwHeatNNRowSetUp(model, PETSC_TRUE);
@@ -205,7 +205,7 @@ PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
     g[0] = heat->mu;
   }
   c.st    = heat->st;
-  c.P     = RwHeatPassCoefficients(model, k);
+  c.P     = HeatPassCoefficients(model, k);
   c.probe = 0;
   for (PetscInt i = 0; i < 3; i++) c.in[i].g = g[i];
   PetscCall(VecGetArrayRead(heat->kappa, &c.kappa));
