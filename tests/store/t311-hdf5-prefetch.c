@@ -13,9 +13,10 @@
     vector handed over is the caller's from then on: a later prefetch reads
     into the vector the store took, never into it; a read not prefetched
     reads into the caller's vector;
-  - under the driver, revolve and multilevel gradients (J, dJ/dm, dJ/du0)
-    with prefetch are bitwise those without it and those of the memory
-    store, and the reads were served by prefetches;
+  - under the driver, revolve, multilevel and online gradients (J, dJ/dm,
+    dJ/du0) with prefetch are bitwise those without it and those of the
+    memory store, and the reads were served by prefetches (online's in its
+    reverse sweep, once the run has stopped);
   - a prefetched read that fails (-rw_store_hdf5_fail_read, as a read from
     a file cut short would) stops the gradient on every rank with the
     checkpoint, the call and the cause, and gives no gradient; the next
@@ -155,10 +156,11 @@ END_TEST
 
 START_TEST(test_driver_prefetch)
 {
-  const char *sched[2] = {"-rw_schedule_type revolve -rw_schedule_ram_slots 4 -rw_store_type", "-rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 3 -rw_store_disk_type"};
+  /* online: once its run has stopped, its reverse sweep can be looked ahead in like the others' */
+  const char *sched[3] = {"-rw_schedule_type revolve -rw_schedule_ram_slots 4 -rw_store_type", "-rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 3 -rw_store_disk_type", "-rw_schedule_type online -rw_schedule_ram_slots 4 -rw_store_type"};
 
   RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
-  for (int t = 0; t < 2; t++) {
+  for (int t = 0; t < 3; t++) {
     const char   *name[3] = {"memory", "hdf5 with prefetch", "hdf5 without prefetch"};
     char          opts[3][2 * PETSC_MAX_PATH_LEN];
     RwModel       model[3];
@@ -174,7 +176,7 @@ START_TEST(test_driver_prefetch)
       RW_CHECK(rw_test_model(opts[s], &model[s]));
       RW_CHECK(rw_test_problem(model[s], &p[s]));
       RW_CHECK(RwAdjointSolve(p[s].adj, p[s].m, p[s].u0, &J[s], p[s].g, p[s].gu0));
-      RW_CHECK(RwAdjointGetStore(p[s].adj, t ? RW_LEVEL_DISK : RW_LEVEL_RAM, &store));
+      RW_CHECK(RwAdjointGetStore(p[s].adj, t == 1 ? RW_LEVEL_DISK : RW_LEVEL_RAM, &store));
       RW_CHECK(RwStoreGetCounts(store, &c[s]));
     }
     for (int s = 1; s < 3; s++) {

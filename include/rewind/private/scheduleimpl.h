@@ -43,6 +43,7 @@ struct _p_RwSchedule {
   PetscInt64 avail[RW_NUM_LEVELS];
   PetscInt   nlevels; /* levels the schedule stores on; set by the type's setup */
   PetscBool  online;  /* n is an upper bound: the run may stop earlier (RwScheduleStopAt()); set by the type */
+  PetscBool  stopped; /* online: the run has stopped, so the rest of the stream no longer depends on it and peeks see it; set by the type */
 
   /* the stream */
   RwAction   queue[RW_SCHEDULE_RING];

@@ -623,6 +623,7 @@ PetscErrorCode RwScheduleReset(RwSchedule sched)
   PetscCheck(sched->setupcalled, PetscObjectComm((PetscObject)sched), PETSC_ERR_ARG_WRONGSTATE, "Call RwScheduleSetUp() before RwScheduleReset()");
   sched->qhead = sched->qlen = 0;
   sched->ended               = PETSC_FALSE;
+  sched->stopped             = PETSC_FALSE;
   for (PetscInt lv = 0; lv < RW_NUM_LEVELS; lv++) sched->held[lv] = 0;
   PetscUseTypeMethod(sched, reset);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -680,7 +681,8 @@ PetscErrorCode RwScheduleNext(RwSchedule sched, RwAction *action)
   Output Parameters:
 + action - the action, if known
 - known  - PETSC_FALSE when the schedule cannot tell yet: i >= RW_SCHEDULE_PEEK,
-           or an online schedule, whose actions depend on where the run stops
+           or an online schedule before its run has stopped (its actions
+           depend on where it stops; once stopped, its reverse sweep is known)
 
   Level: developer
 
@@ -698,7 +700,7 @@ PetscErrorCode RwSchedulePeek(RwSchedule sched, PetscInt i, RwAction *action, Pe
   PetscValidPointer(action, 3);
   PetscCheck(sched->setupcalled, PetscObjectComm((PetscObject)sched), PETSC_ERR_ARG_WRONGSTATE, "Call RwScheduleSetUp() before RwSchedulePeek()");
   *known = PETSC_FALSE;
-  if (i < 0 || i >= RW_SCHEDULE_PEEK || sched->online) PetscFunctionReturn(PETSC_SUCCESS);
+  if (i < 0 || i >= RW_SCHEDULE_PEEK || (sched->online && !sched->stopped)) PetscFunctionReturn(PETSC_SUCCESS);
   /* fill only below RW_SCHEDULE_PEEK queued actions, so that a fill of up to RW_SCHEDULE_QUEUE fits */
   while (sched->qlen <= i && !sched->ended) {
     if (sched->qlen && sched->queue[(sched->qhead + sched->qlen - 1) % RW_SCHEDULE_RING].type == RW_ACTION_END) break;

@@ -183,6 +183,7 @@ static PetscErrorCode FillStopped(RwSchedule s, Online *on)
   s->held[RW_LEVEL_RAM] = on->used; /* the engine stacks its checkpoints above the spine's slots */
   on->top               = n - 1;
   on->phase = ONLINE_REVERSE;
+  s->stopped = PETSC_TRUE; /* from here on the stream is the reversal of [0, n]: the driver may peek (its store reads ahead) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
