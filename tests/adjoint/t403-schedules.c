@@ -22,51 +22,31 @@ static const char *settings[] = {
 
 static void check_problem(const char *grid)
 {
-  const int n = sizeof(settings) / sizeof(settings[0]);
-  Vec       g0 = NULL, gu00 = NULL;
-  PetscReal J0 = 0;
+  const int       n   = sizeof(settings) / sizeof(settings[0]);
+  RwTestReference ref = {0};
 
   for (int i = 0; i < n; i++) {
-    char             opts[PETSC_MAX_PATH_LEN + 1024]; /* the options and the path in dir */
-    RwModel          model;
-    RwTestProblem    p;
-    RwScheduleCounts pred;
-    RwAdjointCounts  c;
-    RwSchedule       sched;
-    PetscReal        J;
-    PetscBool        e1 = PETSC_TRUE, e2 = PETSC_TRUE;
+    char          opts[PETSC_MAX_PATH_LEN + 1024]; /* the options and the path in dir */
+    RwModel       model;
+    RwTestProblem p;
+    PetscReal     J;
+    PetscBool     same;
+    PetscInt64    taken, predicted;
 
     snprintf(opts, sizeof(opts), "%s %s -rw_steps 23 -rw_store_hdf5_file %s/c%d.h5 -ksp_rtol 1e-12", grid, settings[i], dir, i);
     RW_CHECK(rw_test_model(opts, &model));
     RW_CHECK(rw_test_problem(model, &p));
-    RW_CHECK(RwAdjointGetSchedule(p.adj, &sched));
-    RW_CHECK(RwScheduleGetPrediction(sched, &pred));
-    RW_CHECK(RwAdjointSolve(p.adj, p.m, p.u0, &J, p.g, p.gu0));
-    RW_CHECK(RwAdjointGetCounts(p.adj, &c));
-    if (!i) {
-      RW_CHECK(VecDuplicate(p.g, &g0));
-      RW_CHECK(VecDuplicate(p.gu0, &gu00));
-      RW_CHECK(VecCopy(p.g, g0));
-      RW_CHECK(VecCopy(p.gu0, gu00));
-      J0 = J;
-    } else {
-      RW_CHECK(VecEqual(g0, p.g, &e1));
-      RW_CHECK(VecEqual(gu00, p.gu0, &e2));
-    }
-    if (!rw_test_rank()) printf("# %-110s J %.17g forward steps %lld (predicted %lld)\n", opts, J, (long long)c.forward_steps, (long long)pred.forward_steps);
-    rw_assert_all(J == J0 && e1 && e2, "%s: J %.17g (storeall %.17g), dJ/dm identical %d, dJ/du0 identical %d", opts, J, J0, e1, e2);
-    rw_assert_all(c.forward_steps == pred.forward_steps, "%s: %lld forward steps, the schedule predicted %lld", opts, (long long)c.forward_steps, (long long)pred.forward_steps);
+    RW_CHECK(rw_test_solve_same(&p, &ref, &J, &same, &taken, &predicted));
+    if (!rw_test_rank()) printf("# %-110s J %.17g forward steps %lld (predicted %lld)\n", opts, J, (long long)taken, (long long)predicted);
+    rw_assert_all(same, "%s: J %.17g (storeall %.17g) or a gradient differs from storeall's", opts, J, ref.J);
+    rw_assert_all(taken == predicted, "%s: %lld forward steps, the schedule predicted %lld", opts, (long long)taken, (long long)predicted);
     /* a second solve (after -rw_adjoint_measured_costs re-plans) gives the same again */
-    RW_CHECK(RwScheduleGetPrediction(sched, &pred));
-    RW_CHECK(RwAdjointSolve(p.adj, p.m, p.u0, &J, p.g, p.gu0));
-    RW_CHECK(RwAdjointGetCounts(p.adj, &c));
-    RW_CHECK(VecEqual(g0 ? g0 : p.g, p.g, &e1));
-    rw_assert_all(J == J0 && e1 && c.forward_steps == pred.forward_steps, "%s: a second solve gave J %.17g with %lld forward steps (predicted %lld)", opts, J, (long long)c.forward_steps, (long long)pred.forward_steps);
+    RW_CHECK(rw_test_solve_same(&p, &ref, &J, &same, &taken, &predicted));
+    rw_assert_all(same && taken == predicted, "%s: a second solve gave J %.17g (or gradients) not storeall's, with %lld forward steps (predicted %lld)", opts, J, (long long)taken, (long long)predicted);
     RW_CHECK(rw_test_problem_destroy(&p));
     RW_CHECK(RwModelDestroy(&model));
   }
-  RW_CHECK(VecDestroy(&g0));
-  RW_CHECK(VecDestroy(&gu00));
+  RW_CHECK(rw_test_reference_destroy(&ref));
 }
 
 START_TEST(test_schedules_do_not_change_the_gradient)

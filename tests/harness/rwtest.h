@@ -82,6 +82,17 @@ PetscErrorCode rw_test_problem_driver(RwTestProblem *p);
 PetscErrorCode rw_test_bump(RwModel model, Vec m, PetscReal amp, PetscReal width, const PetscReal c[3]);
 PetscErrorCode rw_test_problem_destroy(RwTestProblem *p);
 
+/* One expected result, many settings (t403, t408): the first solve through
+   rw_test_solve_same() keeps J and the gradients in *ref; every later one
+   says whether its J, dJ/dm and dJ/du0 are those bits.  Also the forward
+   steps taken and those the schedule predicted */
+typedef struct {
+  PetscReal J;
+  Vec       g, gu0; /* NULL until the first solve */
+} RwTestReference;
+PetscErrorCode rw_test_solve_same(RwTestProblem *p, RwTestReference *ref, PetscReal *J, PetscBool *same, PetscInt64 *taken, PetscInt64 *predicted);
+PetscErrorCode rw_test_reference_destroy(RwTestReference *ref);
+
 /* The problem of t410 and t412 (tests/harness/rwtestterms.c): heat with a
    per-step source amplitude, a nonzero source, and two user terms that
    depend on m (a time integral of kappa u^2, a control cost on the amplitudes) */

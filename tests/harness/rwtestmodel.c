@@ -132,6 +132,42 @@ PetscErrorCode rw_test_bump(RwModel model, Vec m, PetscReal amp, PetscReal width
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode rw_test_solve_same(RwTestProblem *p, RwTestReference *ref, PetscReal *J, PetscBool *same, PetscInt64 *taken, PetscInt64 *predicted)
+{
+  RwSchedule       sched;
+  RwScheduleCounts pred;
+  RwAdjointCounts  c;
+  PetscBool        e1 = PETSC_TRUE, e2 = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointGetSchedule(p->adj, &sched));
+  PetscCall(RwScheduleGetPrediction(sched, &pred));
+  PetscCall(RwAdjointSolve(p->adj, p->m, p->u0, J, p->g, p->gu0));
+  PetscCall(RwAdjointGetCounts(p->adj, &c));
+  if (!ref->g) {
+    PetscCall(VecDuplicate(p->g, &ref->g));
+    PetscCall(VecDuplicate(p->gu0, &ref->gu0));
+    PetscCall(VecCopy(p->g, ref->g));
+    PetscCall(VecCopy(p->gu0, ref->gu0));
+    ref->J = *J;
+  } else {
+    PetscCall(VecEqual(ref->g, p->g, &e1));
+    PetscCall(VecEqual(ref->gu0, p->gu0, &e2));
+  }
+  *same      = (PetscBool)(*J == ref->J && e1 && e2);
+  *taken     = c.forward_steps;
+  *predicted = pred.forward_steps;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode rw_test_reference_destroy(RwTestReference *ref)
+{
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&ref->g));
+  PetscCall(VecDestroy(&ref->gu0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode rw_test_problem_destroy(RwTestProblem *p)
 {
   PetscFunctionBegin;
