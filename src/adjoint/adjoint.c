@@ -776,16 +776,21 @@ static PetscErrorCode RwAdjointStoreIntact(RwAdjoint adj, PetscInt64 *valid[], c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether every checkpoint held (held[l][slot]: its event, -1 none) is intact or given up later unread */
-static PetscBool RwAdjointHeldUsable(RwAdjoint adj, PetscInt64 *held[], const RwResumeEvent ev[])
+/* A checkpoint held at some point of the replay that the resumed run could not do without: damaged, and not given up unread later */
+static inline PetscBool RwResumeBad(const RwResumeEvent *e)
 {
-  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
-    for (PetscInt64 s = 0; held[l] && s < adj->store[l]->slots; s++) {
-      PetscInt64 e = held[l][s];
+  return (PetscBool)(!e->intact && !e->freed);
+}
 
-      if (e >= 0 && !ev[e].intact && !ev[e].freed) return PETSC_FALSE;
-    }
-  return PETSC_TRUE;
+/* Event e (a STORE, or a FREE) changes what its slot holds; bad counts the held checkpoints that are bad */
+static void RwResumeHold(PetscInt64 *held[], const RwResumeEvent ev[], PetscInt64 e, PetscInt64 *bad)
+{
+  const RwAction *a    = &ev[e].act;
+  PetscInt64     *slot = &held[a->level][a->slot];
+
+  if (*slot >= 0 && RwResumeBad(&ev[*slot])) (*bad)--;
+  *slot = a->type == RW_ACTION_FREE ? -1 : e;
+  if (*slot >= 0 && RwResumeBad(&ev[*slot])) (*bad)++;
 }
 
 /*
@@ -831,11 +836,9 @@ static PetscErrorCode RwAdjointFindResume(RwAdjoint adj, PetscInt64 *upto, RwAct
   *upto = -1;
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     for (PetscInt64 s = 0; held[l] && s < adj->store[l]->slots; s++) held[l][s] = -1;
-  for (PetscInt64 e = 0; e < n; e++) { /* again, each STORE with what is held after it */
-    const RwAction *a = &ev[e].act;
-
-    held[a->level][a->slot] = a->type == RW_ACTION_FREE ? -1 : e;
-    if (a->type == RW_ACTION_STORE && ev[e].intact && RwAdjointHeldUsable(adj, held, ev)) *upto = ev[e].i, *last = *a;
+  for (PetscInt64 e = 0, bad = 0; e < n; e++) { /* again, each STORE with what is held after it */
+    RwResumeHold(held, ev, e, &bad);
+    if (ev[e].act.type == RW_ACTION_STORE && ev[e].intact && !bad) *upto = ev[e].i, *last = ev[e].act;
   }
   PetscCall(PetscFree(ev));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(PetscFree2(valid[l], held[l]));
