@@ -145,7 +145,7 @@ PetscErrorCode BenchParseNames(const char opt[], const char list[], PetscInt n, 
 
 /* The default problem of a set-up model: kappa, u0, the target of a terminal
    misfit, or (fromoptions) the objective rewind-gradient makes from the
-   options; the problem takes over the caller's reference to the model */
+   options, and no target; the problem takes over the caller's reference to the model */
 PetscErrorCode BenchProblemCreate(RwModel model, PetscBool fromoptions, BenchProblem *p)
 {
   PetscFunctionBegin;
@@ -153,7 +153,7 @@ PetscErrorCode BenchProblemCreate(RwModel model, PetscBool fromoptions, BenchPro
   p->model = model;
   PetscCall(RwModelCreateParameters(model, &p->m));
   PetscCall(RwModelCreateState(model, &p->u0));
-  PetscCall(RwModelCreateField(model, &p->target));
+  if (!fromoptions) PetscCall(RwModelCreateField(model, &p->target));
   PetscCall(RwModelGetDefaults(model, p->m, p->u0, p->target));
   PetscCall(RwObjectiveCreate(model, &p->obj));
   if (fromoptions) PetscCall(RwAppObjectiveFromOptions(model, p->obj));
