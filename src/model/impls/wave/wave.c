@@ -658,7 +658,7 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
   PetscCall(VecDuplicate(w->eta, &w->mown));
   PetscCall(VecDuplicate(w->eta, &w->iaown));
   PetscCall(DMCreateLocalVector(model->fda, &w->ia));
-  if (RwWaveAdjointFromS(model)) PetscCall(DMCreateLocalVector(model->fda, &w->s));
+  if (RwWaveAdjointFromS(model) || RwWaveForwardFromS(model)) PetscCall(DMCreateLocalVector(model->fda, &w->s));
   PetscCall(WaveFillDamping(w));
   if (!w->srccoords) PetscCall(WaveDefaultSources(model)); /* located at the first parameter set: points need a set-up model */
   if (!model->dtset) PetscCall(WaveDefaultTimeStep(model));
