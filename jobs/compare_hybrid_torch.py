@@ -3,7 +3,7 @@
 PyTorch autograd on the same grid, steps, network, weights and cores.
 
     /usr/bin/python3 jobs/compare_hybrid_torch.py [--grid 256] [--steps 200] [--hidden 16]
-        [--threads 1] [--rewind apps/rewind-gradient] [--mpiexec "mpiexec -n 1"]
+        [--threads 1] [--repeat 1] [--rewind apps/rewind-gradient] [--mpiexec "mpiexec -n 1"]
     /usr/bin/python3 jobs/compare_hybrid_torch.py --torch-only --weights theta.h5 --dt DT ...
 
 --torch-only runs the PyTorch side alone, with the weights of an HDF5 file
@@ -86,14 +86,22 @@ def torch_problem(args, theta, dt):
             u = u + dt * (div + net(u.reshape(-1, 1)).reshape(n, n))
         return 0.5 * h * h * ((u - target) ** 2).sum()
 
-    with torch.no_grad():
+    def gradient():
+        kappa.grad = None
+        for q in net.parameters():
+            q.grad = None
+        J().backward()
+
+    # best of --repeat, wall and processor seconds each, as rewind-bench takes rewind's
+    tf = cf = tg = cg = math.inf
+    for _ in range(args.repeat):
+        with torch.no_grad():
+            t0, c0 = time.perf_counter(), time.process_time()
+            Jf = J().item()
+            tf, cf = min(tf, time.perf_counter() - t0), min(cf, time.process_time() - c0)
         t0, c0 = time.perf_counter(), time.process_time()
-        Jf = J().item()
-        tf, cf = time.perf_counter() - t0, time.process_time() - c0
-    t0, c0 = time.perf_counter(), time.process_time()
-    Jg = J()
-    Jg.backward()
-    tg, cg = time.perf_counter() - t0, time.process_time() - c0
+        gradient()
+        tg, cg = min(tg, time.perf_counter() - t0), min(cg, time.process_time() - c0)
     torch_problem.cpu = (cf, cg)  # processor seconds, for a machine shared with other jobs
     return Jf, tf, tg
 
@@ -104,6 +112,7 @@ def main():
     p.add_argument("--steps", type=int, default=200)
     p.add_argument("--hidden", type=int, default=16)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--repeat", type=int, default=1, help="time PyTorch's forward and gradient this many times each and keep the best")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--rewind", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "apps", "rewind-gradient"))
     p.add_argument("--mpiexec", default="mpiexec --allow-run-as-root -n 1")

@@ -9,7 +9,7 @@
     RwNNMultiplyAddLoop, the peak of the same vector fused multiply-adds; tanh alone;
   - PyTorch autograd (jobs/compare_hybrid_torch.py --torch-only) on the same
     grid, steps, weights and dt, one thread, in the same run: its forward and
-    gradient seconds, J's relative difference (the same problem) and the
+    gradient seconds, best of -rw_bench_repeat as rewind's, J's relative difference (the same problem) and the
     speed-up.  Skipped, with a note, where the Python given has no torch.
   Options: -rw_bench_hybrid_grid, -rw_bench_hybrid_steps, -rw_bench_hybrid_hidden,
   -rw_bench_hybrid_python (none: skip PyTorch), -rw_bench_hybrid_script.
@@ -144,9 +144,10 @@ static PetscErrorCode HybridKernelRows(const BenchConfig *cfg, BenchResults res,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PyTorch's J, forward and gradient seconds, and their processor seconds, on
-   the same problem, on rank 0; why says why not when it could not run */
-static PetscErrorCode HybridTorch(const char python[], const char script[], PetscInt grid, PetscInt steps, PetscInt hidden, const char weights[], PetscReal dt, PetscReal out[5], char why[], size_t len)
+/* PyTorch's J, forward and gradient seconds, and their processor seconds,
+   each the best of repeat, on the same problem, on rank 0; why says why not
+   when it could not run */
+static PetscErrorCode HybridTorch(const char python[], const char script[], PetscInt grid, PetscInt steps, PetscInt hidden, PetscInt repeat, const char weights[], PetscReal dt, PetscReal out[5], char why[], size_t len)
 {
   char  cmd[4 * PETSC_MAX_PATH_LEN], line[512];
   FILE *f;
@@ -157,7 +158,7 @@ static PetscErrorCode HybridTorch(const char python[], const char script[], Pets
     PetscCall(PetscSNPrintf(why, len, "PyTorch not measured: no script %s (-rw_bench_hybrid_script)", script));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscSNPrintf(cmd, sizeof(cmd), "OMP_NUM_THREADS=1 '%s' '%s' --torch-only --grid %" PetscInt_FMT " --steps %" PetscInt_FMT " --hidden %" PetscInt_FMT " --threads 1 --weights '%s' --dt %.17g 2>&1", python, script, grid, steps, hidden, weights, (double)dt));
+  PetscCall(PetscSNPrintf(cmd, sizeof(cmd), "OMP_NUM_THREADS=1 '%s' '%s' --torch-only --grid %" PetscInt_FMT " --steps %" PetscInt_FMT " --hidden %" PetscInt_FMT " --threads 1 --repeat %" PetscInt_FMT " --weights '%s' --dt %.17g 2>&1", python, script, grid, steps, hidden, repeat, weights, (double)dt));
   f = popen(cmd, "r");
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_SYS, "Cannot run %s", cmd);
   while (fgets(line, sizeof(line), f))
@@ -237,7 +238,7 @@ PetscErrorCode BenchHybrid(const BenchConfig *cfg, BenchResults res)
     else {
       PetscCall(BenchPath(cfg, "rewind-bench-hybrid-theta.h5", weights, sizeof(weights)));
       PetscCall(RwNNWriteWeights(nn, weights, theta));
-      PetscCall(HybridTorch(python, script, grid, steps, hidden, weights, dt, torch, why, sizeof(why)));
+      PetscCall(HybridTorch(python, script, grid, steps, hidden, cfg->repeat, weights, dt, torch, why, sizeof(why)));
       (void)unlink(weights);
     }
   }
@@ -253,7 +254,7 @@ PetscErrorCode BenchHybrid(const BenchConfig *cfg, BenchResults res)
     PetscCall(BenchReal(res, "speedup_forward", "", torch[1] / tf.best));
     PetscCall(BenchReal(res, "speedup_gradient_cpu", "", torch[4] / cpu[1]));
   } else PetscCall(BenchNote(res, "%s", why));
-  PetscCall(BenchNote(res, "forward: RwAdjointForward; gradient: RwAdjointSolve, store-all in memory; best of %" PetscInt_FMT " (wall; cpu_: processor seconds of this process, best of as many). Kernels: RwNNForward by rows of %" PetscInt_FMT ", RwNNAdjoint by tiles of %d; GFLOP/s of the layers' multiplies and adds (tanh apart) against RwNNMultiplyAddLoop (8 independent chains of vector fused multiply-adds, the same ISA variant)", cfg->repeat, grid, RW_NN_TILE));
+  PetscCall(BenchNote(res, "forward: RwAdjointForward; gradient: RwAdjointSolve, store-all in memory; rewind and PyTorch each best of %" PetscInt_FMT " (wall; cpu_: processor seconds of this process, best of as many). Kernels: RwNNForward by rows of %" PetscInt_FMT ", RwNNAdjoint by tiles of %d; GFLOP/s of the layers' multiplies and adds (tanh apart) against RwNNMultiplyAddLoop (8 independent chains of vector fused multiply-adds, the same ISA variant)", cfg->repeat, grid, RW_NN_TILE));
   PetscCall(PetscFree(theta));
   PetscCall(BenchProblemDestroy(&p)); /* and the model */
   PetscCall(BenchSectionEnd(res));
