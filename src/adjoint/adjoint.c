@@ -528,12 +528,12 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscCall(RwAdjointDefaultBudget_Private(adj, chosen));
   PetscCall(RwScheduleSetUp(sched));
   PetscCall(RwModelCreateState(adj->model, &adj->W));
-  PetscCall(VecDuplicate(adj->W, &adj->N));
-  PetscCall(VecDuplicate(adj->W, &adj->T));
-  PetscCall(VecDuplicate(adj->W, &adj->lam[0]));
-  PetscCall(VecDuplicate(adj->W, &adj->lam[1]));
-  PetscCall(VecDuplicate(adj->W, &adj->dW));
-  PetscCall(VecDuplicate(adj->W, &adj->dT));
+  PetscCall(RwVecDuplicateStaggered(adj->W, &adj->N));
+  PetscCall(RwVecDuplicateStaggered(adj->W, &adj->T));
+  PetscCall(RwVecDuplicateStaggered(adj->W, &adj->lam[0]));
+  PetscCall(RwVecDuplicateStaggered(adj->W, &adj->lam[1]));
+  PetscCall(RwVecDuplicateStaggered(adj->W, &adj->dW));
+  PetscCall(RwVecDuplicateStaggered(adj->W, &adj->dT));
   adj->setupcalled = PETSC_TRUE;
   PetscCall(PetscObjectViewFromOptions((PetscObject)adj->obj, NULL, "-rw_objective_view"));
   PetscFunctionReturn(PETSC_SUCCESS);

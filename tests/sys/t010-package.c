@@ -1,6 +1,7 @@
 /* The package skeleton: version, registries, life cycle, HDF5 error wrapper. */
 #include "rwtest.h"
 #include <rewind/private/rwimpl.h>
+#include <petscdmda.h>
 
 START_TEST(test_version)
 {
@@ -74,6 +75,71 @@ START_TEST(test_hdf5_error_wrapper)
 }
 END_TEST
 
+/* Staggered vectors: zero, the DM's layout and DM, arrays at distinct
+   cache-line offsets within a page, usable as DM vectors */
+START_TEST(test_staggered_vectors)
+{
+  enum { NV = 8 };
+  DM                 da;
+  Vec                v[NV], plain, loc;
+  size_t             off[NV];
+  PetscInt           n, nplain, nloc, nlocplain;
+  PetscReal          norm;
+  DM                 vdm;
+  const PetscScalar *a;
+
+  RW_CHECK(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 64, 64, PETSC_DECIDE, PETSC_DECIDE, 2, 1, NULL, NULL, &da));
+  RW_CHECK(DMSetUp(da));
+  RW_CHECK(DMCreateGlobalVector(da, &plain));
+  RW_CHECK(VecGetLocalSize(plain, &nplain));
+  for (int i = 0; i < NV; i++) {
+    RW_CHECK(RwDMCreateVecStaggered(da, PETSC_FALSE, &v[i]));
+    RW_CHECK(VecGetLocalSize(v[i], &n));
+    ck_assert_int_eq(n, nplain);
+    RW_CHECK(VecNorm(v[i], NORM_INFINITY, &norm));
+    ck_assert(norm == 0);
+    RW_CHECK(VecGetDM(v[i], &vdm));
+    ck_assert_ptr_eq(vdm, da);
+    RW_CHECK(VecGetArrayRead(v[i], &a));
+    off[i] = (uintptr_t)a % 4096;
+    RW_CHECK(VecRestoreArrayRead(v[i], &a));
+    ck_assert_msg(off[i] % 64 == 0, "vector %d starts %zu bytes into its page, not at a cache line", i, off[i]);
+    for (int j = 0; j < i; j++) ck_assert_msg(off[i] != off[j], "vectors %d and %d both start %zu bytes into their pages", j, i, off[i]);
+  }
+  /* a DM vector in every use: set through the DM's indices, copied, scattered to a staggered local vector */
+  RW_CHECK(VecSetRandom(plain, NULL));
+  RW_CHECK(VecCopy(plain, v[0]));
+  RW_CHECK(VecAXPY(v[0], -1, plain));
+  RW_CHECK(VecNorm(v[0], NORM_INFINITY, &norm));
+  ck_assert(norm == 0);
+  RW_CHECK(VecDestroy(&v[1])); /* a duplicate of a staggered vector is one too, zero */
+  RW_CHECK(RwVecDuplicateStaggered(v[0], &v[1]));
+  RW_CHECK(VecGetDM(v[1], &vdm));
+  ck_assert_ptr_eq(vdm, da);
+  RW_CHECK(VecNorm(v[1], NORM_INFINITY, &norm));
+  ck_assert(norm == 0);
+  RW_CHECK(RwDMCreateVecStaggered(da, PETSC_TRUE, &loc));
+  RW_CHECK(VecGetLocalSize(loc, &nloc));
+  {
+    Vec lp;
+
+    RW_CHECK(DMGetLocalVector(da, &lp));
+    RW_CHECK(VecGetLocalSize(lp, &nlocplain));
+    RW_CHECK(DMGlobalToLocal(da, plain, INSERT_VALUES, lp));
+    RW_CHECK(DMGlobalToLocal(da, plain, INSERT_VALUES, loc));
+    RW_CHECK(VecAXPY(lp, -1, loc));
+    RW_CHECK(VecNorm(lp, NORM_INFINITY, &norm));
+    RW_CHECK(DMRestoreLocalVector(da, &lp));
+  }
+  ck_assert_int_eq(nloc, nlocplain);
+  ck_assert(norm == 0);
+  RW_CHECK(VecDestroy(&loc));
+  for (int i = 0; i < NV; i++) RW_CHECK(VecDestroy(&v[i]));
+  RW_CHECK(VecDestroy(&plain));
+  RW_CHECK(DMDestroy(&da));
+}
+END_TEST
+
 Suite *rw_test_suite(void)
 {
   Suite *s  = suite_create("package");
@@ -84,6 +150,7 @@ Suite *rw_test_suite(void)
   tcase_add_test(tc, test_unknown_type_names_option);
   tcase_add_test(tc, test_setup_without_type);
   tcase_add_test(tc, test_hdf5_error_wrapper);
+  tcase_add_test(tc, test_staggered_vectors);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -612,7 +612,7 @@ PetscErrorCode RwModelCreateState(RwModel model, Vec *u)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
   RwModelCheckSetUp(model);
-  PetscCall(DMCreateGlobalVector(model->da, u));
+  PetscCall(RwDMCreateVecStaggered(model->da, PETSC_FALSE, u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1262,7 +1262,7 @@ PetscErrorCode RwModelCreateField(RwModel model, Vec *f)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
   RwModelCheckSetUp(model);
-  PetscCall(DMCreateGlobalVector(model->fda, f));
+  PetscCall(RwDMCreateVecStaggered(model->fda, PETSC_FALSE, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

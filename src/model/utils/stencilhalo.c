@@ -58,7 +58,7 @@ PETSC_INTERN PetscErrorCode RwStencilCreateHalo_Private(RwStencil st)
   PetscCall(RwStencilHaloIndices(st, &isfrom, &isto));
   PetscCall(DMGetGlobalVector(st->da, &g));
   for (PetscInt x = 0; x < st->ninputs; x++) {
-    PetscCall(DMCreateLocalVector(st->da, &st->work[x]));
+    PetscCall(RwDMCreateVecStaggered(st->da, PETSC_TRUE, &st->work[x]));
     PetscCall(VecScatterCreate(g, isfrom, st->work[x], isto, &st->halo[x]));
   }
   PetscCall(DMRestoreGlobalVector(st->da, &g));

@@ -265,13 +265,13 @@ static PetscErrorCode RwModelSetUp_Heat(RwModel model)
   PetscCall(RwModelCreatePack_Private(model));
   if (!model->dtset) PetscCall(RwHeatDefaultTimeStep(model));
   /* everything the time loop needs, allocated once here */
-  PetscCall(DMCreateLocalVector(model->da, &heat->kappa));
-  PetscCall(DMCreateLocalVector(model->da, &heat->dkappa));
-  PetscCall(DMCreateGlobalVector(model->da, &heat->s));
-  PetscCall(VecDuplicate(heat->s, &heat->ds));
-  PetscCall(VecDuplicate(heat->s, &heat->gkappa));
-  PetscCall(VecDuplicate(heat->s, &heat->gs));
-  PetscCall(VecDuplicate(heat->s, &heat->gr));
+  PetscCall(RwDMCreateVecStaggered(model->da, PETSC_TRUE, &heat->kappa)); /* staggered: a pass streams these beside the states */
+  PetscCall(RwDMCreateVecStaggered(model->da, PETSC_TRUE, &heat->dkappa));
+  PetscCall(RwDMCreateVecStaggered(model->da, PETSC_FALSE, &heat->s));
+  PetscCall(RwVecDuplicateStaggered(heat->s, &heat->ds));
+  PetscCall(RwVecDuplicateStaggered(heat->s, &heat->gkappa));
+  PetscCall(RwVecDuplicateStaggered(heat->s, &heat->gs));
+  PetscCall(RwVecDuplicateStaggered(heat->s, &heat->gr));
   if (heat->amplitude) PetscCall(VecDuplicate(heat->s, &heat->sw));
   if (heat->theta > 0) {
     PetscCall(VecDuplicate(heat->s, &heat->rhs));

@@ -650,15 +650,15 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
   model->fieldnames = RwWaveFieldNames;
   PetscCall(RwModelCreatePack_Private(model));
   /* everything the time loop touches, allocated once here */
-  PetscCall(DMCreateGlobalVector(model->fda, &w->eta));
-  PetscCall(VecDuplicate(w->eta, &w->c1));
-  PetscCall(VecDuplicate(w->eta, &w->c2));
-  PetscCall(VecDuplicate(w->eta, &w->dm));
-  PetscCall(VecDuplicate(w->eta, &w->gm));
+  PetscCall(RwDMCreateVecStaggered(model->fda, PETSC_FALSE, &w->eta)); /* staggered: a pass streams these beside the states */
+  PetscCall(RwVecDuplicateStaggered(w->eta, &w->c1));
+  PetscCall(RwVecDuplicateStaggered(w->eta, &w->c2));
+  PetscCall(RwVecDuplicateStaggered(w->eta, &w->dm));
+  PetscCall(RwVecDuplicateStaggered(w->eta, &w->gm));
   PetscCall(VecDuplicate(w->eta, &w->mown));
   PetscCall(VecDuplicate(w->eta, &w->iaown));
-  PetscCall(DMCreateLocalVector(model->fda, &w->ia));
-  if (RwWaveAdjointFromS(model) || RwWaveForwardFromS(model)) PetscCall(DMCreateLocalVector(model->fda, &w->s));
+  PetscCall(RwDMCreateVecStaggered(model->fda, PETSC_TRUE, &w->ia));
+  if (RwWaveAdjointFromS(model) || RwWaveForwardFromS(model)) PetscCall(RwDMCreateVecStaggered(model->fda, PETSC_TRUE, &w->s));
   PetscCall(WaveFillDamping(w));
   if (!w->srccoords) PetscCall(WaveDefaultSources(model)); /* located at the first parameter set: points need a set-up model */
   if (!model->dtset) PetscCall(WaveDefaultTimeStep(model));
