@@ -22,9 +22,20 @@
 
 static PetscInt rw_stagger_next = 0; /* set-up runs on the main thread only */
 
+/* The byte offset within a page (a multiple of a line) at which the next staggered array starts */
+static size_t RwStaggerNextOffset(void)
+{
+  const size_t off = (size_t)rw_stagger_next * RW_STAGGER_LINE;
+
+  rw_stagger_next = (rw_stagger_next + RW_STAGGER_STEP) % (RW_STAGGER_PAGE / RW_STAGGER_LINE);
+  return off;
+}
+
 /*@C
-  RwStaggerNextOffset - the byte offset within a page (a multiple of 64) at
-  which the next staggered array starts
+  RwStaggerStride - the distance in bytes between consecutive arrays of one
+  block (the memory store's slots) of bytes each: whole lines, RW_STAGGER_STEP
+  lines past a whole number of pages, so consecutive arrays start at
+  staggered offsets as RwVecDuplicateStaggered()'s do
 
   Not Collective
 
@@ -32,12 +43,11 @@ static PetscInt rw_stagger_next = 0; /* set-up runs on the main thread only */
 
 .seealso: RwVecDuplicateStaggered()
 @*/
-size_t RwStaggerNextOffset(void)
+size_t RwStaggerStride(size_t bytes)
 {
-  const size_t off = (size_t)rw_stagger_next * RW_STAGGER_LINE;
+  const size_t lines = (bytes + RW_STAGGER_LINE - 1) / RW_STAGGER_LINE * RW_STAGGER_LINE, step = RW_STAGGER_STEP * RW_STAGGER_LINE;
 
-  rw_stagger_next = (rw_stagger_next + RW_STAGGER_STEP) % (RW_STAGGER_PAGE / RW_STAGGER_LINE);
-  return off;
+  return lines + (step + RW_STAGGER_PAGE - lines % RW_STAGGER_PAGE) % RW_STAGGER_PAGE;
 }
 
 /*@C
@@ -75,16 +85,10 @@ PetscErrorCode RwVecCreateOnArray(Vec templ, PetscScalar *a, PetscContainer owne
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RwStaggerFree(void *p)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(p));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*@C
   RwVecDuplicateStaggered - VecDuplicate(templ, v), zero, with the array
-  starting at the next staggered offset within a page (RwStaggerNextOffset());
+  starting at the next staggered offset within a page (the next of its 64
+  lines, RW_STAGGER_STEP on from the last);
   vectors of types other than VECSEQ and VECMPI are made by VecDuplicate()
 
   Collective
@@ -112,7 +116,7 @@ PetscErrorCode RwVecDuplicateStaggered(Vec templ, Vec *v)
   PetscCall(PetscArrayzero((PetscScalar *)a, n));
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &owner));
   PetscCall(PetscContainerSetPointer(owner, raw));
-  PetscCall(PetscContainerSetUserDestroy(owner, RwStaggerFree));
+  PetscCall(PetscContainerSetUserDestroy(owner, PetscContainerUserDestroyDefault));
   PetscCall(RwVecCreateOnArray(templ, (PetscScalar *)a, owner, v));
   PetscCall(PetscContainerDestroy(&owner)); /* the vector holds it */
   PetscFunctionReturn(PETSC_SUCCESS);

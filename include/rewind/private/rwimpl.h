@@ -17,7 +17,7 @@ PETSC_EXTERN PetscErrorCode RwTypeFind(PetscObject, PetscFunctionList, const cha
 PETSC_EXTERN void RwIdentityDiff(const char[], const char[], char[], size_t);
 
 /* Vectors whose arrays start at staggered offsets within a page (src/sys/vecstagger.c) */
-PETSC_EXTERN size_t         RwStaggerNextOffset(void);
+PETSC_EXTERN size_t         RwStaggerStride(size_t);
 PETSC_EXTERN PetscErrorCode RwVecCreateOnArray(Vec, PetscScalar *, PetscContainer, Vec *);
 PETSC_EXTERN PetscErrorCode RwVecDuplicateStaggered(Vec, Vec *);
 PETSC_EXTERN PetscErrorCode RwDMCreateVecStaggered(DM, PetscBool, Vec *);

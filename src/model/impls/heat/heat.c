@@ -272,10 +272,10 @@ static PetscErrorCode RwModelSetUp_Heat(RwModel model)
   PetscCall(RwVecDuplicateStaggered(heat->s, &heat->gkappa));
   PetscCall(RwVecDuplicateStaggered(heat->s, &heat->gs));
   PetscCall(RwVecDuplicateStaggered(heat->s, &heat->gr));
-  if (heat->amplitude) PetscCall(VecDuplicate(heat->s, &heat->sw));
+  if (heat->amplitude) PetscCall(RwVecDuplicateStaggered(heat->s, &heat->sw));
   if (heat->theta > 0) {
-    PetscCall(VecDuplicate(heat->s, &heat->rhs));
-    PetscCall(VecDuplicate(heat->s, &heat->mu));
+    PetscCall(RwVecDuplicateStaggered(heat->s, &heat->rhs));
+    PetscCall(RwVecDuplicateStaggered(heat->s, &heat->mu));
     PetscCall(RwHeatCreateSolver(model));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

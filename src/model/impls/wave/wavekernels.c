@@ -397,6 +397,11 @@ WAVE_INLINE void WaveRowS(PetscInt n, const PetscScalar *l_, const PetscScalar *
 
 /* ---- the row callbacks: pick the rows, dispatch on dimension and radius ------- */
 
+/* Whether the forward and tangent rows of dimension D gather from the staged
+   scratch (WaveRowForwardS): a constant in each row, so each instantiates
+   one kind of row; RwWaveForwardFromS() tells the steps to stage */
+#define WAVE_STAGED(D) ((D) > 2)
+
 #define WAVE_DISPATCH(call) \
   do { \
     switch (P->st->dim * 10 + wave_r) { \
@@ -423,7 +428,7 @@ WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
 
-#define WAVE_FWD(D, R) (P->s ? WaveRowForwardS(D, R, P, n, U, RwStencilRowAt(P->s, &st->ghost, 1, i, j, k), ia, c1, c2, y) : WaveRowForward(isa, D, R, P, n, U, ia, c1, c2, y))
+#define WAVE_FWD(D, R) (WAVE_STAGED(D) ? WaveRowForwardS(D, R, P, n, U, RwStencilRowAt(P->s, &st->ghost, 1, i, j, k), ia, c1, c2, y) : WaveRowForward(isa, D, R, P, n, U, ia, c1, c2, y))
   WAVE_DISPATCH(WAVE_FWD);
 #undef WAVE_FWD
 }
@@ -439,7 +444,7 @@ WAVE_INLINE void WaveTangentRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   const PetscScalar *dm = RwStencilRowAt(P->dm, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
 
-#define WAVE_TAN(D, R) (P->s ? WaveRowTangentS(D, R, P, n, DU, RwStencilRowAt(P->s, &st->ghost, 1, i, j, k), u, un, ia, c1, c2, dm, y) : WaveRowTangent(isa, D, R, P, n, DU, u, un, ia, c1, c2, dm, y))
+#define WAVE_TAN(D, R) (WAVE_STAGED(D) ? WaveRowTangentS(D, R, P, n, DU, RwStencilRowAt(P->s, &st->ghost, 1, i, j, k), u, un, ia, c1, c2, dm, y) : WaveRowTangent(isa, D, R, P, n, DU, u, un, ia, c1, c2, dm, y))
   WAVE_DISPATCH(WAVE_TAN);
 #undef WAVE_TAN
 }
@@ -520,7 +525,7 @@ PetscBool RwWaveForwardFromS(RwModel model)
 {
   const RwModel_Wave *w = (RwModel_Wave *)model->data;
 
-  return w->dim > 2 ? PETSC_TRUE : PETSC_FALSE;
+  return WAVE_STAGED(w->dim) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Which rows the model's instruction set runs (-rw_model_view) */

@@ -1063,7 +1063,7 @@ static PetscErrorCode RwStoreHDF5StartReader(RwStore store)
 
   PetscFunctionBegin;
   if (!h5->prefetch) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VecDuplicate(store->templ, &h5->rbuf));
+  PetscCall(RwVecDuplicateStaggered(store->templ, &h5->rbuf)); /* staggered as the driver's states: swapped into the sweep */
   PetscCall(RwStoreHDF5Array(h5->rbuf, &h5->reader.buf));
   h5->reader.runs   = &h5->runs;
   h5->reader.sum    = RwStoreHDF5SumBlock;
@@ -1091,8 +1091,8 @@ static PetscErrorCode RwStoreHDF5StartWriter(RwStore store)
   h5->writer.runs = &h5->runs;
   PetscCall(RwStoreHDF5StartReader(store));
   if (!h5->async) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VecDuplicate(store->templ, &h5->stage));
-  PetscCall(VecDuplicate(store->templ, &h5->held));
+  PetscCall(RwVecDuplicateStaggered(store->templ, &h5->stage));
+  PetscCall(RwVecDuplicateStaggered(store->templ, &h5->held)); /* handed to the sweep by the first take */
   h5->writer.sum    = RwStoreHDF5SumBlock;
   h5->writer.sumctx = h5;
   if ((e = RwH5WriterStart(&h5->writer, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the asynchronous writer of checkpoint file %s: %s", h5->path, strerror(e));

@@ -21,23 +21,13 @@ typedef struct {
   Vec *slot;
 } RwStore_Memory;
 
-/* The block's own pointer; freed when the last vector made on it is destroyed,
-   since a vector may leave the store (RwStoreWriteTake(), RwStoreReadAndFree()) */
-static PetscErrorCode MemoryBlockFree(void *p)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(p));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Every slot in one zeroed block: first touched here, once, so no sweep pays
    its page faults */
 static PetscErrorCode MemorySlotsInBlock(RwStore store, RwStore_Memory *mem)
 {
-  /* 13 lines past a whole number of pages: consecutive slots start at
-     staggered offsets within a page (src/sys/vecstagger.c), so the reverse
-     sweep's u_k and u_k+1 do not share cache sets */
-  const size_t   line = ((size_t)store->bytes + 63) & ~(size_t)63, stride = line + (13 * 64 + 4096 - line % 4096) % 4096, size = stride * (size_t)store->slots;
+  /* consecutive slots start at staggered offsets within a page, so the
+     reverse sweep's u_k and u_k+1 do not share cache sets */
+  const size_t   stride = RwStaggerStride((size_t)store->bytes), size = stride * (size_t)store->slots;
   const size_t   whole  = (size + RW_STORE_MEMORY_ALIGN - 1) & ~(RW_STORE_MEMORY_ALIGN - 1); /* the last huge page too */
   char          *raw, *a;
   PetscContainer block;
@@ -51,7 +41,7 @@ static PetscErrorCode MemorySlotsInBlock(RwStore store, RwStore_Memory *mem)
   PetscCall(PetscMemzero(a, size));
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &block));
   PetscCall(PetscContainerSetPointer(block, raw));
-  PetscCall(PetscContainerSetUserDestroy(block, MemoryBlockFree));
+  PetscCall(PetscContainerSetUserDestroy(block, PetscContainerUserDestroyDefault)); /* when the last vector made on it is destroyed: a vector may leave the store (RwStoreWriteTake(), RwStoreReadAndFree()) */
   PetscCall(PetscMalloc1(store->slots, &mem->slot));
   for (PetscInt64 i = 0; i < store->slots; i++) PetscCall(RwVecCreateOnArray(store->templ, (PetscScalar *)(a + i * stride), block, &mem->slot[i]));
   PetscCall(PetscContainerDestroy(&block)); /* the slots hold it */
