@@ -198,6 +198,19 @@ WAVE_INLINE WaveV WaveLapV(const PetscInt D, const PetscInt R, const WaveWeights
   return f;
 }
 
+/* The forward and tangent updates at a point once L a (L da) is known: the
+   scalar tails of the whole-point rows and the staged rows share them, so
+   their bits are one expression's */
+WAVE_INLINE PetscScalar WaveForwardPoint(PetscScalar L, PetscScalar a, PetscScalar b, PetscScalar ia, PetscScalar c1, PetscScalar c2)
+{
+  return ia * (L + c1 * (2 * a - b) + c2 * a);
+}
+
+WAVE_INLINE PetscScalar WaveTangentPoint(PetscScalar L, PetscScalar da, PetscScalar db, PetscScalar a, PetscScalar b, PetscScalar un, PetscScalar ia, PetscScalar c1, PetscScalar c2, PetscScalar dm, PetscReal idt2)
+{
+  return ia * (L + c1 * (2 * da - db) + c2 * da + dm * idt2 * (2 * a - b - un));
+}
+
 /* ---- the three kernels, a row of n points each ------------------------------- */
 
 /* Every row marks its arrays restrict and reads the weights from locals, so
@@ -224,7 +237,7 @@ WAVE_INLINE void WaveRowForward(const RwKernelISA isa, const PetscInt D, const P
   for (; i < n; i++) {
     const PetscScalar *u = up + RW_WAVE_DOF * i;
     const PetscScalar  a = u[0], b = u[1];
-    const PetscScalar  v = ia[i] * (WaveLap(D, R, &W, u, RW_WAVE_DOF, U.sy, U.sz) + c1[i] * (2 * a - b) + c2[i] * a);
+    const PetscScalar  v = WaveForwardPoint(WaveLap(D, R, &W, u, RW_WAVE_DOF, U.sy, U.sz), a, b, ia[i], c1[i], c2[i]);
 
     y[RW_WAVE_DOF * i]     = v;
     y[RW_WAVE_DOF * i + 1] = a;
@@ -255,7 +268,7 @@ WAVE_INLINE void WaveRowTangent(const RwKernelISA isa, const PetscInt D, const P
   for (; i < n; i++) {
     const PetscScalar *du = dup + RW_WAVE_DOF * i;
     const PetscScalar  da = du[0], db = du[1], a = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
-    const PetscScalar  v  = ia[i] * (WaveLap(D, R, &W, du, RW_WAVE_DOF, DU.sy, DU.sz) + c1[i] * (2 * da - db) + c2[i] * da + dm[i] * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]));
+    const PetscScalar  v  = WaveTangentPoint(WaveLap(D, R, &W, du, RW_WAVE_DOF, DU.sy, DU.sz), da, db, a, b, un[RW_WAVE_DOF * i], ia[i], c1[i], c2[i], dm[i], idt2);
 
     y[RW_WAVE_DOF * i]     = v;
     y[RW_WAVE_DOF * i + 1] = da;
@@ -291,7 +304,7 @@ WAVE_INLINE void WaveRowForwardS(const PetscInt D, const PetscInt R, WavePass *P
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
     const PetscScalar a = up[RW_WAVE_DOF * i], b = up[RW_WAVE_DOF * i + 1];
-    const PetscScalar v = ia[i] * (WaveLap(D, R, &W, sp + i, 1, S.sy, S.sz) + c1[i] * (2 * a - b) + c2[i] * a);
+    const PetscScalar v = WaveForwardPoint(WaveLap(D, R, &W, sp + i, 1, S.sy, S.sz), a, b, ia[i], c1[i], c2[i]);
 
     y[RW_WAVE_DOF * i]     = v;
     y[RW_WAVE_DOF * i + 1] = a;
@@ -311,7 +324,7 @@ WAVE_INLINE void WaveRowTangentS(const PetscInt D, const PetscInt R, WavePass *P
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
     const PetscScalar da = dup[RW_WAVE_DOF * i], db = dup[RW_WAVE_DOF * i + 1], a = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
-    const PetscScalar v  = ia[i] * (WaveLap(D, R, &W, sp + i, 1, S.sy, S.sz) + c1[i] * (2 * da - db) + c2[i] * da + dm[i] * idt2 * (2 * a - b - un[RW_WAVE_DOF * i]));
+    const PetscScalar v  = WaveTangentPoint(WaveLap(D, R, &W, sp + i, 1, S.sy, S.sz), da, db, a, b, un[RW_WAVE_DOF * i], ia[i], c1[i], c2[i], dm[i], idt2);
 
     y[RW_WAVE_DOF * i]     = v;
     y[RW_WAVE_DOF * i + 1] = da;
