@@ -106,7 +106,7 @@ START_TEST(test_staggered_vectors)
     ck_assert_msg(off[i] % 64 == 0, "vector %d starts %zu bytes into its page, not at a cache line", i, off[i]);
     for (int j = 0; j < i; j++) ck_assert_msg(off[i] != off[j], "vectors %d and %d both start %zu bytes into their pages", j, i, off[i]);
   }
-  /* a DM vector in every use: set through the DM's indices, copied, scattered to a staggered local vector */
+  /* a DM vector in use: copied into, duplicated, the target of a global-to-local scatter */
   RW_CHECK(VecSetRandom(plain, NULL));
   RW_CHECK(VecCopy(plain, v[0]));
   RW_CHECK(VecAXPY(v[0], -1, plain));
@@ -133,6 +133,13 @@ START_TEST(test_staggered_vectors)
   }
   ck_assert_int_eq(nloc, nlocplain);
   ck_assert(norm == 0);
+  /* slots of one block (the memory store's): room for the bytes, whole lines, never a whole number of pages apart */
+  for (size_t bytes = 1; bytes < (size_t)1 << 22; bytes = 3 * bytes + 61) {
+    const size_t stride = RwStaggerStride(bytes);
+
+    ck_assert_msg(stride >= bytes && stride % 64 == 0 && stride % 4096 != 0 && stride < bytes + 64 + 4096, "slots of %zu bytes %zu apart", bytes, stride);
+  }
+  ck_assert(RwStaggerStride((size_t)1 << 20) % 4096 != 0);
   RW_CHECK(VecDestroy(&loc));
   for (int i = 0; i < NV; i++) RW_CHECK(VecDestroy(&v[i]));
   RW_CHECK(VecDestroy(&plain));
