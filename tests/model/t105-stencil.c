@@ -8,6 +8,9 @@
   both must give the same values on any number of ranks.  A 3D pass walked
   in tiles of y rows (-rw_stencil_block_rows, forced tiny) must visit its
   rows in another order and give the same bits as one walked plane by plane.
+  A ring pass (RwStencilRunPassRing()), whose interior rows gather from
+  staged slices, must visit every owned point once and give the bits of a
+  pass that reads in place, in 2D and 3D, in tiles of any size.
 */
 #include "rwtest.h"
 #include <rewind/private/stencilimpl.h>
@@ -84,6 +87,8 @@ static PetscErrorCode GhostRule(RwModel model, PetscInt d, PetscBool *periodic, 
 }
 
 /* A bare model the layer sets up: the grid and the two ops points need */
+static PetscBool grid_ring = PETSC_FALSE; /* CreateGrid() asks for the ring */
+
 static PetscErrorCode CreateGrid(PetscInt dim, PetscInt dof, PetscInt w, DMDAStencilType type, const RwStencilBoundaryType bc[3][2], RwModel *model, RwStencil *st)
 {
   const PetscInt def[3] = {dim == 1 ? 31 : 13, 11, 9};
@@ -95,6 +100,7 @@ static PetscErrorCode CreateGrid(PetscInt dim, PetscInt dof, PetscInt w, DMDASte
     for (PetscInt side = 0; side < 2; side++) PetscCall(RwStencilSetBoundary(*st, d, side, bc[d][side], side ? 1.0 : -1.0));
     PetscCall(RwStencilSetGeometry(*st, d, 0.25 * d, 1 + d, bc[d][0] == RW_STENCIL_PERIODIC ? PETSC_FALSE : PETSC_TRUE));
   }
+  PetscCall(RwStencilSetRing(*st, grid_ring));
   PetscCall(RwStencilSetUp(*st, "stencil-test", def, 2));
   (*model)->data               = *st;
   (*model)->ops->coordinate    = Coordinate;
@@ -262,6 +268,141 @@ START_TEST(test_blocked_bits)
 }
 END_TEST
 
+
+/* ---- the ring: a second difference of the first of two components ---- */
+typedef struct {
+  RwStencil      st;
+  RwStencilInput in;
+  PetscScalar   *y;
+  PetscInt      *visits;
+  PetscBool      ring;
+} RingCtx;
+
+static const PetscReal ring_w[4] = {-49.0 / 18, 3.0 / 2, -3.0 / 20, 1.0 / 90}; /* order 6: weights that round */
+
+/* Across the ring's slices, in RwStencilD2's order */
+static PetscScalar RingD2(PetscInt w, const RwStencilRingRow *rr, PetscInt q)
+{
+  PetscScalar f = ring_w[0] * rr->p[w][q];
+
+  for (PetscInt t = 1; t <= w; t++) f += ring_w[t] * (rr->p[w - t][q] + rr->p[w + t][q]);
+  return f;
+}
+
+/* Interior rows of a ring pass from the ring, every other row in place: the same sums in the same order */
+static void RingRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+{
+  RingCtx         *p = (RingCtx *)ctx;
+  const RwStencil  st = p->st;
+  const PetscInt   w = st->width, dim = st->dim;
+  RwStencilRow     R = RwStencilInputRow(st, &p->in, 2, ghosted, i, j, k);
+  RwStencilRingRow rr;
+  PetscScalar     *y = RwStencilOwnedAt(st, 1, p->y, i, j, k);
+
+  if (p->ring && !ghosted) rr = RwStencilRingRowAt(st, i, j, k);
+  for (PetscInt q = 0; q < n; q++) {
+    PetscScalar f;
+
+    if (p->ring && !ghosted) {
+      f = RwStencilD2(w, ring_w, rr.p[w] + q, 1) / 3;
+      if (dim > 2) {
+        f += RwStencilD2(w, ring_w, rr.p[w] + q, rr.sy) / 7;
+        f += RingD2(w, &rr, q) * 0.1;
+      } else f += RingD2(w, &rr, q) / 7;
+    } else {
+      f = RwStencilD2(w, ring_w, &R.p[2 * q], 2) / 3 + RwStencilD2(w, ring_w, &R.p[2 * q], R.sy) / 7;
+      if (dim > 2) f += RwStencilD2(w, ring_w, &R.p[2 * q], R.sz) * 0.1;
+    }
+    y[q] = f;
+    p->visits[((k - st->own.s[2]) * st->own.n[1] + j - st->own.s[1]) * st->own.n[0] + i - st->own.s[0] + q]++;
+  }
+}
+
+static void RingStage(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscScalar *dst)
+{
+  RingCtx           *p   = (RingCtx *)ctx;
+  const PetscScalar *src = RwStencilRowAt(p->in.ga, &p->st->own, 2, i, j, k).p;
+
+  for (PetscInt q = 0; q < n; q++) dst[q] = src[2 * q];
+}
+
+/* One pass over a random two-component state, through the ring or in place;
+   y on the field grid; how many owned points were not visited exactly once */
+static PetscInt run_ring(PetscInt dim, PetscInt w, const RwStencilBoundaryType bc[3][2], const char rows[], PetscBool ring, Vec *y)
+{
+  RwModel     model;
+  RwStencil   st;
+  Vec         u;
+  PetscRandom rnd;
+  RingCtx     p;
+  PetscInt    wrong = 0, nown;
+
+  grid_ring = ring;
+  if (rows) RW_CHECK(PetscOptionsSetValue(NULL, "-rw_stencil_block_rows", rows));
+  RW_CHECK(CreateGrid(dim, 2, w, DMDA_STENCIL_STAR, bc, &model, &st));
+  RW_CHECK(PetscOptionsClearValue(NULL, "-rw_stencil_block_rows"));
+  grid_ring = PETSC_FALSE;
+  rw_assert_all(!rows || !ring || dim < 3 || !atoi(rows) || st->ringrows == PetscMin(atoi(rows), PetscMax(st->own.n[1] - 2 * w, 1)), "-rw_stencil_block_rows %s gave ring tiles of %" PetscInt_FMT " rows", rows ? rows : "unset", st->ringrows);
+  RW_CHECK(DMCreateGlobalVector(st->da, &u));
+  RW_CHECK(DMCreateGlobalVector(st->fda, y));
+  RW_CHECK(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  RW_CHECK(PetscRandomSetSeed(rnd, 1051));
+  RW_CHECK(PetscRandomSeed(rnd));
+  RW_CHECK(VecSetRandom(u, rnd));
+  RW_CHECK(PetscRandomDestroy(&rnd));
+  nown = st->own.n[0] * st->own.n[1] * st->own.n[2];
+  RW_CHECK(PetscCalloc1(nown, &p.visits));
+  p.st   = st;
+  p.in.g = u;
+  p.ring = ring;
+  RW_CHECK(VecGetArray(*y, &p.y));
+  if (ring) RW_CHECK(RwStencilRunPassRing(st, 1, &p.in, RingStage, RingRow, &p));
+  else RW_CHECK(RwStencilRunPass(st, 1, &p.in, RingRow, &p));
+  RW_CHECK(VecRestoreArray(*y, &p.y));
+  for (PetscInt q = 0; q < nown; q++) wrong += p.visits[q] != 1;
+  RW_CHECK(PetscFree(p.visits));
+  RW_CHECK(VecDestroy(&u));
+  RW_CHECK(RwStencilDestroy(&st));
+  model->data = NULL;
+  RW_CHECK(RwModelDestroy(&model));
+  return wrong;
+}
+
+START_TEST(test_ring)
+{
+  const RwStencilBoundaryType bc[2][3][2] = {
+    {{RW_STENCIL_MIRROR, RW_STENCIL_ZERO}, {RW_STENCIL_PERIODIC, RW_STENCIL_PERIODIC}, {RW_STENCIL_ZERO, RW_STENCIL_MIRROR}},
+    {{RW_STENCIL_PERIODIC, RW_STENCIL_PERIODIC}, {RW_STENCIL_ZERO, RW_STENCIL_ZERO}, {RW_STENCIL_PERIODIC, RW_STENCIL_PERIODIC}},
+  };
+  const char *rows[] = {NULL, "1", "2", "3", "0"};
+
+  for (PetscInt dim = 2; dim <= 3; dim++)
+    for (PetscInt w = 1; w <= (dim == 3 ? 2 : 3); w++)
+      for (PetscInt c = 0; c < 2; c++)
+        for (PetscInt r = 0; r < (dim == 3 ? 5 : 1); r++) {
+          Vec                y0, y;
+          const PetscScalar *a, *b;
+          PetscInt           n, mine, any, wrong;
+
+          (void)run_ring(dim, w, bc[c], NULL, PETSC_FALSE, &y0);
+          wrong = run_ring(dim, w, bc[c], rows[r], PETSC_TRUE, &y);
+          MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD);
+          rw_assert_all(!wrong, "%" PetscInt_FMT "D width %" PetscInt_FMT " ring pass (tiles %s): %" PetscInt_FMT " points not visited once", dim, w, rows[r] ? rows[r] : "auto", wrong);
+          RW_CHECK(VecGetLocalSize(y, &n));
+          RW_CHECK(VecGetArrayRead(y0, &a));
+          RW_CHECK(VecGetArrayRead(y, &b));
+          mine = memcmp(a, b, (size_t)n * sizeof(*a)) != 0;
+          RW_CHECK(VecRestoreArrayRead(y, &b));
+          RW_CHECK(VecRestoreArrayRead(y0, &a));
+          MPI_Allreduce(&mine, &any, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD);
+          rw_assert_all(!any, "%" PetscInt_FMT "D width %" PetscInt_FMT " boundaries %" PetscInt_FMT ": a ring pass (tiles %s) differs from the pass in place", dim, w, c, rows[r] ? rows[r] : "auto");
+          RW_CHECK(VecDestroy(&y));
+          RW_CHECK(VecDestroy(&y0));
+        }
+  if (!rw_test_rank()) printf("# ring passes: 2D widths 1-3, 3D widths 1-2 in tiles of 1, 2, 3 rows, whole planes and automatic give the bits of passes in place\n");
+}
+END_TEST
+
 /* Interpolation is exact for a linear function; spread is its transpose */
 START_TEST(test_points)
 {
@@ -329,6 +470,7 @@ Suite *rw_test_suite(void)
   tcase_add_test(tc, test_pass);
   tcase_add_test(tc, test_points);
   tcase_add_test(tc, test_blocked_bits);
+  tcase_add_test(tc, test_ring);
   suite_add_tcase(s, tc);
   return s;
 }

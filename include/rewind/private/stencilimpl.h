@@ -32,6 +32,7 @@ typedef enum {
 PETSC_EXTERN const char *const RwStencilBoundaryTypes[];
 
 #define RW_STENCIL_MAX_INPUTS 8
+#define RW_STENCIL_MAX_D2_RADIUS 4 /* the widest second difference (order 8), RwStencilD2Weights() */
 
 /* A box of grid indices: owned points, or owned plus ghosts */
 typedef struct {
@@ -61,6 +62,18 @@ typedef void (*RwStencilRowFn)(void *ctx, PetscInt i, PetscInt j, PetscInt k, Pe
    its shell rows (ghosted true, the halos arrived): RwStencilRunPassStaged() */
 typedef void (*RwStencilStageFn)(void *ctx, PetscBool ghosted);
 
+/* A ring pass's stage of one row: the n scalars its rows gather, from the
+   owned inputs' row at (i, j, k) on, into dst (RwStencilRunPassRing()) */
+typedef void (*RwStencilRingStageFn)(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscScalar *dst);
+
+/* An interior row's view of the ring: p[w + t] is its first point in the
+   slice t away along the last direction (y in 2D, z in 3D), t = -w..w; in
+   3D the row's y neighbours are +-sy away inside a slice */
+typedef struct {
+  const PetscScalar *p[2 * RW_STENCIL_MAX_D2_RADIUS + 1];
+  PetscInt           sy;
+} RwStencilRingRow;
+
 typedef struct _n_RwStencil *RwStencil;
 struct _n_RwStencil {
   RwModel               model; /* not referenced: the model owns the layer */
@@ -81,6 +94,12 @@ struct _n_RwStencil {
   Vec                   work[RW_STENCIL_MAX_INPUTS]; /* ghosted copies of the inputs */
   PetscInt              blockrows; /* 3D passes walk y in tiles of this many rows, z inside a tile (0: plane by plane) */
   PetscInt              l2;        /* the L2 size (bytes) the automatic tile was chosen for; 0 when -rw_stencil_block_rows set it */
+  PetscBool             ringwanted; /* RwStencilSetRing(): passes may stage into the ring */
+  PetscScalar          *ring;       /* 2 width + 1 slices of staged scalars (stencilring.c) */
+  PetscInt              ringslice;  /* scalars from one slice to the next */
+  PetscInt              ringsy;     /* the row stride inside a slice */
+  PetscInt              ringrows;   /* 3D: the tile of y rows a slice serves (it holds 2 width more) */
+  PetscInt              ringj0;     /* 3D: the y index of a slice's first row, in the current tile */
   PetscBool             setupcalled;
 };
 
@@ -101,7 +120,6 @@ PETSC_EXTERN PetscErrorCode RwStencilOwnedDiffer(RwStencil, Vec, Vec, PetscBool 
 PETSC_EXTERN PetscErrorCode RwStencilViewGrid(RwStencil, PetscViewer);
 
 /* stencil.c: central second-difference weights of space order 2, 4, 8 (w[0] the centre, w[j] at +-j; divide by h^2) */
-#define RW_STENCIL_MAX_D2_RADIUS 4
 PETSC_EXTERN PetscErrorCode RwStencilD2Weights(PetscInt, PetscInt *, PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwStencilLaplacianBound(RwStencil, PetscInt, PetscReal *);
 
@@ -110,6 +128,14 @@ PETSC_EXTERN PetscErrorCode RwStencilHaloBegin(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilHaloEnd(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilRunPass(RwStencil, PetscInt, RwStencilInput[], RwStencilRowFn, void *);
 PETSC_EXTERN PetscErrorCode RwStencilRunPassStaged(RwStencil, PetscInt, RwStencilInput[], RwStencilStageFn, RwStencilRowFn, void *);
+
+/* stencilring.c: interior rows that gather from a ring of staged slices */
+PETSC_EXTERN PetscErrorCode RwStencilSetRing(RwStencil, PetscBool);
+PETSC_EXTERN PetscErrorCode RwStencilRunPassRing(RwStencil, PetscInt, RwStencilInput[], RwStencilRingStageFn, RwStencilRowFn, void *);
+PETSC_INTERN PetscErrorCode RwStencilSetUpRing_Private(RwStencil);
+PETSC_INTERN PetscBool      RwStencilInterior_Private(RwStencil, PetscInt[3], PetscInt[3]);
+PETSC_INTERN void           RwStencilForInteriorRing_Private(RwStencil, RwStencilRingStageFn, RwStencilRowFn, void *);
+PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil, PetscInt, RwStencilInput[], RwStencilStageFn, RwStencilRingStageFn, RwStencilRowFn, void *);
 
 /* stencilsolve.c: the implicit schemes' solver */
 PETSC_EXTERN PetscErrorCode RwStencilCreateKSP(RwStencil, Mat *, KSP *);
@@ -159,6 +185,24 @@ static inline PetscScalar RwStencilD2(const PetscInt r, const PetscReal *w, cons
 
   for (PetscInt j = 1; j <= r; j++) f += w[j] * (x[-j * s] + x[j * s]);
   return f;
+}
+
+
+/* Slice c of the ring (c >= 0: a grid index along the last direction) */
+static inline PetscScalar *RwStencilRingSlice(const RwStencil st, PetscInt c)
+{
+  return st->ring + (c % (2 * st->width + 1)) * st->ringslice;
+}
+
+/* The ring seen from interior row (i, j, k) of a ring pass */
+static inline RwStencilRingRow RwStencilRingRowAt(const RwStencil st, PetscInt i, PetscInt j, PetscInt k)
+{
+  const PetscInt   w = st->width, c = st->dim > 2 ? k : j, off = (st->dim > 2 ? (j - st->ringj0) * st->ringsy : 0) + i - st->own.s[0];
+  RwStencilRingRow r;
+
+  for (PetscInt t = -w; t <= w; t++) r.p[w + t] = RwStencilRingSlice(st, c + t) + off;
+  r.sy = st->ringsy;
+  return r;
 }
 
 #endif

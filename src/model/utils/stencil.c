@@ -358,6 +358,7 @@ PetscErrorCode RwStencilSetUp(RwStencil st, const char name[], const PetscInt de
   st->ninputs = ninputs;
   PetscCall(RwStencilCreateHalo_Private(st));
   PetscCall(RwStencilSetUpBlocking_Private(st));
+  PetscCall(RwStencilSetUpRing_Private(st));
   PetscCall(PetscObjectReference((PetscObject)st->da));
   PetscCall(PetscObjectReference((PetscObject)st->fda));
   model->da         = st->da;
@@ -382,6 +383,7 @@ PetscErrorCode RwStencilDestroy(RwStencil *st)
   PetscFunctionBegin;
   if (!st || !*st) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwStencilDestroyHalo_Private(*st));
+  PetscCall(PetscFree((*st)->ring));
   PetscCall(DMDestroy(&(*st)->fda));
   PetscCall(DMDestroy(&(*st)->da));
   PetscCall(PetscFree(*st));

@@ -159,16 +159,24 @@ static inline PetscInt RwStencilTileEnd(RwStencil st, PetscInt j0, PetscInt hi)
   return st->blockrows > 0 ? PetscMin(j0 + st->blockrows, hi) : hi;
 }
 
+/* The interior box [lo, hi): points whose every neighbour, up to the width,
+   is owned by this rank; false when it is empty */
+PETSC_INTERN PetscBool RwStencilInterior_Private(RwStencil st, PetscInt lo[3], PetscInt hi[3])
+{
+  for (PetscInt d = 0; d < 3; d++) {
+    lo[d] = st->own.s[d] + (d < st->dim ? st->width : 0);
+    hi[d] = st->own.s[d] + st->own.n[d] - (d < st->dim ? st->width : 0);
+    if (lo[d] >= hi[d]) return PETSC_FALSE;
+  }
+  return PETSC_TRUE;
+}
+
 /* Rows whose points have every neighbour, up to the width, owned by this rank */
 static void RwStencilForInterior(RwStencil st, RwStencilRowFn fn, void *ctx)
 {
   PetscInt lo[3], hi[3];
 
-  for (PetscInt d = 0; d < 3; d++) {
-    lo[d] = st->own.s[d] + (d < st->dim ? st->width : 0);
-    hi[d] = st->own.s[d] + st->own.n[d] - (d < st->dim ? st->width : 0);
-    if (lo[d] >= hi[d]) return;
-  }
+  if (!RwStencilInterior_Private(st, lo, hi)) return;
   for (PetscInt j0 = lo[1], j1; j0 < hi[1]; j0 = j1) {
     j1 = RwStencilTileEnd(st, j0, hi[1]);
     for (PetscInt k = lo[2]; k < hi[2]; k++)
@@ -298,11 +306,21 @@ PetscErrorCode RwStencilRunPass(RwStencil st, PetscInt nin, RwStencilInput in[],
 PetscErrorCode RwStencilRunPassStaged(RwStencil st, PetscInt nin, RwStencilInput in[], RwStencilStageFn stage, RwStencilRowFn fn, void *ctx)
 {
   PetscFunctionBegin;
+  PetscCall(RwStencilRunPassWith_Private(st, nin, in, stage, NULL, fn, ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Every pass: the interior while the halos move, by rows (ringstage NULL)
+   or through the ring (RwStencilRunPassRing()), then the shell by rows */
+PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil st, PetscInt nin, RwStencilInput in[], RwStencilStageFn stage, RwStencilRingStageFn ringstage, RwStencilRowFn fn, void *ctx)
+{
+  PetscFunctionBegin;
   PetscCheck(nin <= st->ninputs, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "A pass over %" PetscInt_FMT " inputs: the stencil grid was set up for %" PetscInt_FMT, nin, st->ninputs);
   for (PetscInt i = 0; i < nin; i++) PetscCall(RwStencilHaloBegin(st, i, in[i].g));
   for (PetscInt i = 0; i < nin; i++) PetscCall(VecGetArrayRead(in[i].g, &in[i].ga));
   if (stage) stage(ctx, PETSC_FALSE);
-  RwStencilForInterior(st, fn, ctx);
+  if (ringstage) RwStencilForInteriorRing_Private(st, ringstage, fn, ctx);
+  else RwStencilForInterior(st, fn, ctx);
   for (PetscInt i = 0; i < nin; i++) {
     PetscCall(RwStencilHaloEnd(st, i, in[i].g));
     PetscCall(VecGetArrayRead(st->work[i], &in[i].la));

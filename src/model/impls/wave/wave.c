@@ -639,6 +639,7 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
     PetscCall(RwStencilSetBoundaries(w->st, d, RW_STENCIL_ZERO, 0));
     PetscCall(RwStencilSetSpacing(w->st, d, w->origin[d] - w->nbl * w->h[d], w->h[d], PETSC_FALSE));
   }
+  PetscCall(RwStencilSetRing(w->st, PETSC_TRUE)); /* every pass's interior rows gather from it (wavekernels.c) */
   PetscCall(RwStencilSetUp(w->st, "wave", def, 1));
   for (PetscInt d = 0; d < w->dim; d++) PetscCheck(w->st->M[d] > 2 * w->nbl, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %c (-da_grid_%c) leaves no physical region between two absorbing layers of -rw_wave_nbl %" PetscInt_FMT ": expected more than %" PetscInt_FMT " points", w->st->M[d], "xyz"[d], "xyz"[d], w->nbl, 2 * w->nbl);
   for (PetscInt d = 0; d < 3; d++)
@@ -658,7 +659,6 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
   PetscCall(VecDuplicate(w->eta, &w->mown));
   PetscCall(VecDuplicate(w->eta, &w->iaown));
   PetscCall(RwDMCreateVecStaggered(model->fda, PETSC_TRUE, &w->ia));
-  if (RwWaveAdjointFromS(model) || RwWaveForwardFromS(model)) PetscCall(RwDMCreateVecStaggered(model->fda, PETSC_TRUE, &w->s));
   PetscCall(WaveFillDamping(w));
   if (!w->srccoords) PetscCall(WaveDefaultSources(model)); /* located at the first parameter set: points need a set-up model */
   if (!model->dtset) PetscCall(WaveDefaultTimeStep(model));
@@ -705,7 +705,6 @@ static PetscErrorCode RwModelDestroy_Wave(RwModel model)
   PetscCall(VecDestroy(&w->mown));
   PetscCall(VecDestroy(&w->iaown));
   PetscCall(VecDestroy(&w->ia));
-  PetscCall(VecDestroy(&w->s));
   PetscCall(PetscFree4(w->srcidx, w->srcw, w->srcq, w->srcg));
   PetscCall(PetscFree(w->srccoords));
   PetscCall(PetscFree(w->wavelet));

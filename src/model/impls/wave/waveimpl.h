@@ -42,7 +42,6 @@ typedef struct {
   Vec       mown, iaown; /* owned copies of m and ia (the sources' coefficients read them) */
   PetscBool srcgiven, srclocated;
   Vec       gm;       /* adjoint accumulator: dJ/dm per point */
-  Vec       s;        /* ghosted, the 3D passes' scratch: the adjoint's s = ia times lambda_k+1's first component (RwWaveAdjointFromS()), the forward's u_k and the tangent's du_k first components (RwWaveForwardFromS()) */
   PetscReal dtlimit;  /* the largest stable dt for the current m */
   PetscReal rho;      /* spectral radius bound of -L */
 } RwModel_Wave;
@@ -52,8 +51,6 @@ PETSC_INTERN PetscErrorCode RwWaveStep(RwModel, PetscInt64, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwWaveStepTangent(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwWaveStepAdjoint(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_INTERN PetscReal      RwWaveSourceValue(RwModel, PetscInt64);
-PETSC_INTERN PetscBool      RwWaveAdjointFromS(RwModel);
-PETSC_INTERN PetscBool      RwWaveForwardFromS(RwModel);
 PETSC_INTERN PetscErrorCode RwWaveViewRows(RwModel, PetscViewer);
 PETSC_INTERN PetscErrorCode RwWaveCheckType(RwModel, const char[]);
 PETSC_INTERN PetscErrorCode RwWaveCheckPoints(RwModel, const char[], PetscInt, const PetscReal[]);

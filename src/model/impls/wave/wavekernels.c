@@ -21,14 +21,14 @@
   Here u+pre is read from x_k+1 (which the driver passes to every form) as
   u+ everywhere but at the sources' corners, where a fix-up after the pass
   puts back f q: the pass itself stays pointwise and vectorises, and only
-  the few corners pay.  Every form is a gather: s is recomputed at the
-  neighbours (2D, 3D order 2) or stored at every point, owned and ghost,
-  in a scratch field the neighbours read (3D orders 4, 8), never scattered
-  into them, so each point's arithmetic is the same on any decomposition
-  and so is the gradient, bit for bit.  In 3D the forward and tangent
-  stage their input's first component (u_k, du_k) into the same scratch
-  and take L from there.  Nothing here allocates (the scratch field is the
-  model's, from set-up); the NaN flag is the sum of the results times 0.
+  the few corners pay.  Every form is a gather: s is read at the
+  neighbours, from the stencil layer's ring of staged slices (interior
+  rows) or recomputed there (shell rows), never scattered into them, so
+  each point's arithmetic is the same on any decomposition and so is the
+  gradient, bit for bit.  The forward and tangent take L from their
+  input's first component (u_k, du_k), staged in the ring the same way.
+  Nothing here allocates (the ring is the layer's, from set-up); the NaN
+  flag is the sum of the results times 0.
 */
 #include "waveimpl.h"
 #include <string.h>
@@ -46,8 +46,7 @@ typedef struct {
   PetscReal          idt2;
   RwStencilInput     in[1];             /* forward: x_k; tangent: dx_k; adjoint: lambda_k+1 */
   const PetscScalar *ia, *c1, *c2, *dm;  /* ia ghosted, the others owned */
-  PetscScalar       *s;                 /* the stage's scratch at every ghosted point: ia la' (adjoint) or a's first component (forward, tangent) */
-  PetscBool          sia;               /* whether the stage scales by ia (the adjoint's s) */
+  PetscBool          sia;               /* whether the ring's stage scales by ia (the adjoint's s = ia la') */
   const PetscScalar *u, *un;            /* owned x_k, x_k+1 (tangent, adjoint) */
   PetscScalar       *y, *gm;
   PetscReal          probe;             /* 0, or NaN when a result is not finite */
@@ -277,34 +276,53 @@ WAVE_INLINE void WaveRowTangent(const RwKernelISA isa, const PetscInt D, const P
   P->probe += nan + WaveSumFirst(nanv);
 }
 
-/* The forward and tangent in 3D gather L a from the unit-stride scratch s
-   that WaveStageS filled with the input's first component (u_k or du_k):
-   the same values the whole-point rows read from the interleaved state,
-   in the same order, so the same bits.  Why: the state's owned array has
-   the grid's own strides, and at power-of-two sides (256^3: rows 4 KiB,
-   planes 1 MiB apart) the 2 r d + 1 neighbours of a point fall in one set
-   of L1 and of L2, which hold 8 lines each: every neighbour came from L3.
-   The scratch has the ghosted box's strides (264 at 256 and order 8),
-   and all of its lanes are useful (the whole-point rows compute b's
-   Laplacian too).  The stage costs 24 B a point (u_k read, s written).
-   One rank, AVX-512, CPU ns per point, best of 3, runs alternated: 256^3
-   order 8 forward 18.5-22.6 -> 10.1-10.9, tangent 26.8-27.9 -> 18.5-19.3;
-   order 4 forward 8.5-9.0 -> 7.3-8.5; order 2 forward 6.2-6.7 -> 5.8-6.3,
-   tangent 13.6-14.6 -> 10.9-11.5; at 248^3, no aliasing, 12.5 either way.
-   2D keeps the whole-point rows: its 2 r + 1 rows alias less, and staged
-   it was slower at 2048^2 (order 8 5.5-5.8 against 4.9-5.1).  The
+/* ---- the interior rows, gathering from the ring ------------------------------
+
+   Interior rows gather L from the stencil layer's ring (stencilring.c):
+   unit-stride slices of the input's first component (u_k, du_k) or, in
+   the adjoint, of s = ia la', staged a few rows ahead and read from L2.
+   The sums are WaveLap's, in its order (x, y, z; RwStencilD2 along each),
+   over the same values, so the bits are those of the shell's rows, which
+   read the interleaved state in place.  Why: in place, a neighbour's a
+   comes with b, which the whole-point rows compute a Laplacian of for
+   nothing and the compiler's loop unpacks with permutes; and at
+   power-of-two sides (256^3: rows 4 KiB, planes 1 MiB apart) the
+   neighbours of a point fall in one set of L1 and L2.  The ring's rows
+   are padded one cache line past a whole number, and every lane is
+   useful.  Staged into a scratch field of the whole grid instead (stop
+   23), the same gather sent 24 B a point more to memory and back.  The
    compiler's loop in every variant */
-WAVE_INLINE void WaveRowForwardS(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow U, RwStencilRow S, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_)
+
+/* The second difference across the ring's slices (the last direction): RwStencilD2's sum */
+WAVE_INLINE PetscScalar WaveD2Ring(const PetscInt R, const PetscReal *w, const RwStencilRingRow *rr, PetscInt i)
+{
+  PetscScalar f = w[0] * rr->p[R][i];
+
+  for (PetscInt j = 1; j <= R; j++) f += w[j] * (rr->p[R - j][i] + rr->p[R + j][i]);
+  return f;
+}
+
+/* L at point i of a ring row: x, then (3D) y inside the slice, then across slices */
+WAVE_INLINE PetscScalar WaveLapRing(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, PetscInt i)
+{
+  PetscScalar f = RwStencilD2(R, W->w[0], rr->p[R] + i, 1);
+
+  if (D > 2) f += RwStencilD2(R, W->w[1], rr->p[R] + i, rr->sy);
+  f += WaveD2Ring(R, W->w[D - 1], rr, i);
+  return f;
+}
+
+WAVE_INLINE void WaveRowForwardRing(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_)
 {
   const WaveWeights  W  = WaveWeightsOf(P);
-  const PetscScalar *restrict up = U.p, *restrict sp = S.p, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_;
+  const PetscScalar *restrict up = U.p, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_;
   PetscScalar       *restrict y   = y_;
   int                bad = 0;
 
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
     const PetscScalar a = up[RW_WAVE_DOF * i], b = up[RW_WAVE_DOF * i + 1];
-    const PetscScalar v = WaveForwardPoint(WaveLap(D, R, &W, sp + i, 1, S.sy, S.sz), a, b, ia[i], c1[i], c2[i]);
+    const PetscScalar v = WaveForwardPoint(WaveLapRing(D, R, &W, &rr, i), a, b, ia[i], c1[i], c2[i]);
 
     y[RW_WAVE_DOF * i]     = v;
     y[RW_WAVE_DOF * i + 1] = a;
@@ -313,18 +331,18 @@ WAVE_INLINE void WaveRowForwardS(const PetscInt D, const PetscInt R, WavePass *P
   P->probe += RwProbeValue(bad);
 }
 
-WAVE_INLINE void WaveRowTangentS(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow DU, RwStencilRow S, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, const PetscScalar *dm_, PetscScalar *y_)
+WAVE_INLINE void WaveRowTangentRing(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow DU, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, const PetscScalar *dm_, PetscScalar *y_)
 {
   const WaveWeights  W    = WaveWeightsOf(P);
   const PetscReal    idt2 = P->idt2;
-  const PetscScalar *restrict dup = DU.p, *restrict sp = S.p, *restrict u = u_, *restrict un = un_, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_, *restrict dm = dm_;
+  const PetscScalar *restrict dup = DU.p, *restrict u = u_, *restrict un = un_, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_, *restrict dm = dm_;
   PetscScalar       *restrict y   = y_;
   int                bad = 0;
 
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
     const PetscScalar da = dup[RW_WAVE_DOF * i], db = dup[RW_WAVE_DOF * i + 1], a = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
-    const PetscScalar v  = WaveTangentPoint(WaveLap(D, R, &W, sp + i, 1, S.sy, S.sz), da, db, a, b, un[RW_WAVE_DOF * i], ia[i], c1[i], c2[i], dm[i], idt2);
+    const PetscScalar v  = WaveTangentPoint(WaveLapRing(D, R, &W, &rr, i), da, db, a, b, un[RW_WAVE_DOF * i], ia[i], c1[i], c2[i], dm[i], idt2);
 
     y[RW_WAVE_DOF * i]     = v;
     y[RW_WAVE_DOF * i + 1] = da;
@@ -369,34 +387,23 @@ WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P,
   P->probe += RwProbeValue(bad);
 }
 
-/* The adjoint in 3D orders 4 and 8 gathers L s from the unit-stride scratch s (WaveStageS
-   stored ia la' there), one load a neighbour, instead of WaveRowAdjoint's
-   two: the same product, stored and reread, so the same bits.  It moves
-   32 B a point more (136 against 104: the stage reads lambda_k+1 and ia
-   and writes s, the rows read s for ia) and saves 4 r d multiplications
-   and strided loads; 3D is bound by those, 2D by the bytes (CPU ns per
-   point, one rank, best of 2 alternated runs, AVX2 row: 3D 256^3 order 8
-   20.3 -> 16.5; 2D 2048^2 order 8 10.4 -> 11.9).  The compiler's loop in
-   every variant: its AVX-512 copy was slower again (3D order 8 19.5 against 16.5) */
-WAVE_INLINE void WaveRowAdjointS(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow S, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *gm_)
+/* The adjoint's interior rows: s = ia la' from the ring, one load a
+   neighbour, where the shell's rows (WaveRowAdjoint) recompute it from two */
+WAVE_INLINE void WaveRowAdjointRing(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow L, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *gm_)
 {
   const WaveWeights  W    = WaveWeightsOf(P);
   const PetscReal    idt2 = P->idt2;
-  const PetscScalar *restrict lp = L.p, *restrict sp = S.p, *restrict u = u_, *restrict un = un_, *restrict c1 = c1_, *restrict c2 = c2_;
+  const PetscScalar *restrict lp = L.p, *restrict u = u_, *restrict un = un_, *restrict c1 = c1_, *restrict c2 = c2_;
   PetscScalar       *restrict y = y_, *restrict gm = gm_;
   int                bad = 0;
 
 #pragma GCC ivdep
-  for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar *s = sp + i;
-
-    bad |= WaveAdjointPoint(WaveLap(D, R, &W, s, 1, S.sy, S.sz), s[0], lp[RW_WAVE_DOF * i + 1], c1[i], c2[i], idt2, u + RW_WAVE_DOF * i, un + RW_WAVE_DOF * i, y + RW_WAVE_DOF * i, gm + i);
-  }
+  for (PetscInt i = 0; i < n; i++) bad |= WaveAdjointPoint(WaveLapRing(D, R, &W, &rr, i), rr.p[R][i], lp[RW_WAVE_DOF * i + 1], c1[i], c2[i], idt2, u + RW_WAVE_DOF * i, un + RW_WAVE_DOF * i, y + RW_WAVE_DOF * i, gm + i);
   P->probe += RwProbeValue(bad);
 }
 
-/* s = ia la' at n points of a row (s and ia ghosted, l a state row), or
-   s = a, the row's first component, where ia is NULL */
+/* s = ia la' at n points of a row (l a state row), or s = a, the row's
+   first component, where ia is NULL: the ring's stage */
 WAVE_INLINE void WaveRowS(PetscInt n, const PetscScalar *l_, const PetscScalar *ia_, PetscScalar *s_)
 {
   const PetscScalar *restrict l = l_, *restrict ia = ia_;
@@ -409,11 +416,6 @@ WAVE_INLINE void WaveRowS(PetscInt n, const PetscScalar *l_, const PetscScalar *
 }
 
 /* ---- the row callbacks: pick the rows, dispatch on dimension and radius ------- */
-
-/* Whether the forward and tangent rows of dimension D gather from the staged
-   scratch (WaveRowForwardS): a constant in each row, so each instantiates
-   one kind of row; RwWaveForwardFromS() tells the steps to stage */
-#define WAVE_STAGED(D) ((D) > 2)
 
 #define WAVE_DISPATCH(call) \
   do { \
@@ -432,6 +434,7 @@ static PetscInt wave_r_of(const WavePass *P)
   return P->st->width;
 }
 
+/* Interior rows (ghosted false) gather from the ring, shell rows read in place */
 WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   WavePass          *P  = (WavePass *)ctx;
@@ -441,7 +444,7 @@ WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
 
-#define WAVE_FWD(D, R) (WAVE_STAGED(D) ? WaveRowForwardS(D, R, P, n, U, RwStencilRowAt(P->s, &st->ghost, 1, i, j, k), ia, c1, c2, y) : WaveRowForward(isa, D, R, P, n, U, ia, c1, c2, y))
+#define WAVE_FWD(D, R) (!ghosted ? WaveRowForwardRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y) : WaveRowForward(isa, D, R, P, n, U, ia, c1, c2, y))
   WAVE_DISPATCH(WAVE_FWD);
 #undef WAVE_FWD
 }
@@ -457,7 +460,7 @@ WAVE_INLINE void WaveTangentRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   const PetscScalar *dm = RwStencilRowAt(P->dm, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
 
-#define WAVE_TAN(D, R) (WAVE_STAGED(D) ? WaveRowTangentS(D, R, P, n, DU, RwStencilRowAt(P->s, &st->ghost, 1, i, j, k), u, un, ia, c1, c2, dm, y) : WaveRowTangent(isa, D, R, P, n, DU, u, un, ia, c1, c2, dm, y))
+#define WAVE_TAN(D, R) (!ghosted ? WaveRowTangentRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), DU, u, un, ia, c1, c2, dm, y) : WaveRowTangent(isa, D, R, P, n, DU, u, un, ia, c1, c2, dm, y))
   WAVE_DISPATCH(WAVE_TAN);
 #undef WAVE_TAN
 }
@@ -467,46 +470,31 @@ WAVE_INLINE void WaveAdjointRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt 
   WavePass          *P  = (WavePass *)ctx;
   const RwStencil    st = P->st;
   const PetscInt     wave_r = wave_r_of(P);
-  RwStencilRow       L  = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k), IA = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k), S = RwStencilRowAt(P->s, &st->ghost, 1, i, j, k);
+  RwStencilRow       L  = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k), IA = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k);
   const PetscScalar *u = RwStencilRowAt(P->u, &st->own, RW_WAVE_DOF, i, j, k).p, *un = RwStencilRowAt(P->un, &st->own, RW_WAVE_DOF, i, j, k).p;
   const PetscScalar *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
   PetscScalar       *y = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k), *gm = RwStencilOwnedAt(st, 1, P->gm, i, j, k);
 
-#define WAVE_ADJ(D, R) (P->s ? WaveRowAdjointS(D, R, P, n, L, S, u, un, c1, c2, y, gm) : WaveRowAdjoint(D, R, P, n, L, IA, u, un, c1, c2, y, gm))
+#define WAVE_ADJ(D, R) (!ghosted ? WaveRowAdjointRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), L, u, un, c1, c2, y, gm) : WaveRowAdjoint(D, R, P, n, L, IA, u, un, c1, c2, y, gm))
   WAVE_DISPATCH(WAVE_ADJ);
 #undef WAVE_ADJ
 }
 
-/* The adjoint pass's stages: s at the owned points while the halo moves
-   (from the owned lambda_k+1), then at the ghost points once it has arrived
-   (from the ghosted copy): the rows of the ghost box beyond the owned ones,
-   whole, and beside them the ghosts at either end of each owned row */
-WAVE_INLINE void WaveStageSBody(void *ctx, PetscBool ghosted)
+/* The ring's stage of one owned row: u_k's (du_k's) first component, or in
+   the adjoint s = ia la' */
+WAVE_INLINE void WaveRingStageBody(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscScalar *dst)
 {
-  WavePass          *P = (WavePass *)ctx;
-  const RwStencil    st = P->st;
-  const RwStencilBox *g = &st->ghost, *o = &st->own, *b = ghosted ? g : o;
+  WavePass       *P  = (WavePass *)ctx;
+  const RwStencil st = P->st;
 
-  for (PetscInt k = b->s[2]; k < b->s[2] + b->n[2]; k++)
-    for (PetscInt j = b->s[1]; j < b->s[1] + b->n[1]; j++) {
-      const PetscBool beyond = (PetscBool)(j < o->s[1] || j >= o->s[1] + o->n[1] || k < o->s[2] || k >= o->s[2] + o->n[2]);
-      const PetscInt  left = o->s[0] - g->s[0], right = g->s[0] + g->n[0] - o->s[0] - o->n[0];
-#define WAVE_S(i0, n) WaveRowS(n, RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i0, j, k).p, P->sia ? RwStencilRowAt(P->ia, g, 1, i0, j, k).p : NULL, (PetscScalar *)RwStencilRowAt(P->s, g, 1, i0, j, k).p)
-      if (!ghosted) WAVE_S(o->s[0], o->n[0]);
-      else if (beyond) WAVE_S(g->s[0], g->n[0]);
-      else {
-        WAVE_S(g->s[0], left);
-        WAVE_S(o->s[0] + o->n[0], right);
-      }
-#undef WAVE_S
-    }
+  WaveRowS(n, RwStencilRowAt(P->in[0].ga, &st->own, RW_WAVE_DOF, i, j, k).p, P->sia ? RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p : NULL, dst);
 }
 
 /* ---- the rows in each instruction set; a pass runs the model's (model->isa) -- */
 RW_KERNEL_VARIANTS_ISA(WaveForwardRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS_ISA(WaveTangentRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS(WaveAdjointRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
-RW_KERNEL_VARIANTS(WaveStageS, (void *ctx, PetscBool ghosted), (ctx, ghosted));
+RW_KERNEL_VARIANTS(WaveRingStage, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscScalar *dst), (ctx, i, j, k, n, dst));
 
 /* The adjoint's variant for the model's instruction set: AVX-512 runs the
    AVX2 row (the same bits, t108).  The compiler's 512-bit adjoint loop was
@@ -519,37 +507,13 @@ static RwKernelISA WaveAdjointISA(RwKernelISA isa)
   return isa == RW_KERNEL_ISA_AVX512 ? RW_KERNEL_ISA_AVX2 : isa;
 }
 
-/* Whether the adjoint gathers from the scratch s (WaveRowAdjointS: 3D
-   orders 4 and 8) or recomputes s at the neighbours (WaveRowAdjoint: 2D,
-   and 3D order 2, whose 13 neighbours save too few multiplies for the 32 B:
-   256^3, best of 3, 12.4 against 11.8 ns/pt in AVX2, 13.1 against 11.5
-   portable); see WaveRowAdjointS */
-PetscBool RwWaveAdjointFromS(RwModel model)
-{
-  const RwModel_Wave *w = (RwModel_Wave *)model->data;
-
-  return w->dim > 2 && w->r > 1 ? PETSC_TRUE : PETSC_FALSE;
-}
-
-/* Whether the forward and tangent gather L a from the scratch s
-   (WaveRowForwardS) or read the interleaved state (WaveRowForward); see
-   WaveRowForwardS */
-PetscBool RwWaveForwardFromS(RwModel model)
-{
-  const RwModel_Wave *w = (RwModel_Wave *)model->data;
-
-  return WAVE_STAGED(w->dim) ? PETSC_TRUE : PETSC_FALSE;
-}
-
 /* Which rows the model's instruction set runs (-rw_model_view) */
 PetscErrorCode RwWaveViewRows(RwModel model, PetscViewer viewer)
 {
   const RwKernelISA isa = model->isa;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward and tangent %s; adjoint the %s copy of the compiler's loop, %s\n",
-                                   RwWaveForwardFromS(model) ? "the compiler's loop, gathering L u from a scratch copy of u" : WaveWide(isa) ? "in 256-bit vectors of whole points" : "the compiler's loop", RwKernelISANames[WaveAdjointISA(isa)],
-                                   RwWaveAdjointFromS(model) ? "gathering s = ia lambda from a scratch field" : "recomputing s = ia lambda at every neighbour"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: interior rows gather from a ring of staged slices (u, du, or s = ia lambda); shell rows: forward and tangent %s, adjoint recomputing s at every neighbour; adjoint the %s copy\n", WaveWide(isa) ? "in 256-bit vectors of whole points" : "the compiler's loop", RwKernelISANames[WaveAdjointISA(isa)]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -613,9 +577,7 @@ PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   P.in[0].g = u;
   PetscCall(WaveGetCoefficients(w, &P));
   PetscCall(VecGetArray(unew, &P.y));
-  if (RwWaveForwardFromS(model)) PetscCall(VecGetArray(w->s, &P.s));
-  PetscCall(RwStencilRunPassStaged(w->st, 1, P.in, P.s ? WaveStageSVariants[model->isa] : NULL, WaveForwardRowVariants[model->isa], &P));
-  if (P.s) PetscCall(VecRestoreArray(w->s, &P.s));
+  PetscCall(RwStencilRunPassRing(w->st, 1, P.in, WaveRingStageVariants[model->isa], WaveForwardRowVariants[model->isa], &P));
   for (PetscInt s = 0; s < w->nsrcpts; s++) {
     P.y[RW_WAVE_DOF * w->srcidx[s]] += f * w->srcq[s];
     P.probe += P.y[RW_WAVE_DOF * w->srcidx[s]] * 0;
@@ -640,9 +602,7 @@ PetscErrorCode RwWaveStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArrayRead(u, &P.u));
   PetscCall(VecGetArrayRead(unew, &P.un));
   PetscCall(VecGetArray(dunew, &P.y));
-  if (RwWaveForwardFromS(model)) PetscCall(VecGetArray(w->s, &P.s));
-  PetscCall(RwStencilRunPassStaged(w->st, 1, P.in, P.s ? WaveStageSVariants[model->isa] : NULL, WaveTangentRowVariants[model->isa], &P));
-  if (P.s) PetscCall(VecRestoreArray(w->s, &P.s));
+  PetscCall(RwStencilRunPassRing(w->st, 1, P.in, WaveRingStageVariants[model->isa], WaveTangentRowVariants[model->isa], &P));
   for (PetscInt s = 0; s < w->nsrcpts; s++) { /* the pass took u+ for u+pre: put f q back, and the source's own derivative */
     PetscScalar *y = &P.y[RW_WAVE_DOF * w->srcidx[s]];
 
@@ -675,9 +635,7 @@ PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArray(l, &P.y));
   PetscCall(VecGetArray(w->gm, &P.gm));
   P.sia = PETSC_TRUE;
-  if (RwWaveAdjointFromS(model)) PetscCall(VecGetArray(w->s, &P.s));
-  PetscCall(RwStencilRunPassStaged(w->st, 1, P.in, P.s ? WaveStageSVariants[isa] : NULL, WaveAdjointRowVariants[isa], &P));
-  if (P.s) PetscCall(VecRestoreArray(w->s, &P.s));
+  PetscCall(RwStencilRunPassRing(w->st, 1, P.in, WaveRingStageVariants[isa], WaveAdjointRowVariants[isa], &P));
   PetscCall(VecGetArrayRead(lnew, &ln));
   for (PetscInt s = 0; s < w->nsrcpts; s++) P.gm[w->srcidx[s]] += f * ln[RW_WAVE_DOF * w->srcidx[s]] * w->srcg[s];
   PetscCall(VecRestoreArrayRead(lnew, &ln));
