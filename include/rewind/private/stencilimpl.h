@@ -58,10 +58,6 @@ typedef struct {
    inputs from their ghosted arrays (shell rows) rather than the owned ones */
 typedef void (*RwStencilRowFn)(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted);
 
-/* A staged pass's work before its interior rows (ghosted false) and before
-   its shell rows (ghosted true, the halos arrived): RwStencilRunPassStaged() */
-typedef void (*RwStencilStageFn)(void *ctx, PetscBool ghosted);
-
 /* A ring pass's stage of one row: the n scalars its rows gather, from the
    owned inputs' row at (i, j, k) on, into dst (RwStencilRunPassRing()) */
 typedef void (*RwStencilRingStageFn)(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscScalar *dst);
@@ -127,7 +123,6 @@ PETSC_EXTERN PetscErrorCode RwStencilLaplacianBound(RwStencil, PetscInt, PetscRe
 PETSC_EXTERN PetscErrorCode RwStencilHaloBegin(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilHaloEnd(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilRunPass(RwStencil, PetscInt, RwStencilInput[], RwStencilRowFn, void *);
-PETSC_EXTERN PetscErrorCode RwStencilRunPassStaged(RwStencil, PetscInt, RwStencilInput[], RwStencilStageFn, RwStencilRowFn, void *);
 
 /* stencilring.c: interior rows that gather from a ring of staged slices */
 PETSC_EXTERN PetscErrorCode RwStencilSetRing(RwStencil, PetscBool);
@@ -135,7 +130,7 @@ PETSC_EXTERN PetscErrorCode RwStencilRunPassRing(RwStencil, PetscInt, RwStencilI
 PETSC_INTERN PetscErrorCode RwStencilSetUpRing_Private(RwStencil);
 PETSC_INTERN PetscBool      RwStencilInterior_Private(RwStencil, PetscInt[3], PetscInt[3]);
 PETSC_INTERN void           RwStencilForInteriorRing_Private(RwStencil, RwStencilRingStageFn, RwStencilRowFn, void *);
-PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil, PetscInt, RwStencilInput[], RwStencilStageFn, RwStencilRingStageFn, RwStencilRowFn, void *);
+PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil, PetscInt, RwStencilInput[], RwStencilRingStageFn, RwStencilRowFn, void *);
 
 /* stencilsolve.c: the implicit schemes' solver */
 PETSC_EXTERN PetscErrorCode RwStencilCreateKSP(RwStencil, Mat *, KSP *);

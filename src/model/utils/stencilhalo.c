@@ -271,61 +271,29 @@ PETSC_INTERN PetscErrorCode RwStencilSetUpBlocking_Private(RwStencil st)
 
   Level: developer
 
-.seealso: RwStencilRunPassStaged()
+.seealso: RwStencilRunPassRing()
 @*/
 PetscErrorCode RwStencilRunPass(RwStencil st, PetscInt nin, RwStencilInput in[], RwStencilRowFn fn, void *ctx)
 {
   PetscFunctionBegin;
-  PetscCall(RwStencilRunPassStaged(st, nin, in, NULL, fn, ctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@C
-  RwStencilRunPassStaged - RwStencilRunPass() with a stage before each set of
-  rows: stage(ctx, PETSC_FALSE) before the interior, once the inputs' owned
-  arrays in[x].ga are set (the halos are moving), and stage(ctx, PETSC_TRUE)
-  before the shell, once the ghosted in[x].la have arrived.  A model derives
-  there a scratch field its rows gather from (the wave adjoint's s = ia
-  lambda): at the owned points first, at the ghosts after the exchange, so
-  the exchange still overlaps work
-
-  Collective
-
-  Input Parameters:
-+ st    - the layer
-. nin   - how many inputs
-. in    - as RwStencilRunPass()
-. stage - the stage, or NULL
-. fn    - computes one row
-- ctx   - the context of stage and fn
-
-  Level: developer
-
-.seealso: RwStencilRunPass()
-@*/
-PetscErrorCode RwStencilRunPassStaged(RwStencil st, PetscInt nin, RwStencilInput in[], RwStencilStageFn stage, RwStencilRowFn fn, void *ctx)
-{
-  PetscFunctionBegin;
-  PetscCall(RwStencilRunPassWith_Private(st, nin, in, stage, NULL, fn, ctx));
+  PetscCall(RwStencilRunPassWith_Private(st, nin, in, NULL, fn, ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Every pass: the interior while the halos move, by rows (ringstage NULL)
    or through the ring (RwStencilRunPassRing()), then the shell by rows */
-PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil st, PetscInt nin, RwStencilInput in[], RwStencilStageFn stage, RwStencilRingStageFn ringstage, RwStencilRowFn fn, void *ctx)
+PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil st, PetscInt nin, RwStencilInput in[], RwStencilRingStageFn ringstage, RwStencilRowFn fn, void *ctx)
 {
   PetscFunctionBegin;
   PetscCheck(nin <= st->ninputs, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "A pass over %" PetscInt_FMT " inputs: the stencil grid was set up for %" PetscInt_FMT, nin, st->ninputs);
   for (PetscInt i = 0; i < nin; i++) PetscCall(RwStencilHaloBegin(st, i, in[i].g));
   for (PetscInt i = 0; i < nin; i++) PetscCall(VecGetArrayRead(in[i].g, &in[i].ga));
-  if (stage) stage(ctx, PETSC_FALSE);
   if (ringstage) RwStencilForInteriorRing_Private(st, ringstage, fn, ctx);
   else RwStencilForInterior(st, fn, ctx);
   for (PetscInt i = 0; i < nin; i++) {
     PetscCall(RwStencilHaloEnd(st, i, in[i].g));
     PetscCall(VecGetArrayRead(st->work[i], &in[i].la));
   }
-  if (stage) stage(ctx, PETSC_TRUE);
   RwStencilForShell(st, fn, ctx);
   for (PetscInt i = 0; i < nin; i++) {
     PetscCall(VecRestoreArrayRead(in[i].g, &in[i].ga));

@@ -137,6 +137,6 @@ PetscErrorCode RwStencilRunPassRing(RwStencil st, PetscInt nin, RwStencilInput i
 {
   PetscFunctionBegin;
   PetscCheck(st->ring, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "A ring pass on a %" PetscInt_FMT "D stencil grid set up without RwStencilSetRing()", st->dim);
-  PetscCall(RwStencilRunPassWith_Private(st, nin, in, NULL, stage, fn, ctx));
+  PetscCall(RwStencilRunPassWith_Private(st, nin, in, stage, fn, ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

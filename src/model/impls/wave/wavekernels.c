@@ -434,6 +434,16 @@ static PetscInt wave_r_of(const WavePass *P)
   return P->st->width;
 }
 
+/* Whether the forward and tangent of dimension D gather their interior rows
+   from the ring: 3D only.  In 2D the whole-point rows read in place were as
+   fast or faster (2 ranks, Mpt/s, two alternated runs each, ring / in place:
+   2048^2 order 2 forward 511, 474 / 546, 585, order 4 443, 437 / 457, 509,
+   tangent order 4 283, 274 / 300, 375); in 3D the ring won (256^3 forward
+   order 2 372, 407 / 269, 331, order 8 224, 228 / 183, 209).  The adjoint
+   gathers from the ring in 2D too (2048^2 order 8 268, 257 / 202, 205).  A
+   constant in each row, so each instantiates one kind of interior row */
+#define WAVE_RING_FT(D) ((D) > 2)
+
 /* Interior rows (ghosted false) gather from the ring, shell rows read in place */
 WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
@@ -444,7 +454,7 @@ WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
 
-#define WAVE_FWD(D, R) (!ghosted ? WaveRowForwardRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y) : WaveRowForward(isa, D, R, P, n, U, ia, c1, c2, y))
+#define WAVE_FWD(D, R) (!ghosted && WAVE_RING_FT(D) ? WaveRowForwardRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y) : WaveRowForward(isa, D, R, P, n, U, ia, c1, c2, y))
   WAVE_DISPATCH(WAVE_FWD);
 #undef WAVE_FWD
 }
@@ -460,7 +470,7 @@ WAVE_INLINE void WaveTangentRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   const PetscScalar *dm = RwStencilRowAt(P->dm, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
 
-#define WAVE_TAN(D, R) (!ghosted ? WaveRowTangentRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), DU, u, un, ia, c1, c2, dm, y) : WaveRowTangent(isa, D, R, P, n, DU, u, un, ia, c1, c2, dm, y))
+#define WAVE_TAN(D, R) (!ghosted && WAVE_RING_FT(D) ? WaveRowTangentRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), DU, u, un, ia, c1, c2, dm, y) : WaveRowTangent(isa, D, R, P, n, DU, u, un, ia, c1, c2, dm, y))
   WAVE_DISPATCH(WAVE_TAN);
 #undef WAVE_TAN
 }
@@ -507,13 +517,33 @@ static RwKernelISA WaveAdjointISA(RwKernelISA isa)
   return isa == RW_KERNEL_ISA_AVX512 ? RW_KERNEL_ISA_AVX2 : isa;
 }
 
+/* Whether the forward and tangent passes run their interior through the ring */
+static PetscBool WaveForwardRing(RwModel model)
+{
+  const RwModel_Wave *w = (RwModel_Wave *)model->data;
+
+  return WAVE_RING_FT(w->dim) ? PETSC_TRUE : PETSC_FALSE;
+}
+
 /* Which rows the model's instruction set runs (-rw_model_view) */
 PetscErrorCode RwWaveViewRows(RwModel model, PetscViewer viewer)
 {
   const RwKernelISA isa = model->isa;
+  const char       *inplace = WaveWide(isa) ? "in 256-bit vectors of whole points" : "the compiler's loop";
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: interior rows gather from a ring of staged slices (u, du, or s = ia lambda); shell rows: forward and tangent %s, adjoint recomputing s at every neighbour; adjoint the %s copy\n", WaveWide(isa) ? "in 256-bit vectors of whole points" : "the compiler's loop", RwKernelISANames[WaveAdjointISA(isa)]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward and tangent %s%s; adjoint interior rows from the ring of s = ia lambda, shell rows recomputing s at every neighbour, the %s copy\n", WaveForwardRing(model) ? "interior rows from a ring of staged slices of u, shell rows " : "", inplace, RwKernelISANames[WaveAdjointISA(isa)]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A forward or tangent pass: through the ring in 3D */
+static PetscErrorCode WaveRunForwardPass(RwModel model, WavePass *P, RwStencilRowFn row)
+{
+  RwModel_Wave *w = (RwModel_Wave *)model->data;
+
+  PetscFunctionBegin;
+  if (WaveForwardRing(model)) PetscCall(RwStencilRunPassRing(w->st, 1, P->in, WaveRingStageVariants[model->isa], row, P));
+  else PetscCall(RwStencilRunPass(w->st, 1, P->in, row, P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -577,7 +607,7 @@ PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   P.in[0].g = u;
   PetscCall(WaveGetCoefficients(w, &P));
   PetscCall(VecGetArray(unew, &P.y));
-  PetscCall(RwStencilRunPassRing(w->st, 1, P.in, WaveRingStageVariants[model->isa], WaveForwardRowVariants[model->isa], &P));
+  PetscCall(WaveRunForwardPass(model, &P, WaveForwardRowVariants[model->isa]));
   for (PetscInt s = 0; s < w->nsrcpts; s++) {
     P.y[RW_WAVE_DOF * w->srcidx[s]] += f * w->srcq[s];
     P.probe += P.y[RW_WAVE_DOF * w->srcidx[s]] * 0;
@@ -602,7 +632,7 @@ PetscErrorCode RwWaveStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArrayRead(u, &P.u));
   PetscCall(VecGetArrayRead(unew, &P.un));
   PetscCall(VecGetArray(dunew, &P.y));
-  PetscCall(RwStencilRunPassRing(w->st, 1, P.in, WaveRingStageVariants[model->isa], WaveTangentRowVariants[model->isa], &P));
+  PetscCall(WaveRunForwardPass(model, &P, WaveTangentRowVariants[model->isa]));
   for (PetscInt s = 0; s < w->nsrcpts; s++) { /* the pass took u+ for u+pre: put f q back, and the source's own derivative */
     PetscScalar *y = &P.y[RW_WAVE_DOF * w->srcidx[s]];
 
