@@ -199,6 +199,22 @@ static void LapRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, Pe
   for (PetscInt q = 0; q < 2 * n; q++) y[q] = RwStencilD2(2, w, &R.p[q], 2) / 3 + RwStencilD2(2, w, &R.p[q], R.sy) / 7 + RwStencilD2(2, w, &R.p[q], R.sz) * 0.1;
 }
 
+/* Whether two vectors hold the same bits on every rank */
+static PetscBool SameBits(Vec x, Vec y)
+{
+  const PetscScalar *a, *b;
+  PetscInt           n, mine, any;
+
+  RW_CHECK(VecGetLocalSize(y, &n));
+  RW_CHECK(VecGetArrayRead(x, &a));
+  RW_CHECK(VecGetArrayRead(y, &b));
+  mine = memcmp(a, b, (size_t)n * sizeof(*a)) != 0;
+  RW_CHECK(VecRestoreArrayRead(y, &b));
+  RW_CHECK(VecRestoreArrayRead(x, &a));
+  MPI_Allreduce(&mine, &any, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD);
+  return any ? PETSC_FALSE : PETSC_TRUE;
+}
+
 /* One pass of LapRow over a random state on a 3D grid set up with the
    options -rw_stencil_block_rows rows (NULL: unset, automatic) */
 static void run_lap(const char rows[], Vec *y, LapCtx *p)
@@ -240,9 +256,8 @@ START_TEST(test_blocked_bits)
 
   run_lap("0", &y0, &plain);
   for (PetscInt r = 0; r < 4; r++) {
-    PetscBool          same;
-    PetscInt           differ = 0, n, mine, any;
-    const PetscScalar *a, *b;
+    PetscBool same;
+    PetscInt  differ = 0, any;
 
     run_lap(rows[r], &y, &tiled);
     rw_assert_all(tiled.nrows == plain.nrows, "a pass in tiles of %s rows ran %" PetscInt_FMT " rows, plane by plane %" PetscInt_FMT, rows[r] ? rows[r] : "auto", tiled.nrows, plain.nrows);
@@ -252,14 +267,7 @@ START_TEST(test_blocked_bits)
       MPI_Allreduce(&differ, &any, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD);
       rw_assert_all(any > 0, "tiles of %s rows visited the rows in the plane-by-plane order", rows[r]);
     }
-    RW_CHECK(VecGetLocalSize(y, &n));
-    RW_CHECK(VecGetArrayRead(y0, &a));
-    RW_CHECK(VecGetArrayRead(y, &b));
-    mine = memcmp(a, b, (size_t)n * sizeof(*a)) != 0;
-    RW_CHECK(VecRestoreArrayRead(y, &b));
-    RW_CHECK(VecRestoreArrayRead(y0, &a));
-    MPI_Allreduce(&mine, &any, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD);
-    same = any ? PETSC_FALSE : PETSC_TRUE;
+    same = SameBits(y0, y);
     rw_assert_all(same, "a pass in tiles of %s rows differs from the plane-by-plane pass", rows[r] ? rows[r] : "auto");
     RW_CHECK(VecDestroy(&y));
   }
@@ -380,22 +388,14 @@ START_TEST(test_ring)
     for (PetscInt w = 1; w <= (dim == 3 ? 2 : 3); w++)
       for (PetscInt c = 0; c < 2; c++)
         for (PetscInt r = 0; r < (dim == 3 ? 5 : 1); r++) {
-          Vec                y0, y;
-          const PetscScalar *a, *b;
-          PetscInt           n, mine, any, wrong;
+          Vec      y0, y;
+          PetscInt wrong;
 
           (void)run_ring(dim, w, bc[c], NULL, PETSC_FALSE, &y0);
           wrong = run_ring(dim, w, bc[c], rows[r], PETSC_TRUE, &y);
           MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD);
           rw_assert_all(!wrong, "%" PetscInt_FMT "D width %" PetscInt_FMT " ring pass (tiles %s): %" PetscInt_FMT " points not visited once", dim, w, rows[r] ? rows[r] : "auto", wrong);
-          RW_CHECK(VecGetLocalSize(y, &n));
-          RW_CHECK(VecGetArrayRead(y0, &a));
-          RW_CHECK(VecGetArrayRead(y, &b));
-          mine = memcmp(a, b, (size_t)n * sizeof(*a)) != 0;
-          RW_CHECK(VecRestoreArrayRead(y, &b));
-          RW_CHECK(VecRestoreArrayRead(y0, &a));
-          MPI_Allreduce(&mine, &any, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD);
-          rw_assert_all(!any, "%" PetscInt_FMT "D width %" PetscInt_FMT " boundaries %" PetscInt_FMT ": a ring pass (tiles %s) differs from the pass in place", dim, w, c, rows[r] ? rows[r] : "auto");
+          rw_assert_all(SameBits(y0, y), "%" PetscInt_FMT "D width %" PetscInt_FMT " boundaries %" PetscInt_FMT ": a ring pass (tiles %s) differs from the pass in place", dim, w, c, rows[r] ? rows[r] : "auto");
           RW_CHECK(VecDestroy(&y));
           RW_CHECK(VecDestroy(&y0));
         }
