@@ -25,9 +25,9 @@
   neighbours, from the stencil layer's ring of staged slices (interior
   rows) or recomputed there (shell rows), never scattered into them, so
   each point's arithmetic is the same on any decomposition and so is the
-  gradient, bit for bit.  The forward and tangent take L from their
-  input's first component (u_k, du_k), staged in the ring the same way.
-  Nothing here allocates (the ring is the layer's, from set-up); the NaN
+  gradient, bit for bit.  In 3D the forward and tangent take L from their
+  input's first component (u_k, du_k), staged in the ring the same way;
+  in 2D they read the state in place.  Nothing here allocates (the ring is the layer's, from set-up); the NaN
   flag is the sum of the results times 0.
 */
 #include "waveimpl.h"
@@ -279,8 +279,9 @@ WAVE_INLINE void WaveRowTangent(const RwKernelISA isa, const PetscInt D, const P
 /* ---- the interior rows, gathering from the ring ------------------------------
 
    Interior rows gather L from the stencil layer's ring (stencilring.c):
-   unit-stride slices of the input's first component (u_k, du_k) or, in
-   the adjoint, of s = ia la', staged a few rows ahead and read from L2.
+   unit-stride slices of the input's first component (u_k, du_k; 3D only,
+   WAVE_RING_FT) or, in the adjoint, of s = ia la', staged a few rows
+   ahead and read from L2.
    The sums are WaveLap's, in its order (x, y, z; RwStencilD2 along each),
    over the same values, so the bits are those of the shell's rows, which
    read the interleaved state in place.  Why: in place, a neighbour's a
