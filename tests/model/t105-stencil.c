@@ -378,15 +378,17 @@ static PetscInt run_ring(PetscInt dim, PetscInt w, const RwStencilBoundaryType b
 
 START_TEST(test_ring)
 {
-  const RwStencilBoundaryType bc[2][3][2] = {
+  /* x: mirrored (-1) and zero, periodic, zero and mirrored (+1): the ring's x ghosts by every rule */
+  const RwStencilBoundaryType bc[3][3][2] = {
     {{RW_STENCIL_MIRROR, RW_STENCIL_ZERO}, {RW_STENCIL_PERIODIC, RW_STENCIL_PERIODIC}, {RW_STENCIL_ZERO, RW_STENCIL_MIRROR}},
     {{RW_STENCIL_PERIODIC, RW_STENCIL_PERIODIC}, {RW_STENCIL_ZERO, RW_STENCIL_ZERO}, {RW_STENCIL_PERIODIC, RW_STENCIL_PERIODIC}},
+    {{RW_STENCIL_ZERO, RW_STENCIL_MIRROR}, {RW_STENCIL_MIRROR, RW_STENCIL_MIRROR}, {RW_STENCIL_ZERO, RW_STENCIL_ZERO}},
   };
   const char *rows[] = {NULL, "1", "2", "3", "0"};
 
   for (PetscInt dim = 2; dim <= 3; dim++)
     for (PetscInt w = 1; w <= (dim == 3 ? 2 : 3); w++)
-      for (PetscInt c = 0; c < 2; c++)
+      for (PetscInt c = 0; c < 3; c++)
         for (PetscInt r = 0; r < (dim == 3 ? 5 : 1); r++) {
           Vec      y0, y;
           PetscInt wrong;

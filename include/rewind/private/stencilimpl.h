@@ -64,7 +64,9 @@ typedef void (*RwStencilRingStageFn)(void *ctx, PetscInt i, PetscInt j, PetscInt
 
 /* An interior row's view of the ring: p[w + t] is its first point in the
    slice t away along the last direction (y in 2D, z in 3D), t = -w..w; in
-   3D the row's y neighbours are +-sy away inside a slice */
+   3D the row's y neighbours are +-sy away inside a slice.  A ring row holds
+   width columns either side of the owned ones: its x neighbours beyond an
+   edge, by the boundary rule, where x is not split (ringxwhole) */
 typedef struct {
   const PetscScalar *p[2 * RW_STENCIL_MAX_D2_RADIUS + 1];
   PetscInt           sy;
@@ -96,6 +98,7 @@ struct _n_RwStencil {
   PetscInt              ringsy;     /* the row stride inside a slice */
   PetscInt              ringrows;   /* 3D: the tile of y rows a slice serves (it holds 2 width more) */
   PetscInt              ringj0;     /* 3D: the y index of a slice's first row, in the current tile */
+  PetscBool             ringxwhole; /* x is not split and a ring row holds its ghosts by the boundary rule: ring passes run interior rows whole */
   PetscBool             setupcalled;
 };
 
@@ -192,7 +195,7 @@ static inline PetscScalar *RwStencilRingSlice(const RwStencil st, PetscInt c)
 /* The ring seen from interior row (i, j, k) of a ring pass */
 static inline RwStencilRingRow RwStencilRingRowAt(const RwStencil st, PetscInt i, PetscInt j, PetscInt k)
 {
-  const PetscInt   w = st->width, c = st->dim > 2 ? k : j, off = (st->dim > 2 ? (j - st->ringj0) * st->ringsy : 0) + i - st->own.s[0];
+  const PetscInt   w = st->width, c = st->dim > 2 ? k : j, off = (st->dim > 2 ? (j - st->ringj0) * st->ringsy : 0) + w + i - st->own.s[0];
   RwStencilRingRow r;
 
   for (PetscInt t = -w; t <= w; t++) r.p[w + t] = RwStencilRingSlice(st, c + t) + off;

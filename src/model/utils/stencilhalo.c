@@ -184,8 +184,10 @@ static void RwStencilForInterior(RwStencil st, RwStencilRowFn fn, void *ctx)
   }
 }
 
-/* The owned points that are not interior: within the width of another rank or a boundary */
-static void RwStencilForShell(RwStencil st, RwStencilRowFn fn, void *ctx)
+/* The owned points that are not interior: within the width of another rank
+   or a boundary; with xwhole, a ring pass has run the rows interior in y and
+   z whole, x ends included (RwStencilForInteriorRing_Private()) */
+static void RwStencilForShell(RwStencil st, RwStencilRowFn fn, void *ctx, PetscBool xwhole)
 {
   const PetscInt *s = st->own.s, *n = st->own.n, w = st->width;
 
@@ -196,7 +198,7 @@ static void RwStencilForShell(RwStencil st, RwStencilRowFn fn, void *ctx)
         PetscBool edge = (st->dim > 1 && (j < s[1] + w || j >= s[1] + n[1] - w)) || (st->dim > 2 && (k < s[2] + w || k >= s[2] + n[2] - w));
 
         if (edge) fn(ctx, s[0], j, k, n[0], PETSC_TRUE);
-        else {
+        else if (!xwhole) {
           PetscInt left = PetscMin(w, n[0]), right = PetscMin(w, n[0] - left);
 
           fn(ctx, s[0], j, k, left, PETSC_TRUE);
@@ -294,7 +296,7 @@ PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil st, PetscInt 
     PetscCall(RwStencilHaloEnd(st, i, in[i].g));
     PetscCall(VecGetArrayRead(st->work[i], &in[i].la));
   }
-  RwStencilForShell(st, fn, ctx);
+  RwStencilForShell(st, fn, ctx, (PetscBool)(ringstage && st->ringxwhole));
   for (PetscInt i = 0; i < nin; i++) {
     PetscCall(VecRestoreArrayRead(in[i].g, &in[i].ga));
     PetscCall(VecRestoreArrayRead(st->work[i], &in[i].la));

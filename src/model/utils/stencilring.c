@@ -66,7 +66,8 @@ PETSC_INTERN PetscErrorCode RwStencilSetUpRing_Private(RwStencil st)
 
   PetscFunctionBegin;
   if (!st->ringwanted || st->dim < 2) PetscFunctionReturn(PETSC_SUCCESS);
-  st->ringsy = RwStencilRingPad(st->own.n[0]);
+  st->ringsy     = RwStencilRingPad(st->own.n[0] + 2 * w);
+  st->ringxwhole = (PetscBool)(st->own.n[0] == st->M[0] && st->own.n[0] > 2 * w);
   if (st->dim > 2) {
     if (!st->l2) rows = st->blockrows > 0 ? st->blockrows : ny; /* -rw_stencil_block_rows */
     else rows = (PetscInt)((PetscReal)st->l2 / ((2 * w + 1) * st->ringsy * sizeof(PetscScalar))) - 2 * w;
@@ -78,19 +79,51 @@ PETSC_INTERN PetscErrorCode RwStencilSetUpRing_Private(RwStencil st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The x ghosts of a staged row (row: its first owned point) where x is not
+  split: periodic, the other end's values; otherwise sign times the mirror
+  point, 0 beyond a zero side, as RwStencilFillBoundaryGhosts() gives the
+  state.  So the staged scalar must follow the state's first component's
+  rule: that component itself, or its product with fields (which mirror
+  with +1): ia (sign l) and sign (ia l) are the same bits for sign +-1 and 0
+*/
+static void RwStencilRingGhosts(RwStencil st, PetscScalar *row)
+{
+  const PetscInt n = st->own.n[0];
+
+  for (PetscInt side = 0; side < 2; side++) {
+    const PetscBool periodic = (PetscBool)(st->bc[0][side] == RW_STENCIL_PERIODIC);
+    const PetscReal sign     = st->bc[0][side] == RW_STENCIL_ZERO ? 0.0 : st->sign[0][side];
+
+    for (PetscInt t = 0; t < st->width; t++) {
+      if (side == 0) row[-1 - t] = periodic ? row[n - 1 - t] : sign * row[t];
+      else row[n + t] = periodic ? row[t] : sign * row[n - 1 - t];
+    }
+  }
+}
+
+/* Stages row (j, k) into dst, then its x ghosts where the ring holds them */
+static void RwStencilRingStageRow(RwStencil st, RwStencilRingStageFn stage, void *ctx, PetscInt j, PetscInt k, PetscScalar *dst)
+{
+  stage(ctx, st->own.s[0], j, k, st->own.n[0], dst + st->width);
+  if (st->ringxwhole) RwStencilRingGhosts(st, dst + st->width);
+}
+
 /* Stages slice c: 2D the owned row c, 3D nrows rows of plane c from ringj0 */
 static void RwStencilRingStage(RwStencil st, RwStencilRingStageFn stage, void *ctx, PetscInt c, PetscInt nrows)
 {
   PetscScalar *dst = RwStencilRingSlice(st, c);
 
-  if (st->dim == 2) stage(ctx, st->own.s[0], c, 0, st->own.n[0], dst);
+  if (st->dim == 2) RwStencilRingStageRow(st, stage, ctx, c, 0, dst);
   else
-    for (PetscInt r = 0; r < nrows; r++) stage(ctx, st->own.s[0], st->ringj0 + r, c, st->own.n[0], dst + r * st->ringsy);
+    for (PetscInt r = 0; r < nrows; r++) RwStencilRingStageRow(st, stage, ctx, st->ringj0 + r, c, dst + r * st->ringsy);
 }
 
 /* The interior through the ring: per tile of y rows (3D), the first 2 width
    slices, then along the last direction one new slice before each slice's
-   rows.  The same rows as RwStencilForInterior(), in the same order in 2D */
+   rows.  The same rows as RwStencilForInterior(), in the same order in 2D;
+   where the ring holds the x ghosts, whole rows, x ends included (the
+   shell then leaves those ends out) */
 PETSC_INTERN void RwStencilForInteriorRing_Private(RwStencil st, RwStencilRingStageFn stage, RwStencilRowFn fn, void *ctx)
 {
   const PetscInt w = st->width, L = st->dim - 1; /* the ring's direction */
@@ -98,16 +131,16 @@ PETSC_INTERN void RwStencilForInteriorRing_Private(RwStencil st, RwStencilRingSt
 
   if (!RwStencilInterior_Private(st, lo, hi)) return;
   for (PetscInt j0 = lo[1], j1; j0 < hi[1]; j0 = j1) {
-    const PetscInt n = hi[0] - lo[0];
+    const PetscInt i0 = st->ringxwhole ? st->own.s[0] : lo[0], n = st->ringxwhole ? st->own.n[0] : hi[0] - lo[0];
 
     j1         = st->dim > 2 ? PetscMin(j0 + st->ringrows, hi[1]) : hi[1];
     st->ringj0 = j0 - w;
     for (PetscInt c = lo[L] - w; c < lo[L] + w; c++) RwStencilRingStage(st, stage, ctx, c, j1 - j0 + 2 * w);
     for (PetscInt c = lo[L]; c < hi[L]; c++) {
       RwStencilRingStage(st, stage, ctx, c + w, j1 - j0 + 2 * w);
-      if (st->dim == 2) fn(ctx, lo[0], c, 0, n, PETSC_FALSE);
+      if (st->dim == 2) fn(ctx, i0, c, 0, n, PETSC_FALSE);
       else
-        for (PetscInt j = j0; j < j1; j++) fn(ctx, lo[0], j, c, n, PETSC_FALSE);
+        for (PetscInt j = j0; j < j1; j++) fn(ctx, i0, j, c, n, PETSC_FALSE);
     }
   }
 }
