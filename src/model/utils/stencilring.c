@@ -15,10 +15,13 @@
   being computed.  Before the rows of slice c, slice c + w is staged over
   the oldest one; the ring stays in L2, so a staged value is written and
   read again from cache only.  Interior rows only: their neighbours are
-  owned, so the stage reads the owned arrays while the halos move.  The
-  shell's rows read their inputs in place, as every pass's do, and compute
-  the same arithmetic in the same order, so a point's bits do not depend on
-  which kind of row it falls in, nor on the decomposition.
+  owned, so the stage reads the owned arrays while the halos move.  Where
+  x is not split, a ring row also holds its x ghosts, which the boundary
+  rule derives from owned values, and the interior rows run whole: the
+  short rows of width points at their ends were most of the 3D shell's
+  cost.  The shell's rows read their inputs in place, as every pass's do,
+  and compute the same arithmetic in the same order, so a point's bits do
+  not depend on which kind of row it falls in, nor on the decomposition.
 */
 #include <rewind/private/stencilimpl.h>
 
