@@ -584,7 +584,9 @@ PetscErrorCode RwStencilViewGrid(RwStencil st, PetscViewer viewer)
   if (st->dim < 3) PetscFunctionReturn(PETSC_SUCCESS);
   if (st->blockrows) PetscCall(PetscViewerASCIIPrintf(viewer, " (passes in tiles of %" PetscInt_FMT " y rows, z inside", st->blockrows));
   else PetscCall(PetscViewerASCIIPrintf(viewer, " (passes plane by plane"));
-  if (st->l2) PetscCall(PetscViewerASCIIPrintf(viewer, ", chosen for L2 %" PetscInt_FMT " KiB)", st->l2 >> 10));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, ", -rw_stencil_block_rows)"));
+  if (st->l2) PetscCall(PetscViewerASCIIPrintf(viewer, ", chosen for L2 %" PetscInt_FMT " KiB", st->l2 >> 10));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, ", -rw_stencil_block_rows"));
+  if (st->ring) PetscCall(PetscViewerASCIIPrintf(viewer, "; ring passes in tiles of %" PetscInt_FMT " y rows%s", st->ringrows, st->ringxwhole ? ", rows whole in x" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, ")"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
