@@ -186,6 +186,15 @@ static inline PetscScalar RwStencilD2(const PetscInt r, const PetscReal *w, cons
 }
 
 
+/* The factor a ghost beyond a non-periodic side takes from its mirror point:
+   a state's sign (0 beyond a zero side), 1 for a field (a coefficient
+   continues beyond the edge); RwStencilFillBoundaryGhosts() and the ring's x ghosts */
+static inline PetscReal RwStencilGhostSign(const RwStencil st, PetscInt d, PetscInt side, PetscBool state)
+{
+  if (!state) return 1.0;
+  return st->bc[d][side] == RW_STENCIL_ZERO ? 0.0 : st->sign[d][side];
+}
+
 /* Slice c of the ring (c >= 0: a grid index along the last direction) */
 static inline PetscScalar *RwStencilRingSlice(const RwStencil st, PetscInt c)
 {

@@ -419,13 +419,6 @@ PetscErrorCode RwStencilGhostRule(RwStencil st, PetscInt d, PetscBool *periodic,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The value a ghost beyond a non-periodic side takes from its mirror point */
-static inline PetscReal RwStencilGhostSign(RwStencil st, PetscInt d, PetscInt side, PetscBool state)
-{
-  if (!state) return 1.0; /* a coefficient continues beyond the edge */
-  return st->bc[d][side] == RW_STENCIL_ZERO ? 0.0 : st->sign[d][side];
-}
-
 /* The ghosted range along direction e that the boundary ghosts of direction
    d are filled over: directions done before d (e < d) in full, their ghosts
    beyond the boundary included, so that the corners beyond two boundaries

@@ -96,7 +96,7 @@ static void RwStencilRingGhosts(RwStencil st, PetscScalar *row)
 
   for (PetscInt side = 0; side < 2; side++) {
     const PetscBool periodic = (PetscBool)(st->bc[0][side] == RW_STENCIL_PERIODIC);
-    const PetscReal sign     = st->bc[0][side] == RW_STENCIL_ZERO ? 0.0 : st->sign[0][side];
+    const PetscReal sign     = RwStencilGhostSign(st, 0, side, PETSC_TRUE);
 
     for (PetscInt t = 0; t < st->width; t++) {
       if (side == 0) row[-1 - t] = periodic ? row[n - 1 - t] : sign * row[t];
@@ -130,12 +130,12 @@ static void RwStencilRingStage(RwStencil st, RwStencilRingStageFn stage, void *c
 PETSC_INTERN void RwStencilForInteriorRing_Private(RwStencil st, RwStencilRingStageFn stage, RwStencilRowFn fn, void *ctx)
 {
   const PetscInt w = st->width, L = st->dim - 1; /* the ring's direction */
-  PetscInt       lo[3], hi[3];
+  PetscInt       lo[3], hi[3], i0, n;
 
   if (!RwStencilInterior_Private(st, lo, hi)) return;
+  i0 = st->ringxwhole ? st->own.s[0] : lo[0]; /* the rows' x range */
+  n  = st->ringxwhole ? st->own.n[0] : hi[0] - lo[0];
   for (PetscInt j0 = lo[1], j1; j0 < hi[1]; j0 = j1) {
-    const PetscInt i0 = st->ringxwhole ? st->own.s[0] : lo[0], n = st->ringxwhole ? st->own.n[0] : hi[0] - lo[0];
-
     j1         = st->dim > 2 ? PetscMin(j0 + st->ringrows, hi[1]) : hi[1];
     st->ringj0 = j0 - w;
     for (PetscInt c = lo[L] - w; c < lo[L] + w; c++) RwStencilRingStage(st, stage, ctx, c, j1 - j0 + 2 * w);
