@@ -87,9 +87,8 @@ static PetscErrorCode GhostRule(RwModel model, PetscInt d, PetscBool *periodic, 
 }
 
 /* A bare model the layer sets up: the grid and the two ops points need */
-static PetscBool grid_ring = PETSC_FALSE; /* CreateGrid() asks for the ring */
-
-static PetscErrorCode CreateGrid(PetscInt dim, PetscInt dof, PetscInt w, DMDAStencilType type, const RwStencilBoundaryType bc[3][2], RwModel *model, RwStencil *st)
+/* ring: ask for the ring of staged slices (RwStencilRunPassRing()) */
+static PetscErrorCode CreateGrid(PetscInt dim, PetscInt dof, PetscInt w, DMDAStencilType type, const RwStencilBoundaryType bc[3][2], PetscBool ring, RwModel *model, RwStencil *st)
 {
   const PetscInt def[3] = {dim == 1 ? 31 : 13, 11, 9};
 
@@ -100,7 +99,7 @@ static PetscErrorCode CreateGrid(PetscInt dim, PetscInt dof, PetscInt w, DMDASte
     for (PetscInt side = 0; side < 2; side++) PetscCall(RwStencilSetBoundary(*st, d, side, bc[d][side], side ? 1.0 : -1.0));
     PetscCall(RwStencilSetGeometry(*st, d, 0.25 * d, 1 + d, bc[d][0] == RW_STENCIL_PERIODIC ? PETSC_FALSE : PETSC_TRUE));
   }
-  PetscCall(RwStencilSetRing(*st, grid_ring));
+  PetscCall(RwStencilSetRing(*st, ring));
   PetscCall(RwStencilSetUp(*st, "stencil-test", def, 2));
   (*model)->data               = *st;
   (*model)->ops->coordinate    = Coordinate;
@@ -135,7 +134,7 @@ static void run_pass_case(PetscInt dim, PetscInt dof, PetscInt w, DMDAStencilTyp
   Vec       g;
   PetscInt  nown, wrong = 0, all[2], mine[2];
 
-  RW_CHECK(CreateGrid(dim, dof, w, type, bc, &model, &st));
+  RW_CHECK(CreateGrid(dim, dof, w, type, bc, PETSC_FALSE, &model, &st));
   RW_CHECK(DMCreateGlobalVector(st->da, &g));
   RW_CHECK(FillTags(st, g));
   nown = st->own.n[0] * st->own.n[1] * st->own.n[2];
@@ -226,7 +225,7 @@ static void run_lap(const char rows[], Vec *y, LapCtx *p)
   PetscRandom                 rnd;
 
   if (rows) RW_CHECK(PetscOptionsSetValue(NULL, "-rw_stencil_block_rows", rows));
-  RW_CHECK(CreateGrid(3, 2, 2, DMDA_STENCIL_STAR, bc, &model, &st));
+  RW_CHECK(CreateGrid(3, 2, 2, DMDA_STENCIL_STAR, bc, PETSC_FALSE, &model, &st));
   RW_CHECK(PetscOptionsClearValue(NULL, "-rw_stencil_block_rows"));
   RW_CHECK(DMCreateGlobalVector(st->da, &u));
   RW_CHECK(VecDuplicate(u, y));
@@ -345,11 +344,9 @@ static PetscInt run_ring(PetscInt dim, PetscInt w, const RwStencilBoundaryType b
   RingCtx     p;
   PetscInt    wrong = 0, nown;
 
-  grid_ring = ring;
   if (rows) RW_CHECK(PetscOptionsSetValue(NULL, "-rw_stencil_block_rows", rows));
-  RW_CHECK(CreateGrid(dim, 2, w, DMDA_STENCIL_STAR, bc, &model, &st));
+  RW_CHECK(CreateGrid(dim, 2, w, DMDA_STENCIL_STAR, bc, ring, &model, &st));
   RW_CHECK(PetscOptionsClearValue(NULL, "-rw_stencil_block_rows"));
-  grid_ring = PETSC_FALSE;
   rw_assert_all(!rows || !ring || dim < 3 || !atoi(rows) || st->ringrows == PetscMin(atoi(rows), PetscMax(st->own.n[1] - 2 * w, 1)), "-rw_stencil_block_rows %s gave ring tiles of %" PetscInt_FMT " rows", rows ? rows : "unset", st->ringrows);
   RW_CHECK(DMCreateGlobalVector(st->da, &u));
   RW_CHECK(DMCreateGlobalVector(st->fda, y));
@@ -419,7 +416,7 @@ START_TEST(test_points)
   PetscInt                    p = 0;
   PetscRandom                 rnd;
 
-  RW_CHECK(CreateGrid(2, 2, 1, DMDA_STENCIL_BOX, bc, &model, &st));
+  RW_CHECK(CreateGrid(2, 2, 1, DMDA_STENCIL_BOX, bc, PETSC_FALSE, &model, &st));
   RW_CHECK(RwStencilCoordinate(st, 1, 0, &y0));
   RW_CHECK(RwStencilCoordinate(st, 0, 0, &x0));
   /* inside the cell-centred points in y, anywhere in the periodic x */
