@@ -449,6 +449,17 @@ static inline void RwStencilFillRange(RwStencil st, PetscInt e, PetscInt d, Pets
 @*/
 PetscErrorCode RwStencilFillBoundaryGhosts(RwStencil st, Vec l, PetscBool state)
 {
+  PetscFunctionBegin;
+  PetscCall(RwStencilFillBoundaryGhosts_Private(st, l, state, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* RwStencilFillBoundaryGhosts(); with edgerows, the x ghosts only of the
+   rows that are not interior in y and z (and of the ghost rows): a ring
+   pass whose interior rows run whole in x reads no other x ghost, and
+   filling them is a strided sweep of every row (about 5% of a 3D wave step) */
+PETSC_INTERN PetscErrorCode RwStencilFillBoundaryGhosts_Private(RwStencil st, Vec l, PetscBool state, PetscBool edgerows)
+{
   PetscScalar    *a;
   const PetscInt *gs = st->ghost.s, *gn = st->ghost.n, *os = st->own.s, *on = st->own.n;
   const PetscInt  dof = state ? st->dof : 1, stride[3] = {dof, dof * gn[0], dof * gn[0] * gn[1]};
@@ -470,11 +481,23 @@ PetscErrorCode RwStencilFillBoundaryGhosts(RwStencil st, Vec l, PetscBool state)
       for (PetscInt t = 0; t < st->width; t++) {
         PetscInt src = side ? st->M[d] - 1 - t : t, ghost = side ? st->M[d] + t : -1 - t;
 
-        for (PetscInt p = lo1; p < hi1; p++)
+        for (PetscInt p = lo1; p < hi1; p++) {
+          PetscInt skip0 = hi2, skip1 = hi2; /* rows [skip0, skip1) in z are skipped */
+
+          if (edgerows && d == 0 && p >= os[1] + st->width && p < os[1] + on[1] - st->width) {
+            skip0 = st->dim > 2 ? os[2] + st->width : lo2;
+            skip1 = st->dim > 2 ? os[2] + on[2] - st->width : hi2;
+          }
           for (PetscInt q = lo2; q < hi2; q++) {
             PetscInt base = (p - gs[e1]) * stride[e1] + (q - gs[e2]) * stride[e2];
+
+            if (q == skip0 && skip1 > skip0) {
+              q = skip1 - 1;
+              continue;
+            }
             for (PetscInt c = 0; c < dof; c++) a[base + (ghost - gs[d]) * stride[d] + c] = sign * a[base + (src - gs[d]) * stride[d] + c];
           }
+        }
       }
     }
   }

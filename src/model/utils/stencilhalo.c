@@ -90,8 +90,11 @@ static inline void RwStencilCopyFew(PetscScalar *dst, const PetscScalar *src, Pe
 }
 
 /* Copies the owned points within twice the width of the box's edges from g
-   to l: the shell rows a pass computes from l, and their inner neighbours */
-static PetscErrorCode RwStencilCopyEdgeBand(RwStencil st, Vec g, Vec l)
+   to l: the shell rows a pass computes from l, and their inner neighbours.
+   With xwhole (a ring pass whose interior rows ran whole in x, so that the
+   shell has no short rows at the x ends) only the rows near the y and z
+   edges: the x ends of the others are read by no row */
+static PetscErrorCode RwStencilCopyEdgeBand(RwStencil st, Vec g, Vec l, PetscBool xwhole)
 {
   const PetscInt    *os = st->own.s, *on = st->own.n, *gs = st->ghost.s, *gn = st->ghost.n;
   const PetscInt     band = 2 * st->width, dof = st->dof, row = on[0] * dof;
@@ -108,7 +111,7 @@ static PetscErrorCode RwStencilCopyEdgeBand(RwStencil st, Vec g, Vec l)
       PetscBool          edge = (st->dim > 1 && (j < band || j >= on[1] - band)) || (st->dim > 2 && (k < band || k >= on[2] - band));
 
       if (edge || on[0] <= 2 * band) PetscCall(PetscArraycpy(dst, src, row));
-      else {
+      else if (!xwhole) {
         RwStencilCopyFew(dst, src, band * dof);
         RwStencilCopyFew(dst + row - band * dof, src + row - band * dof, band * dof);
       }
@@ -133,6 +136,17 @@ PetscErrorCode RwStencilHaloBegin(RwStencil st, PetscInt x, Vec g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* With xwhole, what a shell without short x-end rows reads: the edge band
+   and x ghosts of the rows near the y and z edges only */
+static PetscErrorCode RwStencilHaloEnd_Private(RwStencil st, PetscInt x, Vec g, PetscBool xwhole)
+{
+  PetscFunctionBegin;
+  PetscCall(VecScatterEnd(st->halo[x], g, st->work[x], INSERT_VALUES, SCATTER_FORWARD));
+  PetscCall(RwStencilCopyEdgeBand(st, g, st->work[x], xwhole));
+  PetscCall(RwStencilFillBoundaryGhosts_Private(st, st->work[x], PETSC_TRUE, xwhole));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   RwStencilHaloEnd - ends it, then copies the owned edge band and fills the
   ghosts beyond the boundary by the state's rule
@@ -142,9 +156,7 @@ PetscErrorCode RwStencilHaloBegin(RwStencil st, PetscInt x, Vec g)
 PetscErrorCode RwStencilHaloEnd(RwStencil st, PetscInt x, Vec g)
 {
   PetscFunctionBegin;
-  PetscCall(VecScatterEnd(st->halo[x], g, st->work[x], INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(RwStencilCopyEdgeBand(st, g, st->work[x]));
-  PetscCall(RwStencilFillBoundaryGhosts(st, st->work[x], PETSC_TRUE));
+  PetscCall(RwStencilHaloEnd_Private(st, x, g, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -286,6 +298,8 @@ PetscErrorCode RwStencilRunPass(RwStencil st, PetscInt nin, RwStencilInput in[],
    or through the ring (RwStencilRunPassRing()), then the shell by rows */
 PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil st, PetscInt nin, RwStencilInput in[], RwStencilRingStageFn ringstage, RwStencilRowFn fn, void *ctx)
 {
+  const PetscBool xwhole = (PetscBool)(ringstage && st->ringxwhole); /* the interior rows ran whole in x */
+
   PetscFunctionBegin;
   PetscCheck(nin <= st->ninputs, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "A pass over %" PetscInt_FMT " inputs: the stencil grid was set up for %" PetscInt_FMT, nin, st->ninputs);
   for (PetscInt i = 0; i < nin; i++) PetscCall(RwStencilHaloBegin(st, i, in[i].g));
@@ -293,10 +307,10 @@ PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil st, PetscInt 
   if (ringstage) RwStencilForInteriorRing_Private(st, ringstage, fn, ctx);
   else RwStencilForInterior(st, fn, ctx);
   for (PetscInt i = 0; i < nin; i++) {
-    PetscCall(RwStencilHaloEnd(st, i, in[i].g));
+    PetscCall(RwStencilHaloEnd_Private(st, i, in[i].g, xwhole));
     PetscCall(VecGetArrayRead(st->work[i], &in[i].la));
   }
-  RwStencilForShell(st, fn, ctx, (PetscBool)(ringstage && st->ringxwhole));
+  RwStencilForShell(st, fn, ctx, xwhole);
   for (PetscInt i = 0; i < nin; i++) {
     PetscCall(VecRestoreArrayRead(in[i].g, &in[i].ga));
     PetscCall(VecRestoreArrayRead(st->work[i], &in[i].la));
