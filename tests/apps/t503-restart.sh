@@ -39,3 +39,15 @@ for change in "-rw_heat_bc neumann" "-rw_steps 61" "-rw_heat_scheme implicit"; d
   cmp -s "$tmp/other.h5" "$tmp/other.copy" || { echo "FAIL: refusing the file changed it"; exit 1; }
   echo "ok refused a resume with $change"
 done
+
+# MPI-IO that cannot open the file at all (Open MPI told to use the Lustre
+# component on a file system that is not Lustre): the error says none of the
+# file was read, not that it is damaged, and the file is left as it was
+if $RW_MPIEXEC --version 2>&1 | grep -qi -e "open mpi" -e openrte; then
+  if OMPI_MCA_fs=lustre run 2 $opts -rw_restart > "$tmp/mpiio.out" 2>&1; then
+    echo "FAIL: a resume whose MPI-IO cannot open the file was accepted"; exit 1
+  fi
+  grep -q "MPI-IO could not open checkpoint file $tmp/other.h5 (.* bytes) for a restart, so none of it was read: MPI_File_open failed" "$tmp/mpiio.out" || { echo "FAIL: MPI-IO's failure: wrong error"; grep 'PETSC ERROR' "$tmp/mpiio.out" | head -3; exit 1; }
+  cmp -s "$tmp/other.h5" "$tmp/other.copy" || { echo "FAIL: MPI-IO's failure changed the file"; exit 1; }
+  echo "ok MPI-IO's failure to open the file is named as such, and the file is left alone"
+fi

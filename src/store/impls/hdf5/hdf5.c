@@ -641,7 +641,10 @@ static PetscErrorCode RwStoreHDF5CheckSuperblock(RwStore store)
 }
 
 /* H5Fopen failed on some rank: most often a file cut short (a full disk, a
-   copy interrupted) or damaged metadata; say so with its size and HDF5's reason */
+   copy interrupted) or damaged metadata; say so with its size and HDF5's
+   reason.  Where MPI-IO itself could not open the file, HDF5 read none of
+   it: that says nothing of the file (an Open MPI singleton run beside
+   others that share its session directory fails so, t307) */
 static PetscErrorCode RwStoreHDF5OpenFailed(RwStore store, PetscBool failed)
 {
   RwStore_HDF5 *h5                = (RwStore_HDF5 *)store->data;
@@ -652,6 +655,7 @@ static PetscErrorCode RwStoreHDF5OpenFailed(RwStore store, PetscBool failed)
   if (failed) {
     PetscCall(RwHDF5ErrorMessage(why, sizeof(why)));
     if (stat(h5->path, &st)) snprintf(msg, sizeof(msg), "opening file %s failed: %s (%s)", h5->path, why, strerror(errno));
+    else if (strstr(why, "MPI_File_open failed")) snprintf(msg, sizeof(msg), "MPI-IO could not open checkpoint file %s (%lld bytes) for a restart, so none of it was read: %s; the MPI library's own message, above, says why", h5->path, (long long)st.st_size, why);
     else snprintf(msg, sizeof(msg), "File %s is truncated, damaged or not an HDF5 file: %lld bytes, and HDF5 cannot open it: %s", h5->path, (long long)st.st_size, why);
   }
   PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_OPEN, msg));
