@@ -507,15 +507,19 @@ RW_KERNEL_VARIANTS_ISA(WaveTangentRow, (void *ctx, PetscInt i, PetscInt j, Petsc
 RW_KERNEL_VARIANTS(WaveAdjointRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS(WaveRingStage, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscScalar *dst), (ctx, i, j, k, n, dst));
 
-/* The adjoint's variant for the model's instruction set: AVX-512 runs the
-   AVX2 row (the same bits, t108).  The compiler's 512-bit adjoint loop was
-   slower than its 256-bit one, and than the portable one, in every
-   measurement (one rank, CPU ns per point, best of 2 alternated runs: 2D
-   2048^2 order 8 11.2 against 8.8 and 8.9; 3D 256^3 order 8 20.5 against
-   18.2 and 20.6) */
-static RwKernelISA WaveAdjointISA(RwKernelISA isa)
+/* The adjoint's variant for the model's instruction set: AVX-512 runs its
+   own rows in 3D at order 8 and the AVX2 rows otherwise (the same bits,
+   t108).  The compiler's 512-bit adjoint loop was slower than its 256-bit
+   one before the ring (one rank, CPU ns per point: 2D 2048^2 order 8 11.2
+   against 8.8; 3D 256^3 order 8 20.5 against 18.2).  Through the ring,
+   alternated twice, AVX-512 / AVX2: one rank, ns per point, 3D order 8
+   8.03-8.52 / 9.35-9.60, order 4 6.34-6.71 / 6.34-6.45, order 2 4.48-4.62
+   / 4.76-4.82; 2D order 8 5.97-5.98 / 6.02-6.29, order 4 5.33-5.37 /
+   5.06-5.16; two ranks (rewind-bench wave), Mpt/s, 3D order 8 217, 214 /
+   208, 204, but 2D order 8 297, 311 / 324, 328 */
+static RwKernelISA WaveAdjointISA(RwKernelISA isa, PetscInt dim, PetscInt r)
 {
-  return isa == RW_KERNEL_ISA_AVX512 ? RW_KERNEL_ISA_AVX2 : isa;
+  return isa == RW_KERNEL_ISA_AVX512 && !(dim == 3 && r == 4) ? RW_KERNEL_ISA_AVX2 : isa;
 }
 
 /* Whether the forward and tangent passes run their interior through the ring */
@@ -529,11 +533,12 @@ static PetscBool WaveForwardRing(RwModel model)
 /* Which rows the model's instruction set runs (-rw_model_view) */
 PetscErrorCode RwWaveViewRows(RwModel model, PetscViewer viewer)
 {
-  const RwKernelISA isa = model->isa;
-  const char       *inplace = WaveWide(isa) ? "in 256-bit vectors of whole points" : "the compiler's loop";
+  const RwKernelISA   isa = model->isa;
+  const RwModel_Wave *w   = (RwModel_Wave *)model->data;
+  const char         *inplace = WaveWide(isa) ? "in 256-bit vectors of whole points" : "the compiler's loop";
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward and tangent %s%s; adjoint interior rows from the ring of s = ia lambda, shell rows recomputing s at every neighbour, the %s copy\n", WaveForwardRing(model) ? "interior rows from a ring of staged slices of u, shell rows " : "", inplace, RwKernelISANames[WaveAdjointISA(isa)]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward and tangent %s%s; adjoint interior rows from the ring of s = ia lambda, shell rows recomputing s at every neighbour, the %s copy\n", WaveForwardRing(model) ? "interior rows from a ring of staged slices of u, shell rows " : "", inplace, RwKernelISANames[WaveAdjointISA(isa, w->dim, w->r)]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -655,7 +660,7 @@ PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   RwModel_Wave      *w = (RwModel_Wave *)model->data;
   WavePass           P = WavePassCreate(model);
   const PetscReal    f = RwWaveSourceValue(model, k);
-  const RwKernelISA  isa = WaveAdjointISA(model->isa);
+  const RwKernelISA  isa = WaveAdjointISA(model->isa, w->dim, w->r);
   const PetscScalar *ln;
 
   PetscFunctionBegin;
