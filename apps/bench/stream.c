@@ -42,7 +42,9 @@ static PetscErrorCode StreamRun(void *ctx, PetscInt calls)
    shared host about one copy measurement in five read 34-36 GB/s (2 ranks)
    while the triad timed right after it and the other runs' copies read
    46-54, and a low reference inflates every fraction of copy.  The spread
-   is over all rounds */
+   is over all rounds.  Rounds do not hide the host's slow stretches, of
+   seconds to minutes, in which copy and triad both read 34-38 GB/s
+   (doc/benchmarks.md) */
 #define STREAM_ROUNDS 3
 
 static PetscErrorCode StreamRanks(const BenchConfig *cfg, BenchResults res, StreamCtx *s, PetscMPIInt p, PetscMPIInt size)
