@@ -186,6 +186,15 @@ static inline PetscScalar RwStencilD2(const PetscInt r, const PetscReal *w, cons
   return f;
 }
 
+/* Whether owned row (j, k) lies within band rows of the owned box's y or z
+   edges: the shell's edge rows (band = width), which run whole from the
+   ghosted arrays, and the rows they read (band = 2 width) */
+static inline PetscBool RwStencilNearEdge(const RwStencil st, PetscInt j, PetscInt k, PetscInt band)
+{
+  const PetscInt *s = st->own.s, *n = st->own.n;
+
+  return (PetscBool)((st->dim > 1 && (j < s[1] + band || j >= s[1] + n[1] - band)) || (st->dim > 2 && (k < s[2] + band || k >= s[2] + n[2] - band)));
+}
 
 /* The factor a ghost beyond a non-periodic side takes from its mirror point:
    a state's sign (0 beyond a zero side), 1 for a field (a coefficient

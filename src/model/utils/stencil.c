@@ -463,12 +463,15 @@ PETSC_INTERN PetscErrorCode RwStencilFillBoundaryGhosts_Private(RwStencil st, Ve
   PetscScalar    *a;
   const PetscInt *gs = st->ghost.s, *gn = st->ghost.n, *os = st->own.s, *on = st->own.n;
   const PetscInt  dof = state ? st->dof : 1, stride[3] = {dof, dof * gn[0], dof * gn[0] * gn[1]};
+  PetscInt        lo[3], hi[3];
+  const PetscBool interior = (PetscBool)(edgerows && RwStencilInterior_Private(st, lo, hi));
 
   PetscFunctionBegin;
   PetscCall(VecGetArray(l, &a));
   for (PetscInt d = 0; d < st->dim; d++) {
-    const PetscInt e1 = (d + 1) % 3, e2 = (d + 2) % 3;
-    PetscInt       lo1, hi1, lo2, hi2;
+    const PetscInt  e1 = (d + 1) % 3, e2 = (d + 2) % 3;
+    const PetscBool skip = (PetscBool)(interior && d == 0); /* the x ghosts of the interior's rows */
+    PetscInt        lo1, hi1, lo2, hi2;
 
     if (st->bc[d][0] == RW_STENCIL_PERIODIC) continue;
     RwStencilFillRange(st, e1, d, &lo1, &hi1);
@@ -481,23 +484,16 @@ PETSC_INTERN PetscErrorCode RwStencilFillBoundaryGhosts_Private(RwStencil st, Ve
       for (PetscInt t = 0; t < st->width; t++) {
         PetscInt src = side ? st->M[d] - 1 - t : t, ghost = side ? st->M[d] + t : -1 - t;
 
-        for (PetscInt p = lo1; p < hi1; p++) {
-          PetscInt skip0 = hi2, skip1 = hi2; /* rows [skip0, skip1) in z are skipped */
-
-          if (edgerows && d == 0 && p >= os[1] + st->width && p < os[1] + on[1] - st->width) {
-            skip0 = st->dim > 2 ? os[2] + st->width : lo2;
-            skip1 = st->dim > 2 ? os[2] + on[2] - st->width : hi2;
-          }
+        for (PetscInt p = lo1; p < hi1; p++)
           for (PetscInt q = lo2; q < hi2; q++) {
             PetscInt base = (p - gs[e1]) * stride[e1] + (q - gs[e2]) * stride[e2];
 
-            if (q == skip0 && skip1 > skip0) {
-              q = skip1 - 1;
+            if (skip && q == lo[2] && p >= lo[1] && p < hi[1]) { /* on past the interior's rows */
+              q = hi[2] - 1;
               continue;
             }
             for (PetscInt c = 0; c < dof; c++) a[base + (ghost - gs[d]) * stride[d] + c] = sign * a[base + (src - gs[d]) * stride[d] + c];
           }
-        }
       }
     }
   }

@@ -108,9 +108,7 @@ static PetscErrorCode RwStencilCopyEdgeBand(RwStencil st, Vec g, Vec l, PetscBoo
     for (PetscInt j = 0; j < on[1]; j++) {
       const PetscScalar *src  = a + (k * on[1] + j) * row;
       PetscScalar       *dst  = b + (((k + os[2] - gs[2]) * gn[1] + (j + os[1] - gs[1])) * gn[0] + (os[0] - gs[0])) * dof;
-      PetscBool          edge = (st->dim > 1 && (j < band || j >= on[1] - band)) || (st->dim > 2 && (k < band || k >= on[2] - band));
-
-      if (edge || on[0] <= 2 * band) PetscCall(PetscArraycpy(dst, src, row));
+      if (RwStencilNearEdge(st, os[1] + j, os[2] + k, band) || on[0] <= 2 * band) PetscCall(PetscArraycpy(dst, src, row));
       else if (!xwhole) {
         RwStencilCopyFew(dst, src, band * dof);
         RwStencilCopyFew(dst + row - band * dof, src + row - band * dof, band * dof);
@@ -207,9 +205,7 @@ static void RwStencilForShell(RwStencil st, RwStencilRowFn fn, void *ctx, PetscB
     j1 = RwStencilTileEnd(st, j0, s[1] + n[1]);
     for (PetscInt k = s[2]; k < s[2] + n[2]; k++)
       for (PetscInt j = j0; j < j1; j++) {
-        PetscBool edge = (st->dim > 1 && (j < s[1] + w || j >= s[1] + n[1] - w)) || (st->dim > 2 && (k < s[2] + w || k >= s[2] + n[2] - w));
-
-        if (edge) fn(ctx, s[0], j, k, n[0], PETSC_TRUE);
+        if (RwStencilNearEdge(st, j, k, w)) fn(ctx, s[0], j, k, n[0], PETSC_TRUE);
         else if (!xwhole) {
           PetscInt left = PetscMin(w, n[0]), right = PetscMin(w, n[0] - left);
 
