@@ -27,8 +27,8 @@
   each point's arithmetic is the same on any decomposition and so is the
   gradient, bit for bit.  In 3D the forward and tangent take L from their
   input's first component (u_k, du_k), staged in the ring the same way;
-  in 2D they read the state in place.  Nothing here allocates (the ring is the layer's, from set-up); the NaN
-  flag is the sum of the results times 0.
+  in 2D they read the state in place.  Nothing here allocates (the ring is
+  the layer's, from set-up); the NaN flag is the sum of the results times 0.
 */
 #include "waveimpl.h"
 #include <string.h>
@@ -365,10 +365,10 @@ WAVE_INLINE int WaveAdjointPoint(PetscScalar Ls, PetscScalar s, PetscScalar lbn,
   return RW_PROBE_BAD(la) | RW_PROBE_BAD(lb);
 }
 
-/* The adjoint in 2D and 3D order 2: s = ia la' recomputed at each of the
-   4 r d + 1 neighbours from two loads, one of them strided.  The
-   compiler's loop in every variant: in whole-point vectors s needs ia
-   duplicated at each neighbour (a permute each, twice the forward's), and it measured slower
+/* The adjoint's shell rows: s = ia la' recomputed at each of the 2 r d + 1
+   neighbours from two loads, one of them strided.  The compiler's loop in
+   every variant: in whole-point vectors s needs ia duplicated at each
+   neighbour (a permute each, twice the forward's), and it measured slower
    (3D order 8, 96^3 in cache, CPU ns per point, best of 3: 21.8 against 18.3) */
 WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow IA, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *gm_)
 {
