@@ -275,7 +275,6 @@ START_TEST(test_blocked_bits)
 }
 END_TEST
 
-
 /* ---- the ring: a second difference of the first of two components ---- */
 typedef struct {
   RwStencil      st;
