@@ -172,13 +172,15 @@ static void check_update(const char *opts, Ref R, int nsteps)
   RW_CHECK(RwModelDestroy(&model));
 }
 
+/* Rows of 37 (2D) and 21 (3D) points on one rank: the rows' prefetched blocks
+   of RW_PREFETCH_BLOCK points and their tails both run */
 START_TEST(test_update_2d)
 {
-  Ref R = {2, 4, 3, {14, 12, 1}, {10, 12, 1}, {100, -50, 0}, 0.03, 1 / 0.03, 0, {131.7, -26.3, 0}};
+  Ref R = {2, 4, 3, {37, 12, 1}, {10, 12, 1}, {100, -50, 0}, 0.03, 1 / 0.03, 0, {131.7, -26.3, 0}};
   for (int o = 0; o < 3; o++) {
     char opts[512];
     R.order = o == 0 ? 2 : o == 1 ? 4 : 8;
-    snprintf(opts, sizeof(opts), "-rw_wave_dim 2 -rw_wave_space_order %d -rw_wave_nbl 3 -da_grid_x 14 -da_grid_y 12 -rw_wave_spacing 10,12 -rw_wave_origin 100,-50 -rw_wave_f0 0.03 -rw_wave_sources 131.7,-26.3", R.order);
+    snprintf(opts, sizeof(opts), "-rw_wave_dim 2 -rw_wave_space_order %d -rw_wave_nbl 3 -da_grid_x 37 -da_grid_y 12 -rw_wave_spacing 10,12 -rw_wave_origin 100,-50 -rw_wave_f0 0.03 -rw_wave_sources 131.7,-26.3", R.order);
     check_update(opts, R, 6);
   }
 }
@@ -186,10 +188,10 @@ END_TEST
 
 START_TEST(test_update_3d)
 {
-  Ref R = {3, 8, 2, {12, 12, 12}, {10, 10, 8}, {0, 0, 0}, 0.04, 20, 0, {41.3, 33.9, 45.5}};
-  check_update("-rw_wave_dim 3 -rw_wave_space_order 8 -rw_wave_nbl 2 -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -rw_wave_spacing 10,10,8 -rw_wave_f0 0.04 -rw_wave_t0 20 -rw_wave_sources 41.3,33.9,45.5", R, 4);
+  Ref R = {3, 8, 2, {21, 12, 12}, {10, 10, 8}, {0, 0, 0}, 0.04, 20, 0, {41.3, 33.9, 45.5}};
+  check_update("-rw_wave_dim 3 -rw_wave_space_order 8 -rw_wave_nbl 2 -da_grid_x 21 -da_grid_y 12 -da_grid_z 12 -rw_wave_spacing 10,10,8 -rw_wave_f0 0.04 -rw_wave_t0 20 -rw_wave_sources 41.3,33.9,45.5", R, 4);
   R.order = 2;
-  check_update("-rw_wave_dim 3 -rw_wave_space_order 2 -rw_wave_nbl 2 -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -rw_wave_spacing 10,10,8 -rw_wave_f0 0.04 -rw_wave_t0 20 -rw_wave_sources 41.3,33.9,45.5", R, 4);
+  check_update("-rw_wave_dim 3 -rw_wave_space_order 2 -rw_wave_nbl 2 -da_grid_x 21 -da_grid_y 12 -da_grid_z 12 -rw_wave_spacing 10,10,8 -rw_wave_f0 0.04 -rw_wave_t0 20 -rw_wave_sources 41.3,33.9,45.5", R, 4);
 }
 END_TEST
 
