@@ -69,13 +69,13 @@ static inline PetscReal RwProbeValue(int bad)
   return bad ? (PetscReal)NAN : 0;
 }
 
-/* Software prefetch for rows whose inner loop keeps the load ports busy
-   (a wide stencil gathered from cache): such a row runs in blocks of
-   RW_PREFETCH_BLOCK points, and before each block asks for its memory
-   streams' lines RW_PREFETCH_AHEAD points ahead.  The hardware's own
-   prefetch alone left those streams waiting (doc/benchmarks.md).  A hint:
-   it never faults, so it may run past a row's end.  p: the stream at the
-   point ahead, dof scalars a point */
+/* Software prefetch for rows whose inner loop loads much from cache (a
+   wide stencil gathered from a ring or from the rows around it): such a
+   row runs in blocks of RW_PREFETCH_BLOCK points, and before each block
+   asks for its memory streams' lines RW_PREFETCH_AHEAD points ahead.  The
+   hardware's own prefetch alone left those streams waiting (the wave
+   forward, doc/benchmarks.md).  A hint: it never faults, so it may run
+   past a row's end.  p: the stream at the point ahead, dof scalars a point */
 #define RW_PREFETCH_BLOCK 16
 #define RW_PREFETCH_AHEAD 64
 static inline void RwPrefetchRead(const PetscScalar *p, PetscInt dof)

@@ -220,8 +220,9 @@ WAVE_INLINE PetscScalar WaveTangentPoint(PetscScalar L, PetscScalar da, PetscSca
    3.22-3.44 / 3.30-3.39; 2D 4096^2 order 8 4.09-4.17 / 3.82-3.90, order 4
    3.40-3.45 / 3.09-3.11, order 2 2.90-2.93 / 2.61-2.63.  The tangent's
    and adjoint's ring rows, prefetched alike, were slower (3D order 8
-   tangent 7.8-8.0 / 8.5-8.9, adjoint 7.9-8.2 / 9.6-11.9; 2D 4096^2 adjoint
-   order 8 5.3 / 5.7-5.8) and keep one loop */
+   tangent 7.8-8.0 / 8.5-8.9, adjoint 7.9-8.2 / 9.6-11.9) or, the adjoint's
+   blocks not unrolled, no faster (2D 1024^2 order 4 4.99-5.00 / 5.04-5.10):
+   they keep one loop */
 
 /* The forward at WAVE_PTS whole points from i, stored; returns u+ for the NaN probe */
 WAVE_INLINE WaveV WaveForwardPts(const PetscInt D, const PetscInt R, const WaveWeights *W, RwStencilRow U, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscInt i)
@@ -338,6 +339,7 @@ WAVE_INLINE PetscScalar WaveLapRing(const PetscInt D, const PetscInt R, const Wa
   return f;
 }
 
+/* The forward at point i of a ring row, stored; returns the NaN probe's flag */
 WAVE_INLINE int WaveForwardRingAt(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscInt i)
 {
   const PetscScalar a = up[RW_WAVE_DOF * i], b = up[RW_WAVE_DOF * i + 1];
