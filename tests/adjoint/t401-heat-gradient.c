@@ -7,7 +7,9 @@
 */
 #include "rwtest.h"
 
-static const char *grids[3]  = {"-rw_heat_dim 1 -da_grid_x 23", "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10", "-rw_heat_dim 3 -da_grid_x 7 -da_grid_y 6 -da_grid_z 5"};
+/* Rows of 37 (2D) and 21 (3D) points on one rank: the heat rows' prefetched
+   blocks of RW_PREFETCH_BLOCK points and their tails both run */
+static const char *grids[3]  = {"-rw_heat_dim 1 -da_grid_x 23", "-rw_heat_dim 2 -da_grid_x 37 -da_grid_y 10", "-rw_heat_dim 3 -da_grid_x 21 -da_grid_y 6 -da_grid_z 5"};
 static const char *bcs[3]    = {"periodic", "dirichlet", "neumann"};
 static const char *mixed[3]  = {"dirichlet", "periodic,dirichlet", "neumann,periodic,dirichlet"};
 static const char *thetas[3] = {"0", "0.5", "1"};

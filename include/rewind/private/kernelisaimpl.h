@@ -74,7 +74,7 @@ static inline PetscReal RwProbeValue(int bad)
    row runs in blocks of RW_PREFETCH_BLOCK points, and before each block
    asks for its memory streams' lines RW_PREFETCH_AHEAD points ahead.  The
    hardware's own prefetch alone left those streams waiting (the wave
-   forward, doc/benchmarks.md).  A hint: it never faults, so it may run
+   forward, the heat forward and adjoint; doc/benchmarks.md).  A hint: it never faults, so it may run
    past a row's end.  p: the stream at the point ahead, dof scalars a point */
 #define RW_PREFETCH_BLOCK 16
 #define RW_PREFETCH_AHEAD 64
