@@ -69,13 +69,14 @@ static inline PetscReal RwProbeValue(int bad)
   return bad ? (PetscReal)NAN : 0;
 }
 
-/* Software prefetch for rows whose inner loop loads much from cache (a
-   wide stencil gathered from a ring or from the rows around it): such a
-   row runs in blocks of RW_PREFETCH_BLOCK points, and before each block
-   asks for its memory streams' lines RW_PREFETCH_AHEAD points ahead.  The
-   hardware's own prefetch alone left those streams waiting (the wave
-   forward, the heat forward and adjoint; doc/benchmarks.md).  A hint: it never faults, so it may run
-   past a row's end.  p: the stream at the point ahead, dof scalars a point */
+/* Software prefetch for stencil rows: such a row runs in blocks of
+   RW_PREFETCH_BLOCK points, and before each block asks for its memory
+   streams' lines RW_PREFETCH_AHEAD points ahead.  The loads of the
+   stencil's neighbours from cache kept the hardware's own prefetch of the
+   streams behind (the wave forward; the heat forward and adjoint;
+   doc/benchmarks.md).  A hint: it never faults, so it may run past a row's
+   end.  p: the stream at the point ahead, dof scalars a point; one
+   prefetch a 64-byte line of 8 scalars */
 #define RW_PREFETCH_BLOCK 16
 #define RW_PREFETCH_AHEAD 64
 static inline void RwPrefetchRead(const PetscScalar *p, PetscInt dof)
