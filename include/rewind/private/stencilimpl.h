@@ -47,6 +47,13 @@ typedef struct {
   PetscInt           sy, sz;
 } RwStencilRow;
 
+/* The stride of a row's last direction (y in 2D, z in 3D): the newest row a
+   stencil row reaches is r neighbours along it (the prefetched rows) */
+static inline PetscInt RwStencilRowLastStride(PetscInt dim, RwStencilRow r)
+{
+  return dim > 2 ? r.sz : r.sy;
+}
+
 /* An input of a pass: its owned values (the global array) and, once the
    halo has arrived, its ghosted values (the layer's work vector) */
 typedef struct {

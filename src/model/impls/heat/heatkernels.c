@@ -56,9 +56,7 @@ RW_INLINE PetscScalar HeatGradKappa(const PetscInt dim, const PetscReal *ih2, co
 }
 
 /* ---- forward: y = x + c B x + cs s ----------------------------------------- */
-/* The coefficients are copied to locals and the arrays marked restrict: read
-   through the pass, they could alias the outputs, and the compiler would
-   reload them at every point and leave the loop scalar */
+/* The forward at point i of a row; returns the NaN probe's flag */
 RW_INLINE int HeatForwardAt(const PetscInt dim, const PetscReal *ih2, PetscReal c, PetscReal r, PetscReal cs, const PetscScalar *restrict x, RwStencilRow X, const PetscScalar *restrict k, RwStencilRow K, const PetscScalar *restrict s, PetscScalar *restrict y, PetscInt i)
 {
   y[i] = x[i] + c * (HeatDiv(dim, ih2, x + i, X.sy, X.sz, k + i, K.sy, K.sz) - r * x[i]) + cs * s[i];
@@ -71,7 +69,10 @@ RW_INLINE int HeatForwardAt(const PetscInt dim, const PetscReal *ih2, PetscReal 
    Mpt/s, two runs of each build alternated, before / after: forward 2048^2
    992, 1055 / 1196, 1235, 4096^2 1009, 1057 / 1170, 1156, 256^3 556, 565 /
    591, 580; adjoint (with the forward's blocks before) 2048^2 550, 659 /
-   692, 773, 256^3 276, 271 / 350, 307 */
+   692, 773, 256^3 276, 271 / 350, 307.  The coefficients are copied to
+   locals and the arrays marked restrict: read through the pass, they could
+   alias the outputs, and the compiler would reload them at every point and
+   leave the loop scalar */
 RW_INLINE void HeatRowForwardDim(const PetscInt dim, const RwHeatPass *P, PetscInt n, RwStencilRow X, RwStencilRow K, const PetscScalar *s, PetscScalar *y, PetscReal *probe)
 {
   const PetscReal    ih2[3] = {P->ih2[0], P->ih2[1], P->ih2[2]}, c = P->c, r = P->r, cs = P->cs;
@@ -83,8 +84,8 @@ RW_INLINE void HeatRowForwardDim(const PetscInt dim, const RwHeatPass *P, PetscI
   for (; dim > 1 && i + RW_PREFETCH_BLOCK <= n; i += RW_PREFETCH_BLOCK) {
     const PetscInt f = i + RW_PREFETCH_AHEAD;
 
-    RwPrefetchRead(x + f + (dim > 2 ? X.sz : X.sy), 1);
-    RwPrefetchRead(k + f + (dim > 2 ? K.sz : K.sy), 1);
+    RwPrefetchRead(x + f + RwStencilRowLastStride(dim, X), 1);
+    RwPrefetchRead(k + f + RwStencilRowLastStride(dim, K), 1);
     RwPrefetchRead(sp + f, 1);
     RwPrefetchWrite(yp + f, 1);
 #pragma GCC ivdep
@@ -185,10 +186,10 @@ RW_INLINE void HeatRowAdjointCase(const PetscInt dim, const PetscBool useb, cons
   for (; dim > 1 && i + RW_PREFETCH_BLOCK <= n; i += RW_PREFETCH_BLOCK) {
     const PetscInt f = i + RW_PREFETCH_AHEAD;
 
-    RwPrefetchRead(mu + f + (dim > 2 ? MU.sz : MU.sy), 1);
-    RwPrefetchRead(k + f + (dim > 2 ? K.sz : K.sy), 1);
-    RwPrefetchRead(ua + f + (dim > 2 ? UA.sz : UA.sy), 1);
-    if (useb) RwPrefetchRead(ub + f + (dim > 2 ? UB.sz : UB.sy), 1);
+    RwPrefetchRead(mu + f + RwStencilRowLastStride(dim, MU), 1);
+    RwPrefetchRead(k + f + RwStencilRowLastStride(dim, K), 1);
+    RwPrefetchRead(ua + f + RwStencilRowLastStride(dim, UA), 1);
+    if (useb) RwPrefetchRead(ub + f + RwStencilRowLastStride(dim, UB), 1);
     RwPrefetchWrite(yp + f, 1);
     RwPrefetchWrite(gkp + f, 1);
     if (full) {

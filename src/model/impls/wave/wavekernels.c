@@ -250,7 +250,7 @@ WAVE_INLINE void WaveRowForward(const RwKernelISA isa, const PetscInt D, const P
   for (; WaveWide(isa) && i + RW_PREFETCH_BLOCK <= n; i += RW_PREFETCH_BLOCK) {
     const PetscInt f = i + RW_PREFETCH_AHEAD;
 
-    RwPrefetchRead(up + RW_WAVE_DOF * f + R * (D > 2 ? U.sz : U.sy), RW_WAVE_DOF); /* the newest row the gather reaches */
+    RwPrefetchRead(up + RW_WAVE_DOF * f + R * RwStencilRowLastStride(D, U), RW_WAVE_DOF); /* the newest row the gather reaches */
     RwPrefetchRead(ia + f, 1);
     RwPrefetchRead(c1 + f, 1);
     RwPrefetchRead(c2 + f, 1);
