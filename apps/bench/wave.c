@@ -21,6 +21,10 @@ static const char *const WaveForms[] = {"forward", "tangent", "adjoint"};
              lambda_k 16; dJ/dm read and written 16                       = 104
   The ring the interior rows gather from (stencilring.c) stays in L2: its
   stage reads what the rows read anyway, and moves nothing to memory.
+  STREAM's count, as copy's: an ordinary store also reads its line first
+  (write-allocate), uncounted.  Where a rank's state is larger than the
+  caches the forward streams x_k+1 (-rw_kernel_stream_stores), and then
+  moves only the bytes counted, while copy still moves 24 B for its 16.
 */
 static const PetscReal WaveBytes[] = {56, 96, 104};
 
@@ -131,6 +135,8 @@ static PetscErrorCode WaveGradientCase(const BenchConfig *cfg, BenchResults res,
   PetscCall(BenchReal(res, "gradient", "s", tg.best));
   PetscCall(BenchReal(res, "ratio", "", tg.best / *fwd));
   PetscCall(BenchInt(res, "fwd_steps", counts.forward_steps));
+  PetscCall(BenchReal(res, "in_forward", "s", counts.seconds_forward));
+  PetscCall(BenchReal(res, "in_reverse", "s", counts.seconds_reverse));
   PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&tg)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -419,7 +425,7 @@ PetscErrorCode BenchWave(const BenchConfig *cfg, BenchResults res)
   for (PetscInt o = 0; o < cfg->nwave_orders; o++) PetscCall(WaveKernelCase(cfg, res, 3, cfg->wave_orders[o], cfg->wave_grid3, copy));
   PetscCall(WaveGradient(cfg, res));
   PetscCall(WaveShotsAll(cfg, res));
-  PetscCall(BenchNote(res, "bytes per point (8 per double read or written once; states interleave u_k, u_k-1, so a state read is 16): forward 56 (x_k; ia, c1, c2; x_k+1), tangent 96 (dx_k, x_k, x_k+1; ia, c1, c2, dm; dx_k+1), adjoint 104 (lambda_k+1; ia, c1, c2; x_k, x_k+1; lambda_k; dJ/dm read and written); the ring the interior rows gather from stays in L2 and is not counted"));
+  PetscCall(BenchNote(res, "bytes per point (8 per double read or written once; states interleave u_k, u_k-1, so a state read is 16): forward 56 (x_k; ia, c1, c2; x_k+1), tangent 96 (dx_k, x_k, x_k+1; ia, c1, c2, dm; dx_k+1), adjoint 104 (lambda_k+1; ia, c1, c2; x_k, x_k+1; lambda_k; dJ/dm read and written); the ring the interior rows gather from stays in L2 and is not counted. Write-allocate reads are not counted (STREAM's rule, as in copy); the forward streams x_k+1 past the caches where a rank's state is at least -rw_kernel_stream_stores MiB (default 8), and then has none"));
   PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); isa: the kernels' instruction set (-rw_kernel_isa); \"<form> portable\": the same step with the portable kernel (the same bits), its vs_forward against the dispatched forward", (double)copy));
   PetscCall(BenchNote(res, "gradient rows: 2D order 4, %" PetscInt_FMT "^2 points, %" PetscInt_FMT " steps, 64 receivers; ratio = RwAdjointSolve / RwAdjointForward; budget 1/10: the driver's default schedule and budget (half the node's memory over its ranks) with -rw_checkpoint_node_memory set so that it holds a tenth of the run's states", cfg->wave_gradient_grid, cfg->wave_gradient_steps));
   PetscCall(BenchNote(res, "shots: rewind-fwi's embedded problem (141x91 points with the layers, h 20 m, order 4, %.0f ms, 8 shots, 51 receivers), one gradient of all shots; groups: RwEnsemble shot groups", (double)cfg->wave_record));

@@ -173,14 +173,18 @@ static void check_update(const char *opts, Ref R, int nsteps)
 }
 
 /* Rows of 37 (2D) and 21 (3D) points on one rank: the rows' prefetched blocks
-   of RW_PREFETCH_BLOCK points and their tails both run */
+   of RW_PREFETCH_BLOCK points and their tails both run, with ordinary
+   stores and streamed ones (-rw_kernel_stream_stores 0: these small outputs
+   would not be streamed by default) */
+static const char *const stream_opts[] = {"-rw_kernel_stream_stores -1", "-rw_kernel_stream_stores 0"};
+
 START_TEST(test_update_2d)
 {
   Ref R = {2, 4, 3, {37, 12, 1}, {10, 12, 1}, {100, -50, 0}, 0.03, 1 / 0.03, 0, {131.7, -26.3, 0}};
-  for (int o = 0; o < 3; o++) {
+  for (int o = 0; o < 6; o++) {
     char opts[512];
-    R.order = o == 0 ? 2 : o == 1 ? 4 : 8;
-    snprintf(opts, sizeof(opts), "-rw_wave_dim 2 -rw_wave_space_order %d -rw_wave_nbl 3 -da_grid_x 37 -da_grid_y 12 -rw_wave_spacing 10,12 -rw_wave_origin 100,-50 -rw_wave_f0 0.03 -rw_wave_sources 131.7,-26.3", R.order);
+    R.order = o % 3 == 0 ? 2 : o % 3 == 1 ? 4 : 8;
+    snprintf(opts, sizeof(opts), "-rw_wave_dim 2 -rw_wave_space_order %d -rw_wave_nbl 3 -da_grid_x 37 -da_grid_y 12 -rw_wave_spacing 10,12 -rw_wave_origin 100,-50 -rw_wave_f0 0.03 -rw_wave_sources 131.7,-26.3 %s", R.order, stream_opts[o / 3]);
     check_update(opts, R, 6);
   }
 }
@@ -189,9 +193,12 @@ END_TEST
 START_TEST(test_update_3d)
 {
   Ref R = {3, 8, 2, {21, 12, 12}, {10, 10, 8}, {0, 0, 0}, 0.04, 20, 0, {41.3, 33.9, 45.5}};
-  check_update("-rw_wave_dim 3 -rw_wave_space_order 8 -rw_wave_nbl 2 -da_grid_x 21 -da_grid_y 12 -da_grid_z 12 -rw_wave_spacing 10,10,8 -rw_wave_f0 0.04 -rw_wave_t0 20 -rw_wave_sources 41.3,33.9,45.5", R, 4);
-  R.order = 2;
-  check_update("-rw_wave_dim 3 -rw_wave_space_order 2 -rw_wave_nbl 2 -da_grid_x 21 -da_grid_y 12 -da_grid_z 12 -rw_wave_spacing 10,10,8 -rw_wave_f0 0.04 -rw_wave_t0 20 -rw_wave_sources 41.3,33.9,45.5", R, 4);
+  for (int o = 0; o < 4; o++) {
+    char opts[512];
+    R.order = o % 2 ? 2 : 8;
+    snprintf(opts, sizeof(opts), "-rw_wave_dim 3 -rw_wave_space_order %d -rw_wave_nbl 2 -da_grid_x 21 -da_grid_y 12 -da_grid_z 12 -rw_wave_spacing 10,10,8 -rw_wave_f0 0.04 -rw_wave_t0 20 -rw_wave_sources 41.3,33.9,45.5 %s", R.order, stream_opts[o / 2]);
+    check_update(opts, R, 4);
+  }
 }
 END_TEST
 

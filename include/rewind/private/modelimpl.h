@@ -75,6 +75,7 @@ struct _p_RwModel {
   PetscInt64         firstbad[2]; /* first forward / adjoint step whose result was not finite; -1: none */
   void              *stencil;     /* the shared grid layer (RwStencil) if the type is built on it: the default coordinate, ghost-rule and halo ops */
   RwKernelISA        isa;         /* the instruction set the type's kernels run with (-rw_kernel_isa) */
+  PetscInt64         streammin;   /* bytes a rank from which a kernel's output is streamed (-rw_kernel_stream_stores); -1: never */
   void              *data;        /* the type's own state */
 };
 
@@ -83,6 +84,17 @@ struct _p_RwModel {
 static inline void RwModelFlagNonFinite(RwModel model, PetscInt which, PetscInt64 k, PetscReal probe)
 {
   if (PetscUnlikely(PetscIsInfOrNanReal(probe)) && model->firstbad[which] < 0) model->firstbad[which] = k;
+}
+
+/* The default of -rw_kernel_stream_stores, MiB a rank */
+#define RW_STREAM_MIN_MIB 8
+
+/* Whether a kernel writes its output of nbytes on this rank, at out, with
+   streaming stores (RwStreamPair(), kernelisaimpl.h): at least the model's
+   threshold (-rw_kernel_stream_stores) and 16-byte aligned */
+static inline PetscBool RwModelStreamStores(RwModel model, PetscInt64 nbytes, const void *out)
+{
+  return (PetscBool)(model->streammin >= 0 && nbytes >= model->streammin && (uintptr_t)out % 16 == 0);
 }
 
 PETSC_EXTERN PetscErrorCode RwModelCreatePack_Private(RwModel);

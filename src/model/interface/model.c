@@ -71,6 +71,7 @@ PetscErrorCode RwModelCreate(MPI_Comm comm, RwModel *model)
   obj->dof         = 1;
   obj->n           = 100;
   obj->isa         = RwKernelISABest();
+  obj->streammin   = (PetscInt64)RW_STREAM_MIN_MIB << 20;
   *model = obj;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -182,6 +183,21 @@ static PetscErrorCode RwModelKernelISAFromOptions(RwModel model, PetscOptionItem
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -rw_kernel_stream_stores <MiB>: from which output size a rank the kernels
+   write with streaming stores (RwModelStreamStores()); -1 never */
+static PetscErrorCode RwModelStreamStoresFromOptions(RwModel model, PetscOptionItems *PetscOptionsObject)
+{
+  PetscInt  mib = model->streammin < 0 ? -1 : (PetscInt)(model->streammin >> 20);
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInt("-rw_kernel_stream_stores", "Output size a rank, in MiB, from which the kernels write it with streaming stores, past the caches (0: always; -1: never)", "RwModelSetFromOptions", mib, &mib, &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(mib >= -1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_kernel_stream_stores %" PetscInt_FMT ": give a size in MiB >= 0, or -1 for never", mib);
+  model->streammin = mib < 0 ? -1 : (PetscInt64)mib << 20;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelSetFromOptions - sets the model's type and the type's options from the options database
 
@@ -191,7 +207,9 @@ static PetscErrorCode RwModelKernelISAFromOptions(RwModel model, PetscOptionItem
 + -rw_model_type <type>   - the model type
 . -rw_model_plugin <lib> - a shared library of model types to load first (RwModelLoadPlugin())
 . -rw_steps <n>          - the number of steps of a run
-- -rw_dt <dt>            - the time step
+. -rw_dt <dt>            - the time step
+. -rw_kernel_isa <isa>   - the kernels' instruction set (RwModelSetKernelISA())
+- -rw_kernel_stream_stores <MiB> - output size a rank from which kernels that can write it with streaming stores do (0: always; -1: never)
 
   Level: beginner
 
@@ -226,6 +244,7 @@ PetscErrorCode RwModelSetFromOptions(RwModel model)
     if (set) PetscCall(RwModelSetSteps(model, n));
   }
   PetscCall(RwModelKernelISAFromOptions(model, PetscOptionsObject));
+  PetscCall(RwModelStreamStoresFromOptions(model, PetscOptionsObject));
   PetscTryTypeMethod(model, setfromoptions, PetscOptionsObject);
   PetscCall(PetscObjectProcessOptionsHandlers((PetscObject)model, PetscOptionsObject));
   PetscOptionsEnd();
@@ -410,6 +429,8 @@ PetscErrorCode RwModelView(RwModel model, PetscViewer viewer)
       char list[64];
       PetscCall(RwKernelISAList(list, sizeof(list)));
       PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s instruction set%s (available here: %s)\n", RwKernelISANames[model->isa], model->isa == RwKernelISABest() ? ", the best available" : "", list));
+      if (model->streammin < 0) PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: no streaming stores\n"));
+      else PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: streaming stores for outputs of %" PetscInt64_FMT " MiB a rank or more\n", model->streammin >> 20));
     }
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }

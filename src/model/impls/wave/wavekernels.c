@@ -49,6 +49,7 @@ typedef struct {
   PetscBool          sia;               /* whether the ring's stage scales by ia (the adjoint's s = ia la') */
   const PetscScalar *u, *un;            /* owned x_k, x_k+1 (tangent, adjoint) */
   PetscScalar       *y, *gm;
+  PetscBool          nt;                /* the forward streams y (RwModelStreamStores()) */
   PetscReal          probe;             /* 0, or NaN when a result is not finite */
 } WavePass;
 
@@ -148,6 +149,14 @@ WAVE_INLINE void WaveStore(PetscScalar *p, WaveV v)
   memcpy(p, &v, sizeof(v));
 }
 
+/* Whole points into y, streamed when the pass writes past the caches (nt) */
+WAVE_INLINE void WaveStorePts(PetscBool nt, PetscScalar *p, WaveV v)
+{
+  if (!nt) WaveStore(p, v);
+  else
+    for (PetscInt l = 0; l < WAVE_LANES; l += RW_WAVE_DOF) RwStreamPair(p + l, v[l], v[l + 1]);
+}
+
 /* A field's values at the vector's points, each twice: (f0 f0 f1 f1) beside (a0 b0 a1 b1) */
 WAVE_INLINE WaveV WaveDup(const PetscScalar *f)
 {
@@ -222,23 +231,33 @@ WAVE_INLINE PetscScalar WaveTangentPoint(PetscScalar L, PetscScalar da, PetscSca
    and adjoint's ring rows, prefetched alike, were slower (3D order 8
    tangent 7.8-8.0 / 8.5-8.9, adjoint 7.9-8.2 / 9.6-11.9) or, the adjoint's
    blocks not unrolled, no faster (2D 1024^2 order 4 4.99-5.00 / 5.04-5.10):
-   they keep one loop */
+   they keep one loop.
+
+   Where x_k+1 is larger than the caches (RwModelStreamStores(): 8 MiB a
+   rank by default) the forward streams it (RwStreamPair()), and does not
+   prefetch it.  One rank, CPU ns a point, best of 3, ordinary / streamed:
+   2D 4096^2 order 2 2.59-2.69 / 2.22-2.24, order 4 3.10-3.11 / 2.61, order
+   8 3.87-3.88 / 3.83-3.99; 3D 256^3 order 2 3.64-3.66 / 2.84, order 4
+   4.12-4.16 / 3.21, order 8 4.64-4.77 / 4.55-4.56.  On two ranks (CPU ns a
+   grid point, three runs): 2D order 4 1.69-1.92 / 1.33-1.54, 3D order 4
+   1.96-2.26 / 1.78-1.87.  The adjoint's lambda_k streamed the same way was
+   no faster (2D 2048^2 order 4 5.13-5.55 / 5.40-5.68) */
 
 /* The forward at WAVE_PTS whole points from i, stored; returns u+ for the NaN probe */
-WAVE_INLINE WaveV WaveForwardPts(const PetscInt D, const PetscInt R, const WaveWeights *W, RwStencilRow U, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscInt i)
+WAVE_INLINE WaveV WaveForwardPts(const PetscInt D, const PetscInt R, const WaveWeights *W, RwStencilRow U, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscBool nt, PetscScalar *restrict y, PetscInt i)
 {
   const PetscScalar *u = U.p + RW_WAVE_DOF * i;
   const WaveV        X = WaveLoad(u), S = WaveSwap(X); /* (a b), (b a) */
   const WaveV        v = WaveDup(ia + i) * (WaveLapV(D, R, W, u, U.sy, U.sz) + WaveDup(c1 + i) * (2.0 * X - S) + WaveDup(c2 + i) * X);
 
-  WaveStore(y + RW_WAVE_DOF * i, WavePair(v, S));
+  WaveStorePts(nt, y + RW_WAVE_DOF * i, WavePair(v, S));
   return v;
 }
 
 /* Every row marks its arrays restrict and reads the weights from locals, so
    that the loop vectorises without run-time alias checks; the arithmetic at
    a point is unchanged */
-WAVE_INLINE void WaveRowForward(const RwKernelISA isa, const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_)
+WAVE_INLINE void WaveRowForward(const RwKernelISA isa, const PetscInt D, const PetscInt R, const PetscBool nt, WavePass *P, PetscInt n, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_)
 {
   const WaveWeights  W  = WaveWeightsOf(P);
   const PetscScalar *restrict up = U.p, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_;
@@ -254,10 +273,10 @@ WAVE_INLINE void WaveRowForward(const RwKernelISA isa, const PetscInt D, const P
     RwPrefetchRead(ia + f, 1);
     RwPrefetchRead(c1 + f, 1);
     RwPrefetchRead(c2 + f, 1);
-    RwPrefetchWrite(y + RW_WAVE_DOF * f, RW_WAVE_DOF);
-    for (PetscInt t = i; t < i + RW_PREFETCH_BLOCK; t += WAVE_PTS) nanv += WaveForwardPts(D, R, &W, U, ia, c1, c2, y, t) * 0;
+    if (!nt) RwPrefetchWrite(y + RW_WAVE_DOF * f, RW_WAVE_DOF); /* a streamed line is not read */
+    for (PetscInt t = i; t < i + RW_PREFETCH_BLOCK; t += WAVE_PTS) nanv += WaveForwardPts(D, R, &W, U, ia, c1, c2, nt, y, t) * 0;
   }
-  for (; WaveWide(isa) && i + WAVE_PTS <= n; i += WAVE_PTS) nanv += WaveForwardPts(D, R, &W, U, ia, c1, c2, y, i) * 0;
+  for (; WaveWide(isa) && i + WAVE_PTS <= n; i += WAVE_PTS) nanv += WaveForwardPts(D, R, &W, U, ia, c1, c2, nt, y, i) * 0;
 #pragma GCC ivdep
   for (; i < n; i++) {
     const PetscScalar *u = up + RW_WAVE_DOF * i;
@@ -350,6 +369,25 @@ WAVE_INLINE int WaveForwardRingAt(const PetscInt D, const PetscInt R, const Wave
   return RW_PROBE_BAD(v);
 }
 
+/* A block of the forward's ring row, streamed: the points' (u+, a) are
+   computed into registers (a local pair of arrays), then streamed a point
+   a store; the compiler's loop stores them interleaved directly, which a
+   streamed store cannot be told to; returns the NaN probe's flags */
+WAVE_INLINE int WaveForwardRingStream(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscInt i)
+{
+  PetscScalar v[RW_PREFETCH_BLOCK], a[RW_PREFETCH_BLOCK];
+  int         bad = 0;
+
+#pragma GCC ivdep
+  for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) {
+    a[t] = up[RW_WAVE_DOF * (i + t)];
+    v[t] = WaveForwardPoint(WaveLapRing(D, R, W, rr, i + t), a[t], up[RW_WAVE_DOF * (i + t) + 1], ia[i + t], c1[i + t], c2[i + t]);
+    bad |= RW_PROBE_BAD(v[t]);
+  }
+  for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) RwStreamPair(y + RW_WAVE_DOF * (i + t), v[t], a[t]);
+  return bad;
+}
+
 WAVE_INLINE void WaveRowForwardRing(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_)
 {
   const WaveWeights  W  = WaveWeightsOf(P);
@@ -365,6 +403,10 @@ WAVE_INLINE void WaveRowForwardRing(const PetscInt D, const PetscInt R, WavePass
     RwPrefetchRead(ia + f, 1);
     RwPrefetchRead(c1 + f, 1);
     RwPrefetchRead(c2 + f, 1);
+    if (P->nt) {
+      bad |= WaveForwardRingStream(D, R, &W, &rr, up, ia, c1, c2, y, i);
+      continue;
+    }
     RwPrefetchWrite(y + RW_WAVE_DOF * f, RW_WAVE_DOF);
 #pragma GCC ivdep
     for (PetscInt t = i; t < i + RW_PREFETCH_BLOCK; t++) bad |= WaveForwardRingAt(D, R, &W, &rr, up, ia, c1, c2, y, t);
@@ -497,7 +539,8 @@ WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
 
-#define WAVE_FWD(D, R) (!ghosted && WAVE_RING_FT(D) ? WaveRowForwardRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y) : WaveRowForward(isa, D, R, P, n, U, ia, c1, c2, y))
+#define WAVE_FWD(D, R) \
+  (!ghosted && WAVE_RING_FT(D) ? WaveRowForwardRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y) : P->nt ? WaveRowForward(isa, D, R, PETSC_TRUE, P, n, U, ia, c1, c2, y) : WaveRowForward(isa, D, R, PETSC_FALSE, P, n, U, ia, c1, c2, y))
   WAVE_DISPATCH(WAVE_FWD);
 #undef WAVE_FWD
 }
@@ -650,12 +693,16 @@ PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   RwModel_Wave   *w = (RwModel_Wave *)model->data;
   WavePass        P = WavePassCreate(model);
   const PetscReal f = RwWaveSourceValue(model, k);
+  PetscInt        nl;
 
   PetscFunctionBegin;
   P.in[0].g = u;
   PetscCall(WaveGetCoefficients(w, &P));
   PetscCall(VecGetArray(unew, &P.y));
+  PetscCall(VecGetLocalSize(unew, &nl));
+  P.nt = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P.y);
   PetscCall(WaveRunForwardPass(model, &P, WaveForwardRowVariants[model->isa]));
+  if (P.nt) RwStreamFence();
   for (PetscInt s = 0; s < w->nsrcpts; s++) {
     P.y[RW_WAVE_DOF * w->srcidx[s]] += f * w->srcq[s];
     P.probe += P.y[RW_WAVE_DOF * w->srcidx[s]] * 0;
