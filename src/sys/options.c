@@ -317,6 +317,7 @@ static const char *const RwOptionNames[] = {
   "-rw_kappa_max",
   "-rw_kappa_min",
   "-rw_kernel_isa",
+  "-rw_kernel_stream_stores",
   "-rw_model_plugin",
   "-rw_model_type",
   "-rw_model_view",
