@@ -358,33 +358,37 @@ WAVE_INLINE PetscScalar WaveLapRing(const PetscInt D, const PetscInt R, const Wa
   return f;
 }
 
+/* The forward's u+ at point i of a ring row: the stored rows' and the streamed blocks' one expression */
+WAVE_INLINE PetscScalar WaveForwardRingValue(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscInt i)
+{
+  return WaveForwardPoint(WaveLapRing(D, R, W, rr, i), up[RW_WAVE_DOF * i], up[RW_WAVE_DOF * i + 1], ia[i], c1[i], c2[i]);
+}
+
 /* The forward at point i of a ring row, stored; returns the NaN probe's flag */
 WAVE_INLINE int WaveForwardRingAt(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscInt i)
 {
-  const PetscScalar a = up[RW_WAVE_DOF * i], b = up[RW_WAVE_DOF * i + 1];
-  const PetscScalar v = WaveForwardPoint(WaveLapRing(D, R, W, rr, i), a, b, ia[i], c1[i], c2[i]);
+  const PetscScalar v = WaveForwardRingValue(D, R, W, rr, up, ia, c1, c2, i);
 
   y[RW_WAVE_DOF * i]     = v;
-  y[RW_WAVE_DOF * i + 1] = a;
+  y[RW_WAVE_DOF * i + 1] = up[RW_WAVE_DOF * i];
   return RW_PROBE_BAD(v);
 }
 
-/* A block of the forward's ring row, streamed: the points' (u+, a) are
-   computed into registers (a local pair of arrays), then streamed a point
-   a store; the compiler's loop stores them interleaved directly, which a
-   streamed store cannot be told to; returns the NaN probe's flags */
+/* A block of the forward's ring row, streamed: the block's u+ are computed
+   into a local array, then each point (u+, a) is streamed; the compiler's
+   loop stores them interleaved directly, which a streamed store cannot be
+   told to; returns the NaN probe's flags */
 WAVE_INLINE int WaveForwardRingStream(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscInt i)
 {
-  PetscScalar v[RW_PREFETCH_BLOCK], a[RW_PREFETCH_BLOCK];
+  PetscScalar v[RW_PREFETCH_BLOCK];
   int         bad = 0;
 
 #pragma GCC ivdep
   for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) {
-    a[t] = up[RW_WAVE_DOF * (i + t)];
-    v[t] = WaveForwardPoint(WaveLapRing(D, R, W, rr, i + t), a[t], up[RW_WAVE_DOF * (i + t) + 1], ia[i + t], c1[i + t], c2[i + t]);
+    v[t] = WaveForwardRingValue(D, R, W, rr, up, ia, c1, c2, i + t);
     bad |= RW_PROBE_BAD(v[t]);
   }
-  for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) RwStreamPair(y + RW_WAVE_DOF * (i + t), v[t], a[t]);
+  for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) RwStreamPair(y + RW_WAVE_DOF * (i + t), v[t], up[RW_WAVE_DOF * (i + t)]);
   return bad;
 }
 
