@@ -91,7 +91,9 @@ static inline void RwModelFlagNonFinite(RwModel model, PetscInt which, PetscInt6
 
 /* Whether a kernel writes its output of nbytes on this rank, at out, with
    streaming stores (RwStreamPair(), kernelisaimpl.h): at least the model's
-   threshold (-rw_kernel_stream_stores) and 16-byte aligned */
+   threshold (-rw_kernel_stream_stores) and out 16-byte aligned.  The base's
+   alignment is every point's for a state of two components (16 bytes a
+   point, the wave's); a one-component output's rows would need a peel */
 static inline PetscBool RwModelStreamStores(RwModel model, PetscInt64 nbytes, const void *out)
 {
   return (PetscBool)(model->streammin >= 0 && nbytes >= model->streammin && (uintptr_t)out % 16 == 0);
