@@ -25,9 +25,10 @@
   neighbours, from the stencil layer's ring of staged slices (interior
   rows) or recomputed there (shell rows), never scattered into them, so
   each point's arithmetic is the same on any decomposition and so is the
-  gradient, bit for bit.  In 3D the forward and tangent take L from their
-  input's first component (u_k, du_k), staged in the ring the same way;
-  in 2D they read the state in place.  Nothing here allocates (the ring is
+  gradient, bit for bit.  In 3D, and in 2D at order 8, the forward and
+  tangent take L from their input's first component (u_k, du_k), staged in
+  the ring the same way; in 2D at orders 2 and 4 they read the state in
+  place.  Nothing here allocates (the ring is
   the layer's, from set-up); the NaN flag is the sum of the results times 0.
 */
 #include "waveimpl.h"
@@ -324,8 +325,8 @@ WAVE_INLINE void WaveRowTangent(const RwKernelISA isa, const PetscInt D, const P
 /* ---- the interior rows, gathering from the ring ------------------------------
 
    Interior rows gather L from the stencil layer's ring (stencilring.c):
-   unit-stride slices of the input's first component (u_k, du_k; 3D only,
-   WAVE_RING_FT) or, in the adjoint, of s = ia la', staged a few rows
+   unit-stride slices of the input's first component (u_k, du_k; 3D, and
+   2D order 8: WAVE_RING_FT) or, in the adjoint, of s = ia la', staged a few rows
    ahead and read from L2.
    The sums are WaveLap's, in its order (x, y, z; RwStencilD2 along each),
    over the same values, so the bits are those of the shell's rows, which
@@ -523,15 +524,23 @@ static PetscInt wave_r_of(const WavePass *P)
   return P->st->width;
 }
 
-/* Whether the forward and tangent of dimension D gather their interior rows
-   from the ring: 3D only.  In 2D the whole-point rows read in place were as
-   fast or faster (2 ranks, Mpt/s, two alternated runs each, ring / in place:
-   2048^2 order 2 forward 511, 474 / 546, 585, order 4 443, 437 / 457, 509,
-   tangent order 4 283, 274 / 300, 375); in 3D the ring won (256^3 forward
-   order 2 372, 407 / 269, 331, order 8 224, 228 / 183, 209).  The adjoint
-   gathers from the ring in 2D too (2048^2 order 8 268, 257 / 202, 205).  A
-   constant in each row, so each instantiates one kind of interior row */
-#define WAVE_RING_FT(D) ((D) > 2)
+/* Whether the forward and tangent of dimension D and radius R gather their
+   interior rows from the ring: in 3D, and in 2D at order 8.  At orders 2
+   and 4 in 2D the whole-point rows read in place were as fast or faster
+   where it counts, beyond the caches (2 ranks, Mpt/s, two alternated runs
+   each, ring / in place: 2048^2 order 2 forward 511, 474 / 546, 585, order
+   4 443, 437 / 457, 509, tangent order 4 283, 274 / 300, 375; again with
+   the streamed forward, one rank, CPU ns a point, 4096^2 order 2 2.54-2.60
+   / 2.27-2.36, order 4 2.72-2.78 / 2.62-2.69), though the ring is faster in
+   cache (256^2 order 4 1.57 / 2.10-3.10).  At order 8 the whole-point
+   rows' wasted b lanes cost more than the ring's stage: 4096^2 one rank
+   2.95-3.07 / 3.75-3.77, two ranks 1.65-1.72 / 1.93-1.94; tangent 5.32-5.35
+   / 5.46-5.50 on one rank.  In 3D the ring won at every order (256^3
+   forward order 2 372, 407 / 269, 331, order 8 224, 228 / 183, 209).  The
+   adjoint gathers from the ring in 2D too (2048^2 order 8 268, 257 / 202,
+   205).  A constant in each row, so each instantiates one kind of
+   interior row */
+#define WAVE_RING_FT(D, R) ((D) > 2 || (R) > 2)
 
 /* Interior rows (ghosted false) gather from the ring, shell rows read in place */
 WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
@@ -544,7 +553,7 @@ WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
 
 #define WAVE_FWD(D, R) \
-  (!ghosted && WAVE_RING_FT(D) ? WaveRowForwardRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y) : P->nt ? WaveRowForward(isa, D, R, PETSC_TRUE, P, n, U, ia, c1, c2, y) : WaveRowForward(isa, D, R, PETSC_FALSE, P, n, U, ia, c1, c2, y))
+  (!ghosted && WAVE_RING_FT(D, R) ? WaveRowForwardRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y) : P->nt ? WaveRowForward(isa, D, R, PETSC_TRUE, P, n, U, ia, c1, c2, y) : WaveRowForward(isa, D, R, PETSC_FALSE, P, n, U, ia, c1, c2, y))
   WAVE_DISPATCH(WAVE_FWD);
 #undef WAVE_FWD
 }
@@ -560,7 +569,7 @@ WAVE_INLINE void WaveTangentRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   const PetscScalar *dm = RwStencilRowAt(P->dm, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
 
-#define WAVE_TAN(D, R) (!ghosted && WAVE_RING_FT(D) ? WaveRowTangentRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), DU, u, un, ia, c1, c2, dm, y) : WaveRowTangent(isa, D, R, P, n, DU, u, un, ia, c1, c2, dm, y))
+#define WAVE_TAN(D, R) (!ghosted && WAVE_RING_FT(D, R) ? WaveRowTangentRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), DU, u, un, ia, c1, c2, dm, y) : WaveRowTangent(isa, D, R, P, n, DU, u, un, ia, c1, c2, dm, y))
   WAVE_DISPATCH(WAVE_TAN);
 #undef WAVE_TAN
 }
@@ -611,12 +620,12 @@ static RwKernelISA WaveAdjointISA(RwKernelISA isa, PetscInt dim, PetscInt r)
   return isa == RW_KERNEL_ISA_AVX512 && !(dim == 3 && r == 4) ? RW_KERNEL_ISA_AVX2 : isa;
 }
 
-/* Whether the forward and tangent passes run their interior through the ring */
+/* Whether the forward and tangent passes run their interior through the ring (WAVE_RING_FT) */
 static PetscBool WaveForwardRing(RwModel model)
 {
   const RwModel_Wave *w = (RwModel_Wave *)model->data;
 
-  return WAVE_RING_FT(w->dim) ? PETSC_TRUE : PETSC_FALSE;
+  return WAVE_RING_FT(w->dim, w->r) ? PETSC_TRUE : PETSC_FALSE;
 }
 
 /* Which rows the model's instruction set runs (-rw_model_view) */
