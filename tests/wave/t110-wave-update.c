@@ -5,7 +5,8 @@
   layer's eta, the Ricker wavelet, the bilinear (trilinear) spreading of an
   off-grid source u_k+1[p] += w_p f(t_k) dt^2 / m[p], and the default dt.
   Then bad input: c <= 0 and NaN anywhere, an unstable dt, a source outside
-  the grid, a wrong space order, a wavelet of the wrong length.
+  the grid, a wrong space order, a wavelet of the wrong length; and every
+  form's NaN probe, wherever in its rows the NaN falls.
 */
 #include "rwtest.h"
 #include <petscdmda.h>
@@ -202,6 +203,112 @@ START_TEST(test_update_3d)
 }
 END_TEST
 
+/* Sets component c of state x at grid point (i, j, k) to v, on the rank that owns it */
+static void set_state_point(RwModel model, Vec x, PetscInt i, PetscInt j, PetscInt k, PetscInt c, PetscReal v)
+{
+  DM       da;
+  PetscInt xs, ys, zs, xm, ym, zm, lo;
+
+  RW_CHECK(RwModelGetStateDM(model, &da));
+  RW_CHECK(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  RW_CHECK(VecGetOwnershipRange(x, &lo, NULL));
+  if (i >= xs && i < xs + xm && j >= ys && j < ys + ym && k >= zs && k < zs + zm) RW_CHECK(VecSetValue(x, lo + (((k - zs) * ym + (j - ys)) * xm + (i - xs)) * 2 + c, v, INSERT_VALUES));
+  RW_CHECK(VecAssemblyBegin(x));
+  RW_CHECK(VecAssemblyEnd(x));
+}
+
+/* Like rw_assert_error(), naming the case where it fails */
+#define assert_flagged(call, expected, where) \
+  do { \
+    PetscErrorCode e_; \
+    rw_test_capture_begin(); \
+    e_ = (call); \
+    rw_test_capture_end(); \
+    ck_assert_msg(e_ != 0 && strstr(rw_test_captured(), (expected)), "%s: %s gave \"%s\"; expected an error containing \"%s\"", (where), #call, e_ ? rw_test_captured() : "no error", (expected)); \
+  } while (0)
+
+/* Every form's NaN probe: a NaN in one value of its input, at a point in a
+   row's first or second block of RW_PREFETCH_BLOCK points, in its tail, in
+   an interior row (the ring's, in 3D and 2D order 8) or in a shell row,
+   ordinary and streamed stores, is reported for the step's result; a
+   finite input is not.  The forward's ring rows keep their flags per lane
+   at orders 2 and 4 and per block at order 8, so all three orders run */
+static void check_nan_probe(const char *opts, int dim)
+{
+  const PetscInt pts[][3] = {{5, 6, 6}, {20, 6, 5}, {34, 6, 6}, {20, 0, 6}, {3, 6, 0}};
+  RwModel        model;
+  Vec            m, dm, u, un, du, dun, l, ln;
+  PetscRandom    rnd;
+  char           msg[640];
+
+  RW_CHECK(rw_test_model_type("wave", opts, &model));
+  RW_CHECK(RwModelCreateParameters(model, &m));
+  RW_CHECK(RwModelGetDefaults(model, m, NULL, NULL));
+  RW_CHECK(RwModelSetParameters(model, m));
+  RW_CHECK(VecDuplicate(m, &dm));
+  RW_CHECK(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  RW_CHECK(VecSetRandom(dm, rnd));
+  RW_CHECK(RwModelSetDirection(model, dm));
+  RW_CHECK(RwModelCreateState(model, &u));
+  RW_CHECK(VecDuplicate(u, &un));
+  RW_CHECK(VecDuplicate(u, &du));
+  RW_CHECK(VecDuplicate(u, &dun));
+  RW_CHECK(VecDuplicate(u, &l));
+  RW_CHECK(VecDuplicate(u, &ln));
+  for (size_t p = 0; p < sizeof(pts) / sizeof(pts[0]); p++) {
+    const PetscInt k = dim > 2 ? pts[p][2] : 0, c = p % 2;
+
+    RW_CHECK(VecSetRandom(u, rnd));
+    RW_CHECK(VecSetRandom(du, rnd));
+    RW_CHECK(VecSetRandom(ln, rnd));
+    RW_CHECK(RwModelResetStepCounts(model));
+    RW_CHECK(RwModelStep(model, 3, u, un));
+    RW_CHECK(RwModelStepTangent(model, 3, u, un, du, dun));
+    RW_CHECK(RwModelAdjointBegin(model));
+    RW_CHECK(RwModelStepAdjoint(model, 3, u, un, ln, l));
+    RW_CHECK(RwModelAdjointEnd(model, dm));
+    RW_CHECK(RwModelCheckFinite(model)); /* finite in, finite out */
+    set_state_point(model, u, pts[p][0], pts[p][1], k, c, NAN);
+    RW_CHECK(RwModelStep(model, 3, u, un));
+    snprintf(msg, sizeof(msg), "%s, NaN in x_3 at (%d, %d, %d)", opts, (int)pts[p][0], (int)pts[p][1], (int)k);
+    assert_flagged(RwModelCheckFinite(model), "NaN or Inf in the forward state u_4", msg);
+    RW_CHECK(RwModelResetStepCounts(model));
+    RW_CHECK(VecSetRandom(u, rnd));
+    RW_CHECK(RwModelStep(model, 3, u, un));
+    set_state_point(model, du, pts[p][0], pts[p][1], k, c, NAN);
+    RW_CHECK(RwModelStepTangent(model, 3, u, un, du, dun));
+    assert_flagged(RwModelCheckFinite(model), "NaN or Inf in the forward state u_4", msg);
+    RW_CHECK(RwModelResetStepCounts(model));
+    set_state_point(model, ln, pts[p][0], pts[p][1], k, c, NAN);
+    RW_CHECK(RwModelAdjointBegin(model));
+    RW_CHECK(RwModelStepAdjoint(model, 3, u, un, ln, l));
+    RW_CHECK(RwModelAdjointEnd(model, dm));
+    assert_flagged(RwModelCheckFinite(model), "NaN or Inf in the adjoint state lambda_3", msg);
+  }
+  RW_CHECK(PetscRandomDestroy(&rnd));
+  RW_CHECK(VecDestroy(&m));
+  RW_CHECK(VecDestroy(&dm));
+  RW_CHECK(VecDestroy(&u));
+  RW_CHECK(VecDestroy(&un));
+  RW_CHECK(VecDestroy(&du));
+  RW_CHECK(VecDestroy(&dun));
+  RW_CHECK(VecDestroy(&l));
+  RW_CHECK(VecDestroy(&ln));
+  RW_CHECK(RwModelDestroy(&model));
+}
+
+START_TEST(test_nan_probe)
+{
+  for (int o = 0; o < 12; o++) {
+    const int dim = o < 6 ? 2 : 3, order = o % 3 == 0 ? 2 : o % 3 == 1 ? 4 : 8;
+    char      opts[512];
+
+    snprintf(opts, sizeof(opts), "-rw_wave_dim %d -rw_wave_space_order %d -rw_wave_nbl 2 -da_grid_x 37 -da_grid_y 14 -da_grid_z 12 -rw_steps 8 %s", dim, order, stream_opts[(o / 3) % 2]);
+    check_nan_probe(opts, dim);
+  }
+}
+END_TEST
+
 /* m with one bad value at natural point (3, 4) */
 static PetscErrorCode set_bad_point(RwModel model, Vec m, PetscReal v)
 {
@@ -287,6 +394,7 @@ Suite *rw_test_suite(void)
   tcase_add_test(tc, test_update_2d);
   tcase_add_test(tc, test_update_3d);
   tcase_add_test(tc, test_bad_input);
+  tcase_add_test(tc, test_nan_probe);
   suite_add_tcase(s, tc);
   return s;
 }
