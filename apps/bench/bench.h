@@ -120,6 +120,7 @@ PETSC_INTERN PetscErrorCode BenchParseNames(const char[], const char[], PetscInt
 
 /* ---- the sections ---- */
 PETSC_INTERN PetscErrorCode BenchStream(const BenchConfig *, BenchResults);
+PETSC_INTERN PetscErrorCode BenchCopyNear(const BenchConfig *, PetscReal *);
 PETSC_INTERN PetscErrorCode BenchKernels(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchGradient(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchIO(const BenchConfig *, BenchResults);

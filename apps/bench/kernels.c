@@ -145,7 +145,7 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
   BenchStepCtx   c;
   Vec         m, dm;
   char        grid[64];
-  PetscReal   tfwd = 0;
+  PetscReal   tfwd = 0, near;
   DM          da;
   PetscInt    N;
   const char *isa;
@@ -162,6 +162,7 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
   PetscCall(BenchStepStates(model, &c));
   PetscCall(RwModelAdjointBegin(model));
   PetscCall(DMCreateLocalVector(da, &c.loc));
+  PetscCall(BenchCopyNear(cfg, &near));
   for (PetscInt f = BENCH_STEP_FORWARD; f <= (implicit ? BENCH_STEP_ADJOINT : BENCH_STEP_EXCHANGE); f++) {
     BenchTiming t;
     PetscReal   pass, halo, matmult, cgvec, mm0 = 0, mm1 = 0, its = (PetscReal)NAN, bytes;
@@ -186,6 +187,8 @@ static PetscErrorCode KernelCase(const BenchConfig *cfg, BenchResults res, Petsc
     PetscCall(BenchReal(res, "bytes", "B/pt", bytes));
     PetscCall(BenchReal(res, "bw", "GB/s", N * bytes / t.best / 1e9));
     PetscCall(BenchReal(res, "of_copy", "", N * bytes / t.best / 1e9 / copy));
+    PetscCall(BenchReal(res, "copy_near", "GB/s", near));
+    PetscCall(BenchReal(res, "of_copy_near", "", N * bytes / t.best / 1e9 / near));
     PetscCall(BenchReal(res, "halo", "B/pt", halo));
     PetscCall(BenchReal(res, "moved_of_copy", "", N * (bytes + halo) / t.best / 1e9 / copy));
     PetscCall(BenchReal(res, "vs_forward", "", t.best / tfwd));
@@ -226,7 +229,7 @@ PetscErrorCode BenchKernels(const BenchConfig *cfg, BenchResults res)
     }
   PetscCall(BenchNote(res, "bytes: minimal per point of a step, 8 per array read or written once: explicit forward 32 (reads u, kappa, s; writes u_new), tangent 48 (du, kappa, dkappa, u, ds; du_new), adjoint 80 (lambda, kappa, u; lambda_new; gradient accumulators of kappa, s, r read and written); implicit schemes add u_k+1 to tangent and adjoint"));
   PetscCall(BenchNote(res, "implicit (backward Euler, CG + Jacobi): bytes add, per CG iteration, the assembled MatMult ((2d+1) x 12 B entries, row pointer, x, y) and 17 vector accesses of CG and Jacobi; cg_its counted from the MatMult event"));
-  PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); halo: bytes per point a pass's halo exchange adds (ghosts and the owned edge band only: O(surface), counted 0); moved_of_copy counts it", (double)copy));
+  PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); of_copy_near = bw / copy_near, a copy of all ranks timed just before the case (the same stretch of a shared host's bandwidth; the targets take it); halo: bytes per point a pass's halo exchange adds (ghosts and the owned edge band only: O(surface), counted 0); moved_of_copy counts it", (double)copy));
   PetscCall(BenchNote(res, "exchange (explicit cases): RwModelGlobalToLocal of one state, a full copy with ghosts (16 B per point) as sensors and regularisers make; before rewind moved only ghosts, every pass made one per input"));
   PetscCall(BenchNote(res, "vs_forward: time / forward step time of the same case; in-cache grids can exceed the copy bandwidth"));
   PetscCall(BenchNote(res, "isa: the instruction set the kernels ran with (the best this CPU has, -rw_kernel_isa); \"forward portable\" rows: the same step with the portable kernel (the same bits), vs_forward = its time / the dispatched forward's"));

@@ -79,6 +79,32 @@ static PetscErrorCode StreamRanks(const BenchConfig *cfg, BenchResults res, Stre
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The copy bandwidth of all ranks now, for the case about to run: the
+  reference its of_copy_near divides by.  The stream section's copy is
+  measured once, at the start; on this shared host the bandwidth drifts by
+  stretches of seconds to minutes (34-38 against 46-58 GB/s, 2 ranks), so a
+  case run in another stretch read 0.5 or 1.3 of it with the same kernel
+  (doc/benchmarks.md).  A copy timed just before the case shares its
+  stretch.  Arrays of the stream section's size, allocated and first
+  touched here, outside the timing
+*/
+PetscErrorCode BenchCopyNear(const BenchConfig *cfg, PetscReal *gbs)
+{
+  StreamCtx   s = {cfg->stream_n, NULL, NULL, NULL, PETSC_TRUE, PETSC_FALSE};
+  BenchTiming t;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscMalloc2(s.n, &s.a, s.n, &s.b));
+  for (PetscInt i = 0; i < s.n; i++) s.a[i] = s.b[i] = 1.0;
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, StreamRun, &s, &t));
+  *gbs = 2.0 * size * s.n * sizeof(double) / 1e9 / t.best;
+  PetscCall(PetscFree2(s.a, s.b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode BenchStream(const BenchConfig *cfg, BenchResults res)
 {
   StreamCtx   s;

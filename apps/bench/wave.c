@@ -51,7 +51,7 @@ static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, P
   RwModel       model;
   BenchStepCtx  c = {NULL};
   Vec           m, dm;
-  PetscReal     tfwd = 0, N = PetscPowInt(side, dim);
+  PetscReal     tfwd = 0, N = PetscPowInt(side, dim), near;
   char          grid[64];
   const char   *isa;
 
@@ -62,6 +62,7 @@ static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, P
   PetscCall(BenchStepParameters(model, &m, &dm));
   PetscCall(BenchStepStates(model, &c));
   PetscCall(RwModelAdjointBegin(model));
+  PetscCall(BenchCopyNear(cfg, &near));
   for (PetscInt f = BENCH_STEP_FORWARD; f <= BENCH_STEP_ADJOINT; f++) {
     BenchTiming t;
 
@@ -75,6 +76,8 @@ static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, P
     PetscCall(BenchReal(res, "bytes", "B/pt", WaveBytes[f]));
     PetscCall(BenchReal(res, "bw", "GB/s", N * WaveBytes[f] / t.best / 1e9));
     PetscCall(BenchReal(res, "of_copy", "", N * WaveBytes[f] / t.best / 1e9 / copy));
+    PetscCall(BenchReal(res, "copy_near", "GB/s", near));
+    PetscCall(BenchReal(res, "of_copy_near", "", N * WaveBytes[f] / t.best / 1e9 / near));
     PetscCall(BenchReal(res, "vs_forward", "", t.best / tfwd));
     PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
     PetscCall(BenchPortableRow(cfg, res, model, BenchStepRun, &c, N, WaveBytes[f], copy, tfwd, PETSC_FALSE)); /* every form: the dispatched kernel must not be slower */
@@ -426,7 +429,7 @@ PetscErrorCode BenchWave(const BenchConfig *cfg, BenchResults res)
   PetscCall(WaveGradient(cfg, res));
   PetscCall(WaveShotsAll(cfg, res));
   PetscCall(BenchNote(res, "bytes per point (8 per double read or written once; states interleave u_k, u_k-1, so a state read is 16): forward 56 (x_k; ia, c1, c2; x_k+1), tangent 96 (dx_k, x_k, x_k+1; ia, c1, c2, dm; dx_k+1), adjoint 104 (lambda_k+1; ia, c1, c2; x_k, x_k+1; lambda_k; dJ/dm read and written); the ring the interior rows gather from stays in L2 and is not counted. Write-allocate reads are not counted (STREAM's rule, as in copy); the forward streams x_k+1 past the caches where a rank's state is at least -rw_kernel_stream_stores MiB (default 8), and then has none"));
-  PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); isa: the kernels' instruction set (-rw_kernel_isa); \"<form> portable\": the same step with the portable kernel (the same bits), its vs_forward against the dispatched forward", (double)copy));
+  PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); of_copy_near = bw / copy_near, a copy of all ranks timed just before the case (the same stretch of a shared host's bandwidth; the targets take it); isa: the kernels' instruction set (-rw_kernel_isa); \"<form> portable\": the same step with the portable kernel (the same bits), its vs_forward against the dispatched forward", (double)copy));
   PetscCall(BenchNote(res, "gradient rows: 2D order 4, %" PetscInt_FMT "^2 points, %" PetscInt_FMT " steps, 64 receivers; ratio = RwAdjointSolve / RwAdjointForward; budget 1/10: the driver's default schedule and budget (half the node's memory over its ranks) with -rw_checkpoint_node_memory set so that it holds a tenth of the run's states; in_forward, in_reverse: the last repetition's seconds in forward steps (recomputations included) and in reverse steps (RwAdjointCounts)", cfg->wave_gradient_grid, cfg->wave_gradient_steps));
   PetscCall(BenchNote(res, "shots: rewind-fwi's embedded problem (141x91 points with the layers, h 20 m, order 4, %.0f ms, 8 shots, 51 receivers), one gradient of all shots; groups: RwEnsemble shot groups", (double)cfg->wave_record));
   PetscCall(BenchSectionEnd(res));

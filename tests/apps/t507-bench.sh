@@ -52,6 +52,13 @@ assert len(kern) == 2 * 3 * (4 + 3) + (2 * 3 if dispatched else 0), "2 grids x 3
 for i, r in enumerate(kern):
     if r["case"].endswith("forward portable"):
         assert r["values"]["isa"] == "portable" and kern[i - 1]["case"] + " portable" == r["case"], (kern[i - 1], r)
+# each case's own copy reference, timed just before it: the fraction the targets take
+def near(r):
+    v = r["values"]
+    assert v["copy_near"] > 0 and abs(v["of_copy_near"] - v["bw"] / v["copy_near"]) <= 1e-3 * v["of_copy_near"], r
+for r in kern:
+    if not r["case"].endswith(" portable") and not r["case"].endswith(" exchange"):
+        near(r)
 wave = section("wave")
 steps = [r for r in wave if " order " in r["case"]]
 # every form has a "<form> portable" row after it when the kernels run another instruction set
@@ -63,6 +70,8 @@ for i, r in enumerate(steps):
     # each form counts its own bytes, in 2D and 3D alike (the ring stays in L2)
     form = next(f for f in ("forward", "tangent", "adjoint") if " %s" % f in r["case"])
     assert v["rate"] > 0 and v["bw"] > 0 and v["bytes"] == {"forward": 56, "tangent": 96, "adjoint": 104}[form] and v["isa"] in ("portable", "avx2", "avx512"), r
+    if not r["case"].endswith(" portable"):
+        near(r)
 wg = {r["case"]: r["values"] for r in wave if r["case"].startswith("gradient")}
 assert wg["gradient storeall"]["fwd_steps"] == wg["gradient storeall"]["steps"] and wg["gradient storeall"]["schedule"] == "storeall", wg
 assert wg["gradient budget 1/10"]["schedule"] == "revolve" and wg["gradient budget 1/10"]["fwd_steps"] > wg["gradient budget 1/10"]["steps"], wg
