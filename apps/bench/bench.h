@@ -66,6 +66,7 @@ PETSC_INTERN PetscErrorCode BenchText(BenchResults, const char[], const char[]);
 PETSC_INTERN PetscErrorCode BenchLastRowName(BenchResults, char[], size_t);
 PETSC_INTERN PetscErrorCode BenchLookup(BenchResults, const char[], const char[], const char[], PetscReal *);
 PETSC_INTERN PetscErrorCode BenchCopyBandwidth(BenchResults, PetscReal *);
+PETSC_INTERN PetscErrorCode BenchCopyBest(BenchResults, PetscReal *);
 PETSC_INTERN PetscErrorCode BenchResultsWrite(BenchResults, const char[]);
 
 /* ---- measurement helpers (util.c) ---- */

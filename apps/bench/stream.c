@@ -80,14 +80,14 @@ static PetscErrorCode StreamRanks(const BenchConfig *cfg, BenchResults res, Stre
 }
 
 /*
-  The copy bandwidth of all ranks now, for the case about to run: the
-  reference its of_copy_near divides by.  The stream section's copy is
-  measured once, at the start; on this shared host the bandwidth drifts by
-  stretches of seconds to minutes (34-38 against 46-58 GB/s, 2 ranks), so a
-  case run in another stretch read 0.5 or 1.3 of it with the same kernel
-  (doc/benchmarks.md).  A copy timed just before the case shares its
-  stretch.  Arrays of the stream section's size, allocated and first
-  touched here, outside the timing
+  The copy bandwidth of all ranks now, for the case about to run: its
+  of_copy_near, and one of the copies whose best the targets divide by
+  (BenchCopyBest()).  On this shared host one copy reads 36-38 or 53-63
+  GB/s from one timing to the next, a copy timed just before a case as much
+  as the stream section's, while the kernels' bandwidth moves far less
+  (2D order 8 forward, 4096^2, two runs: 32.4 and 35.7 GB/s beside copies of
+  36.9 and 61.5).  Arrays of the stream section's size, allocated and
+  first touched here, outside the timing
 */
 PetscErrorCode BenchCopyNear(const BenchConfig *cfg, PetscReal *gbs)
 {
