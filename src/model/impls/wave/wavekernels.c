@@ -557,6 +557,14 @@ static PetscInt wave_r_of(const WavePass *P)
    interior row */
 #define WAVE_RING_FT(D, R) ((D) > 2 || (R) > 2)
 
+/* Whether the adjoint's interior rows gather s from the ring: everywhere
+   but 2D order 2, whose rows recompute s at its 5 neighbours in place, as
+   the shell's do, and skip the stage.  2048^2, CPU ns a point, 4 runs
+   alternated, ring / in place: one rank order 2 4.96-5.13 / 4.49-4.60,
+   order 4 5.25-5.45 / 5.70-5.83; two ranks order 2 2.99-3.07 / 2.96-3.70,
+   4096^2 2.90-3.25 / 2.45-3.18 (CPU ns a grid point) */
+#define WAVE_RING_ADJ(D, R) ((D) > 2 || (R) > 1)
+
 /* Interior rows (ghosted false) gather from the ring, shell rows read in place */
 WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
@@ -599,7 +607,7 @@ WAVE_INLINE void WaveAdjointRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt 
   const PetscScalar *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
   PetscScalar       *y = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k), *gm = RwStencilOwnedAt(st, 1, P->gm, i, j, k);
 
-#define WAVE_ADJ(D, R) (!ghosted ? WaveRowAdjointRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), L, u, un, c1, c2, y, gm) : WaveRowAdjoint(D, R, P, n, L, IA, u, un, c1, c2, y, gm))
+#define WAVE_ADJ(D, R) (!ghosted && WAVE_RING_ADJ(D, R) ? WaveRowAdjointRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), L, u, un, c1, c2, y, gm) : WaveRowAdjoint(D, R, P, n, L, IA, u, un, c1, c2, y, gm))
   WAVE_DISPATCH(WAVE_ADJ);
 #undef WAVE_ADJ
 }
@@ -651,7 +659,7 @@ PetscErrorCode RwWaveViewRows(RwModel model, PetscViewer viewer)
   const char         *inplace = WaveWide(isa) ? "in 256-bit vectors of whole points" : "the compiler's loop";
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward and tangent %s%s; adjoint interior rows from the ring of s = ia lambda, shell rows recomputing s at every neighbour, the %s copy\n", WaveForwardRing(model) ? "interior rows from a ring of staged slices of u, shell rows " : "", inplace, RwKernelISANames[WaveAdjointISA(isa, w->dim, w->r)]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward and tangent %s%s; adjoint %s recomputing s at every neighbour, the %s copy\n", WaveForwardRing(model) ? "interior rows from a ring of staged slices of u, shell rows " : "", inplace, WAVE_RING_ADJ(w->dim, w->r) ? "interior rows from the ring of s = ia lambda, shell rows" : "rows", RwKernelISANames[WaveAdjointISA(isa, w->dim, w->r)]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -788,7 +796,8 @@ PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArray(l, &P.y));
   PetscCall(VecGetArray(w->gm, &P.gm));
   P.sia = PETSC_TRUE;
-  PetscCall(RwStencilRunPassRing(w->st, 1, P.in, WaveRingStageVariants[isa], WaveAdjointRowVariants[isa], &P));
+  if (WAVE_RING_ADJ(w->dim, w->r)) PetscCall(RwStencilRunPassRing(w->st, 1, P.in, WaveRingStageVariants[isa], WaveAdjointRowVariants[isa], &P));
+  else PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveAdjointRowVariants[isa], &P));
   PetscCall(VecGetArrayRead(lnew, &ln));
   for (PetscInt s = 0; s < w->nsrcpts; s++) P.gm[w->srcidx[s]] += f * ln[RW_WAVE_DOF * w->srcidx[s]] * w->srcg[s];
   PetscCall(VecRestoreArrayRead(lnew, &ln));
