@@ -82,12 +82,13 @@ static PetscErrorCode StreamRanks(const BenchConfig *cfg, BenchResults res, Stre
 /*
   The copy bandwidth of all ranks now, for the case about to run: its
   of_copy_near, and one of the copies whose best the targets divide by
-  (BenchCopyBest()).  On this shared host one copy reads 36-38 or 53-63
+  (BenchCopyBest()).  On this shared host one copy reads 34-38 or 50-63
   GB/s from one timing to the next, a copy timed just before a case as much
-  as the stream section's, while the kernels' bandwidth moves far less
-  (2D order 8 forward, 4096^2, two runs: 32.4 and 35.7 GB/s beside copies of
-  36.9 and 61.5).  Arrays of the stream section's size, allocated and
-  first touched here, outside the timing
+  as the stream section's; the kernels follow only sometimes (2D order 8
+  forward, 4096^2, two runs: 32.4 and 35.7 GB/s beside copies of 36.9 and
+  61.5; 3D order 2, 256^3: 25.4 and 37.7 beside 33.7 and 61.1).  Arrays of
+  the stream section's size, allocated and first touched here, outside the
+  timing
 */
 PetscErrorCode BenchCopyNear(const BenchConfig *cfg, PetscReal *gbs)
 {
