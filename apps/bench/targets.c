@@ -133,7 +133,7 @@ PetscErrorCode BenchTargets(const BenchConfig *cfg, BenchResults res)
   PetscCall(TargetsHeatDispatch(cfg, res));
   PetscCall(TargetsWave(cfg, res));
   PetscCall(BenchNote(res, "weak scaling: the gradient section's weak case (2 of the run's ranks against 1, in one process); jobs/local/scaling weak measures it across runs"));
-  PetscCall(BenchNote(res, "forward / copy: bw over the best copy of all ranks the run measured (the stream section's and every case's copy_near): %.4g GB/s; a single copy swings more than the kernels do", (double)best));
+  PetscCall(BenchNote(res, "forward / copy: bw over the best copy of all ranks the run measured (the stream section's and every case's copy_near): %.4g GB/s; a single copy swings, and the kernels beside it follow only sometimes", (double)best));
   PetscCall(BenchNote(res, "issue 14: the heat forward kernel in the default build (run-time dispatch, -rw_kernel_isa) at 2048^2 and 4096^2; issue 12: the wave section's rows"));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
