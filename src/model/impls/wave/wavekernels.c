@@ -552,9 +552,9 @@ static PetscInt wave_r_of(const WavePass *P)
    2.95-3.07 / 3.75-3.77, two ranks 1.65-1.72 / 1.93-1.94; tangent 5.32-5.35
    / 5.46-5.50 on one rank.  In 3D the ring won at every order (256^3
    forward order 2 372, 407 / 269, 331, order 8 224, 228 / 183, 209).  The
-   adjoint gathers from the ring in 2D too (2048^2 order 8 268, 257 / 202,
-   205).  A constant in each row, so each instantiates one kind of
-   interior row */
+   adjoint gathers from the ring in 2D too at orders 4 and 8 (2048^2 order 8
+   268, 257 / 202, 205; WAVE_RING_ADJ).  A constant in each row, so each
+   instantiates one kind of interior row */
 #define WAVE_RING_FT(D, R) ((D) > 2 || (R) > 2)
 
 /* Whether the adjoint's interior rows gather s from the ring: everywhere
