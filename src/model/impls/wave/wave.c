@@ -639,7 +639,7 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
     PetscCall(RwStencilSetBoundaries(w->st, d, RW_STENCIL_ZERO, 0));
     PetscCall(RwStencilSetSpacing(w->st, d, w->origin[d] - w->nbl * w->h[d], w->h[d], PETSC_FALSE));
   }
-  PetscCall(RwStencilSetRing(w->st, PETSC_TRUE)); /* every pass's interior rows gather from it (wavekernels.c) */
+  PetscCall(RwStencilSetRing(w->st, RwWaveRingUsed(w->dim, w->r))); /* the passes whose interior rows gather from it (wavekernels.c) */
   PetscCall(RwStencilSetUp(w->st, "wave", def, 1));
   for (PetscInt d = 0; d < w->dim; d++) PetscCheck(w->st->M[d] > 2 * w->nbl, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %c (-da_grid_%c) leaves no physical region between two absorbing layers of -rw_wave_nbl %" PetscInt_FMT ": expected more than %" PetscInt_FMT " points", w->st->M[d], "xyz"[d], "xyz"[d], w->nbl, 2 * w->nbl);
   for (PetscInt d = 0; d < 3; d++)

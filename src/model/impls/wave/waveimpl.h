@@ -52,6 +52,7 @@ PETSC_INTERN PetscErrorCode RwWaveStepTangent(RwModel, PetscInt64, Vec, Vec, Vec
 PETSC_INTERN PetscErrorCode RwWaveStepAdjoint(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_INTERN PetscReal      RwWaveSourceValue(RwModel, PetscInt64);
 PETSC_INTERN PetscErrorCode RwWaveViewRows(RwModel, PetscViewer);
+PETSC_INTERN PetscBool      RwWaveRingUsed(PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode RwWaveCheckType(RwModel, const char[]);
 PETSC_INTERN PetscErrorCode RwWaveCheckPoints(RwModel, const char[], PetscInt, const PetscReal[]);
 

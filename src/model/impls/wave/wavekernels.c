@@ -663,13 +663,21 @@ PetscErrorCode RwWaveViewRows(RwModel model, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A forward or tangent pass: through the ring in 3D */
-static PetscErrorCode WaveRunForwardPass(RwModel model, WavePass *P, RwStencilRowFn row)
+/* Whether any form's interior rows gather from the ring: the stencil layer
+   allocates it only then (RwModelSetUp_Wave()) */
+PetscBool RwWaveRingUsed(PetscInt dim, PetscInt r)
+{
+  return WAVE_RING_FT(dim, r) || WAVE_RING_ADJ(dim, r) ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* A pass of any form: its interior through the ring (staged by the isa's
+   stage) or by rows in place */
+static PetscErrorCode WaveRunPass(RwModel model, WavePass *P, PetscBool ring, RwKernelISA isa, RwStencilRowFn row)
 {
   RwModel_Wave *w = (RwModel_Wave *)model->data;
 
   PetscFunctionBegin;
-  if (WaveForwardRing(model)) PetscCall(RwStencilRunPassRing(w->st, 1, P->in, WaveRingStageVariants[model->isa], row, P));
+  if (ring) PetscCall(RwStencilRunPassRing(w->st, 1, P->in, WaveRingStageVariants[isa], row, P));
   else PetscCall(RwStencilRunPass(w->st, 1, P->in, row, P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -737,7 +745,7 @@ PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   PetscCall(VecGetArray(unew, &P.y));
   PetscCall(VecGetLocalSize(unew, &nl));
   P.nt = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P.y);
-  PetscCall(WaveRunForwardPass(model, &P, WaveForwardRowVariants[model->isa]));
+  PetscCall(WaveRunPass(model, &P, WaveForwardRing(model), model->isa, WaveForwardRowVariants[model->isa]));
   if (P.nt) RwStreamFence();
   for (PetscInt s = 0; s < w->nsrcpts; s++) {
     P.y[RW_WAVE_DOF * w->srcidx[s]] += f * w->srcq[s];
@@ -763,7 +771,7 @@ PetscErrorCode RwWaveStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArrayRead(u, &P.u));
   PetscCall(VecGetArrayRead(unew, &P.un));
   PetscCall(VecGetArray(dunew, &P.y));
-  PetscCall(WaveRunForwardPass(model, &P, WaveTangentRowVariants[model->isa]));
+  PetscCall(WaveRunPass(model, &P, WaveForwardRing(model), model->isa, WaveTangentRowVariants[model->isa]));
   for (PetscInt s = 0; s < w->nsrcpts; s++) { /* the pass took u+ for u+pre: put f q back, and the source's own derivative */
     PetscScalar *y = &P.y[RW_WAVE_DOF * w->srcidx[s]];
 
@@ -796,8 +804,7 @@ PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArray(l, &P.y));
   PetscCall(VecGetArray(w->gm, &P.gm));
   P.sia = PETSC_TRUE;
-  if (WAVE_RING_ADJ(w->dim, w->r)) PetscCall(RwStencilRunPassRing(w->st, 1, P.in, WaveRingStageVariants[isa], WaveAdjointRowVariants[isa], &P));
-  else PetscCall(RwStencilRunPass(w->st, 1, P.in, WaveAdjointRowVariants[isa], &P));
+  PetscCall(WaveRunPass(model, &P, WAVE_RING_ADJ(w->dim, w->r) ? PETSC_TRUE : PETSC_FALSE, isa, WaveAdjointRowVariants[isa]));
   PetscCall(VecGetArrayRead(lnew, &ln));
   for (PetscInt s = 0; s < w->nsrcpts; s++) P.gm[w->srcidx[s]] += f * ln[RW_WAVE_DOF * w->srcidx[s]] * w->srcg[s];
   PetscCall(VecRestoreArrayRead(lnew, &ln));
