@@ -33,16 +33,19 @@ Suite *rw_test_suite(void);
   } while (0)
 
 /* Runs call with PETSc's error printing replaced by a recorder; asserts that
-   it failed and that the first error message contains expected */
-#define rw_assert_error(call, expected) \
+   it failed and that the first error message contains expected; where
+   ("" or the case, for calls made in a loop) prefixes a failure's message */
+#define rw_assert_error_in(where, call, expected) \
   do { \
     PetscErrorCode rw_e_; \
+    const char    *rw_w_ = (where); \
     rw_test_capture_begin(); \
     rw_e_ = (call); \
     rw_test_capture_end(); \
-    ck_assert_msg(rw_e_ != 0, "%s succeeded; expected an error containing \"%s\"", #call, (expected)); \
-    ck_assert_msg(strstr(rw_test_captured(), (expected)) != NULL, "%s failed with \"%s\"; expected a message containing \"%s\"", #call, rw_test_captured(), (expected)); \
+    ck_assert_msg(rw_e_ != 0, "%s%s%s succeeded; expected an error containing \"%s\"", rw_w_, *rw_w_ ? ": " : "", #call, (expected)); \
+    ck_assert_msg(strstr(rw_test_captured(), (expected)) != NULL, "%s%s%s failed with \"%s\"; expected a message containing \"%s\"", rw_w_, *rw_w_ ? ": " : "", #call, rw_test_captured(), (expected)); \
   } while (0)
+#define rw_assert_error(call, expected) rw_assert_error_in("", call, expected)
 
 void        rw_test_capture_begin(void);
 void        rw_test_capture_end(void);

@@ -217,16 +217,6 @@ static void set_state_point(RwModel model, Vec x, PetscInt i, PetscInt j, PetscI
   RW_CHECK(VecAssemblyEnd(x));
 }
 
-/* Like rw_assert_error(), naming the case where it fails */
-#define assert_flagged(call, expected, where) \
-  do { \
-    PetscErrorCode e_; \
-    rw_test_capture_begin(); \
-    e_ = (call); \
-    rw_test_capture_end(); \
-    ck_assert_msg(e_ != 0 && strstr(rw_test_captured(), (expected)), "%s: %s gave \"%s\"; expected an error containing \"%s\"", (where), #call, e_ ? rw_test_captured() : "no error", (expected)); \
-  } while (0)
-
 /* Every form's NaN probe: a NaN in one value of its input, at a point in a
    row's first or second block of RW_PREFETCH_BLOCK points, in its tail, in
    an interior row (the ring's, in 3D and 2D order 8) or in a shell row,
@@ -271,19 +261,19 @@ static void check_nan_probe(const char *opts, int dim)
     set_state_point(model, u, pts[p][0], pts[p][1], k, c, NAN);
     RW_CHECK(RwModelStep(model, 3, u, un));
     snprintf(msg, sizeof(msg), "%s, NaN in x_3 at (%d, %d, %d)", opts, (int)pts[p][0], (int)pts[p][1], (int)k);
-    assert_flagged(RwModelCheckFinite(model), "NaN or Inf in the forward state u_4", msg);
+    rw_assert_error_in(msg, RwModelCheckFinite(model), "NaN or Inf in the forward state u_4");
     RW_CHECK(RwModelResetStepCounts(model));
     RW_CHECK(VecSetRandom(u, rnd));
     RW_CHECK(RwModelStep(model, 3, u, un));
     set_state_point(model, du, pts[p][0], pts[p][1], k, c, NAN);
     RW_CHECK(RwModelStepTangent(model, 3, u, un, du, dun));
-    assert_flagged(RwModelCheckFinite(model), "NaN or Inf in the forward state u_4", msg);
+    rw_assert_error_in(msg, RwModelCheckFinite(model), "NaN or Inf in the forward state u_4");
     RW_CHECK(RwModelResetStepCounts(model));
     set_state_point(model, ln, pts[p][0], pts[p][1], k, c, NAN);
     RW_CHECK(RwModelAdjointBegin(model));
     RW_CHECK(RwModelStepAdjoint(model, 3, u, un, ln, l));
     RW_CHECK(RwModelAdjointEnd(model, dm));
-    assert_flagged(RwModelCheckFinite(model), "NaN or Inf in the adjoint state lambda_3", msg);
+    rw_assert_error_in(msg, RwModelCheckFinite(model), "NaN or Inf in the adjoint state lambda_3");
   }
   RW_CHECK(PetscRandomDestroy(&rnd));
   RW_CHECK(VecDestroy(&m));
