@@ -5,6 +5,7 @@
   tests; and the regularisers, whose gradients match central differences.
 */
 #include "rwtest.h"
+#include <petscdmda.h>
 #include <math.h>
 
 /* Sensors of a 2D model: a few at awkward places, near and on the boundary */
