@@ -134,6 +134,8 @@ PETSC_EXTERN PetscErrorCode RwStencilLaplacianBound(RwStencil, PetscInt, PetscRe
 PETSC_EXTERN PetscErrorCode RwStencilHaloBegin(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilHaloEnd(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilRunPass(RwStencil, PetscInt, RwStencilInput[], RwStencilRowFn, void *);
+PETSC_EXTERN PetscErrorCode RwStencilSetInputs(RwStencil, PetscInt);
+PETSC_EXTERN PetscErrorCode RwStencilRunPassPair(RwStencil, RwStencilInput *, RwStencilRowFn, void *, RwStencilInput *, RwStencilRowFn, void *);
 
 /* stencilring.c: interior rows that gather from a ring of staged slices */
 PETSC_EXTERN PetscErrorCode RwStencilSetRing(RwStencil, PetscBool);
@@ -181,6 +183,12 @@ static inline RwStencilRow RwStencilInputRow(const RwStencil st, const RwStencil
 static inline PetscScalar *RwStencilOwnedAt(const RwStencil st, PetscInt dof, PetscScalar *a, PetscInt i, PetscInt j, PetscInt k)
 {
   return (PetscScalar *)RwStencilRowAt(a, &st->own, dof, i, j, k).p;
+}
+
+/* The index of owned point (i, j, k) among the owned points */
+static inline PetscInt RwStencilOwnedIndex(const RwStencil st, PetscInt i, PetscInt j, PetscInt k)
+{
+  return ((k - st->own.s[2]) * st->own.n[1] + (j - st->own.s[1])) * st->own.n[0] + (i - st->own.s[0]);
 }
 
 /* The second difference of radius r (a constant at the call site) with weights

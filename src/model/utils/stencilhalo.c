@@ -48,7 +48,7 @@ static PetscErrorCode RwStencilHaloIndices(RwStencil st, IS *isfrom, IS *isto)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Scatters that move only the ghost points a pass reads, one per input, and their work vectors */
+/* Scatters that move only the ghost points a pass reads, one per input that has none yet, and their work vectors */
 PETSC_INTERN PetscErrorCode RwStencilCreateHalo_Private(RwStencil st)
 {
   IS  isfrom, isto;
@@ -58,6 +58,7 @@ PETSC_INTERN PetscErrorCode RwStencilCreateHalo_Private(RwStencil st)
   PetscCall(RwStencilHaloIndices(st, &isfrom, &isto));
   PetscCall(DMGetGlobalVector(st->da, &g));
   for (PetscInt x = 0; x < st->ninputs; x++) {
+    if (st->halo[x]) continue;
     PetscCall(RwDMCreateVecStaggered(st->da, PETSC_TRUE, &st->work[x]));
     PetscCall(VecScatterCreate(g, isfrom, st->work[x], isto, &st->halo[x]));
   }
@@ -74,6 +75,28 @@ PETSC_INTERN PetscErrorCode RwStencilDestroyHalo_Private(RwStencil st)
     PetscCall(VecDestroy(&st->work[x]));
     PetscCall(VecScatterDestroy(&st->halo[x]));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilSetInputs - raises how many inputs a pass exchanges halos of,
+  after RwStencilSetUp() (when the need is known only once the grid is):
+  each new input gets its halo and ghosted work vector
+
+  Collective
+
+  Level: developer
+
+.seealso: RwStencilSetUp(), RwStencilRunPassPair()
+@*/
+PetscErrorCode RwStencilSetInputs(RwStencil st, PetscInt ninputs)
+{
+  PetscFunctionBegin;
+  PetscCheck(st->setupcalled, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Call RwStencilSetUp() before RwStencilSetInputs()");
+  PetscCheck(ninputs <= RW_STENCIL_MAX_INPUTS, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "A pass with %" PetscInt_FMT " inputs: expected at most %d", ninputs, RW_STENCIL_MAX_INPUTS);
+  if (ninputs <= st->ninputs) PetscFunctionReturn(PETSC_SUCCESS);
+  st->ninputs = ninputs;
+  PetscCall(RwStencilCreateHalo_Private(st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -311,5 +334,83 @@ PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil st, PetscInt 
     PetscCall(VecRestoreArrayRead(in[i].g, &in[i].ga));
     PetscCall(VecRestoreArrayRead(st->work[i], &in[i].la));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Two steps in one pass (RwStencilRunPassPair()), 2D: level 1 computes y1
+  from x, level 2 computes y2 from y1.  Row j of level 2 runs right after
+  row j + width of level 1, while the rows it reads are still in cache, so
+  a pair of steps reads x and the fields from memory once, not twice.
+  Every point is computed by its level's row function from the same
+  inputs as a pass of its own would give it, so the bits are two passes'.
+
+  The order honours what each row reads:
+    x's halo; level 1's shell (rows next to other ranks or the boundary);
+    y1's halo starts (the shell is what neighbours read);
+    the interior: level 1 row j, then level 2 row j - width;
+    the last width rows of level 2's interior;
+    y1's halo ends; level 2's shell.
+  x's halo is not overlapped with work: level 2's first interior rows read
+  level 1's shell.  y1's halo is, with the whole interior.
+*/
+static void RwStencilForInteriorPair(RwStencil st, RwStencilRowFn fn1, void *ctx1, RwStencilRowFn fn2, void *ctx2)
+{
+  const PetscInt w = st->width;
+  PetscInt       lo[3], hi[3];
+
+  if (!RwStencilInterior_Private(st, lo, hi)) return;
+  for (PetscInt j = lo[1]; j < hi[1]; j++) {
+    fn1(ctx1, lo[0], j, 0, hi[0] - lo[0], PETSC_FALSE);
+    if (j - w >= lo[1]) fn2(ctx2, lo[0], j - w, 0, hi[0] - lo[0], PETSC_FALSE);
+  }
+  for (PetscInt j = PetscMax(hi[1] - w, lo[1]); j < hi[1]; j++) fn2(ctx2, lo[0], j, 0, hi[0] - lo[0], PETSC_FALSE);
+}
+
+/*@C
+  RwStencilRunPassPair - two passes of one input each, the second's input
+  being the first's output, run as one sweep over the rows (2D; the layer
+  set up with at least 2 inputs)
+
+  Collective
+
+  Input Parameters:
++ st   - the layer
+. in1  - the first pass's input (in1->g, a state)
+. fn1  - its rows; they write y1 and must leave every row they return from final (sources included)
+. ctx1 - fn1's context
+. in2  - the second pass's input: in2->g is y1, which fn1 writes
+. fn2  - the second pass's rows
+- ctx2 - fn2's context
+
+  Notes:
+  fn1 and fn2 see their inputs as in RwStencilRunPass(), with in1 in the
+  layer's work vector 0 and in2 in work vector 1.  y1 must be written with
+  ordinary stores: level 2 reads it back from cache.
+
+  Level: developer
+
+.seealso: RwStencilRunPass()
+@*/
+PetscErrorCode RwStencilRunPassPair(RwStencil st, RwStencilInput *in1, RwStencilRowFn fn1, void *ctx1, RwStencilInput *in2, RwStencilRowFn fn2, void *ctx2)
+{
+  PetscFunctionBegin;
+  PetscCheck(st->dim == 2, PetscObjectComm((PetscObject)st->model), PETSC_ERR_SUP, "Two steps in one pass on a %" PetscInt_FMT "D stencil grid: 2D only", st->dim);
+  PetscCheck(st->ninputs >= 2, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Two steps in one pass need a stencil grid set up for 2 inputs, not %" PetscInt_FMT, st->ninputs);
+  PetscCall(RwStencilHaloBegin(st, 0, in1->g));
+  PetscCall(VecGetArrayRead(in1->g, &in1->ga));
+  PetscCall(RwStencilHaloEnd_Private(st, 0, in1->g, PETSC_FALSE));
+  PetscCall(VecGetArrayRead(st->work[0], &in1->la));
+  RwStencilForShell(st, fn1, ctx1, PETSC_FALSE);
+  PetscCall(RwStencilHaloBegin(st, 1, in2->g));
+  PetscCall(VecGetArrayRead(in2->g, &in2->ga));
+  RwStencilForInteriorPair(st, fn1, ctx1, fn2, ctx2);
+  PetscCall(RwStencilHaloEnd_Private(st, 1, in2->g, PETSC_FALSE));
+  PetscCall(VecGetArrayRead(st->work[1], &in2->la));
+  RwStencilForShell(st, fn2, ctx2, PETSC_FALSE);
+  PetscCall(VecRestoreArrayRead(st->work[1], &in2->la));
+  PetscCall(VecRestoreArrayRead(in2->g, &in2->ga));
+  PetscCall(VecRestoreArrayRead(st->work[0], &in1->la));
+  PetscCall(VecRestoreArrayRead(in1->g, &in1->ga));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
