@@ -8,7 +8,8 @@
 
   The driver talks to a model in this order for one gradient:
     RwModelSetParameters(m)            once per solve (operators rebuilt only if m changed)
-    RwModelStep(k, u_k, u_k+1)         forward sweep and recomputations
+    RwModelStep(k, u_k, u_k+1)         forward sweep and recomputations, or
+    RwModelStepBlock(k, T, u_k, u_k+1..u_k+T)   T of them in one pass, where the type fuses them
     RwModelAdjointBegin()              zero the parameter-gradient accumulators
     RwModelStepAdjoint(k, u_k, u_k+1, l_k+1, l_k)   reverse sweep; accumulates dJ/dm
     RwModelAdjointEnd(g)               write dJ/dm into g (global scalars reduced once, reproducibly)
@@ -106,6 +107,8 @@ PETSC_EXTERN PetscErrorCode RwModelFieldGlobalToLocal(RwModel, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwModelSetParameters(RwModel, Vec);
 PETSC_EXTERN PetscErrorCode RwModelSetDirection(RwModel, Vec);
 PETSC_EXTERN PetscErrorCode RwModelStep(RwModel, PetscInt64, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwModelStepBlock(RwModel, PetscInt64, PetscInt, Vec, Vec[]);
+PETSC_EXTERN PetscErrorCode RwModelGetStepBlock(RwModel, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwModelStepTangent(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwModelAdjointBegin(RwModel);
 PETSC_EXTERN PetscErrorCode RwModelStepAdjoint(RwModel, PetscInt64, Vec, Vec, Vec, Vec);

@@ -26,6 +26,7 @@ struct _RwModelOps {
   PetscErrorCode (*setparameters)(RwModel, Vec);
   PetscErrorCode (*setdirection)(RwModel, Vec);
   PetscErrorCode (*step)(RwModel, PetscInt64, Vec, Vec);
+  PetscErrorCode (*stepblock)(RwModel, PetscInt64, PetscInt, Vec, Vec[]); /* T > 1 steps in one pass over the grid (RwModelStepBlock()) */
   PetscErrorCode (*steptangent)(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
   PetscErrorCode (*adjointbegin)(RwModel);
   PetscErrorCode (*stepadjoint)(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
@@ -76,6 +77,7 @@ struct _p_RwModel {
   void              *stencil;     /* the shared grid layer (RwStencil) if the type is built on it: the default coordinate, ghost-rule and halo ops */
   RwKernelISA        isa;         /* the instruction set the type's kernels run with (-rw_kernel_isa) */
   PetscInt64         streammin;   /* bytes a rank from which a kernel's output is streamed (-rw_kernel_stream_stores); -1: never */
+  PetscInt           stepblock;   /* forward steps fused into one pass (-rw_model_step_block): before set-up 0 for the type's choice; after, 1 or what ops->stepblock fuses */
   void              *data;        /* the type's own state */
 };
 

@@ -198,6 +198,21 @@ static PetscErrorCode RwModelStreamStoresFromOptions(RwModel model, PetscOptionI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -rw_model_step_block <T>: forward steps fused into one pass over the grid
+   (RwModelStepBlock()); unset, the type's choice, resolved at set-up */
+static PetscErrorCode RwModelStepBlockFromOptions(RwModel model, PetscOptionItems *PetscOptionsObject)
+{
+  PetscInt  T = model->stepblock;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsInt("-rw_model_step_block", "Forward steps fused into one pass over the grid where the model type can (1: one step a pass; unset: the type's choice)", "RwModelStepBlock", T, &T, &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(T >= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_model_step_block %" PetscInt_FMT ": give 1 (one step a pass) or more", T);
+  model->stepblock = T;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelSetFromOptions - sets the model's type and the type's options from the options database
 
@@ -209,7 +224,8 @@ static PetscErrorCode RwModelStreamStoresFromOptions(RwModel model, PetscOptionI
 . -rw_steps <n>          - the number of steps of a run
 . -rw_dt <dt>            - the time step
 . -rw_kernel_isa <isa>   - the kernels' instruction set (RwModelSetKernelISA())
-- -rw_kernel_stream_stores <MiB> - output size a rank from which kernels that can write it with streaming stores do (0: always; -1: never)
+. -rw_kernel_stream_stores <MiB> - output size a rank from which kernels that can write it with streaming stores do (0: always; -1: never)
+- -rw_model_step_block <T> - forward steps fused into one pass over the grid where the type can (RwModelStepBlock(); 1: none)
 
   Level: beginner
 
@@ -245,6 +261,7 @@ PetscErrorCode RwModelSetFromOptions(RwModel model)
   }
   PetscCall(RwModelKernelISAFromOptions(model, PetscOptionsObject));
   PetscCall(RwModelStreamStoresFromOptions(model, PetscOptionsObject));
+  PetscCall(RwModelStepBlockFromOptions(model, PetscOptionsObject));
   PetscTryTypeMethod(model, setfromoptions, PetscOptionsObject);
   PetscCall(PetscObjectProcessOptionsHandlers((PetscObject)model, PetscOptionsObject));
   PetscOptionsEnd();
@@ -286,6 +303,9 @@ PetscErrorCode RwModelSetUp(RwModel model)
   PetscCheck(((PetscObject)model)->type_name, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONGSTATE, "RwModel has no type: call RwModelSetType() or RwModelSetFromOptions() first");
   PetscUseTypeMethod(model, setup);
   PetscCheck(model->da && model->pack, PetscObjectComm((PetscObject)model), PETSC_ERR_PLIB, "RwModel type %s did not create its grid and parameter layout", ((PetscObject)model)->type_name);
+  /* a type that fuses steps resolved -rw_model_step_block in its set-up */
+  PetscCheck(model->stepblock <= 1 || model->ops->stepblock, PetscObjectComm((PetscObject)model), PETSC_ERR_SUP, "-rw_model_step_block %" PetscInt_FMT ": the %s model does not fuse steps; give 1", model->stepblock, ((PetscObject)model)->type_name);
+  if (!model->ops->stepblock) model->stepblock = 1;
   model->setupcalled = PETSC_TRUE;
   PetscCall(RwModelHelpUsed(model));
   PetscCall(PetscObjectViewFromOptions((PetscObject)model, NULL, "-rw_model_view"));
@@ -431,6 +451,7 @@ PetscErrorCode RwModelView(RwModel model, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: %s instruction set%s (available here: %s)\n", RwKernelISANames[model->isa], model->isa == RwKernelISABest() ? ", the best available" : "", list));
       if (model->streammin < 0) PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: no streaming stores\n"));
       else PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: streaming stores for outputs of %" PetscInt64_FMT " MiB a rank or more\n", model->streammin >> 20));
+      if (model->setupcalled) PetscCall(PetscViewerASCIIPrintf(viewer, "forward: %" PetscInt_FMT " step%s a pass over the grid (-rw_model_step_block)\n", model->stepblock, model->stepblock > 1 ? "s" : ""));
     }
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
@@ -1436,6 +1457,68 @@ PetscErrorCode RwModelStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   PetscUseTypeMethod(model, step, k, u, unew);
   PetscCall(PetscLogEventEnd(RW_Forward, model, 0, 0, 0));
   model->nforward++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelStepBlock - T forward steps, u_k -> u_k+1 -> ... -> u_k+T, in one
+  pass over the grid where the model type fuses them
+
+  Collective
+
+  Input Parameters:
++ k - the first step's index
+. T - how many steps, 1 up to RwModelGetStepBlock()'s
+- u - the state u_k
+
+  Output Parameter:
+. unew - u_k+1 .. u_k+T, T vectors different from u and from each other
+
+  Notes:
+  Each u_k+t holds the bits RwModelStep() would give it.  A pass that
+  reads its input once for T steps moves less memory per step: the fused
+  steps read u_k+t from cache.  The non-finite check (RwModelCheckFinite())
+  names the first bad step as for single steps.
+
+  Level: intermediate
+
+.seealso: RwModelStep(), RwModelGetStepBlock()
+@*/
+PetscErrorCode RwModelStepBlock(RwModel model, PetscInt64 k, PetscInt T, Vec u, Vec unew[])
+{
+  PetscFunctionBegin;
+  PetscCheck(model->paramsset, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Call RwModelSetParameters() before stepping");
+  PetscCheck(T >= 1 && T <= model->stepblock, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "A block of %" PetscInt_FMT " steps: this model fuses 1 to %" PetscInt_FMT " (-rw_model_step_block)", T, model->stepblock);
+  if (T == 1) {
+    PetscCall(RwModelStep(model, k, u, unew[0]));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(RW_Forward, model, 0, 0, 0));
+  PetscUseTypeMethod(model, stepblock, k, T, u, unew);
+  PetscCall(PetscLogEventEnd(RW_Forward, model, 0, 0, 0));
+  model->nforward += T;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelGetStepBlock - the most forward steps RwModelStepBlock() takes in
+  one pass: what the type fuses, or -rw_model_step_block
+
+  Not collective
+
+  Output Parameter:
+. T - 1 where the type fuses none
+
+  Level: intermediate
+
+.seealso: RwModelStepBlock()
+@*/
+PetscErrorCode RwModelGetStepBlock(RwModel model, PetscInt *T)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelCheckSetUp(model);
+  *T = model->stepblock;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -625,6 +625,32 @@ static PetscErrorCode WaveDefaultTimeStep(RwModel model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  How many forward steps a pass takes (-rw_model_step_block, RwWaveStepBlock()):
+  pairs in 2D where asked; by default at orders 2 and 4 where a rank's state
+  is past the caches (-rw_kernel_stream_stores' size), where the pair's
+  saved reads pay.  Two ranks, 2D, CPU ns a grid point a step, single / pair:
+  order 2 2048^2 1.36-1.56 / 1.16-1.30, 4096^2 1.42-1.46 / 1.20-1.24; order
+  4 2048^2 1.57-1.69 / 1.49-1.52, 4096^2 1.37-1.58 / 1.30-1.36; order 8,
+  whose single steps gather from the ring, 1.70-1.84 / 1.94-2.03.  A pair's
+  second pass exchanges its own halo: a second ghosted work vector
+*/
+static PetscErrorCode WaveSetUpStepBlock(RwModel model)
+{
+  RwModel_Wave  *w   = (RwModel_Wave *)model->data;
+  const PetscInt max = RwWaveStepBlockMax(w->dim);
+
+  PetscFunctionBegin;
+  PetscCheck(model->stepblock <= max, PetscObjectComm((PetscObject)model), PETSC_ERR_SUP, "-rw_model_step_block %" PetscInt_FMT ": the wave model fuses at most %" PetscInt_FMT " step%s a pass in %" PetscInt_FMT "D", model->stepblock, max, max > 1 ? "s" : "", w->dim);
+  if (!model->stepblock) {
+    const PetscInt64 bytes = (PetscInt64)RW_WAVE_DOF * sizeof(PetscScalar) * w->st->own.n[0] * w->st->own.n[1] * w->st->own.n[2];
+
+    model->stepblock = max > 1 && w->r <= 2 && model->streammin >= 0 && bytes >= model->streammin ? max : 1;
+  }
+  if (model->stepblock > 1) PetscCall(RwStencilSetInputs(w->st, 2));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwModelSetUp_Wave(RwModel model)
 {
   RwModel_Wave  *w   = (RwModel_Wave *)model->data;
@@ -641,6 +667,7 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
   }
   PetscCall(RwStencilSetRing(w->st, RwWaveRingUsed(w->dim, w->r))); /* the passes whose interior rows gather from it (wavekernels.c) */
   PetscCall(RwStencilSetUp(w->st, "wave", def, 1));
+  PetscCall(WaveSetUpStepBlock(model));
   for (PetscInt d = 0; d < w->dim; d++) PetscCheck(w->st->M[d] > 2 * w->nbl, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %c (-da_grid_%c) leaves no physical region between two absorbing layers of -rw_wave_nbl %" PetscInt_FMT ": expected more than %" PetscInt_FMT " points", w->st->M[d], "xyz"[d], "xyz"[d], w->nbl, 2 * w->nbl);
   for (PetscInt d = 0; d < 3; d++)
     for (PetscInt j = 0; j <= RW_STENCIL_MAX_D2_RADIUS; j++) w->wd2[d][j] = d < w->dim && j <= w->r ? wts[j] / (w->h[d] * w->h[d]) : 0;
@@ -761,6 +788,7 @@ PetscErrorCode RwModelCreate_Wave(RwModel model)
   model->ops->setparameters       = RwWaveSetParameters;
   model->ops->setdirection        = RwWaveSetDirection;
   model->ops->step                = RwWaveStep;
+  model->ops->stepblock           = RwWaveStepBlock;
   model->ops->steptangent         = RwWaveStepTangent;
   model->ops->adjointbegin        = RwWaveAdjointBegin;
   model->ops->stepadjoint         = RwWaveStepAdjoint;

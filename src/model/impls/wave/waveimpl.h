@@ -48,6 +48,8 @@ typedef struct {
 
 /* wavekernels.c */
 PETSC_INTERN PetscErrorCode RwWaveStep(RwModel, PetscInt64, Vec, Vec);
+PETSC_INTERN PetscErrorCode RwWaveStepBlock(RwModel, PetscInt64, PetscInt, Vec, Vec[]);
+PETSC_INTERN PetscInt       RwWaveStepBlockMax(PetscInt);
 PETSC_INTERN PetscErrorCode RwWaveStepTangent(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwWaveStepAdjoint(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_INTERN PetscReal      RwWaveSourceValue(RwModel, PetscInt64);

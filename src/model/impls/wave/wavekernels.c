@@ -51,6 +51,9 @@ typedef struct {
   const PetscScalar *u, *un;            /* owned x_k, x_k+1 (tangent, adjoint) */
   PetscScalar       *y, *gm;
   PetscBool          nt;                /* the forward streams y (RwModelStreamStores()) */
+  PetscBool          inplace;           /* the forward's interior rows read in place, not from the ring (a pair's passes) */
+  const RwModel_Wave *src;              /* the forward adds the sources at each row's end (a pair's first pass), or NULL */
+  PetscReal          f;                 /* then f(t_k) */
   PetscReal          probe;             /* 0, or NaN when a result is not finite */
 } WavePass;
 
@@ -565,6 +568,26 @@ static PetscInt wave_r_of(const WavePass *P)
    4096^2 2.90-3.25 / 2.45-3.18 (CPU ns a grid point) */
 #define WAVE_RING_ADJ(D, R) ((D) > 2 || (R) > 1)
 
+/* The sources' terms u+[p] += f q_p at the corners p among the n owned
+   points from index p0 on (a pair's first pass: its next pass reads these
+   rows before the pass ends).  The corners are in index order */
+static void WaveRowSources(WavePass *P, PetscInt p0, PetscInt n)
+{
+  const RwModel_Wave *w = P->src;
+  PetscInt            lo = 0, hi = w->nsrcpts;
+
+  while (lo < hi) { /* the first corner at or after p0 */
+    const PetscInt mid = (lo + hi) / 2;
+
+    if (w->srcidx[mid] < p0) lo = mid + 1;
+    else hi = mid;
+  }
+  for (PetscInt s = lo; s < w->nsrcpts && w->srcidx[s] < p0 + n; s++) {
+    P->y[RW_WAVE_DOF * w->srcidx[s]] += P->f * w->srcq[s];
+    P->probe += P->y[RW_WAVE_DOF * w->srcidx[s]] * 0;
+  }
+}
+
 /* Interior rows (ghosted false) gather from the ring, shell rows read in place */
 WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
@@ -576,9 +599,10 @@ WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
 
 #define WAVE_FWD(D, R) \
-  (!ghosted && WAVE_RING_FT(D, R) ? WaveRowForwardRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y) : P->nt ? WaveRowForward(isa, D, R, PETSC_TRUE, P, n, U, ia, c1, c2, y) : WaveRowForward(isa, D, R, PETSC_FALSE, P, n, U, ia, c1, c2, y))
+  (!ghosted && WAVE_RING_FT(D, R) && !P->inplace ? WaveRowForwardRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y) : P->nt ? WaveRowForward(isa, D, R, PETSC_TRUE, P, n, U, ia, c1, c2, y) : WaveRowForward(isa, D, R, PETSC_FALSE, P, n, U, ia, c1, c2, y))
   WAVE_DISPATCH(WAVE_FWD);
 #undef WAVE_FWD
+  if (P->src) WaveRowSources(P, RwStencilOwnedIndex(st, i, j, k), n);
 }
 
 WAVE_INLINE void WaveTangentRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
@@ -732,6 +756,17 @@ static PetscErrorCode WaveRestoreCoefficients(RwModel_Wave *w, WavePass *P)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* After a forward pass: its streamed stores fenced, then the sources'
+   terms u+[p] += f q_p at their corners */
+static void WaveForwardSources(const RwModel_Wave *w, WavePass *P, PetscReal f)
+{
+  if (P->nt) RwStreamFence();
+  for (PetscInt s = 0; s < w->nsrcpts; s++) {
+    P->y[RW_WAVE_DOF * w->srcidx[s]] += f * w->srcq[s];
+    P->probe += P->y[RW_WAVE_DOF * w->srcidx[s]] * 0;
+  }
+}
+
 PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
 {
   RwModel_Wave   *w = (RwModel_Wave *)model->data;
@@ -746,15 +781,59 @@ PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   PetscCall(VecGetLocalSize(unew, &nl));
   P.nt = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P.y);
   PetscCall(WaveRunPass(model, &P, WaveForwardRing(model), model->isa, WaveForwardRowVariants[model->isa]));
-  if (P.nt) RwStreamFence();
-  for (PetscInt s = 0; s < w->nsrcpts; s++) {
-    P.y[RW_WAVE_DOF * w->srcidx[s]] += f * w->srcq[s];
-    P.probe += P.y[RW_WAVE_DOF * w->srcidx[s]] * 0;
-  }
+  WaveForwardSources(w, &P, f);
   PetscCall(VecRestoreArray(unew, &P.y));
   PetscCall(WaveRestoreCoefficients(w, &P));
   PetscCall(PetscLogFlops((3.0 * w->r * w->dim + 7) * WaveOwnedPoints(w)));
   RwModelFlagNonFinite(model, 0, k + 1, P.probe);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the model fuses pairs of forward steps (RwWaveStepBlock()): in 2D,
+   where RwStencilRunPassPair() runs, and with the pair's rows in place */
+PetscInt RwWaveStepBlockMax(PetscInt dim)
+{
+  return dim == 2 ? 2 : 1;
+}
+
+/*
+  Steps k and k+1 in one sweep over the rows (RwStencilRunPassPair()): the
+  second step reads u_k+1 and the fields from cache, so a pair moves 40 B a
+  point less than two steps (x_k+1 read, the fields read again).  u_k+1
+  is written with ordinary stores, which the second step reads back; u_k+2
+  is streamed as a single step's output is.  The first step's sources are
+  added at the end of each row, before the second step reads it; the
+  second's after the pass, as a single step's.  Both passes run their
+  interior rows in place (the ring serves one pass at a time).  The bits of
+  two RwWaveStep() calls
+*/
+PetscErrorCode RwWaveStepBlock(RwModel model, PetscInt64 k, PetscInt T, Vec u, Vec unew[])
+{
+  RwModel_Wave *w  = (RwModel_Wave *)model->data;
+  WavePass      P1 = WavePassCreate(model), P2 = WavePassCreate(model);
+  PetscInt      nl;
+
+  PetscFunctionBegin;
+  PetscCheck(T == 2 && w->dim == 2, PetscObjectComm((PetscObject)model), PETSC_ERR_SUP, "The wave model fuses pairs of steps in 2D, not %" PetscInt_FMT " in %" PetscInt_FMT "D", T, w->dim);
+  P1.in[0].g = u;
+  P2.in[0].g = unew[0];
+  PetscCall(WaveGetCoefficients(w, &P1));
+  P2.ia = P1.ia, P2.c1 = P1.c1, P2.c2 = P1.c2;
+  PetscCall(VecGetArray(unew[0], &P1.y));
+  PetscCall(VecGetArray(unew[1], &P2.y));
+  PetscCall(VecGetLocalSize(unew[1], &nl));
+  P1.inplace = P2.inplace = PETSC_TRUE;
+  P1.src                  = w;
+  P1.f                    = RwWaveSourceValue(model, k);
+  P2.nt                   = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P2.y);
+  PetscCall(RwStencilRunPassPair(w->st, &P1.in[0], WaveForwardRowVariants[model->isa], &P1, &P2.in[0], WaveForwardRowVariants[model->isa], &P2));
+  WaveForwardSources(w, &P2, RwWaveSourceValue(model, k + 1));
+  PetscCall(VecRestoreArray(unew[1], &P2.y));
+  PetscCall(VecRestoreArray(unew[0], &P1.y));
+  PetscCall(WaveRestoreCoefficients(w, &P1));
+  PetscCall(PetscLogFlops(2 * (3.0 * w->r * w->dim + 7) * WaveOwnedPoints(w)));
+  RwModelFlagNonFinite(model, 0, k + 1, P1.probe);
+  RwModelFlagNonFinite(model, 0, k + 2, P2.probe);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
