@@ -49,6 +49,7 @@ static void RwAdjointOwnAll(RwAdjoint adj)
   RwAdjointOwn(adj, &adj->W);
   RwAdjointOwn(adj, &adj->N);
   RwAdjointOwn(adj, &adj->T);
+  RwAdjointOwn(adj, &adj->X);
 }
 
 #define RwVecSwap(a, b) \
@@ -518,6 +519,7 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
 {
   RwSchedule sched;
   PetscBool  chosen;
+  PetscInt   block;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
@@ -530,6 +532,8 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscCall(RwModelCreateState(adj->model, &adj->W));
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->N));
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->T));
+  PetscCall(RwModelGetStepBlock(adj->model, &block));
+  if (block > 1) PetscCall(RwVecDuplicateStaggered(adj->W, &adj->X)); /* forward sweeps take pairs of steps */
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->lam[0]));
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->lam[1]));
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->dW));
@@ -563,17 +567,53 @@ static PetscErrorCode RwAdjointMaybeStop(RwAdjoint adj, RwRun *run, PetscInt64 k
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Steps k .. k+T-1 from W = x_k: T = 2, a pair in one pass (RwModelStepBlock()),
+   x_k+1 into T and x_k+2 into X; else x_k+1 into T.  A slot may hold T or X
+   (x_(k-1), x_(k-2)), read no more: they are owned back first */
+static PetscErrorCode RwAdjointStepFrom(RwAdjoint adj, PetscInt64 k, PetscInt T)
+{
+  PetscFunctionBegin;
+  RwAdjointOwn(adj, &adj->T);
+  if (T == 1) {
+    PetscCall(RwModelStep(adj->model, k, adj->W, adj->T));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  RwAdjointOwn(adj, &adj->X);
+  {
+    Vec out[2] = {adj->T, adj->X};
+
+    PetscCall(RwModelStepBlock(adj->model, k, T, adj->W, out));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The steps of a pass, forward sweep or recomputation: pairs where the model
+   fuses them (RwAdjointStepFrom()), but not under a stop test, which may end
+   the run between the two; each step's state then goes through the same
+   bookkeeping, in order, as if it had been taken alone */
 PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a, PetscInt64 b)
 {
-  PetscLogDouble t0, t1;
+  const PetscBool pairs = (PetscBool)(adj->X && !adj->stoptest && !(adj->stopsteady > 0));
+  PetscLogDouble  t0, t1;
+  PetscInt        T = 0, t = 0; /* the pass's steps, and which of them k is */
 
   PetscFunctionBegin;
   PetscCheck(run->w == a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to advance from step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, a, run->w);
   PetscCall(PetscTime(&t0));
-  for (PetscInt64 k = a; k < b; k++) {
-    RwAdjointOwn(adj, &adj->T); /* x_(k-1), which a slot may hold, is read no more */
-    PetscCall(RwModelStep(adj->model, k, adj->W, adj->T));
-    RwVecSwap(adj->W, adj->T);
+  for (PetscInt64 k = a; k < b; k++, t++) {
+    if (t == T) { /* a new pass */
+      T = pairs && b - k >= 2 ? 2 : 1;
+      t = 0;
+      PetscCall(RwAdjointStepFrom(adj, k, T));
+    }
+    if (t == 0) RwVecSwap(adj->W, adj->T); /* W = x_k+1, T = x_k */
+    else {                                 /* a pair's second: W = x_k+1 from X, T = x_k; X takes x_(k-1) */
+      Vec old = adj->T;
+
+      adj->T = adj->W;
+      adj->W = adj->X;
+      adj->X = old;
+    }
     if (k + 1 > run->reached) {
       PetscCall(RwAdjointMaybeStop(adj, run, k + 1));
       PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
@@ -1336,6 +1376,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
   PetscCall(VecDestroy(&(*adj)->W));
   PetscCall(VecDestroy(&(*adj)->N));
   PetscCall(VecDestroy(&(*adj)->T));
+  PetscCall(VecDestroy(&(*adj)->X));
   PetscCall(VecDestroy(&(*adj)->lam[0]));
   PetscCall(VecDestroy(&(*adj)->lam[1]));
   PetscCall(VecDestroy(&(*adj)->dW));
