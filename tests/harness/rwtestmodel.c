@@ -1,5 +1,6 @@
 /* Test helpers: models and drivers configured by option strings. */
 #include "rwtest.h"
+#include <string.h>
 #include <petscdmda.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -168,9 +169,34 @@ PetscErrorCode rw_test_reference_destroy(RwTestReference *ref)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Clears the options database's entries under prefix: a test that builds
+   many problems would otherwise fill PETSc's table (512 options) with the
+   options of problems it has destroyed */
+static PetscErrorCode rw_test_options_forget(const char *prefix)
+{
+  char  *all, *tok, *save = NULL, name[256];
+  size_t len;
+
+  PetscFunctionBegin;
+  if (!prefix) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscStrlen(prefix, &len));
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  for (tok = strtok_r(all, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+    if (tok[0] != '-' || strncmp(tok + 1, prefix, len)) continue; /* a value, or another problem's option */
+    PetscCall(PetscStrncpy(name, tok, sizeof(name)));
+    PetscCall(PetscOptionsClearValue(NULL, name));
+  }
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode rw_test_problem_destroy(RwTestProblem *p)
 {
+  const char *prefix = NULL;
+
   PetscFunctionBegin;
+  if (p->model) PetscCall(PetscObjectGetOptionsPrefix((PetscObject)p->model, &prefix));
+  PetscCall(rw_test_options_forget(prefix));
   PetscCall(RwAdjointDestroy(&p->adj));
   PetscCall(RwObjectiveDestroy(&p->obj));
   PetscCall(VecDestroy(&p->m));

@@ -299,6 +299,97 @@ START_TEST(test_nan_probe)
 }
 END_TEST
 
+/* A pair of forward steps in one pass (RwModelStepBlock(), 2D) gives both
+   states bit for bit as two RwModelStep() calls, from random states, with
+   sources at rank boundaries and in the absorbing layer (their terms must
+   be in u_k+1 before the pair's second step reads it), ordinary and
+   streamed stores, orders 2, 4, 8; a NaN in x_k is reported for u_k+1 */
+static void check_pair(const char *opts)
+{
+  RwModel     model;
+  Vec         m, u, one[2], pair[2];
+  PetscRandom rnd;
+  PetscInt    T;
+
+  RW_CHECK(rw_test_model_type("wave", opts, &model));
+  RW_CHECK(RwModelGetStepBlock(model, &T));
+  rw_assert_all(T == 2, "%s: -rw_model_step_block 2 gave blocks of %d", opts, (int)T);
+  RW_CHECK(RwModelCreateParameters(model, &m));
+  RW_CHECK(RwModelGetDefaults(model, m, NULL, NULL));
+  RW_CHECK(RwModelSetParameters(model, m));
+  RW_CHECK(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  RW_CHECK(RwModelCreateState(model, &u));
+  for (int t = 0; t < 2; t++) {
+    RW_CHECK(VecDuplicate(u, &one[t]));
+    RW_CHECK(VecDuplicate(u, &pair[t]));
+  }
+  for (PetscInt k = 2; k < 6; k += 3) {
+    PetscBool same[2];
+
+    RW_CHECK(VecSetRandom(u, rnd));
+    RW_CHECK(RwModelStep(model, k, u, one[0]));
+    RW_CHECK(RwModelStep(model, k + 1, one[0], one[1]));
+    RW_CHECK(RwModelStepBlock(model, k, 2, u, pair));
+    RW_CHECK(RwModelCheckFinite(model));
+    for (int t = 0; t < 2; t++) RW_CHECK(VecEqual(one[t], pair[t], &same[t]));
+    rw_assert_all(same[0] && same[1], "%s: the pair from step %d differs from two steps: u_k+1 %s, u_k+2 %s", opts, (int)k, same[0] ? "same" : "DIFFERENT", same[1] ? "same" : "DIFFERENT");
+  }
+  {
+    PetscReal norm;
+
+    RW_CHECK(VecNorm(pair[1], NORM_INFINITY, &norm));
+    rw_assert_all(norm > 0, "%s: the states are zero: the test would prove nothing", opts);
+  }
+  set_state_point(model, u, 20, 6, 0, 0, NAN);
+  RW_CHECK(RwModelStepBlock(model, 3, 2, u, pair));
+  rw_assert_error_in(opts, RwModelCheckFinite(model), "NaN or Inf in the forward state u_4");
+  rw_assert_error_in(opts, RwModelStepBlock(model, 3, 3, u, pair), "A block of 3 steps: this model fuses 1 to 2");
+  RW_CHECK(PetscRandomDestroy(&rnd));
+  for (int t = 0; t < 2; t++) {
+    RW_CHECK(VecDestroy(&one[t]));
+    RW_CHECK(VecDestroy(&pair[t]));
+  }
+  RW_CHECK(VecDestroy(&u));
+  RW_CHECK(VecDestroy(&m));
+  RW_CHECK(RwModelDestroy(&model));
+}
+
+START_TEST(test_pairs)
+{
+  /* 37 x 14 points, h 10, spanning [-20, 340] x [-20, 110]: on 3 ranks y splits 5/5/4 rows,
+     so y = 28 and 29.5 (grid rows 4.8, 4.95) put corners on both sides of a
+     rank boundary; x = -14.5 is inside the absorbing layer (nbl 2).  On one
+     rank the first source sits in the rows the pass walks first */
+  const char *geometry = "-rw_wave_dim 2 -rw_wave_nbl 2 -da_grid_x 37 -da_grid_y 14 -rw_wave_spacing 10,10 -rw_wave_origin 0,0 -rw_steps 8 -rw_model_step_block 2 -da_processors_x 1 -rw_wave_sources 41.3,28,-14.5,29.5,250.2,75.5";
+
+  for (int o = 0; o < 6; o++) {
+    char opts[768];
+
+    snprintf(opts, sizeof(opts), "%s -rw_wave_space_order %d %s", geometry, o % 3 == 0 ? 2 : o % 3 == 1 ? 4 : 8, stream_opts[o / 3]);
+    check_pair(opts);
+  }
+  if (rw_test_size() == 3) { /* x split as well: the shell's short rows at the x ends */
+    check_pair("-rw_wave_dim 2 -rw_wave_nbl 2 -da_grid_x 37 -da_grid_y 14 -rw_steps 8 -rw_model_step_block 2 -da_processors_x 3 -da_processors_y 1 -rw_wave_space_order 4");
+  }
+}
+END_TEST
+
+/* -rw_model_step_block: values out of range, and models that do not fuse, are refused by name */
+START_TEST(test_step_block_input)
+{
+  RwModel model;
+
+  rw_assert_error(rw_test_model_type("wave", "-rw_model_step_block 0", &model), "-rw_model_step_block 0: give 1 (one step a pass) or more");
+  RW_CHECK(RwModelDestroy(&model));
+  rw_assert_error(rw_test_model_type("wave", "-rw_model_step_block 3", &model), "-rw_model_step_block 3: the wave model fuses at most 2 steps a pass in 2D");
+  RW_CHECK(RwModelDestroy(&model));
+  rw_assert_error(rw_test_model_type("wave", "-rw_wave_dim 3 -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -rw_wave_nbl 2 -rw_model_step_block 2", &model), "the wave model fuses at most 1 step a pass in 3D");
+  RW_CHECK(RwModelDestroy(&model));
+  rw_assert_error(rw_test_model_type("heat", "-da_grid_x 8 -da_grid_y 8 -rw_model_step_block 2", &model), "-rw_model_step_block 2: the heat model does not fuse steps; give 1");
+  RW_CHECK(RwModelDestroy(&model));
+}
+END_TEST
+
 /* m with one bad value at natural point (3, 4) */
 static PetscErrorCode set_bad_point(RwModel model, Vec m, PetscReal v)
 {
@@ -385,6 +476,8 @@ Suite *rw_test_suite(void)
   tcase_add_test(tc, test_update_3d);
   tcase_add_test(tc, test_bad_input);
   tcase_add_test(tc, test_nan_probe);
+  tcase_add_test(tc, test_pairs);
+  tcase_add_test(tc, test_step_block_input);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -4,7 +4,8 @@
   sources and receivers off the grid points:
   - whole-run dot-product test (100 eps) and Taylor test (order >= 1.9);
   - every schedule and store gives store-all's J and dJ/dm bit for bit, in the
-    forward steps the schedule predicts;
+    forward steps the schedule predicts, and so do forward sweeps taking
+    pairs of steps a pass (2D);
   - J and dJ/dm on this run's ranks are bitwise those of one rank (a model
     on PETSC_COMM_SELF built on every rank).
   The data are the traces of the default model; the run's m is that model
@@ -37,7 +38,11 @@ static const char *settings[] = {
   "-rw_schedule_type revolve -rw_schedule_ram_slots 3",
   "-rw_schedule_type revolve -rw_schedule_ram_slots 2 -rw_store_type hdf5",
   "-rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 3 -rw_schedule_costs 1,1,2,2",
+  /* 2D only: forward sweeps in pairs of steps a pass (RwModelStepBlock()) */
+  "-rw_model_step_block 2 -rw_schedule_type revolve -rw_schedule_ram_slots 3",
+  "-rw_model_step_block 2 -rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 3 -rw_schedule_costs 1,1,2,2",
 };
+#define NPLAIN 5 /* the settings every case runs; the rest, 2D cases */
 
 static char dir[PETSC_MAX_PATH_LEN];
 
@@ -140,6 +145,7 @@ START_TEST(test_schedules_and_ranks)
       RwSchedule       sched;
       PetscReal        J, *g;
 
+      if (i >= NPLAIN && !strstr(cases[c].opts, "-rw_wave_dim 2")) continue;
       snprintf(extra, sizeof(extra), "%s -rw_steps 23 -rw_store_hdf5_file %s/wave%d-%d.h5", settings[i], dir, c, i);
       RW_CHECK(problem(PETSC_COMM_WORLD, &cases[c], extra, &P));
       RW_CHECK(RwAdjointGetSchedule(P.adj, &sched));
