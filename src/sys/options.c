@@ -319,6 +319,7 @@ static const char *const RwOptionNames[] = {
   "-rw_kernel_isa",
   "-rw_kernel_stream_stores",
   "-rw_model_plugin",
+  "-rw_model_step_block",
   "-rw_model_type",
   "-rw_model_view",
   "-rw_nn_activation",
