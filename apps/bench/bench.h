@@ -99,7 +99,8 @@ typedef enum {
   BENCH_STEP_FORWARD,
   BENCH_STEP_TANGENT,
   BENCH_STEP_ADJOINT,
-  BENCH_STEP_EXCHANGE /* RwModelGlobalToLocal: a full copy with ghosts (sensors, regularisers); passes exchange ghosts only */
+  BENCH_STEP_EXCHANGE, /* RwModelGlobalToLocal: a full copy with ghosts (sensors, regularisers); passes exchange ghosts only */
+  BENCH_STEP_PAIR      /* RwModelStepBlock(): two forward steps in one pass, u_k -> w, dw (a call takes two steps) */
 } BenchStepForm;
 typedef struct {
   RwModel       model;

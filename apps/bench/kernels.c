@@ -24,6 +24,11 @@ PetscErrorCode BenchStepRun(void *ctx, PetscInt calls)
     case BENCH_STEP_TANGENT: PetscCall(RwModelStepTangent(c->model, k, c->u, c->w, c->du, c->dw)); break;
     case BENCH_STEP_ADJOINT: PetscCall(RwModelStepAdjoint(c->model, k, c->u, c->w, c->l, c->lw)); break;
     case BENCH_STEP_EXCHANGE: PetscCall(RwModelGlobalToLocal(c->model, c->u, c->loc)); break;
+    case BENCH_STEP_PAIR: {
+      Vec out[2] = {c->w, c->dw};
+
+      PetscCall(RwModelStepBlock(c->model, 2 * k, 2, c->u, out));
+    } break;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
