@@ -45,6 +45,28 @@ PetscErrorCode RwStencilSetRing(RwStencil st, PetscBool ring)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwStencilAddRing - allocates the ring after RwStencilSetUp(), for a layer
+  set up without it whose model learns only then that a pass needs it (a
+  pair of passes, RwStencilRunPassPair()); nothing where it has one
+
+  Logically collective
+
+  Level: developer
+
+.seealso: RwStencilSetRing()
+@*/
+PetscErrorCode RwStencilAddRing(RwStencil st)
+{
+  PetscFunctionBegin;
+  PetscCheck(st->setupcalled, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Call RwStencilSetUp() before RwStencilAddRing()");
+  PetscCheck(st->width <= RW_STENCIL_MAX_D2_RADIUS, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "A ring of stencil width %" PetscInt_FMT ": at most %d", st->width, RW_STENCIL_MAX_D2_RADIUS);
+  if (st->ring) PetscFunctionReturn(PETSC_SUCCESS);
+  st->ringwanted = PETSC_TRUE;
+  PetscCall(RwStencilSetUpRing_Private(st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Scalars rounded up to whole cache lines, and one line more: rows and
    slices one line apart in their sets even at power-of-two sides */
 static PetscInt RwStencilRingPad(PetscInt n)

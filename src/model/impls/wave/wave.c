@@ -629,11 +629,13 @@ static PetscErrorCode WaveDefaultTimeStep(RwModel model)
   How many forward steps a pass takes (-rw_model_step_block, RwWaveStepBlock()):
   pairs in 2D where asked; by default at orders 2 and 4 where a rank's state
   is past the caches (-rw_kernel_stream_stores' size), where the pair's
-  saved reads pay.  Two ranks, 2D, CPU ns a grid point a step, single / pair:
-  order 2 2048^2 1.36-1.56 / 1.16-1.30, 4096^2 1.42-1.46 / 1.20-1.24; order
-  4 2048^2 1.57-1.69 / 1.49-1.52, 4096^2 1.37-1.58 / 1.30-1.36; order 8,
-  whose single steps gather from the ring, 1.70-1.84 / 1.94-2.03.  A pair's
-  second pass exchanges its own halo: a second ghosted work vector
+  saved reads pay.  Two ranks, 2D, CPU ns a grid point a step, single / pair,
+  two runs: order 2 2048^2 1.32-1.44 / 1.04-1.09, 4096^2 1.40-1.43 /
+  1.06-1.08; order 4 2048^2 1.51-1.55 / 1.34, 4096^2 1.45-1.51 / 1.24-1.27;
+  order 8, whose single steps gather from the ring where a pair's first
+  pass reads in place, 1.68-1.81 / 1.83-1.94.  A pair's second pass
+  exchanges its own halo (a second ghosted work vector) and gathers from
+  the ring, which the layer then holds at every order
 */
 static PetscErrorCode WaveSetUpStepBlock(RwModel model)
 {
@@ -647,7 +649,10 @@ static PetscErrorCode WaveSetUpStepBlock(RwModel model)
 
     model->stepblock = max > 1 && w->r <= 2 && model->streammin >= 0 && bytes >= model->streammin ? max : 1;
   }
-  if (model->stepblock > 1) PetscCall(RwStencilSetInputs(w->st, 2));
+  if (model->stepblock > 1) {
+    PetscCall(RwStencilSetInputs(w->st, 2));
+    PetscCall(RwStencilAddRing(w->st)); /* the pair's second pass gathers u_k+1 from it */
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -51,7 +51,9 @@ typedef struct {
   const PetscScalar *u, *un;            /* owned x_k, x_k+1 (tangent, adjoint) */
   PetscScalar       *y, *gm;
   PetscBool          nt;                /* the forward streams y (RwModelStreamStores()) */
-  PetscBool          inplace;           /* the forward's interior rows read in place, not from the ring (a pair's passes) */
+  PetscBool          inplace;           /* the forward's interior rows read in place, not from the ring (a pair's first pass) */
+  PetscBool          ringout;           /* a pair's first pass: its interior rows also keep u+ in the ring, for the second */
+  RwStencilInput    *xk;                /* a pair's second pass: the pair's input x_k, whose u_k its interior rows take; NULL otherwise */
   const RwModel_Wave *src;              /* the forward adds the sources at each row's end (a pair's first pass), or NULL */
   PetscReal          f;                 /* then f(t_k) */
   PetscReal          probe;             /* 0, or NaN when a result is not finite */
@@ -248,24 +250,27 @@ WAVE_INLINE PetscScalar WaveTangentPoint(PetscScalar L, PetscScalar da, PetscSca
    no faster (2D 2048^2 order 4 5.13-5.55 / 5.40-5.68) */
 
 /* The forward at WAVE_PTS whole points from i, stored; returns u+ for the NaN probe */
-WAVE_INLINE WaveV WaveForwardPts(const PetscInt D, const PetscInt R, const WaveWeights *W, RwStencilRow U, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscBool nt, PetscScalar *restrict y, PetscInt i)
+WAVE_INLINE WaveV WaveForwardPts(const PetscInt D, const PetscInt R, const WaveWeights *W, RwStencilRow U, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscBool nt, PetscScalar *restrict y, PetscScalar *restrict r, PetscInt i)
 {
   const PetscScalar *u = U.p + RW_WAVE_DOF * i;
   const WaveV        X = WaveLoad(u), S = WaveSwap(X); /* (a b), (b a) */
   const WaveV        v = WaveDup(ia + i) * (WaveLapV(D, R, W, u, U.sy, U.sz) + WaveDup(c1 + i) * (2.0 * X - S) + WaveDup(c2 + i) * X);
 
   WaveStorePts(nt, y + RW_WAVE_DOF * i, WavePair(v, S));
+  if (r)
+    for (PetscInt l = 0; l < WAVE_PTS; l++) r[i + l] = v[RW_WAVE_DOF * l];
   return v;
 }
 
 /* Every row marks its arrays restrict and reads the weights from locals, so
    that the loop vectorises without run-time alias checks; the arithmetic at
    a point is unchanged */
-WAVE_INLINE void WaveRowForward(const RwKernelISA isa, const PetscInt D, const PetscInt R, const PetscBool nt, WavePass *P, PetscInt n, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_)
+/* r_: NULL, or where a pair's first pass keeps u+ for its second (the ring) */
+WAVE_INLINE void WaveRowForward(const RwKernelISA isa, const PetscInt D, const PetscInt R, const PetscBool nt, WavePass *P, PetscInt n, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *r_)
 {
   const WaveWeights  W  = WaveWeightsOf(P);
   const PetscScalar *restrict up = U.p, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_;
-  PetscScalar       *restrict y   = y_;
+  PetscScalar       *restrict y   = y_, *restrict r = r_;
   WaveV              nanv = {0};
   PetscReal          nan  = 0;
   PetscInt           i    = 0;
@@ -278,9 +283,9 @@ WAVE_INLINE void WaveRowForward(const RwKernelISA isa, const PetscInt D, const P
     RwPrefetchRead(c1 + f, 1);
     RwPrefetchRead(c2 + f, 1);
     if (!nt) RwPrefetchWrite(y + RW_WAVE_DOF * f, RW_WAVE_DOF); /* a streamed line is not read */
-    for (PetscInt t = i; t < i + RW_PREFETCH_BLOCK; t += WAVE_PTS) nanv += WaveForwardPts(D, R, &W, U, ia, c1, c2, nt, y, t) * 0;
+    for (PetscInt t = i; t < i + RW_PREFETCH_BLOCK; t += WAVE_PTS) nanv += WaveForwardPts(D, R, &W, U, ia, c1, c2, nt, y, r, t) * 0;
   }
-  for (; WaveWide(isa) && i + WAVE_PTS <= n; i += WAVE_PTS) nanv += WaveForwardPts(D, R, &W, U, ia, c1, c2, nt, y, i) * 0;
+  for (; WaveWide(isa) && i + WAVE_PTS <= n; i += WAVE_PTS) nanv += WaveForwardPts(D, R, &W, U, ia, c1, c2, nt, y, r, i) * 0;
 #pragma GCC ivdep
   for (; i < n; i++) {
     const PetscScalar *u = up + RW_WAVE_DOF * i;
@@ -289,6 +294,7 @@ WAVE_INLINE void WaveRowForward(const RwKernelISA isa, const PetscInt D, const P
 
     y[RW_WAVE_DOF * i]     = v;
     y[RW_WAVE_DOF * i + 1] = a;
+    if (r) r[i] = v;
     nan += v * 0;
   }
   P->probe += nan + WaveSumFirst(nanv);
@@ -363,18 +369,31 @@ WAVE_INLINE PetscScalar WaveLapRing(const PetscInt D, const PetscInt R, const Wa
 }
 
 /* The forward's u+ at point i of a ring row: the stored rows' and the streamed blocks' one expression */
-WAVE_INLINE PetscScalar WaveForwardRingValue(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscInt i)
+/* A point's own (a, b) = (u_k, u_k-1): from the input state up, or, in a
+   pair's second pass (L2, a constant), u_k+1 from the ring's centre and
+   u_k from the pair's input x_k (up is then x_k's row) */
+WAVE_INLINE PetscScalar WaveRingA(const PetscBool L2, const RwStencilRingRow *rr, const PetscScalar *restrict up, PetscInt R, PetscInt i)
 {
-  return WaveForwardPoint(WaveLapRing(D, R, W, rr, i), up[RW_WAVE_DOF * i], up[RW_WAVE_DOF * i + 1], ia[i], c1[i], c2[i]);
+  return L2 ? rr->p[R][i] : up[RW_WAVE_DOF * i];
+}
+
+WAVE_INLINE PetscScalar WaveRingB(const PetscBool L2, const PetscScalar *restrict up, PetscInt i)
+{
+  return L2 ? up[RW_WAVE_DOF * i] : up[RW_WAVE_DOF * i + 1];
+}
+
+WAVE_INLINE PetscScalar WaveForwardRingValue(const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscInt i)
+{
+  return WaveForwardPoint(WaveLapRing(D, R, W, rr, i), WaveRingA(L2, rr, up, R, i), WaveRingB(L2, up, i), ia[i], c1[i], c2[i]);
 }
 
 /* The forward at point i of a ring row, stored; returns the NaN probe's flag */
-WAVE_INLINE int WaveForwardRingAt(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscInt i)
+WAVE_INLINE int WaveForwardRingAt(const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscInt i)
 {
-  const PetscScalar v = WaveForwardRingValue(D, R, W, rr, up, ia, c1, c2, i);
+  const PetscScalar v = WaveForwardRingValue(D, R, L2, W, rr, up, ia, c1, c2, i);
 
   y[RW_WAVE_DOF * i]     = v;
-  y[RW_WAVE_DOF * i + 1] = up[RW_WAVE_DOF * i];
+  y[RW_WAVE_DOF * i + 1] = WaveRingA(L2, rr, up, R, i);
   return RW_PROBE_BAD(v);
 }
 
@@ -392,22 +411,23 @@ WAVE_INLINE int WaveForwardRingAt(const PetscInt D, const PetscInt R, const Wave
    into a local array, then each point (u+, a) is streamed; the compiler's
    loop stores them interleaved directly, which a streamed store cannot be
    told to; ORs the NaN probe's flags into lane (WAVE_LANE_FLAGS) */
-WAVE_INLINE void WaveForwardRingStream(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscInt i, int *restrict lane)
+WAVE_INLINE void WaveForwardRingStream(const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscInt i, int *restrict lane)
 {
   PetscScalar v[RW_PREFETCH_BLOCK];
   int         blk = 0;
 
 #pragma GCC ivdep
   for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) {
-    v[t] = WaveForwardRingValue(D, R, W, rr, up, ia, c1, c2, i + t);
+    v[t] = WaveForwardRingValue(D, R, L2, W, rr, up, ia, c1, c2, i + t);
     if (WAVE_LANE_FLAGS(R)) lane[t] |= RW_PROBE_BAD(v[t]);
     else blk |= RW_PROBE_BAD(v[t]);
   }
   lane[0] |= blk;
-  for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) RwStreamPair(y + RW_WAVE_DOF * (i + t), v[t], up[RW_WAVE_DOF * (i + t)]);
+  for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) RwStreamPair(y + RW_WAVE_DOF * (i + t), v[t], WaveRingA(L2, rr, up, R, i + t));
 }
 
-WAVE_INLINE void WaveRowForwardRing(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_)
+/* L2: a pair's second pass, its own u_k+1 from the ring and u_k from x_k (U) */
+WAVE_INLINE void WaveRowForwardRing(const PetscInt D, const PetscInt R, const PetscBool L2, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_)
 {
   const WaveWeights  W  = WaveWeightsOf(P);
   const PetscScalar *restrict up = U.p, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_;
@@ -423,18 +443,18 @@ WAVE_INLINE void WaveRowForwardRing(const PetscInt D, const PetscInt R, WavePass
     RwPrefetchRead(c1 + f, 1);
     RwPrefetchRead(c2 + f, 1);
     if (P->nt) {
-      WaveForwardRingStream(D, R, &W, &rr, up, ia, c1, c2, y, i, lane);
+      WaveForwardRingStream(D, R, L2, &W, &rr, up, ia, c1, c2, y, i, lane);
       continue;
     }
     RwPrefetchWrite(y + RW_WAVE_DOF * f, RW_WAVE_DOF);
 #pragma GCC ivdep
     for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) {
-      if (WAVE_LANE_FLAGS(R)) lane[t] |= WaveForwardRingAt(D, R, &W, &rr, up, ia, c1, c2, y, i + t);
-      else bad |= WaveForwardRingAt(D, R, &W, &rr, up, ia, c1, c2, y, i + t);
+      if (WAVE_LANE_FLAGS(R)) lane[t] |= WaveForwardRingAt(D, R, L2, &W, &rr, up, ia, c1, c2, y, i + t);
+      else bad |= WaveForwardRingAt(D, R, L2, &W, &rr, up, ia, c1, c2, y, i + t);
     }
   }
 #pragma GCC ivdep
-  for (; i < n; i++) bad |= WaveForwardRingAt(D, R, &W, &rr, up, ia, c1, c2, y, i);
+  for (; i < n; i++) bad |= WaveForwardRingAt(D, R, L2, &W, &rr, up, ia, c1, c2, y, i);
   for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) bad |= lane[t];
   P->probe += RwProbeValue(bad);
 }
@@ -571,7 +591,7 @@ static PetscInt wave_r_of(const WavePass *P)
 /* The sources' terms u+[p] += f q_p at the corners p among the n owned
    points from index p0 on (a pair's first pass: its next pass reads these
    rows before the pass ends).  The corners are in index order */
-static void WaveRowSources(WavePass *P, PetscInt p0, PetscInt n)
+static void WaveRowSources(WavePass *P, PetscInt p0, PetscInt n, PetscScalar *r)
 {
   const RwModel_Wave *w = P->src;
   PetscInt            lo = 0, hi = w->nsrcpts;
@@ -582,9 +602,11 @@ static void WaveRowSources(WavePass *P, PetscInt p0, PetscInt n)
     if (w->srcidx[mid] < p0) lo = mid + 1;
     else hi = mid;
   }
+  if (lo < w->nsrcpts && w->srcidx[lo] < p0 + n && P->nt) RwStreamFence(); /* the row's streamed stores, before they are read back */
   for (PetscInt s = lo; s < w->nsrcpts && w->srcidx[s] < p0 + n; s++) {
     P->y[RW_WAVE_DOF * w->srcidx[s]] += P->f * w->srcq[s];
     P->probe += P->y[RW_WAVE_DOF * w->srcidx[s]] * 0;
+    if (r) r[w->srcidx[s] - p0] = P->y[RW_WAVE_DOF * w->srcidx[s]]; /* the ring's copy, for the pair's second pass */
   }
 }
 
@@ -597,12 +619,15 @@ WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   RwStencilRow       U  = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k);
   const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
+  PetscScalar       *r  = !ghosted && P->ringout ? RwStencilRingSlice(st, j) + st->width + (i - st->own.s[0]) : NULL; /* 2D */
 
 #define WAVE_FWD(D, R) \
-  (!ghosted && WAVE_RING_FT(D, R) && !P->inplace ? WaveRowForwardRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y) : P->nt ? WaveRowForward(isa, D, R, PETSC_TRUE, P, n, U, ia, c1, c2, y) : WaveRowForward(isa, D, R, PETSC_FALSE, P, n, U, ia, c1, c2, y))
+  (!ghosted && P->xk ? WaveRowForwardRing(D, R, PETSC_TRUE, P, n, RwStencilRingRowAt(st, i, j, k), RwStencilInputRow(st, P->xk, RW_WAVE_DOF, PETSC_FALSE, i, j, k), ia, c1, c2, y) : \
+   !ghosted && WAVE_RING_FT(D, R) && !P->inplace ? WaveRowForwardRing(D, R, PETSC_FALSE, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y) : \
+   P->nt ? WaveRowForward(isa, D, R, PETSC_TRUE, P, n, U, ia, c1, c2, y, r) : WaveRowForward(isa, D, R, PETSC_FALSE, P, n, U, ia, c1, c2, y, r))
   WAVE_DISPATCH(WAVE_FWD);
 #undef WAVE_FWD
-  if (P->src) WaveRowSources(P, RwStencilOwnedIndex(st, i, j, k), n);
+  if (P->src) WaveRowSources(P, RwStencilOwnedIndex(st, i, j, k), n, r);
 }
 
 WAVE_INLINE void WaveTangentRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
@@ -798,14 +823,19 @@ PetscInt RwWaveStepBlockMax(PetscInt dim)
 
 /*
   Steps k and k+1 in one sweep over the rows (RwStencilRunPassPair()): the
-  second step reads u_k+1 and the fields from cache, so a pair moves 40 B a
-  point less than two steps (x_k+1 read, the fields read again).  u_k+1
-  is written with ordinary stores, which the second step reads back; u_k+2
-  is streamed as a single step's output is.  The first step's sources are
-  added at the end of each row, before the second step reads it; the
-  second's after the pass, as a single step's.  Both passes run their
-  interior rows in place (the ring serves one pass at a time).  The bits of
-  two RwWaveStep() calls
+  second step reads u_k and the fields from cache and gathers u_k+1 from
+  the stencil layer's ring, where the first step's interior rows put it as
+  they compute it (the layer stages the rest: the shell's rows and row
+  ends).  So a pair moves 72 B a point for two steps (x_k 16, fields 24,
+  x_k+1 and x_k+2 16 each, both streamed past the caches where a single
+  step's output would be) against 112.  The first step's sources are added
+  at the end of each row, in x_k+1 and the ring, before the second step
+  reads the row; the second's after the pass, as a single step's.  The
+  first pass's interior rows run in place, the second's from the ring.
+  The bits of two RwWaveStep() calls.  Written with ordinary stores and
+  read back, x_k+1 had cost 16 B more (its write-allocate read): two ranks,
+  2D, CPU ns a grid point a step, that pair / this one, order 2 4096^2
+  1.20-1.24 / 1.06-1.08, order 4 1.30-1.36 / 1.24-1.27
 */
 PetscErrorCode RwWaveStepBlock(RwModel model, PetscInt64 k, PetscInt T, Vec u, Vec unew[])
 {
@@ -822,11 +852,14 @@ PetscErrorCode RwWaveStepBlock(RwModel model, PetscInt64 k, PetscInt T, Vec u, V
   PetscCall(VecGetArray(unew[0], &P1.y));
   PetscCall(VecGetArray(unew[1], &P2.y));
   PetscCall(VecGetLocalSize(unew[1], &nl));
-  P1.inplace = P2.inplace = PETSC_TRUE;
-  P1.src                  = w;
-  P1.f                    = RwWaveSourceValue(model, k);
-  P2.nt                   = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P2.y);
-  PetscCall(RwStencilRunPassPair(w->st, &P1.in[0], WaveForwardRowVariants[model->isa], &P1, &P2.in[0], WaveForwardRowVariants[model->isa], &P2));
+  P1.inplace = PETSC_TRUE;
+  P1.ringout = PETSC_TRUE;
+  P2.xk      = &P1.in[0];
+  P1.src     = w;
+  P1.f       = RwWaveSourceValue(model, k);
+  P1.nt      = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P1.y);
+  P2.nt      = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P2.y);
+  PetscCall(RwStencilRunPassPair(w->st, &P1.in[0], WaveForwardRowVariants[model->isa], &P1, &P2.in[0], WaveRingStageVariants[model->isa], WaveForwardRowVariants[model->isa], &P2));
   WaveForwardSources(w, &P2, RwWaveSourceValue(model, k + 1));
   PetscCall(VecRestoreArray(unew[1], &P2.y));
   PetscCall(VecRestoreArray(unew[0], &P1.y));
