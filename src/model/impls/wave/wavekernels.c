@@ -30,6 +30,10 @@
   the ring the same way; in 2D at orders 2 and 4 they read the state in
   place.  Nothing here allocates (the ring is
   the layer's, from set-up); the NaN flag is the sum of the results times 0.
+
+  A pair of forward steps (RwWaveStepBlock(), 2D) runs the forward's rows
+  twice in one sweep: the first step's in place, also filling the ring
+  with u_k+1, the second's from the ring with u_k from x_k.
 */
 #include "waveimpl.h"
 #include <string.h>
