@@ -60,7 +60,14 @@ for r in kern:
     if not r["case"].endswith(" portable") and not r["case"].endswith(" exchange"):
         near(r)
 wave = section("wave")
-steps = [r for r in wave if " order " in r["case"]]
+steps = [r for r in wave if " order " in r["case"] and not r["case"].endswith(" pair")]
+# 2D: a "forward pair" row (RwModelStepBlock()) after each forward, a single step's bytes, per step
+pairs = [r for r in wave if r["case"].endswith(" forward pair")]
+assert [r["case"][:10] for r in pairs] == ["2D order 2", "2D order 4", "2D order 8"], [r["case"] for r in pairs]
+for r in pairs:
+    v = r["values"]
+    assert v["rate"] > 0 and v["bytes"] == 56 and v["vs_forward"] > 0 and v["isa"] in ("portable", "avx2", "avx512"), r
+    near(r)
 # every form has a "<form> portable" row after it when the kernels run another instruction set
 assert len(steps) == 2 * 3 * 3 * (2 if dispatched else 1), [r["case"] for r in steps]
 for i, r in enumerate(steps):
