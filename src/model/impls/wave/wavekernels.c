@@ -592,9 +592,20 @@ static PetscInt wave_r_of(const WavePass *P)
    4096^2 2.90-3.25 / 2.45-3.18 (CPU ns a grid point) */
 #define WAVE_RING_ADJ(D, R) ((D) > 2 || (R) > 1)
 
-/* The sources' terms u+[p] += f q_p at the corners p among the n owned
-   points from index p0 on (a pair's first pass: its next pass reads these
-   rows before the pass ends).  The corners are in index order */
+/* Source s's term u+[p] += f q_p at its corner p; returns u+[p] */
+static PetscScalar WaveAddSource(const RwModel_Wave *w, WavePass *P, PetscInt s, PetscReal f)
+{
+  PetscScalar *y = &P->y[RW_WAVE_DOF * w->srcidx[s]];
+
+  *y += f * w->srcq[s];
+  P->probe += *y * 0;
+  return *y;
+}
+
+/* The sources' terms at the corners among the n owned points from index p0
+   on, and in the ring's copy r of the row where there is one (a pair's
+   first pass: its second pass reads these rows before the sweep ends).
+   The corners are in index order */
 static void WaveRowSources(WavePass *P, PetscInt p0, PetscInt n, PetscScalar *r)
 {
   const RwModel_Wave *w = P->src;
@@ -608,13 +619,15 @@ static void WaveRowSources(WavePass *P, PetscInt p0, PetscInt n, PetscScalar *r)
   }
   if (lo < w->nsrcpts && w->srcidx[lo] < p0 + n && P->nt) RwStreamFence(); /* the row's streamed stores, before they are read back */
   for (PetscInt s = lo; s < w->nsrcpts && w->srcidx[s] < p0 + n; s++) {
-    P->y[RW_WAVE_DOF * w->srcidx[s]] += P->f * w->srcq[s];
-    P->probe += P->y[RW_WAVE_DOF * w->srcidx[s]] * 0;
-    if (r) r[w->srcidx[s] - p0] = P->y[RW_WAVE_DOF * w->srcidx[s]]; /* the ring's copy, for the pair's second pass */
+    const PetscScalar v = WaveAddSource(w, P, s, P->f);
+
+    if (r) r[w->srcidx[s] - p0] = v;
   }
 }
 
-/* Interior rows (ghosted false) gather from the ring, shell rows read in place */
+/* Interior rows (ghosted false) gather from the ring, shell rows read in
+   place; in a pair (RwWaveStepBlock()) the first pass's interior rows read
+   in place and fill the ring, the second's gather u_k+1 from it */
 WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   WavePass          *P  = (WavePass *)ctx;
@@ -790,10 +803,7 @@ static PetscErrorCode WaveRestoreCoefficients(RwModel_Wave *w, WavePass *P)
 static void WaveForwardSources(const RwModel_Wave *w, WavePass *P, PetscReal f)
 {
   if (P->nt) RwStreamFence();
-  for (PetscInt s = 0; s < w->nsrcpts; s++) {
-    P->y[RW_WAVE_DOF * w->srcidx[s]] += f * w->srcq[s];
-    P->probe += P->y[RW_WAVE_DOF * w->srcidx[s]] * 0;
-  }
+  for (PetscInt s = 0; s < w->nsrcpts; s++) (void)WaveAddSource(w, P, s, f);
 }
 
 PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
@@ -818,8 +828,8 @@ PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether the model fuses pairs of forward steps (RwWaveStepBlock()): in 2D,
-   where RwStencilRunPassPair() runs, and with the pair's rows in place */
+/* The most forward steps the model fuses (RwWaveStepBlock()): pairs in 2D,
+   where RwStencilRunPassPair() runs */
 PetscInt RwWaveStepBlockMax(PetscInt dim)
 {
   return dim == 2 ? 2 : 1;
