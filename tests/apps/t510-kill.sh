@@ -26,7 +26,7 @@ cell() {
   if run "$nkill" $opts "$@" > "$tmp/$name-killed.txt" 2>&1; then
     echo "FAIL $name: the run was not killed"; exit 1
   fi
-  test -s "$tmp/$name.h5" || { echo "FAIL $name: no checkpoint file survived the kill"; exit 1; }
+  test -s "$tmp/$name.h5" || { echo "FAIL $name: no checkpoint file survived the kill; the killed run said:"; tail -20 "$tmp/$name-killed.txt"; exit 1; }
   run "$nresume" $opts -rw_restart > "$tmp/$name-resumed.txt" 2> "$tmp/$name-resumed.err" || { echo "FAIL $name: the resumed run failed"; cat "$tmp/$name-resumed.err"; exit 1; }
   grep -q "$expect" "$tmp/$name-resumed.err" || { echo "FAIL $name: expected \"$expect\""; cat "$tmp/$name-resumed.err"; exit 1; }
   keys "$tmp/$name-resumed.txt" | cmp -s - "$tmp/full.txt" || { echo "FAIL $name: the resumed gradient differs"; keys "$tmp/$name-resumed.txt" | diff - "$tmp/full.txt"; exit 1; }
