@@ -101,6 +101,7 @@ struct _n_RwStencil {
   PetscInt              l2;        /* the L2 size (bytes) the automatic tile was chosen for; 0 when -rw_stencil_block_rows set it */
   PetscBool             ringwanted; /* RwStencilSetRing(): passes may stage into the ring */
   PetscScalar          *ring;       /* 2 width + 1 slices of staged scalars (stencilring.c) */
+  PetscScalar          *pairring;   /* a second ring, 2D: a pair's second pass gathers from it (RwStencilRunPassPair()) */
   PetscInt              ringslice;  /* scalars from one slice to the next */
   PetscInt              ringsy;     /* the row stride inside a slice */
   PetscInt              ringrows;   /* 3D: the tile of y rows a slice serves (it holds 2 width more) */
@@ -135,8 +136,8 @@ PETSC_EXTERN PetscErrorCode RwStencilHaloBegin(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilHaloEnd(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilRunPass(RwStencil, PetscInt, RwStencilInput[], RwStencilRowFn, void *);
 PETSC_EXTERN PetscErrorCode RwStencilSetInputs(RwStencil, PetscInt);
-PETSC_EXTERN PetscErrorCode RwStencilRunPassPair(RwStencil, RwStencilInput *, RwStencilRowFn, void *, RwStencilInput *, RwStencilRingStageFn, RwStencilRowFn, void *);
-PETSC_EXTERN PetscErrorCode RwStencilAddRing(RwStencil);
+PETSC_EXTERN PetscErrorCode RwStencilRunPassPair(RwStencil, RwStencilInput *, RwStencilRingStageFn, RwStencilRowFn, void *, RwStencilInput *, RwStencilRingStageFn, RwStencilRowFn, void *);
+PETSC_EXTERN PetscErrorCode RwStencilAddPairRings(RwStencil);
 
 /* stencilring.c: interior rows that gather from a ring of staged slices */
 PETSC_EXTERN PetscErrorCode RwStencilSetRing(RwStencil, PetscBool);
@@ -144,6 +145,7 @@ PETSC_EXTERN PetscErrorCode RwStencilRunPassRing(RwStencil, PetscInt, RwStencilI
 PETSC_INTERN PetscErrorCode RwStencilSetUpRing_Private(RwStencil);
 PETSC_INTERN PetscBool      RwStencilInterior_Private(RwStencil, PetscInt[3], PetscInt[3]);
 PETSC_INTERN void           RwStencilForInteriorRing_Private(RwStencil, RwStencilRingStageFn, RwStencilRowFn, void *);
+PETSC_INTERN void           RwStencilRingStage_Private(RwStencil, RwStencilRingStageFn, void *, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil, PetscInt, RwStencilInput[], RwStencilRingStageFn, RwStencilRowFn, void *);
 
 /* stencilsolve.c: the implicit schemes' solver */
@@ -222,20 +224,30 @@ static inline PetscReal RwStencilGhostSign(const RwStencil st, PetscInt d, Petsc
 }
 
 /* Slice c of the ring (c >= 0: a grid index along the last direction) */
-static inline PetscScalar *RwStencilRingSlice(const RwStencil st, PetscInt c)
+static inline PetscScalar *RwStencilRingSliceOf(const RwStencil st, PetscScalar *ring, PetscInt c)
 {
-  return st->ring + (c % (2 * st->width + 1)) * st->ringslice;
+  return ring + (c % (2 * st->width + 1)) * st->ringslice;
 }
 
-/* The ring seen from interior row (i, j, k) of a ring pass */
-static inline RwStencilRingRow RwStencilRingRowAt(const RwStencil st, PetscInt i, PetscInt j, PetscInt k)
+static inline PetscScalar *RwStencilRingSlice(const RwStencil st, PetscInt c)
+{
+  return RwStencilRingSliceOf(st, st->ring, c);
+}
+
+/* A ring (st->ring, or a pair's st->pairring) seen from interior row (i, j, k) of a ring pass */
+static inline RwStencilRingRow RwStencilRingRowOf(const RwStencil st, PetscScalar *ring, PetscInt i, PetscInt j, PetscInt k)
 {
   const PetscInt   w = st->width, c = st->dim > 2 ? k : j, off = (st->dim > 2 ? (j - st->ringj0) * st->ringsy : 0) + w + i - st->own.s[0];
   RwStencilRingRow r;
 
-  for (PetscInt t = -w; t <= w; t++) r.p[w + t] = RwStencilRingSlice(st, c + t) + off;
+  for (PetscInt t = -w; t <= w; t++) r.p[w + t] = RwStencilRingSliceOf(st, ring, c + t) + off;
   r.sy = st->ringsy;
   return r;
+}
+
+static inline RwStencilRingRow RwStencilRingRowAt(const RwStencil st, PetscInt i, PetscInt j, PetscInt k)
+{
+  return RwStencilRingRowOf(st, st->ring, i, j, k);
 }
 
 #endif

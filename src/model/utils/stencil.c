@@ -384,6 +384,7 @@ PetscErrorCode RwStencilDestroy(RwStencil *st)
   if (!st || !*st) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwStencilDestroyHalo_Private(*st));
   PetscCall(PetscFree((*st)->ring));
+  PetscCall(PetscFree((*st)->pairring));
   PetscCall(DMDestroy(&(*st)->fda));
   PetscCall(DMDestroy(&(*st)->da));
   PetscCall(PetscFree(*st));

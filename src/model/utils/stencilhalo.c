@@ -354,34 +354,40 @@ PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil st, PetscInt 
   x's halo is not overlapped with work: level 2's first interior rows read
   level 1's shell.  y1's halo is, with the whole interior.
 
-  With a stage, level 2's interior rows gather y1's scalar from the ring
-  (2 width + 1 rows), and level 1 may stream y1 past the caches: level 1's
-  interior rows put their values in the ring themselves, and the layer
-  stages the rest from y1 (the shell's rows and row ends, written before).
+  With stage2, level 2's interior rows gather y1's scalar from the pair's
+  ring (st->pairring, 2 width + 1 rows), and level 1 may stream y1 past the
+  caches: level 1's interior rows put their values in that ring
+  themselves, and the layer stages the rest from y1 (the shell's rows and
+  row ends, written before).  With stage1, level 1's interior rows gather
+  x's scalar from the layer's ring, staged width rows ahead as in
+  RwStencilRunPassRing().
 */
 
-/* Stages n points of owned row j from i on into its ring slice */
-static void RwStencilRingStagePart(RwStencil st, RwStencilRingStageFn stage, void *ctx, PetscInt i, PetscInt j, PetscInt n)
+/* Stages n points of owned row j from i on into its slice of the pair's ring */
+static void RwStencilPairRingStagePart(RwStencil st, RwStencilRingStageFn stage, void *ctx, PetscInt i, PetscInt j, PetscInt n)
 {
-  if (n > 0) stage(ctx, i, j, 0, n, RwStencilRingSlice(st, j) + st->width + (i - st->own.s[0]));
+  if (n > 0) stage(ctx, i, j, 0, n, RwStencilRingSliceOf(st, st->pairring, j) + st->width + (i - st->own.s[0]));
 }
 
-static void RwStencilForInteriorPair(RwStencil st, RwStencilRowFn fn1, void *ctx1, RwStencilRingStageFn stage2, RwStencilRowFn fn2, void *ctx2)
+static void RwStencilForInteriorPair(RwStencil st, RwStencilRingStageFn stage1, RwStencilRowFn fn1, void *ctx1, RwStencilRingStageFn stage2, RwStencilRowFn fn2, void *ctx2)
 {
   const PetscInt w = st->width, s0 = st->own.s[0], e0 = s0 + st->own.n[0];
   PetscInt       lo[3], hi[3];
 
   if (!RwStencilInterior_Private(st, lo, hi)) return;
+  if (stage1)
+    for (PetscInt c = lo[1] - w; c < lo[1] + w; c++) RwStencilRingStage_Private(st, stage1, ctx1, c, 1);
   if (stage2)
-    for (PetscInt j = lo[1] - w; j < lo[1]; j++) RwStencilRingStagePart(st, stage2, ctx2, s0, j, e0 - s0);
+    for (PetscInt j = lo[1] - w; j < lo[1]; j++) RwStencilPairRingStagePart(st, stage2, ctx2, s0, j, e0 - s0);
   for (PetscInt j = lo[1]; j < hi[1] + w; j++) {
     if (j < hi[1]) {
+      if (stage1) RwStencilRingStage_Private(st, stage1, ctx1, j + w, 1); /* x's row j + w, an owned row */
       fn1(ctx1, lo[0], j, 0, hi[0] - lo[0], PETSC_FALSE);
       if (stage2) { /* the row's ends, from level 1's shell */
-        RwStencilRingStagePart(st, stage2, ctx2, s0, j, lo[0] - s0);
-        RwStencilRingStagePart(st, stage2, ctx2, hi[0], j, e0 - hi[0]);
+        RwStencilPairRingStagePart(st, stage2, ctx2, s0, j, lo[0] - s0);
+        RwStencilPairRingStagePart(st, stage2, ctx2, hi[0], j, e0 - hi[0]);
       }
-    } else if (stage2) RwStencilRingStagePart(st, stage2, ctx2, s0, j, e0 - s0); /* level 1's shell rows above */
+    } else if (stage2) RwStencilPairRingStagePart(st, stage2, ctx2, s0, j, e0 - s0); /* level 1's shell rows above */
     if (j - w >= lo[1]) fn2(ctx2, lo[0], j - w, 0, hi[0] - lo[0], PETSC_FALSE);
   }
 }
@@ -396,6 +402,7 @@ static void RwStencilForInteriorPair(RwStencil st, RwStencilRowFn fn1, void *ctx
   Input Parameters:
 + st     - the layer
 . in1    - the first pass's input (in1->g, a state)
+. stage1 - NULL, or the first pass's ring stage: its interior rows then gather from the layer's ring (RwStencilRingRowAt())
 . fn1    - its rows; they write y1 and must leave every row they return from final (sources included)
 . ctx1   - fn1's context
 . in2    - the second pass's input: in2->g is y1, which fn1 writes
@@ -407,22 +414,24 @@ static void RwStencilForInteriorPair(RwStencil st, RwStencilRowFn fn1, void *ctx
   fn1 and fn2 see their inputs as in RwStencilRunPass(), with in1 in the
   layer's work vector 0 and in2 in work vector 1.  Without stage2, fn1
   must write y1 with ordinary stores: fn2 reads it back from cache.  With
-  stage2 (the layer set up with its ring), fn2's interior rows gather from
-  the ring (RwStencilRingRowAt()) and fn1's interior rows must put into
-  it what stage2 would stage from their row (RwStencilRingSlice(st, j) +
+  stage2 (the layer given its rings, RwStencilAddPairRings()), fn2's
+  interior rows gather from the pair's ring (RwStencilRingRowOf(st,
+  st->pairring, ...)) and fn1's interior rows must put into it what stage2
+  would stage from their row (RwStencilRingSliceOf(st, st->pairring, j) +
   width + i - first owned x); the layer stages the rest from y1, which fn1
-  may then stream (the layer fences it before reading it back).
+  may then stream (the layer fences it before reading it back).  The
+  interior rows run over the interior's x range (the shell has the ends).
 
   Level: developer
 
 .seealso: RwStencilRunPass(), RwStencilRunPassRing()
 @*/
-PetscErrorCode RwStencilRunPassPair(RwStencil st, RwStencilInput *in1, RwStencilRowFn fn1, void *ctx1, RwStencilInput *in2, RwStencilRingStageFn stage2, RwStencilRowFn fn2, void *ctx2)
+PetscErrorCode RwStencilRunPassPair(RwStencil st, RwStencilInput *in1, RwStencilRingStageFn stage1, RwStencilRowFn fn1, void *ctx1, RwStencilInput *in2, RwStencilRingStageFn stage2, RwStencilRowFn fn2, void *ctx2)
 {
   PetscFunctionBegin;
   PetscCheck(st->dim == 2, PetscObjectComm((PetscObject)st->model), PETSC_ERR_SUP, "Two steps in one pass on a %" PetscInt_FMT "D stencil grid: 2D only", st->dim);
   PetscCheck(st->ninputs >= 2, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Two steps in one pass need a stencil grid set up for 2 inputs, not %" PetscInt_FMT, st->ninputs);
-  PetscCheck(!stage2 || st->ring, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Two steps in one pass through the ring need a stencil grid set up with its ring");
+  PetscCheck(!(stage1 || stage2) || st->pairring, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Two steps in one pass through rings need RwStencilAddPairRings()");
   PetscCall(RwStencilHaloBegin(st, 0, in1->g));
   PetscCall(VecGetArrayRead(in1->g, &in1->ga));
   PetscCall(RwStencilHaloEnd_Private(st, 0, in1->g, PETSC_FALSE));
@@ -431,7 +440,7 @@ PetscErrorCode RwStencilRunPassPair(RwStencil st, RwStencilInput *in1, RwStencil
   RwStreamFence(); /* y1's shell rows, which the halo sends and the stage reads */
   PetscCall(RwStencilHaloBegin(st, 1, in2->g));
   PetscCall(VecGetArrayRead(in2->g, &in2->ga));
-  RwStencilForInteriorPair(st, fn1, ctx1, stage2, fn2, ctx2);
+  RwStencilForInteriorPair(st, stage1, fn1, ctx1, stage2, fn2, ctx2);
   RwStreamFence(); /* y1's interior rows, which the edge band's copy reads */
   PetscCall(RwStencilHaloEnd_Private(st, 1, in2->g, PETSC_FALSE));
   PetscCall(VecGetArrayRead(st->work[1], &in2->la));

@@ -46,24 +46,27 @@ PetscErrorCode RwStencilSetRing(RwStencil st, PetscBool ring)
 }
 
 /*@C
-  RwStencilAddRing - allocates the ring after RwStencilSetUp(), for a layer
-  set up without it whose model learns only then that a pass needs it (a
-  pair of passes, RwStencilRunPassPair()); nothing where it has one
+  RwStencilAddPairRings - after RwStencilSetUp(), for a layer whose model
+  learns only then that it runs pairs of passes (RwStencilRunPassPair(),
+  2D): the ring a pair's first pass may gather from (the layer's own) and
+  the one its second pass gathers from; nothing where they exist
 
   Logically collective
 
   Level: developer
 
-.seealso: RwStencilSetRing()
+.seealso: RwStencilSetRing(), RwStencilRunPassPair()
 @*/
-PetscErrorCode RwStencilAddRing(RwStencil st)
+PetscErrorCode RwStencilAddPairRings(RwStencil st)
 {
   PetscFunctionBegin;
-  PetscCheck(st->setupcalled, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Call RwStencilSetUp() before RwStencilAddRing()");
+  PetscCheck(st->setupcalled && st->dim == 2, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "RwStencilAddPairRings() is for a 2D stencil grid, after RwStencilSetUp()");
   PetscCheck(st->width <= RW_STENCIL_MAX_D2_RADIUS, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "A ring of stencil width %" PetscInt_FMT ": at most %d", st->width, RW_STENCIL_MAX_D2_RADIUS);
-  if (st->ring) PetscFunctionReturn(PETSC_SUCCESS);
-  st->ringwanted = PETSC_TRUE;
-  PetscCall(RwStencilSetUpRing_Private(st));
+  if (!st->ring) {
+    st->ringwanted = PETSC_TRUE;
+    PetscCall(RwStencilSetUpRing_Private(st));
+  }
+  if (!st->pairring) PetscCall(PetscCalloc1((2 * st->width + 1) * st->ringslice, &st->pairring)); /* the first ring's geometry */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -135,7 +138,7 @@ static void RwStencilRingStageRow(RwStencil st, RwStencilRingStageFn stage, void
 }
 
 /* Stages slice c: 2D the owned row c, 3D nrows rows of plane c from ringj0 */
-static void RwStencilRingStage(RwStencil st, RwStencilRingStageFn stage, void *ctx, PetscInt c, PetscInt nrows)
+PETSC_INTERN void RwStencilRingStage_Private(RwStencil st, RwStencilRingStageFn stage, void *ctx, PetscInt c, PetscInt nrows)
 {
   PetscScalar *dst = RwStencilRingSlice(st, c);
 
@@ -160,9 +163,9 @@ PETSC_INTERN void RwStencilForInteriorRing_Private(RwStencil st, RwStencilRingSt
   for (PetscInt j0 = lo[1], j1; j0 < hi[1]; j0 = j1) {
     j1         = st->dim > 2 ? PetscMin(j0 + st->ringrows, hi[1]) : hi[1];
     st->ringj0 = j0 - w;
-    for (PetscInt c = lo[L] - w; c < lo[L] + w; c++) RwStencilRingStage(st, stage, ctx, c, j1 - j0 + 2 * w);
+    for (PetscInt c = lo[L] - w; c < lo[L] + w; c++) RwStencilRingStage_Private(st, stage, ctx, c, j1 - j0 + 2 * w);
     for (PetscInt c = lo[L]; c < hi[L]; c++) {
-      RwStencilRingStage(st, stage, ctx, c + w, j1 - j0 + 2 * w);
+      RwStencilRingStage_Private(st, stage, ctx, c + w, j1 - j0 + 2 * w);
       if (st->dim == 2) fn(ctx, i0, c, 0, n, PETSC_FALSE);
       else
         for (PetscInt j = j0; j < j1; j++) fn(ctx, i0, j, c, n, PETSC_FALSE);

@@ -630,12 +630,11 @@ static PetscErrorCode WaveDefaultTimeStep(RwModel model)
   pairs in 2D where asked; by default at orders 2 and 4 where a rank's state
   is past the caches (-rw_kernel_stream_stores' size), where the pair's
   saved reads pay.  Two ranks, 2D, CPU ns a grid point a step, single / pair,
-  two runs: order 2 2048^2 1.32-1.44 / 1.04-1.09, 4096^2 1.40-1.43 /
-  1.06-1.08; order 4 2048^2 1.51-1.55 / 1.34, 4096^2 1.45-1.51 / 1.24-1.27;
-  order 8, whose single steps gather from the ring where a pair's first
-  pass reads in place, 1.68-1.81 / 1.83-1.94.  A pair's second pass
-  exchanges its own halo (a second ghosted work vector) and gathers from
-  the ring, which the layer then holds at every order
+  four runs: order 2 2048^2 1.25-1.76 / 1.04-1.25, 4096^2 1.18-1.43 /
+  1.03-1.08; order 4 2048^2 1.49-1.69 / 1.34-1.41, 4096^2 1.31-1.58 /
+  1.20-1.28; order 8, bound by its Laplacian, 1.61-1.82 / 1.65-1.90.  A
+  pair's second pass exchanges its own halo (a second ghosted work vector)
+  and gathers from the pair's ring
 */
 static PetscErrorCode WaveSetUpStepBlock(RwModel model)
 {
@@ -651,7 +650,7 @@ static PetscErrorCode WaveSetUpStepBlock(RwModel model)
   }
   if (model->stepblock > 1) {
     PetscCall(RwStencilSetInputs(w->st, 2));
-    PetscCall(RwStencilAddRing(w->st)); /* the pair's second pass gathers u_k+1 from it */
+    PetscCall(RwStencilAddPairRings(w->st)); /* the pair's second pass gathers u_k+1 from one, its first u_k from the other at order 8 */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

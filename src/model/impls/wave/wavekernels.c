@@ -32,8 +32,8 @@
   the layer's, from set-up); the NaN flag is the sum of the results times 0.
 
   A pair of forward steps (RwWaveStepBlock(), 2D) runs the forward's rows
-  twice in one sweep: the first step's in place, also filling the ring
-  with u_k+1, the second's from the ring with u_k from x_k.
+  twice in one sweep: the first step's as a single step's, also filling
+  the pair's ring with u_k+1, the second's from that ring with u_k from x_k.
 */
 #include "waveimpl.h"
 #include <string.h>
@@ -55,7 +55,6 @@ typedef struct {
   const PetscScalar *u, *un;            /* owned x_k, x_k+1 (tangent, adjoint) */
   PetscScalar       *y, *gm;
   PetscBool          nt;                /* the forward streams y (RwModelStreamStores()) */
-  PetscBool          inplace;           /* the forward's interior rows read in place, not from the ring (a pair's first pass) */
   PetscBool          ringout;           /* a pair's first pass: its interior rows also keep u+ in the ring, for the second */
   RwStencilInput    *xk;                /* a pair's second pass: the pair's input x_k, whose u_k its interior rows take; NULL otherwise */
   const RwModel_Wave *src;              /* the forward adds the sources at each row's end (a pair's first pass), or NULL */
@@ -392,10 +391,11 @@ WAVE_INLINE PetscScalar WaveForwardRingValue(const PetscInt D, const PetscInt R,
 }
 
 /* The forward at point i of a ring row, stored; returns the NaN probe's flag */
-WAVE_INLINE int WaveForwardRingAt(const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscInt i)
+WAVE_INLINE int WaveForwardRingAt(const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscScalar *restrict r, PetscInt i)
 {
   const PetscScalar v = WaveForwardRingValue(D, R, L2, W, rr, up, ia, c1, c2, i);
 
+  if (r) r[i] = v;
   y[RW_WAVE_DOF * i]     = v;
   y[RW_WAVE_DOF * i + 1] = WaveRingA(L2, rr, up, R, i);
   return RW_PROBE_BAD(v);
@@ -415,7 +415,7 @@ WAVE_INLINE int WaveForwardRingAt(const PetscInt D, const PetscInt R, const Pets
    into a local array, then each point (u+, a) is streamed; the compiler's
    loop stores them interleaved directly, which a streamed store cannot be
    told to; ORs the NaN probe's flags into lane (WAVE_LANE_FLAGS) */
-WAVE_INLINE void WaveForwardRingStream(const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscInt i, int *restrict lane)
+WAVE_INLINE void WaveForwardRingStream(const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscScalar *restrict r, PetscInt i, int *restrict lane)
 {
   PetscScalar v[RW_PREFETCH_BLOCK];
   int         blk = 0;
@@ -427,15 +427,18 @@ WAVE_INLINE void WaveForwardRingStream(const PetscInt D, const PetscInt R, const
     else blk |= RW_PROBE_BAD(v[t]);
   }
   lane[0] |= blk;
+  if (r)
+    for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) r[i + t] = v[t];
   for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) RwStreamPair(y + RW_WAVE_DOF * (i + t), v[t], WaveRingA(L2, rr, up, R, i + t));
 }
 
-/* L2: a pair's second pass, its own u_k+1 from the ring and u_k from x_k (U) */
-WAVE_INLINE void WaveRowForwardRing(const PetscInt D, const PetscInt R, const PetscBool L2, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_)
+/* L2: a pair's second pass, its own u_k+1 from the ring and u_k from x_k
+   (U); r_: NULL, or where a pair's first pass keeps u+ for its second */
+WAVE_INLINE void WaveRowForwardRing(const PetscInt D, const PetscInt R, const PetscBool L2, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *r_)
 {
   const WaveWeights  W  = WaveWeightsOf(P);
   const PetscScalar *restrict up = U.p, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_;
-  PetscScalar       *restrict y   = y_;
+  PetscScalar       *restrict y   = y_, *restrict r = r_;
   int                bad = 0, lane[RW_PREFETCH_BLOCK] = {0}; /* the blocks' flags, OR-ed across the lanes once a row */
   PetscInt           i   = 0;
 
@@ -447,18 +450,18 @@ WAVE_INLINE void WaveRowForwardRing(const PetscInt D, const PetscInt R, const Pe
     RwPrefetchRead(c1 + f, 1);
     RwPrefetchRead(c2 + f, 1);
     if (P->nt) {
-      WaveForwardRingStream(D, R, L2, &W, &rr, up, ia, c1, c2, y, i, lane);
+      WaveForwardRingStream(D, R, L2, &W, &rr, up, ia, c1, c2, y, r, i, lane);
       continue;
     }
     RwPrefetchWrite(y + RW_WAVE_DOF * f, RW_WAVE_DOF);
 #pragma GCC ivdep
     for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) {
-      if (WAVE_LANE_FLAGS(R)) lane[t] |= WaveForwardRingAt(D, R, L2, &W, &rr, up, ia, c1, c2, y, i + t);
-      else bad |= WaveForwardRingAt(D, R, L2, &W, &rr, up, ia, c1, c2, y, i + t);
+      if (WAVE_LANE_FLAGS(R)) lane[t] |= WaveForwardRingAt(D, R, L2, &W, &rr, up, ia, c1, c2, y, r, i + t);
+      else bad |= WaveForwardRingAt(D, R, L2, &W, &rr, up, ia, c1, c2, y, r, i + t);
     }
   }
 #pragma GCC ivdep
-  for (; i < n; i++) bad |= WaveForwardRingAt(D, R, L2, &W, &rr, up, ia, c1, c2, y, i);
+  for (; i < n; i++) bad |= WaveForwardRingAt(D, R, L2, &W, &rr, up, ia, c1, c2, y, r, i);
   for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) bad |= lane[t];
   P->probe += RwProbeValue(bad);
 }
@@ -626,8 +629,8 @@ static void WaveRowSources(WavePass *P, PetscInt p0, PetscInt n, PetscScalar *r)
 }
 
 /* Interior rows (ghosted false) gather from the ring, shell rows read in
-   place; in a pair (RwWaveStepBlock()) the first pass's interior rows read
-   in place and fill the ring, the second's gather u_k+1 from it */
+   place; in a pair (RwWaveStepBlock()) the first pass's interior rows also
+   fill the pair's ring, the second's gather u_k+1 from it */
 WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
   WavePass          *P  = (WavePass *)ctx;
@@ -636,11 +639,11 @@ WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   RwStencilRow       U  = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k);
   const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
-  PetscScalar       *r  = !ghosted && P->ringout ? RwStencilRingSlice(st, j) + st->width + (i - st->own.s[0]) : NULL; /* 2D */
+  PetscScalar       *r  = !ghosted && P->ringout ? RwStencilRingSliceOf(st, st->pairring, j) + st->width + (i - st->own.s[0]) : NULL; /* 2D */
 
 #define WAVE_FWD(D, R) \
-  (!ghosted && P->xk ? WaveRowForwardRing(D, R, PETSC_TRUE, P, n, RwStencilRingRowAt(st, i, j, k), RwStencilInputRow(st, P->xk, RW_WAVE_DOF, PETSC_FALSE, i, j, k), ia, c1, c2, y) : \
-   !ghosted && WAVE_RING_FT(D, R) && !P->inplace ? WaveRowForwardRing(D, R, PETSC_FALSE, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y) : \
+  (!ghosted && P->xk ? WaveRowForwardRing(D, R, PETSC_TRUE, P, n, RwStencilRingRowOf(st, st->pairring, i, j, k), RwStencilInputRow(st, P->xk, RW_WAVE_DOF, PETSC_FALSE, i, j, k), ia, c1, c2, y, NULL) : \
+   !ghosted && WAVE_RING_FT(D, R) ? WaveRowForwardRing(D, R, PETSC_FALSE, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y, r) : \
    P->nt ? WaveRowForward(isa, D, R, PETSC_TRUE, P, n, U, ia, c1, c2, y, r) : WaveRowForward(isa, D, R, PETSC_FALSE, P, n, U, ia, c1, c2, y, r))
   WAVE_DISPATCH(WAVE_FWD);
 #undef WAVE_FWD
@@ -838,18 +841,18 @@ PetscInt RwWaveStepBlockMax(PetscInt dim)
 /*
   Steps k and k+1 in one sweep over the rows (RwStencilRunPassPair()): the
   second step reads u_k and the fields from cache and gathers u_k+1 from
-  the stencil layer's ring, where the first step's interior rows put it as
-  they compute it (the layer stages the rest: the shell's rows and row
-  ends).  So a pair moves 72 B a point for two steps (x_k 16, fields 24,
-  x_k+1 and x_k+2 16 each, both streamed past the caches where a single
-  step's output would be) against 112.  The first step's sources are added
-  at the end of each row, in x_k+1 and the ring, before the second step
-  reads the row; the second's after the pass, as a single step's.  The
-  first pass's interior rows run in place, the second's from the ring.
-  The bits of two RwWaveStep() calls.  Written with ordinary stores and
-  read back, x_k+1 had cost 16 B more (its write-allocate read): two ranks,
-  2D, CPU ns a grid point a step, that pair / this one, order 2 4096^2
-  1.20-1.24 / 1.06-1.08, order 4 1.30-1.36 / 1.24-1.27
+  the pair's ring, where the first step's interior rows put it as they
+  compute it (the layer stages the rest: the shell's rows and row ends).
+  The first step runs a single step's rows (at order 8 from the layer's
+  own ring).  So a pair moves 72 B a point for two steps (x_k 16, fields
+  24, x_k+1 and x_k+2 16 each, both streamed past the caches where a
+  single step's output would be) against 112.  The first step's sources
+  are added at the end of each row, in x_k+1 and the ring, before the
+  second step reads the row; the second's after the pass, as a single
+  step's.  The bits of two RwWaveStep() calls.  Written with ordinary
+  stores and read back, x_k+1 had cost 16 B more (its write-allocate
+  read): two ranks, 2D, CPU ns a grid point a step, that pair / this one,
+  order 2 4096^2 1.20-1.24 / 1.06-1.08, order 4 1.30-1.36 / 1.24-1.27
 */
 PetscErrorCode RwWaveStepBlock(RwModel model, PetscInt64 k, PetscInt T, Vec u, Vec unew[])
 {
@@ -866,14 +869,13 @@ PetscErrorCode RwWaveStepBlock(RwModel model, PetscInt64 k, PetscInt T, Vec u, V
   PetscCall(VecGetArray(unew[0], &P1.y));
   PetscCall(VecGetArray(unew[1], &P2.y));
   PetscCall(VecGetLocalSize(unew[1], &nl));
-  P1.inplace = PETSC_TRUE;
   P1.ringout = PETSC_TRUE;
   P2.xk      = &P1.in[0];
   P1.src     = w;
   P1.f       = RwWaveSourceValue(model, k);
   P1.nt      = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P1.y);
   P2.nt      = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P2.y);
-  PetscCall(RwStencilRunPassPair(w->st, &P1.in[0], WaveForwardRowVariants[model->isa], &P1, &P2.in[0], WaveRingStageVariants[model->isa], WaveForwardRowVariants[model->isa], &P2));
+  PetscCall(RwStencilRunPassPair(w->st, &P1.in[0], WaveForwardRing(model) ? WaveRingStageVariants[model->isa] : NULL, WaveForwardRowVariants[model->isa], &P1, &P2.in[0], WaveRingStageVariants[model->isa], WaveForwardRowVariants[model->isa], &P2));
   WaveForwardSources(w, &P2, RwWaveSourceValue(model, k + 1));
   PetscCall(VecRestoreArray(unew[1], &P2.y));
   PetscCall(VecRestoreArray(unew[0], &P1.y));
