@@ -587,13 +587,50 @@ static PetscErrorCode RwAdjointStepFrom(RwAdjoint adj, PetscInt64 k, PetscInt T)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether forward passes take pairs: where the model fuses them, but not
+   under a stop test, which may end the run between the two */
+static PetscBool RwAdjointPairs(RwAdjoint adj)
+{
+  return (PetscBool)(adj->X && !adj->stoptest && !(adj->stopsteady > 0));
+}
+
+/* The state of step t of a pass (0 or 1) into W, x_k into T: the first,
+   x_k+1 from T; a pair's second, x_k+1 from X, while X takes x_(k-1) */
+static void RwAdjointTakeState(RwAdjoint adj, PetscInt t)
+{
+  Vec old = adj->T;
+
+  if (t == 0) {
+    RwVecSwap(adj->W, adj->T);
+    return;
+  }
+  adj->T = adj->W;
+  adj->W = adj->X;
+  adj->X = old;
+}
+
+/* W holds x_k+1: the stop test, the objective and the monitors in a first
+   sweep (a recomputation's monitors otherwise), the NaN check */
+static PetscErrorCode RwAdjointStepDone(RwAdjoint adj, RwRun *run, PetscInt64 k)
+{
+  PetscFunctionBegin;
+  if (k + 1 > run->reached) {
+    PetscCall(RwAdjointMaybeStop(adj, run, k + 1));
+    PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
+    run->reached = k + 1;
+    PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_FORWARD, k + 1, adj->W));
+    RwAdjointMaybeKill(adj, adj->killat, run->reached);
+  } else PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_RECOMPUTE, k + 1, adj->W));
+  PetscCall(RwAdjointCheckFiniteEvery(adj, k + 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The steps of a pass, forward sweep or recomputation: pairs where the model
-   fuses them (RwAdjointStepFrom()), but not under a stop test, which may end
-   the run between the two; each step's state then goes through the same
-   bookkeeping, in order, as if it had been taken alone */
+   fuses them (RwAdjointStepFrom(), RwAdjointPairs()); each step's state then
+   goes through the same bookkeeping, in order, as if it had been taken alone */
 PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a, PetscInt64 b)
 {
-  const PetscBool pairs = (PetscBool)(adj->X && !adj->stoptest && !(adj->stopsteady > 0));
+  const PetscBool pairs = RwAdjointPairs(adj);
   PetscLogDouble  t0, t1;
   PetscInt        T = 0, t = 0; /* the pass's steps, and which of them k is */
 
@@ -606,22 +643,8 @@ PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a,
       t = 0;
       PetscCall(RwAdjointStepFrom(adj, k, T));
     }
-    if (t == 0) RwVecSwap(adj->W, adj->T); /* W = x_k+1, T = x_k */
-    else {                                 /* a pair's second: W = x_k+1 from X, T = x_k; X takes x_(k-1) */
-      Vec old = adj->T;
-
-      adj->T = adj->W;
-      adj->W = adj->X;
-      adj->X = old;
-    }
-    if (k + 1 > run->reached) {
-      PetscCall(RwAdjointMaybeStop(adj, run, k + 1));
-      PetscCall(RwObjectiveEvaluate(adj->obj, k + 1, adj->W));
-      run->reached = k + 1;
-      PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_FORWARD, k + 1, adj->W));
-      RwAdjointMaybeKill(adj, adj->killat, run->reached);
-    } else PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_RECOMPUTE, k + 1, adj->W));
-    PetscCall(RwAdjointCheckFiniteEvery(adj, k + 1));
+    RwAdjointTakeState(adj, t);
+    PetscCall(RwAdjointStepDone(adj, run, k));
     if (k + 1 == run->n) b = k + 1; /* stopped, or at the end */
   }
   run->w = b;
@@ -779,6 +802,62 @@ static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
   PetscCall(PetscTime(&t1));
   adj->counts.seconds_reverse += t1 - t0;
   adj->counts.reverse_steps++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The schedule's action i after the one just taken (0: the next), without taking it */
+static PetscErrorCode RwAdjointPeekAction(RwAdjoint adj, RwRun *run, PetscInt i, RwAction *act, PetscBool *known)
+{
+  PetscFunctionBegin;
+  *known = PETSC_TRUE;
+  if (run->hasnext && i == 0) *act = run->next;
+  else PetscCall(RwSchedulePeek(adj->sched, run->hasnext ? i - 1 : i, act, known));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  ADVANCE k -> k+1, STORE x_k+1, ADVANCE k+1 -> k+2 as one pair of steps
+  (store-all's sweep, and any stretch that keeps every state): x_k+1 and
+  x_k+2 come from one pass, and the actions' effects follow in their
+  order (x_k+1's bookkeeping, the STORE, x_k+2's bookkeeping), the kill
+  hooks counting the three actions as the loop does.  Not where the second
+  ADVANCE would end the run, whose last steps the sweep ends specially.
+  fused says whether it did; act is the ADVANCE just taken
+*/
+static PetscErrorCode RwAdjointAdvanceStoring(RwAdjoint adj, RwRun *run, const RwAction *act, PetscBool *fused)
+{
+  RwAction       store, next;
+  PetscBool      known[2];
+  PetscLogDouble t0, t1, s0, s1;
+
+  PetscFunctionBegin;
+  *fused = PETSC_FALSE;
+  if (!RwAdjointPairs(adj) || act->b != act->a + 1 || act->b + 1 >= run->n) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwAdjointPeekAction(adj, run, 0, &store, &known[0]));
+  PetscCall(RwAdjointPeekAction(adj, run, 1, &next, &known[1]));
+  if (!known[0] || !known[1] || store.type != RW_ACTION_STORE || store.a != act->b || next.type != RW_ACTION_ADVANCE || next.a != act->b || next.b != act->b + 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(run->w == act->a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to advance from step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, act->a, run->w);
+  *fused = PETSC_TRUE;
+  PetscCall(PetscTime(&t0));
+  PetscCall(RwAdjointStepFrom(adj, act->a, 2));
+  RwAdjointTakeState(adj, 0);
+  PetscCall(RwAdjointStepDone(adj, run, act->a));
+  run->w = act->b;
+  PetscCall(PetscTime(&s0));
+  RwAdjointMaybeKill(adj, adj->killaction, run->action);
+  PetscCall(RwAdjointNextAction(adj, run, &store));
+  run->action++;
+  PetscCall(RwAdjointStore_Private(adj, run, &store));
+  PetscCall(RwAdjointPrefetchNext(adj, run, &store));
+  PetscCall(PetscTime(&s1));
+  RwAdjointMaybeKill(adj, adj->killaction, run->action);
+  PetscCall(RwAdjointNextAction(adj, run, &next));
+  run->action++;
+  RwAdjointTakeState(adj, 1);
+  PetscCall(RwAdjointStepDone(adj, run, next.a));
+  run->w = next.b;
+  PetscCall(PetscTime(&t1));
+  adj->counts.seconds_forward += (t1 - t0) - (s1 - s0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1045,7 +1124,12 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
     PetscCall(RwAdjointNextAction(adj, &run, &act));
     run.action++;
     switch (act.type) {
-    case RW_ACTION_ADVANCE: PetscCall(RwAdjointAdvance_Private(adj, &run, act.a, act.b)); break;
+    case RW_ACTION_ADVANCE: {
+      PetscBool fused;
+
+      PetscCall(RwAdjointAdvanceStoring(adj, &run, &act, &fused));
+      if (!fused) PetscCall(RwAdjointAdvance_Private(adj, &run, act.a, act.b));
+    } break;
     case RW_ACTION_STORE: PetscCall(RwAdjointStore_Private(adj, &run, &act)); break;
     case RW_ACTION_RESTORE: PetscCall(RwAdjointRestore(adj, &run, &act)); break;
     case RW_ACTION_FREE: PetscCall(RwStoreFree(adj->store[act.level], act.slot)); break;

@@ -72,6 +72,17 @@ for np2 in 1 3 4; do
   cell "reverse2to$np2" 2 $np2 "resumes the reverse sweep after step" -rw_debug_kill_at_reverse 12
 done
 
+# the wave model in pairs of steps (RwModelStepBlock()): store-all's sweep
+# fuses ADVANCE, STORE, ADVANCE; kills inside that triple (actions 20-22)
+# and during the reverse sweep resume from the same checkpoints, to the bit
+heat="$base"
+base="-rw_model_type wave -rw_wave_dim 2 -da_grid_x 61 -da_grid_y 47 -rw_steps 41 -rw_model_step_block 2 -rw_schedule_type storeall"
+run 2 $base > "$tmp/full.txt"
+cell "wave-pairs-store" 2 2 "resumes the forward sweep at step 9 " -rw_debug_kill_at_action 21
+cell "wave-pairs-advance" 2 2 "resumes the forward sweep at step 10 " -rw_debug_kill_at_action 22
+cell "wave-pairs-reverse" 2 2 "resumes the reverse sweep after step 13 " -rw_debug_kill_at_reverse 10
+base="$heat"
+
 # one rank of a longer run killed from outside, wherever the run is; a run
 # that ended before the kill landed (a fast machine) is tried again sooner
 long="-da_grid_x 128 -da_grid_y 128 -rw_steps 300 -rw_heat_scheme crank-nicolson -rw_schedule_type revolve -rw_schedule_ram_slots 8"

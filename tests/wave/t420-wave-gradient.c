@@ -39,6 +39,7 @@ static const char *settings[] = {
   "-rw_schedule_type revolve -rw_schedule_ram_slots 2 -rw_store_type hdf5",
   "-rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 3 -rw_schedule_costs 1,1,2,2",
   /* 2D only: forward sweeps in pairs of steps a pass (RwModelStepBlock()) */
+  "-rw_model_step_block 2 -rw_schedule_type storeall", /* ADVANCE, STORE, ADVANCE fused */
   "-rw_model_step_block 2 -rw_schedule_type revolve -rw_schedule_ram_slots 3",
   "-rw_model_step_block 2 -rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 3 -rw_schedule_costs 1,1,2,2",
 };
