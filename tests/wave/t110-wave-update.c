@@ -374,6 +374,24 @@ START_TEST(test_pairs)
 }
 END_TEST
 
+/* The default block is the same on every rank, whose shares of the grid
+   may fall either side of the size that turns pairs on: 512 x 383 points,
+   split 128 / 128 / 127 rows on 3 ranks, against 1 MiB (128 rows) a
+   rank.  Ranks that chose apart called collective passes apart and hung */
+START_TEST(test_step_block_agrees)
+{
+  RwModel  model;
+  PetscInt T, lo, hi;
+
+  RW_CHECK(rw_test_model_type("wave", "-rw_wave_dim 2 -rw_wave_nbl 4 -da_grid_x 512 -da_grid_y 383 -da_processors_x 1 -rw_kernel_stream_stores 1", &model));
+  RW_CHECK(RwModelGetStepBlock(model, &T));
+  ck_assert_int_eq(MPI_Allreduce(&T, &lo, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD), MPI_SUCCESS);
+  ck_assert_int_eq(MPI_Allreduce(&T, &hi, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD), MPI_SUCCESS);
+  rw_assert_all(lo == hi && T == 2, "the ranks chose blocks of %d to %d steps; expected 2 on every rank", (int)lo, (int)hi);
+  RW_CHECK(RwModelDestroy(&model));
+}
+END_TEST
+
 /* -rw_model_step_block: values out of range, and models that do not fuse, are refused by name */
 START_TEST(test_step_block_input)
 {
@@ -478,6 +496,7 @@ Suite *rw_test_suite(void)
   tcase_add_test(tc, test_nan_probe);
   tcase_add_test(tc, test_pairs);
   tcase_add_test(tc, test_step_block_input);
+  tcase_add_test(tc, test_step_block_agrees);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -643,9 +643,10 @@ static PetscErrorCode WaveSetUpStepBlock(RwModel model)
 
   PetscFunctionBegin;
   PetscCheck(model->stepblock <= max, PetscObjectComm((PetscObject)model), PETSC_ERR_SUP, "-rw_model_step_block %" PetscInt_FMT ": the wave model fuses at most %" PetscInt_FMT " step%s a pass in %" PetscInt_FMT "D", model->stepblock, max, max > 1 ? "s" : "", w->dim);
-  if (!model->stepblock) {
-    const PetscInt64 bytes = (PetscInt64)RW_WAVE_DOF * sizeof(PetscScalar) * w->st->own.n[0] * w->st->own.n[1] * w->st->own.n[2];
+  if (!model->stepblock) { /* every rank must choose alike (a pair's halos are collective): by the largest rank's state */
+    PetscInt64 bytes = (PetscInt64)RW_WAVE_DOF * sizeof(PetscScalar) * w->st->own.n[0] * w->st->own.n[1] * w->st->own.n[2];
 
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)model)));
     model->stepblock = max > 1 && w->r <= 2 && model->streammin >= 0 && bytes >= model->streammin ? max : 1;
   }
   if (model->stepblock > 1) {
