@@ -135,9 +135,8 @@ PETSC_EXTERN PetscErrorCode RwStencilLaplacianBound(RwStencil, PetscInt, PetscRe
 PETSC_EXTERN PetscErrorCode RwStencilHaloBegin(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilHaloEnd(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilRunPass(RwStencil, PetscInt, RwStencilInput[], RwStencilRowFn, void *);
-PETSC_EXTERN PetscErrorCode RwStencilSetInputs(RwStencil, PetscInt);
 PETSC_EXTERN PetscErrorCode RwStencilRunPassPair(RwStencil, RwStencilInput *, RwStencilRingStageFn, RwStencilRowFn, void *, RwStencilInput *, RwStencilRingStageFn, RwStencilRowFn, void *);
-PETSC_EXTERN PetscErrorCode RwStencilAddPairRings(RwStencil);
+PETSC_EXTERN PetscErrorCode RwStencilSetUpPair(RwStencil);
 
 /* stencilring.c: interior rows that gather from a ring of staged slices */
 PETSC_EXTERN PetscErrorCode RwStencilSetRing(RwStencil, PetscBool);

@@ -78,28 +78,6 @@ PETSC_INTERN PetscErrorCode RwStencilDestroyHalo_Private(RwStencil st)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*@C
-  RwStencilSetInputs - raises how many inputs a pass exchanges halos of,
-  after RwStencilSetUp() (when the need is known only once the grid is):
-  each new input gets its halo and ghosted work vector
-
-  Collective
-
-  Level: developer
-
-.seealso: RwStencilSetUp(), RwStencilRunPassPair()
-@*/
-PetscErrorCode RwStencilSetInputs(RwStencil st, PetscInt ninputs)
-{
-  PetscFunctionBegin;
-  PetscCheck(st->setupcalled, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Call RwStencilSetUp() before RwStencilSetInputs()");
-  PetscCheck(ninputs <= RW_STENCIL_MAX_INPUTS, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "A pass with %" PetscInt_FMT " inputs: expected at most %d", ninputs, RW_STENCIL_MAX_INPUTS);
-  if (ninputs <= st->ninputs) PetscFunctionReturn(PETSC_SUCCESS);
-  st->ninputs = ninputs;
-  PetscCall(RwStencilCreateHalo_Private(st));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* A handful of values at each end of a row: the usual counts are copied
    inline, as a call to memcpy per row would cost more than the copy (and
    the compiler turns a plain loop into that call) */
@@ -354,14 +332,44 @@ PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil st, PetscInt 
   x's halo is not overlapped with work: level 2's first interior rows read
   level 1's shell.  y1's halo is, with the whole interior.
 
-  With stage2, level 2's interior rows gather y1's scalar from the pair's
-  ring (st->pairring, 2 width + 1 rows), and level 1 may stream y1 past the
+  Level 2's interior rows gather y1's scalar from the pair's ring
+  (st->pairring, 2 width + 1 rows), so level 1 may stream y1 past the
   caches: level 1's interior rows put their values in that ring
   themselves, and the layer stages the rest from y1 (the shell's rows and
   row ends, written before).  With stage1, level 1's interior rows gather
   x's scalar from the layer's ring, staged width rows ahead as in
-  RwStencilRunPassRing().
+  RwStencilRunPassRing().  (A pair whose level 2 read y1 back in place,
+  written with ordinary stores, moved 16 B a point more and was slower.)
 */
+
+/*@C
+  RwStencilSetUpPair - after RwStencilSetUp(), for a model that learns only
+  then that it runs pairs of passes (RwStencilRunPassPair(), 2D): the
+  second pass's halo and ghosted work vector (input 1), the layer's ring
+  (which a first pass may gather from) and the pair's ring
+
+  Collective
+
+  Level: developer
+
+.seealso: RwStencilRunPassPair()
+@*/
+PetscErrorCode RwStencilSetUpPair(RwStencil st)
+{
+  PetscFunctionBegin;
+  PetscCheck(st->setupcalled && st->dim == 2, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "RwStencilSetUpPair() is for a 2D stencil grid, after RwStencilSetUp()");
+  PetscCheck(st->width <= RW_STENCIL_MAX_D2_RADIUS, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "A ring of stencil width %" PetscInt_FMT ": at most %d", st->width, RW_STENCIL_MAX_D2_RADIUS);
+  if (st->ninputs < 2) {
+    st->ninputs = 2;
+    PetscCall(RwStencilCreateHalo_Private(st)); /* creates only what input 1 lacks */
+  }
+  if (!st->ring) {
+    st->ringwanted = PETSC_TRUE;
+    PetscCall(RwStencilSetUpRing_Private(st));
+  }
+  if (!st->pairring) PetscCall(PetscCalloc1((2 * st->width + 1) * st->ringslice, &st->pairring)); /* the layer's ring's geometry */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Stages n points of owned row j from i on into its slice of the pair's ring */
 static void RwStencilPairRingStagePart(RwStencil st, RwStencilRingStageFn stage, void *ctx, PetscInt i, PetscInt j, PetscInt n)
@@ -377,25 +385,22 @@ static void RwStencilForInteriorPair(RwStencil st, RwStencilRingStageFn stage1, 
   if (!RwStencilInterior_Private(st, lo, hi)) return;
   if (stage1)
     for (PetscInt c = lo[1] - w; c < lo[1] + w; c++) RwStencilRingStage_Private(st, stage1, ctx1, c, 1);
-  if (stage2)
-    for (PetscInt j = lo[1] - w; j < lo[1]; j++) RwStencilPairRingStagePart(st, stage2, ctx2, s0, j, e0 - s0);
+  for (PetscInt j = lo[1] - w; j < lo[1]; j++) RwStencilPairRingStagePart(st, stage2, ctx2, s0, j, e0 - s0);
   for (PetscInt j = lo[1]; j < hi[1] + w; j++) {
     if (j < hi[1]) {
       if (stage1) RwStencilRingStage_Private(st, stage1, ctx1, j + w, 1); /* x's row j + w, an owned row */
       fn1(ctx1, lo[0], j, 0, hi[0] - lo[0], PETSC_FALSE);
-      if (stage2) { /* the row's ends, from level 1's shell */
-        RwStencilPairRingStagePart(st, stage2, ctx2, s0, j, lo[0] - s0);
-        RwStencilPairRingStagePart(st, stage2, ctx2, hi[0], j, e0 - hi[0]);
-      }
-    } else if (stage2) RwStencilPairRingStagePart(st, stage2, ctx2, s0, j, e0 - s0); /* level 1's shell rows above */
+      RwStencilPairRingStagePart(st, stage2, ctx2, s0, j, lo[0] - s0); /* the row's ends, from level 1's shell */
+      RwStencilPairRingStagePart(st, stage2, ctx2, hi[0], j, e0 - hi[0]);
+    } else RwStencilPairRingStagePart(st, stage2, ctx2, s0, j, e0 - s0); /* level 1's shell rows above */
     if (j - w >= lo[1]) fn2(ctx2, lo[0], j - w, 0, hi[0] - lo[0], PETSC_FALSE);
   }
 }
 
 /*@C
   RwStencilRunPassPair - two passes of one input each, the second's input
-  being the first's output, run as one sweep over the rows (2D; the layer
-  set up with at least 2 inputs)
+  being the first's output, run as one sweep over the rows (2D; after
+  RwStencilSetUpPair())
 
   Collective
 
@@ -406,21 +411,19 @@ static void RwStencilForInteriorPair(RwStencil st, RwStencilRingStageFn stage1, 
 . fn1    - its rows; they write y1 and must leave every row they return from final (sources included)
 . ctx1   - fn1's context
 . in2    - the second pass's input: in2->g is y1, which fn1 writes
-. stage2 - NULL, or the second pass's ring stage (RwStencilRunPassRing()): see Notes
+. stage2 - the second pass's ring stage (RwStencilRunPassRing()): see Notes
 . fn2    - the second pass's rows
 - ctx2   - fn2's context
 
   Notes:
   fn1 and fn2 see their inputs as in RwStencilRunPass(), with in1 in the
-  layer's work vector 0 and in2 in work vector 1.  Without stage2, fn1
-  must write y1 with ordinary stores: fn2 reads it back from cache.  With
-  stage2 (the layer given its rings, RwStencilAddPairRings()), fn2's
-  interior rows gather from the pair's ring (RwStencilRingRowOf(st,
-  st->pairring, ...)) and fn1's interior rows must put into it what stage2
-  would stage from their row (RwStencilRingSliceOf(st, st->pairring, j) +
-  width + i - first owned x); the layer stages the rest from y1, which fn1
-  may then stream (the layer fences it before reading it back).  The
-  interior rows run over the interior's x range (the shell has the ends).
+  layer's work vector 0 and in2 in work vector 1.  fn2's interior rows
+  gather from the pair's ring (RwStencilRingRowOf(st, st->pairring, ...))
+  and fn1's interior rows must put into it what stage2 would stage from
+  their row (RwStencilRingSliceOf(st, st->pairring, j) + width + i - first
+  owned x); the layer stages the rest from y1, which fn1 may stream (the
+  layer fences it before reading it back).  The interior rows run over the
+  interior's x range (the shell has the ends).
 
   Level: developer
 
@@ -430,8 +433,7 @@ PetscErrorCode RwStencilRunPassPair(RwStencil st, RwStencilInput *in1, RwStencil
 {
   PetscFunctionBegin;
   PetscCheck(st->dim == 2, PetscObjectComm((PetscObject)st->model), PETSC_ERR_SUP, "Two steps in one pass on a %" PetscInt_FMT "D stencil grid: 2D only", st->dim);
-  PetscCheck(st->ninputs >= 2, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Two steps in one pass need a stencil grid set up for 2 inputs, not %" PetscInt_FMT, st->ninputs);
-  PetscCheck(!(stage1 || stage2) || st->pairring, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Two steps in one pass through rings need RwStencilAddPairRings()");
+  PetscCheck(st->pairring, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Two steps in one pass need RwStencilSetUpPair() first");
   PetscCall(RwStencilHaloBegin(st, 0, in1->g));
   PetscCall(VecGetArrayRead(in1->g, &in1->ga));
   PetscCall(RwStencilHaloEnd_Private(st, 0, in1->g, PETSC_FALSE));

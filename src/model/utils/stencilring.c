@@ -45,31 +45,6 @@ PetscErrorCode RwStencilSetRing(RwStencil st, PetscBool ring)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*@C
-  RwStencilAddPairRings - after RwStencilSetUp(), for a layer whose model
-  learns only then that it runs pairs of passes (RwStencilRunPassPair(),
-  2D): the ring a pair's first pass may gather from (the layer's own) and
-  the one its second pass gathers from; nothing where they exist
-
-  Logically collective
-
-  Level: developer
-
-.seealso: RwStencilSetRing(), RwStencilRunPassPair()
-@*/
-PetscErrorCode RwStencilAddPairRings(RwStencil st)
-{
-  PetscFunctionBegin;
-  PetscCheck(st->setupcalled && st->dim == 2, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "RwStencilAddPairRings() is for a 2D stencil grid, after RwStencilSetUp()");
-  PetscCheck(st->width <= RW_STENCIL_MAX_D2_RADIUS, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ARG_OUTOFRANGE, "A ring of stencil width %" PetscInt_FMT ": at most %d", st->width, RW_STENCIL_MAX_D2_RADIUS);
-  if (!st->ring) {
-    st->ringwanted = PETSC_TRUE;
-    PetscCall(RwStencilSetUpRing_Private(st));
-  }
-  if (!st->pairring) PetscCall(PetscCalloc1((2 * st->width + 1) * st->ringslice, &st->pairring)); /* the first ring's geometry */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Scalars rounded up to whole cache lines, and one line more: rows and
    slices one line apart in their sets even at power-of-two sides */
 static PetscInt RwStencilRingPad(PetscInt n)

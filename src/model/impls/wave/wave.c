@@ -649,10 +649,7 @@ static PetscErrorCode WaveSetUpStepBlock(RwModel model)
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)model)));
     model->stepblock = max > 1 && w->r <= 2 && model->streammin >= 0 && bytes >= model->streammin ? max : 1;
   }
-  if (model->stepblock > 1) {
-    PetscCall(RwStencilSetInputs(w->st, 2));
-    PetscCall(RwStencilAddPairRings(w->st)); /* the pair's second pass gathers u_k+1 from one, its first u_k from the other at order 8 */
-  }
+  if (model->stepblock > 1) PetscCall(RwStencilSetUpPair(w->st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
