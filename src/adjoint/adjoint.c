@@ -736,6 +736,27 @@ static PetscErrorCode RwAdjointRestore(RwAdjoint adj, RwRun *run, const RwAction
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The schedule's action i after the one just taken (0: the next), without taking it */
+static PetscErrorCode RwAdjointPeekAction(RwAdjoint adj, RwRun *run, PetscInt i, RwAction *act, PetscBool *known)
+{
+  PetscFunctionBegin;
+  *known = PETSC_TRUE;
+  if (run->hasnext && i == 0) *act = run->next;
+  else PetscCall(RwSchedulePeek(adj->sched, run->hasnext ? i - 1 : i, act, known));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The schedule's next action taken, as the executor counts it: the
+   debugging kill at this action's index first, then the action */
+static PetscErrorCode RwAdjointTakeAction(RwAdjoint adj, RwRun *run, RwAction *act)
+{
+  PetscFunctionBegin;
+  RwAdjointMaybeKill(adj, adj->killaction, run->action);
+  PetscCall(RwAdjointNextAction(adj, run, act));
+  run->action++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* After a STORE or a RESTORE of a level whose store can read ahead: the
    level's next RESTORE, looked up in the schedule, is prefetched, unless a
    STORE to its slot comes first (then that STORE's own look-up posts it) */
@@ -749,9 +770,8 @@ static PetscErrorCode RwAdjointPrefetchNext(RwAdjoint adj, RwRun *run, const RwA
 
   PetscFunctionBegin;
   if (!store || !store->ops->prefetch) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt i = run->hasnext ? -1 : 0; i < RW_SCHEDULE_PEEK; i++) {
-    if (i < 0) next = run->next;
-    else PetscCall(RwSchedulePeek(adj->sched, i, &next, &known));
+  for (PetscInt i = 0; i < RW_SCHEDULE_PEEK + (run->hasnext ? 1 : 0); i++) {
+    PetscCall(RwAdjointPeekAction(adj, run, i, &next, &known));
     if (!known || next.type == RW_ACTION_END) break;
     if ((next.type != RW_ACTION_STORE && next.type != RW_ACTION_RESTORE) || next.level != act->level) continue;
     if (next.type == RW_ACTION_STORE) {
@@ -805,16 +825,6 @@ static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The schedule's action i after the one just taken (0: the next), without taking it */
-static PetscErrorCode RwAdjointPeekAction(RwAdjoint adj, RwRun *run, PetscInt i, RwAction *act, PetscBool *known)
-{
-  PetscFunctionBegin;
-  *known = PETSC_TRUE;
-  if (run->hasnext && i == 0) *act = run->next;
-  else PetscCall(RwSchedulePeek(adj->sched, run->hasnext ? i - 1 : i, act, known));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
   ADVANCE k -> k+1, STORE x_k+1, ADVANCE k+1 -> k+2 as one pair of steps
   (store-all's sweep, and any stretch that keeps every state): x_k+1 and
@@ -844,15 +854,11 @@ static PetscErrorCode RwAdjointAdvanceStoring(RwAdjoint adj, RwRun *run, const R
   PetscCall(RwAdjointStepDone(adj, run, act->a));
   run->w = act->b;
   PetscCall(PetscTime(&s0));
-  RwAdjointMaybeKill(adj, adj->killaction, run->action);
-  PetscCall(RwAdjointNextAction(adj, run, &store));
-  run->action++;
+  PetscCall(RwAdjointTakeAction(adj, run, &store));
   PetscCall(RwAdjointStore_Private(adj, run, &store));
   PetscCall(RwAdjointPrefetchNext(adj, run, &store));
   PetscCall(PetscTime(&s1));
-  RwAdjointMaybeKill(adj, adj->killaction, run->action);
-  PetscCall(RwAdjointNextAction(adj, run, &next));
-  run->action++;
+  PetscCall(RwAdjointTakeAction(adj, run, &next));
   RwAdjointTakeState(adj, 1);
   PetscCall(RwAdjointStepDone(adj, run, next.a));
   run->w = next.b;
@@ -1120,9 +1126,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
     if (!resumed) PetscCall(RwAdjointResume(adj, &run));
   }
   do {
-    RwAdjointMaybeKill(adj, adj->killaction, run.action);
-    PetscCall(RwAdjointNextAction(adj, &run, &act));
-    run.action++;
+    PetscCall(RwAdjointTakeAction(adj, &run, &act));
     switch (act.type) {
     case RW_ACTION_ADVANCE: {
       PetscBool fused;
