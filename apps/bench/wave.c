@@ -46,30 +46,39 @@ static PetscErrorCode WaveModel(MPI_Comm comm, PetscInt dim, PetscInt order, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* 2D: the forward in pairs of steps a pass (RwModelStepBlock()), per step;
-   bytes are a single step's, so bw is what single steps would have to move
-   for this rate (a pair moves 88 B a point, 44 a step: doc/wave.md) */
-static PetscErrorCode WavePairRow(const BenchConfig *cfg, BenchResults res, BenchStepCtx *c, const char grid[], const char isa[], PetscInt order, PetscReal N, PetscReal copy, PetscReal near, PetscReal tfwd)
+/* A step row's figures after its name: step seconds a step (the best of t,
+   per step), the bytes a step is counted to move, the copies it is
+   compared with, the forward step it is compared with */
+static PetscErrorCode WaveStepFigures(BenchResults res, const char isa[], PetscReal N, PetscReal step, const BenchTiming *t, PetscReal bytes, PetscReal copy, PetscReal near, PetscReal tfwd)
 {
-  BenchTiming t;
-  PetscReal   step, bw;
+  const PetscReal bw = N * bytes / step / 1e9;
 
   PetscFunctionBegin;
-  c->form = BENCH_STEP_PAIR;
-  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchStepRun, c, &t));
-  step = t.best / 2;
-  bw   = N * WaveBytes[0] / step / 1e9;
-  PetscCall(BenchRow(res, "2D order %" PetscInt_FMT " %s forward pair", order, grid));
   PetscCall(BenchText(res, "isa", isa));
   PetscCall(BenchReal(res, "rate", "Mpt/s", N / step / 1e6));
   PetscCall(BenchReal(res, "step", "ms", 1e3 * step));
-  PetscCall(BenchReal(res, "bytes", "B/pt", WaveBytes[0]));
+  PetscCall(BenchReal(res, "bytes", "B/pt", bytes));
   PetscCall(BenchReal(res, "bw", "GB/s", bw));
   PetscCall(BenchReal(res, "of_copy", "", bw / copy));
   PetscCall(BenchReal(res, "copy_near", "GB/s", near));
   PetscCall(BenchReal(res, "of_copy_near", "", bw / near));
   PetscCall(BenchReal(res, "vs_forward", "", step / tfwd));
-  PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
+  PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(t)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 2D: the forward in pairs of steps a pass (RwModelStepBlock()), per step;
+   bytes are a single step's, so bw is what single steps would have to move
+   for this rate (a pair moves 72 B a point, 36 a step: doc/wave.md) */
+static PetscErrorCode WavePairRow(const BenchConfig *cfg, BenchResults res, BenchStepCtx *c, const char grid[], const char isa[], PetscInt order, PetscReal N, PetscReal copy, PetscReal near, PetscReal tfwd)
+{
+  BenchTiming t;
+
+  PetscFunctionBegin;
+  c->form = BENCH_STEP_PAIR;
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchStepRun, c, &t));
+  PetscCall(BenchRow(res, "2D order %" PetscInt_FMT " %s forward pair", order, grid));
+  PetscCall(WaveStepFigures(res, isa, N, t.best / 2, &t, WaveBytes[0], copy, near, tfwd));
   c->form = BENCH_STEP_FORWARD;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -79,7 +88,7 @@ static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, P
   RwModel       model;
   BenchStepCtx  c = {NULL};
   Vec           m, dm;
-  PetscReal     tfwd = 0, N = PetscPowInt(side, dim), near, bw;
+  PetscReal     tfwd = 0, N = PetscPowInt(side, dim), near;
   char          grid[64];
   const char   *isa;
 
@@ -98,17 +107,7 @@ static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, P
     PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchStepRun, &c, &t));
     if (f == BENCH_STEP_FORWARD) tfwd = t.best;
     PetscCall(BenchRow(res, "%" PetscInt_FMT "D order %" PetscInt_FMT " %s %s", dim, order, grid, WaveForms[f]));
-    PetscCall(BenchText(res, "isa", isa));
-    PetscCall(BenchReal(res, "rate", "Mpt/s", N / t.best / 1e6));
-    PetscCall(BenchReal(res, "step", "ms", 1e3 * t.best));
-    PetscCall(BenchReal(res, "bytes", "B/pt", WaveBytes[f]));
-    bw = N * WaveBytes[f] / t.best / 1e9;
-    PetscCall(BenchReal(res, "bw", "GB/s", bw));
-    PetscCall(BenchReal(res, "of_copy", "", bw / copy));
-    PetscCall(BenchReal(res, "copy_near", "GB/s", near));
-    PetscCall(BenchReal(res, "of_copy_near", "", bw / near));
-    PetscCall(BenchReal(res, "vs_forward", "", t.best / tfwd));
-    PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
+    PetscCall(WaveStepFigures(res, isa, N, t.best, &t, WaveBytes[f], copy, near, tfwd));
     PetscCall(BenchPortableRow(cfg, res, model, BenchStepRun, &c, N, WaveBytes[f], copy, tfwd, PETSC_FALSE)); /* every form: the dispatched kernel must not be slower */
     if (f == BENCH_STEP_FORWARD && dim == 2) PetscCall(WavePairRow(cfg, res, &c, grid, isa, order, N, copy, near, tfwd));
   }
@@ -459,7 +458,7 @@ PetscErrorCode BenchWave(const BenchConfig *cfg, BenchResults res)
   PetscCall(WaveGradient(cfg, res));
   PetscCall(WaveShotsAll(cfg, res));
   PetscCall(BenchNote(res, "bytes per point (8 per double read or written once; states interleave u_k, u_k-1, so a state read is 16): forward 56 (x_k; ia, c1, c2; x_k+1), tangent 96 (dx_k, x_k, x_k+1; ia, c1, c2, dm; dx_k+1), adjoint 104 (lambda_k+1; ia, c1, c2; x_k, x_k+1; lambda_k; dJ/dm read and written); the ring the interior rows gather from stays in L2 and is not counted. Write-allocate reads are not counted (STREAM's rule, as in copy); the forward streams x_k+1 past the caches where a rank's state is at least -rw_kernel_stream_stores MiB (default 8), and then has none"));
-  PetscCall(BenchNote(res, "forward pair (2D): two forward steps in one pass over the rows (RwModelStepBlock(), -rw_model_step_block 2), per step; bytes and bw are a single step's 56, so bw is what one step a pass would have to move at this rate: a pair moves x_k, the fields and both outputs once, 88 B a point for two steps. The driver's forward sweeps take pairs by default at orders 2 and 4 where a rank's state is past the caches"));
+  PetscCall(BenchNote(res, "forward pair (2D): two forward steps in one pass over the rows (RwModelStepBlock(), -rw_model_step_block 2), per step; bytes and bw are a single step's 56, so bw is what one step a pass would have to move at this rate: a pair moves x_k, the fields and both outputs once, 72 B a point for two steps. The driver's forward sweeps take pairs by default at orders 2 and 4 where a rank's state is past the caches"));
   PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); of_copy_near = bw / copy_near, a copy of all ranks timed just before the case (the targets divide bw by the best copy of the run); isa: the kernels' instruction set (-rw_kernel_isa); \"<form> portable\": the same step with the portable kernel (the same bits), its vs_forward against the dispatched forward", (double)copy));
   PetscCall(BenchNote(res, "gradient rows: 2D order 4, %" PetscInt_FMT "^2 points, %" PetscInt_FMT " steps, 64 receivers; ratio = RwAdjointSolve / RwAdjointForward; budget 1/10: the driver's default schedule and budget (half the node's memory over its ranks) with -rw_checkpoint_node_memory set so that it holds a tenth of the run's states; in_forward, in_reverse: the last repetition's seconds in forward steps (recomputations included) and in reverse steps (RwAdjointCounts)", cfg->wave_gradient_grid, cfg->wave_gradient_steps));
   PetscCall(BenchNote(res, "shots: rewind-fwi's embedded problem (141x91 points with the layers, h 20 m, order 4, %.0f ms, 8 shots, 51 receivers), one gradient of all shots; groups: RwEnsemble shot groups", (double)cfg->wave_record));
