@@ -55,9 +55,8 @@ typedef struct {
   const PetscScalar *u, *un;            /* owned x_k, x_k+1 (tangent, adjoint) */
   PetscScalar       *y, *gm;
   PetscBool          nt;                /* the forward streams y (RwModelStreamStores()) */
-  PetscBool          ringout;           /* a pair's first pass: its interior rows also keep u+ in the ring, for the second */
   RwStencilInput    *xk;                /* a pair's second pass: the pair's input x_k, whose u_k its interior rows take; NULL otherwise */
-  const RwModel_Wave *src;              /* the forward adds the sources at each row's end (a pair's first pass), or NULL */
+  const RwModel_Wave *pair1;            /* a pair's first pass: the model, whose sources its rows add at their end and whose u+ its interior rows keep in the pair's ring; NULL otherwise */
   PetscReal          f;                 /* then f(t_k) */
   PetscReal          probe;             /* 0, or NaN when a result is not finite */
 } WavePass;
@@ -611,7 +610,7 @@ static PetscScalar WaveAddSource(const RwModel_Wave *w, WavePass *P, PetscInt s,
    The corners are in index order */
 static void WaveRowSources(WavePass *P, PetscInt p0, PetscInt n, PetscScalar *r)
 {
-  const RwModel_Wave *w = P->src;
+  const RwModel_Wave *w = P->pair1;
   PetscInt            lo = 0, hi = w->nsrcpts;
 
   while (lo < hi) { /* the first corner at or after p0 */
@@ -639,7 +638,7 @@ WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   RwStencilRow       U  = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k);
   const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
-  PetscScalar       *r  = !ghosted && P->ringout ? RwStencilRingSliceOf(st, st->pairring, j) + st->width + (i - st->own.s[0]) : NULL; /* 2D */
+  PetscScalar       *r  = !ghosted && P->pair1 ? RwStencilRingSliceOf(st, st->pairring, j) + st->width + (i - st->own.s[0]) : NULL; /* 2D */
 
 #define WAVE_FWD(D, R) \
   (!ghosted && P->xk ? WaveRowForwardRing(D, R, PETSC_TRUE, P, n, RwStencilRingRowOf(st, st->pairring, i, j, k), RwStencilInputRow(st, P->xk, RW_WAVE_DOF, PETSC_FALSE, i, j, k), ia, c1, c2, y, NULL) : \
@@ -647,7 +646,7 @@ WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i
    P->nt ? WaveRowForward(isa, D, R, PETSC_TRUE, P, n, U, ia, c1, c2, y, r) : WaveRowForward(isa, D, R, PETSC_FALSE, P, n, U, ia, c1, c2, y, r))
   WAVE_DISPATCH(WAVE_FWD);
 #undef WAVE_FWD
-  if (P->src) WaveRowSources(P, RwStencilOwnedIndex(st, i, j, k), n, r);
+  if (P->pair1) WaveRowSources(P, RwStencilOwnedIndex(st, i, j, k), n, r);
 }
 
 WAVE_INLINE void WaveTangentRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
@@ -869,9 +868,8 @@ PetscErrorCode RwWaveStepBlock(RwModel model, PetscInt64 k, PetscInt T, Vec u, V
   PetscCall(VecGetArray(unew[0], &P1.y));
   PetscCall(VecGetArray(unew[1], &P2.y));
   PetscCall(VecGetLocalSize(unew[1], &nl));
-  P1.ringout = PETSC_TRUE;
   P2.xk      = &P1.in[0];
-  P1.src     = w;
+  P1.pair1   = w;
   P1.f       = RwWaveSourceValue(model, k);
   P1.nt      = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P1.y);
   P2.nt      = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P2.y);
