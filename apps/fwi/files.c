@@ -94,7 +94,28 @@ static PetscErrorCode ReadSurveyHDF5(Fwi *f, const char file[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* SEG-Y: 2D unless -rw_fwi_dim 3 (a gather does not say); dt from -rw_dt or the first file, which every file must share, as its number of samples */
+/* The dimension of SEG-Y gathers, unless -rw_fwi_dim gave it: 3D when their
+   sources' and receivers' y (SourceY, GroupY) differ, else a 2D line's
+   (a 3D survey on one line needs -rw_fwi_dim 3); says which */
+static PetscErrorCode SegyDimension(Fwi *f, PetscInt ns, char **files)
+{
+  PetscReal y[2] = {PETSC_MAX_REAL, PETSC_MIN_REAL};
+
+  PetscFunctionBegin;
+  if (f->dim) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt s = 0; s < ns; s++) {
+    PetscReal ys[2];
+
+    PetscCall(RwWaveSegyReadSpanY(PETSC_COMM_WORLD, files[s], ys));
+    y[0] = PetscMin(y[0], ys[0]), y[1] = PetscMax(y[1], ys[1]);
+  }
+  f->dim = y[1] - y[0] > 1e-4 ? 3 : 2;
+  if (f->dim > 2) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rewind-fwi: 3D, as the SEG-Y gathers' SourceY and GroupY span %g to %g m (-rw_fwi_dim sets it)\n", (double)y[0], (double)y[1]));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rewind-fwi: 2D, as every SourceY and GroupY of the SEG-Y gathers is %g m (-rw_fwi_dim 3 for a 3D survey on one line)\n", (double)y[0]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SEG-Y: the dimension from -rw_fwi_dim or the gathers' y; dt from -rw_dt or the first file, which every file must share, as its number of samples */
 static PetscErrorCode ReadSurveySegy(Fwi *f)
 {
   char      **files;
@@ -102,8 +123,8 @@ static PetscErrorCode ReadSurveySegy(Fwi *f)
   PetscReal   dt = f->sv.dt, **src, **rec, **data;
 
   PetscFunctionBegin;
-  if (!f->dim) f->dim = 2;
   PetscCall(SegyFiles(f, &ns, &files));
+  PetscCall(SegyDimension(f, ns, files));
   PetscCall(RwWaveSegyReadBinaryHeader(PETSC_COMM_WORLD, files[0], f->dtset ? NULL : &dt, &nt));
   PetscCall(PetscMalloc4(ns, &src, ns, &rec, ns, &data, ns, &nrec));
   for (PetscInt s = 0; s < ns; s++) PetscCall(RwWaveSegyRead(PETSC_COMM_WORLD, files[s], f->dim, dt, nt, &src[s], &nrec[s], &rec[s], &data[s]));
@@ -223,30 +244,34 @@ static PetscErrorCode ModelOrigin(Fwi *f, const char opt[], const char spec[], c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A SEG-Y depth section: a trace per column (x fastest), the spacing from
-   the sample interval, the origin from the first trace; in 3D the columns'
-   layout from the traces' GroupX and GroupY, or else from the grid */
+/* A SEG-Y depth section: a trace per column, the vertical spacing from the
+   sample interval; the columns' layout, spacing and origin from the
+   traces' GroupX (and GroupY), in any order, or else (no coordinates, or
+   none that lay out a grid) the file's order, x fastest, with in 3D the
+   grid's columns along x, and the origin from the first trace */
 static PetscErrorCode ReadVelocitySegy(Fwi *f, const char opt[], const char spec[], FwiVelocity *v)
 {
   PetscInt  ncol, ns, laid;
-  PetscReal dz, first[3];
+  PetscReal h[3], first[3];
   PetscBool hasorigin;
 
   PetscFunctionBegin;
-  PetscCall(RwWaveSegyReadModel(PETSC_COMM_WORLD, spec, f->dim, &ncol, &laid, &ns, &dz, first, &hasorigin, &v->c));
+  PetscCall(RwWaveSegyReadModel(PETSC_COMM_WORLD, spec, f->dim, &ncol, &laid, &ns, h, first, &hasorigin, &v->c));
   v->shape[0] = ncol, v->shape[1] = ns, v->shape[2] = 1;
   if (f->dim > 2 && laid > 0) v->shape[0] = laid, v->shape[1] = ncol / laid, v->shape[2] = ns; /* CheckShape holds it against the grid */
   else if (f->dim > 2) {
     PetscInt nx = -1;
 
-    PetscCheck(f->gridset, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%s %s: the GroupX and GroupY of its %" PetscInt_FMT " traces do not lay out rows of a grid (x fastest): give -rw_fwi_grid nx,ny,nz to lay the columns out", opt, spec, ncol);
+    PetscCheck(f->gridset, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "%s %s: the GroupX and GroupY of its %" PetscInt_FMT " traces do not lay out a grid (one trace at each crossing of their distinct x and y): give -rw_fwi_grid nx,ny,nz to lay the columns out in the file's order, x fastest", opt, spec, ncol);
     if (ncol == f->n[0] * f->n[1]) nx = f->n[0];
     if (ncol == (f->n[0] + 2 * f->nbl) * (f->n[1] + 2 * f->nbl)) nx = f->n[0] + 2 * f->nbl;
     PetscCheck(nx > 0, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "%s %s: %" PetscInt_FMT " traces; the grid has %" PetscInt_FMT " x %" PetscInt_FMT " physical columns, %" PetscInt_FMT " x %" PetscInt_FMT " with the absorbing layers: expected one trace per column", opt, spec, ncol, f->n[0], f->n[1], f->n[0] + 2 * f->nbl, f->n[1] + 2 * f->nbl);
     v->shape[0] = nx, v->shape[1] = ncol / nx, v->shape[2] = ns;
   }
   PetscCall(CheckVelocity(opt, spec, v));
-  PetscCall(CheckSpacing(f, opt, spec, dz));
+  PetscCall(CheckSpacing(f, opt, spec, h[f->dim - 1]));
+  for (PetscInt d = 0; d < f->dim - 1; d++) /* the columns' spacing, to the headers' centimetres over the whole model */
+    PetscCheck(h[d] == 0 || PetscAbsReal(h[d] - f->h) * (v->shape[d] - 1) <= 0.0101, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "%s %s: its columns are %g m apart along %c (Group%c); the grid's spacing is %g m (the sample interval, -rw_fwi_spacing or the starting model): expected the same", opt, spec, (double)h[d], "xy"[d], "XY"[d], (double)f->h);
   PetscCall(CheckShape(f, opt, spec, v->shape));
   if (hasorigin) PetscCall(ModelOrigin(f, opt, spec, v, first, 0.005));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -27,6 +27,7 @@ PETSC_EXTERN PetscErrorCode RwWaveObsRead(MPI_Comm, const char[], PetscInt, Pets
 PETSC_EXTERN PetscErrorCode RwWaveSegyWrite(MPI_Comm, const char[], PetscInt, PetscReal, const PetscReal[], PetscInt, const PetscReal[], PetscInt, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwWaveSegyWriteModel(MPI_Comm, const char[], PetscInt, PetscReal, const PetscReal[], const PetscInt[], const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwWaveSegyReadModel(MPI_Comm, const char[], PetscInt, PetscInt *, PetscInt *, PetscInt *, PetscReal *, PetscReal[], PetscBool *, PetscReal **);
+PETSC_EXTERN PetscErrorCode RwWaveSegyReadSpanY(MPI_Comm, const char[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwWaveSegyReadBinaryHeader(MPI_Comm, const char[], PetscReal *, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwWaveSegyRead(MPI_Comm, const char[], PetscInt, PetscReal, PetscInt, PetscReal **, PetscInt *, PetscReal **, PetscReal **);
 

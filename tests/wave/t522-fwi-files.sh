@@ -14,6 +14,9 @@
 #   origin from the models) give the 2-rank run's starting J bit for bit,
 #   its SEG-Y gathers and models (coordinates from the trace headers, the
 #   origin from the first trace) that J to float32 rounding, and lower it;
+# - SEG-Y without -rw_fwi_dim: 2D or 3D from the gathers' SourceY and GroupY;
+#   SEG-Y models whose traces run y fastest and x backwards (3D) or backwards
+#   (2D) lay their columns out from GroupX and GroupY: the same J bits;
 # - the origin of a whole-grid model written by -rw_output (root attributes
 #   origin_x, origin_y: the grid's first point) agrees with -rw_fwi_origin.
 app="$top_builddir/apps/rewind-fwi"
@@ -52,9 +55,27 @@ check_fall "$tmp/nt.txt" "observations only (the embedded start)"
 # SEG-Y gathers by pattern and SEG-Y models, on 2 ranks
 run 2 -rw_fwi_obs "$tmp/obs-shot%d.sgy" -rw_fwi_start "$tmp/obs-start.sgy" -rw_fwi_true "$tmp/obs-true.sgy" -rw_fwi_iterations 2 > "$tmp/sgy.txt"
 grep -q '4 shots, 82 receivers in all, 209 steps of dt 2.4 ms, 2 ranks' "$tmp/sgy.txt" || { head -3 "$tmp/sgy.txt"; echo "FAIL: the SEG-Y survey"; exit 1; }
+grep -qE '^rewind-fwi: 2D, as every SourceY and GroupY of the SEG-Y gathers is 0\.? m' "$tmp/sgy.txt" || { head -3 "$tmp/sgy.txt"; echo "FAIL: the SEG-Y gathers' dimension, from their y"; exit 1; }
 j1=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/h5.txt"); j2=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/sgy.txt")
 awk -v a="$j1" -v b="$j2" 'BEGIN { d = (a - b) / a; if (d < 0) d = -d; if (!(d < 1e-5 && d > 0)) { print "FAIL: starting J " b " from SEG-Y, " a " from HDF5"; exit 1 } print "ok: SEG-Y starting J " b " against HDF5 " a " (relative " d ", float32 samples and velocities)" }'
 check_fall "$tmp/sgy.txt" "SEG-Y"
+# SEG-Y models in another trace order: the columns from GroupX (and GroupY)
+py=${PYTHON:-/usr/bin/python3}
+shuffle() { # shuffle IN OUT NX: the traces y fastest, x backwards
+  "$py" - "$@" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+nt = int.from_bytes(d[3220:3222], "big"); size = 240 + 4 * nt
+n = (len(d) - 3600) // size; nx = int(sys.argv[3]); ny = n // nx
+tr = [d[3600 + t * size:3600 + (t + 1) * size] for t in range(n)]
+open(sys.argv[2], "wb").write(d[:3600] + b"".join(tr[(nx - 1 - i) + nx * j] for i in range(nx) for j in range(ny)))
+PY
+}
+shuffle "$tmp/obs-start.sgy" "$tmp/rev-start.sgy" 61
+run 2 -rw_fwi_obs "$tmp/obs-shot%d.sgy" -rw_fwi_start "$tmp/rev-start.sgy" -rw_fwi_iterations 1 > "$tmp/rev.txt"
+j3=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/rev.txt")
+test -n "$j3" && test "$j3" = "$j2" || { echo "FAIL: starting J $j3 from a SEG-Y model with its traces backwards, $j2 in order"; exit 1; }
+echo "ok: a 2D SEG-Y model with its traces backwards: starting J $j3, the ordered model's bits"
 
 # 2 shot groups, hdf5 checkpoints in a file per group: 1 group's memory bits
 run 2 $small -rw_fwi_shot_groups 1 > "$tmp/mem.txt"
@@ -92,11 +113,20 @@ c=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/s3.txt")
 awk -v a="$a" -v b="$c" 'BEGIN { d = (a - b) / a; if (d < 0) d = -d; if (!(d < 1e-5 && d > 0)) { print "FAIL: 3D starting J " b " from SEG-Y, " a " from HDF5"; exit 1 } print "ok: 3D SEG-Y starting J " b " against HDF5 " a " (relative " d ", float32 samples and velocities)" }'
 check_fall "$tmp/s3.txt" "3D SEG-Y" 0.99
 # the same survey without -rw_fwi_grid: the SEG-Y start model's GroupX, GroupY lay out its 13 x 13 columns
-run 2 $tiny3 -rw_fwi_bands 0 -rw_fwi_iterations 1 -rw_fwi_obs "$tmp/o3-shot%d.sgy" -rw_fwi_start "$tmp/o3-start.sgy" -rw_fwi_true "$tmp/o3-true.sgy" > "$tmp/s3g.txt"
+# (and without -rw_fwi_dim: 3D from the gathers' y)
+run 2 $(echo "$tiny3" | sed 's/-rw_fwi_dim 3 //') -rw_fwi_bands 0 -rw_fwi_iterations 1 -rw_fwi_obs "$tmp/o3-shot%d.sgy" -rw_fwi_start "$tmp/o3-start.sgy" -rw_fwi_true "$tmp/o3-true.sgy" > "$tmp/s3g.txt"
+grep -qE '^rewind-fwi: 3D, as the SEG-Y gathers. SourceY and GroupY span 2010\.? to 2240\.? m' "$tmp/s3g.txt" || { head -3 "$tmp/s3g.txt"; echo "FAIL: the 3D SEG-Y gathers' dimension, from their y"; exit 1; }
 grep -q '^rewind-fwi: 3D, 13 x 13 x 11 physical points' "$tmp/s3g.txt" || { head -3 "$tmp/s3g.txt"; echo "FAIL: the 3D SEG-Y model's grid from its trace coordinates"; exit 1; }
 d=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/s3g.txt")
 test -n "$d" && test "$d" = "$c" || { echo "FAIL: starting J $d without -rw_fwi_grid, $c with it"; exit 1; }
-echo "ok: a 3D SEG-Y model lays out its columns from GroupX, GroupY: 13 x 13 x 11 and starting J $d without -rw_fwi_grid"
+echo "ok: a 3D SEG-Y model lays out its columns from GroupX, GroupY: 13 x 13 x 11 and starting J $d without -rw_fwi_grid or -rw_fwi_dim"
+# its traces y fastest and x backwards: the same columns, the same bits
+shuffle "$tmp/o3-start.sgy" "$tmp/o3-yfast-start.sgy" 13
+shuffle "$tmp/o3-true.sgy" "$tmp/o3-yfast-true.sgy" 13
+run 2 $tiny3 -rw_fwi_bands 0 -rw_fwi_iterations 1 -rw_fwi_obs "$tmp/o3-shot%d.sgy" -rw_fwi_start "$tmp/o3-yfast-start.sgy" -rw_fwi_true "$tmp/o3-yfast-true.sgy" > "$tmp/s3y.txt"
+e=$(sed -n 's/^J_start \([0-9.e+-]*\) .*/\1/p' "$tmp/s3y.txt")
+test -n "$e" && test "$e" = "$c" && grep -q 'starting model error' "$tmp/s3y.txt" && test "$(grep -o 'starting model error [0-9.]*' "$tmp/s3y.txt")" = "$(grep -o 'starting model error [0-9.]*' "$tmp/s3g.txt")" || { echo "FAIL: starting J $e (or the model error) from SEG-Y models y fastest and x backwards, $c in order"; exit 1; }
+echo "ok: 3D SEG-Y models with their traces y fastest and x backwards: starting J $e and the model error of the ordered files"
 
 # -rw_fwi_origin moves the grid and the embedded survey together: the same J
 one="-rw_fwi_grid 41,21 -rw_fwi_shots 2 -rw_fwi_record 300 -rw_dt 2.4 -rw_fwi_bands 0 -rw_fwi_iterations 1"

@@ -5,7 +5,8 @@
 # a starting model, an unstable dt (from the files or -rw_dt), a SEG-Y
 # gather without coordinates or with another sample interval, a 3D gather
 # without y coordinates, observations whose shot count disagrees, another
-# dt, dimension, grid or spacing, a model origin that disagrees with
+# dt, dimension, grid or spacing, a SEG-Y model's columns apart, uneven or
+# at several depths, a model origin that disagrees with
 # -rw_fwi_origin or with another model's, an incomplete origin.
 app="$top_builddir/apps/rewind-fwi"
 . "$top_srcdir/tests/testlib.sh"
@@ -70,6 +71,27 @@ fails "a SEG-Y gather without coordinates" "nohead.sgy: trace 0 has no source or
 fails "a SEG-Y gather of another sample interval" "dt2.sgy has sample interval 2000 us; expected 2400 us, the run's dt 2.4 ms (-rw_dt, or the first gather's)" $sgy -rw_fwi_obs "$tmp/obs-shot0.sgy,$tmp/dt2.sgy"
 fails "a missing SEG-Y shot" "no file $tmp/obs-shot2.sgy for shot 2: -rw_fwi_shots 3 expects shots 0 to 2" $sgy -rw_fwi_obs "$tmp/obs-shot%d.sgy" -rw_fwi_shots 3
 fails "a 3D SEG-Y gather without y" "SEG-Y $tmp/obs-shot0.sgy: trace 0 has no y coordinates (SourceY byte 77 and GroupY byte 85 are 0 in all 16 traces): a 3D gather needs them" -rw_fwi_dim 3 -rw_fwi_obs "$tmp/obs-shot0.sgy"
+
+# SEG-Y models whose columns (GroupX, byte 81; depth: minus byte 41) lie off the grid: 21 m apart, one 50 cm off, one starting 5 m deeper
+for c in wide uneven deep; do cp "$tmp/obs-start.sgy" "$tmp/$c.sgy"; done
+"$py" - "$tmp" <<'PY'
+import struct, sys
+def edit(name, fn):
+    f = open(sys.argv[1] + "/" + name, "r+b"); d = bytearray(f.read())
+    nt = int.from_bytes(d[3220:3222], "big"); size = 240 + 4 * nt
+    for t in range((len(d) - 3600) // size):
+        h = 3600 + t * size
+        x, z = struct.unpack(">i", d[h + 80:h + 84])[0], struct.unpack(">i", d[h + 40:h + 44])[0]
+        x, z = fn(t, x, z)
+        d[h + 80:h + 84], d[h + 40:h + 44] = struct.pack(">i", x), struct.pack(">i", z)
+    f.seek(0); f.write(d); f.close()
+edit("wide.sgy", lambda t, x, z: (t * 2100, z))          # centimetres
+edit("uneven.sgy", lambda t, x, z: (x + 50 * (t == 3), z))
+edit("deep.sgy", lambda t, x, z: (x, z - 500 * (t == 5))) # an elevation: 5 m lower
+PY
+fails "a SEG-Y model of another column spacing" "wide.sgy: its columns are 21 m apart along x (GroupX); the grid's spacing is 20 m (the sample interval, -rw_fwi_spacing or the starting model): expected the same" $sgy -rw_fwi_obs "$tmp/obs.h5" -rw_fwi_start "$tmp/wide.sgy"
+fails "a SEG-Y model with uneven columns" "uneven.sgy: the columns' GroupX (byte 81) are not evenly spaced: column 3 of 31 at 60.5 m, expected 60 m (20 m apart from 0 to 600 m)" $sgy -rw_fwi_obs "$tmp/obs.h5" -rw_fwi_start "$tmp/uneven.sgy"
+fails "a SEG-Y model with a column starting deeper" "deep.sgy: trace 5 starts at depth 5 m, trace 0 at 0 m (minus ReceiverGroupElevation, byte 41): expected every column to start at one depth" $sgy -rw_fwi_obs "$tmp/obs.h5" -rw_fwi_start "$tmp/deep.sgy"
 
 # HDF5 observations against the run: shots, dt, dimension; models against the grid
 fails "another shot count" "obs.h5 hold 2 shots (attribute nshots); -rw_fwi_shots 3 expected that many" $obs -rw_fwi_shots 3

@@ -12,11 +12,13 @@
   Samples: 4-byte IEEE floats written, any segyio format read.  Without
   libsegyio (configure found none) these stop with how to get it.
 
-  A velocity model is a depth section: one trace per grid column (x fastest,
-  then y), its samples the column top to bottom, the sample interval the
-  vertical spacing in mm (byte 3217), GroupX/GroupY the column's position
-  and minus ReceiverGroupElevation its top's depth (the receiver scheme
-  above): the first trace's are the model's origin.
+  A velocity model is a depth section: one trace per grid column, its
+  samples the column top to bottom, the sample interval the vertical
+  spacing in mm (byte 3217), GroupX/GroupY the column's position and minus
+  ReceiverGroupElevation its top's depth (the receiver scheme above).
+  Written x fastest, then y; read in any trace order when the positions lay
+  out an evenly spaced grid (the origin its first column), else in the
+  file's order, x fastest (the origin the first trace's).
 */
 #include "waveimpl.h"
 #include "rwconfig.h"
@@ -288,6 +290,55 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscInt dim, Pe
 }
 
 /*@C
+  RwWaveSegyReadSpanY - the least and greatest y (m) of a SEG-Y shot
+  gather's sources and receivers (SourceY, byte 77, and GroupY, byte 85,
+  scaled by byte 71): a gather whose y is one value is a 2D line's
+
+  Collective (rank 0 reads the trace headers)
+
+  Level: intermediate
+
+.seealso: RwWaveSegyRead()
+@*/
+PetscErrorCode RwWaveSegyReadSpanY(MPI_Comm comm, const char file[], PetscReal y[])
+{
+#if defined(RW_HAVE_SEGYIO)
+  PetscMPIInt rank;
+  char        msg[512] = "";
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  y[0] = PETSC_MAX_REAL, y[1] = PETSC_MIN_REAL;
+  if (!rank) {
+    char       bin[SEGY_BINARY_HEADER_SIZE], tr[SEGY_TRACE_HEADER_SIZE];
+    int32_t    us = 0;
+    int        samples = 0, traces = 0, format = 0, bsize = 0;
+    long       trace0 = 0;
+    segy_file *fp     = SegyOpenRead(file, bin, &us, &samples, &format, &trace0, &bsize, msg, sizeof(msg));
+
+    if (!msg[0] && (segy_traces(fp, &traces, trace0, bsize) || traces < 1)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces", file));
+    for (int r = 0; r < traces && !msg[0]; r++) {
+      PetscReal p[3];
+
+      if (segy_traceheader(fp, r, tr, trace0, bsize)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read the header of trace %d", file, r));
+      for (PetscInt w = 0; w < 2 && !msg[0]; w++) {
+        if (w) SegyGetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, 3, p);
+        else SegyGetPosition(tr, SEGY_TR_SOURCE_X, SEGY_TR_SOURCE_Y, SEGY_TR_SOURCE_DEPTH, 1, 3, p);
+        y[0] = PetscMin(y[0], p[1]), y[1] = PetscMax(y[1], p[1]);
+      }
+    }
+    if (fp) segy_close(fp);
+  }
+  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
+  PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
+  PetscCallMPI(MPI_Bcast(y, 2, MPIU_REAL, 0, comm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  SETERRQ(comm, PETSC_ERR_SUP, "SEG-Y %s: rewind was built without libsegyio; install it (Debian: apt-get install libsegyio-dev) and re-run configure", file);
+#endif
+}
+
+/*@C
   RwWaveSegyReadBinaryHeader - the sample interval (ms, if dt is not NULL) and the samples a trace of a SEG-Y file's binary header
 
   Collective (rank 0 reads)
@@ -383,38 +434,108 @@ PetscErrorCode RwWaveSegyWriteModel(MPI_Comm comm, const char file[], PetscInt d
 #endif
 }
 
-/* The columns along x that the traces' GroupX, GroupY lay out, x fastest:
-   the first trace in another y row ends the first row, and every trace must
-   repeat the first row's x and its row's y, each row in a y of its own; 0
-   when they do not */
-static PetscInt SegyColumnsAlongX(int traces, const int32_t x[], const int32_t y[])
+#if defined(RW_HAVE_SEGYIO)
+/* Sorted distinct values of v[0..n) into u (n long), two within tol the
+   same (SEG-Y positions are whole centimetres or millimetres apart) */
+static PetscErrorCode SegyDistinct(PetscInt n, const PetscReal v[], PetscReal tol, PetscReal u[], PetscInt *m)
 {
-  int nx = 1;
-
-  while (nx < traces && y[nx] == y[0]) nx++;
-  if (traces % nx) return 0;
-  for (int t = 0; t < traces; t++)
-    if (x[t] != x[t % nx] || y[t] != y[t - t % nx] || (t >= nx && t % nx == 0 && y[t] == y[t - nx])) return 0;
-  return nx;
+  PetscFunctionBegin;
+  PetscCall(PetscArraycpy(u, v, n));
+  PetscCall(PetscSortReal(n, u));
+  *m = 0;
+  for (PetscInt i = 0; i < n; i++)
+    if (!*m || u[i] - u[*m - 1] > tol) u[(*m)++] = u[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* Where a, one of the values SegyDistinct() took, falls among the m values u */
+static PetscInt SegyIndex(PetscInt m, const PetscReal u[], PetscReal a, PetscReal tol)
+{
+  PetscInt lo = 0, hi = m - 1;
+
+  while (lo < hi) {
+    const PetscInt mid = (lo + hi) / 2;
+
+    if (u[mid] < a - tol) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+  #define SEGY_SAME 1e-4 /* m: positions closer than this are one */
+  #define SEGY_EVEN 0.0101 /* m: a column's top may lie this far from its place on an even grid (two centimetre roundings) */
+
+/*
+  The grid the columns' tops (pos: dim values a trace, x, [y,] z) lay out,
+  in any trace order: the distinct x (and y), one trace at each of their
+  crossings, each direction evenly spaced.  col[t]: trace t's column, x
+  fastest; first: the grid's first top; hxy: the spacings along x (and y),
+  0 along a direction of one column; *nx the columns along x, 0 when the
+  traces lay out no such grid.  A grid whose columns are uneven, or whose
+  tops lie at different depths, is said in msg.
+*/
+static PetscErrorCode SegyLayOut(const char file[], PetscInt dim, PetscInt traces, const PetscReal pos[], PetscInt col[], PetscReal first[], PetscReal hxy[], PetscInt *nx, char msg[], size_t len)
+{
+  const char *name[2] = {"GroupX (byte 81)", "GroupY (byte 85)"};
+  PetscReal  *v, *u[2] = {NULL, NULL};
+  PetscInt    m[2] = {1, 1}, *at;
+
+  PetscFunctionBegin;
+  *nx = 0;
+  PetscCall(PetscMalloc4(traces, &v, traces, &u[0], traces, &u[1], traces, &at));
+  for (PetscInt d = 0; d < dim - 1; d++) {
+    for (PetscInt t = 0; t < traces; t++) v[t] = pos[dim * t + d];
+    PetscCall(SegyDistinct(traces, v, SEGY_SAME, u[d], &m[d]));
+  }
+  if (m[0] * m[1] == traces) { /* then one trace at each crossing, or some crossing twice */
+    PetscBool grid = PETSC_TRUE;
+
+    for (PetscInt t = 0; t < traces; t++) at[t] = -1;
+    for (PetscInt t = 0; t < traces && grid; t++) {
+      const PetscInt i = SegyIndex(m[0], u[0], pos[dim * t], SEGY_SAME), j = dim > 2 ? SegyIndex(m[1], u[1], pos[dim * t + 1], SEGY_SAME) : 0;
+
+      col[t] = i + m[0] * j;
+      grid   = (PetscBool)(at[col[t]] < 0);
+      at[col[t]] = t;
+    }
+    if (grid) *nx = m[0];
+  }
+  for (PetscInt d = 0; d < dim - 1 && *nx && !msg[0]; d++) {
+    hxy[d]   = m[d] > 1 ? (u[d][m[d] - 1] - u[d][0]) / (m[d] - 1) : 0;
+    first[d] = u[d][0];
+    for (PetscInt i = 0; i < m[d] && !msg[0]; i++)
+      if (PetscAbsReal(u[d][i] - (u[d][0] + i * hxy[d])) > SEGY_EVEN) PetscCall(PetscSNPrintf(msg, len, "SEG-Y model %s: the columns' %s are not evenly spaced: column %" PetscInt_FMT " of %" PetscInt_FMT " at %g m, expected %g m (%g m apart from %g to %g m)", file, name[d], i, m[d], (double)u[d][i], (double)(u[d][0] + i * hxy[d]), (double)hxy[d], (double)u[d][0], (double)u[d][m[d] - 1]));
+  }
+  for (PetscInt t = 1; t < traces && *nx && !msg[0]; t++)
+    if (PetscAbsReal(pos[dim * t + dim - 1] - pos[dim - 1]) > SEGY_EVEN) PetscCall(PetscSNPrintf(msg, len, "SEG-Y model %s: trace %" PetscInt_FMT " starts at depth %g m, trace 0 at %g m (minus ReceiverGroupElevation, byte 41): expected every column to start at one depth", file, t, (double)pos[dim * t + dim - 1], (double)pos[dim - 1]));
+  PetscCall(PetscFree4(v, u[0], u[1], at));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
 
 /*@C
   RwWaveSegyReadModel - reads a SEG-Y depth section of dimension dim: ncol
-  traces of ns samples, c[col + ncol * k], the vertical spacing (m) from
-  the sample interval (mm) and, if the first trace carries coordinates
-  (its scalar, byte 71, is set; *hasorigin), the model's origin (dim values)
-  from its GroupX, GroupY and ReceiverGroupElevation
+  traces of ns samples, c[col + ncol * k] (x fastest), the vertical
+  spacing (m) from the sample interval (mm) and, if the first trace carries
+  coordinates (its scalar, byte 71, is set; *hasorigin), the columns'
+  layout and the model's origin from their GroupX, GroupY and
+  ReceiverGroupElevation
 
   Collective (rank 0 reads, every rank gets the values: free with PetscFree())
 
   Output Parameters:
 + ncol      - the traces, one per column
-. nx        - 3D: the columns along x (x fastest) as the traces' GroupX and
-              GroupY lay them out, 0 when the traces carry no coordinates or
-              do not form rows of a grid; 2D: ncol (may be NULL)
+. nx        - the columns along x as the traces' GroupX (and GroupY) lay
+              them out, in any trace order: the columns are then in c x
+              fastest and evenly spaced (a grid that is not stops, naming
+              the column); 0 when the traces carry no coordinates or lay
+              out no grid: c then holds them in the file's order (may be NULL)
 . ns        - the samples of a trace (depth points)
-. h         - the vertical spacing
-. origin    - the first point, if hasorigin
+. h         - dim values: the spacing along x (and y) from the coordinates
+              (0 when not known: one column, or no layout), then the
+              vertical spacing
+. origin    - the first point, if hasorigin: the grid's first column with a
+              layout, else the first trace's
 . hasorigin - whether the first trace carries coordinates
 - c         - the velocities
 
@@ -422,15 +543,16 @@ static PetscInt SegyColumnsAlongX(int traces, const int32_t x[], const int32_t y
 
 .seealso: RwWaveSegyWriteModel()
 @*/
-PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt dim, PetscInt *ncol, PetscInt *nx, PetscInt *ns, PetscReal *h, PetscReal origin[], PetscBool *hasorigin, PetscReal **c)
+PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt dim, PetscInt *ncol, PetscInt *nx, PetscInt *ns, PetscReal h[], PetscReal origin[], PetscBool *hasorigin, PetscReal **c)
 {
 #if defined(RW_HAVE_SEGYIO)
   PetscMPIInt rank;
   char        msg[512] = "";
-  PetscInt    n[3]     = {0, 0, 0}; /* traces, samples, columns along x */
-  PetscReal   v[5]     = {0, 0, 0, 0, 0}; /* dz, has an origin, the origin */
+  PetscInt    n[3]     = {0, 0, 0};             /* traces, samples, columns along x */
+  PetscReal   v[7]     = {0, 0, 0, 0, 0, 0, 0}; /* has an origin, the origin, the spacings */
 
   PetscFunctionBegin;
+  PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "SEG-Y model %s: dimension %" PetscInt_FMT ": expected 2 or 3", file, dim);
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   *c = NULL;
   if (!rank) {
@@ -445,28 +567,29 @@ PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt di
       else if (samples < 1 || segy_traces(fp, &traces, trace0, bsize) || traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: no traces or no samples", file));
     }
     if (!msg[0]) {
-      float   *buf;
-      int32_t *gx, *gy;
+      float     *buf;
+      PetscReal *pos, *raw;
+      PetscInt  *col;
+      char       tr[SEGY_TRACE_HEADER_SIZE];
+      int32_t    s1 = 0;
 
-      char    tr[SEGY_TRACE_HEADER_SIZE];
-      int32_t s1 = 0;
-
-      n[0] = traces, n[1] = samples, n[2] = traces, v[0] = mm / 1000.0;
+      n[0] = traces, n[1] = samples, v[1 + dim + dim - 1] = mm / 1000.0;
       PetscCall(PetscMalloc1((size_t)traces * samples, c));
-      PetscCall(PetscMalloc3(samples, &buf, traces, &gx, traces, &gy));
+      PetscCall(PetscMalloc4(samples, &buf, (size_t)dim * traces, &pos, traces, &col, (size_t)traces * samples, &raw));
       for (int t = 0; t < traces && !msg[0]; t++) {
         if (segy_traceheader(fp, t, tr, trace0, bsize) || segy_readtrace(fp, t, buf, trace0, bsize) || segy_to_native(format, samples, buf)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: cannot read trace %d", file, t));
-        if (!t) { /* the first trace's coordinates, if its scalar says it has any: the model's origin */
-          segy_get_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, &s1);
-          v[1] = s1 != 0;
-          if (s1) SegyGetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, dim, v + 2);
-        }
-        segy_get_field(tr, SEGY_TR_GROUP_X, &gx[t]);
-        segy_get_field(tr, SEGY_TR_GROUP_Y, &gy[t]);
-        for (int k = 0; k < samples; k++) (*c)[(size_t)k * traces + t] = buf[k];
+        if (!t) segy_get_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, &s1); /* the first trace's scalar says whether the traces carry coordinates */
+        SegyGetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, dim, pos + dim * t);
+        for (int k = 0; k < samples; k++) raw[(size_t)k * traces + t] = buf[k];
       }
-      if (dim > 2) n[2] = s1 && !msg[0] ? SegyColumnsAlongX(traces, gx, gy) : 0;
-      PetscCall(PetscFree3(buf, gx, gy));
+      v[0] = s1 != 0;
+      if (s1 && !msg[0]) {
+        PetscCall(PetscArraycpy(v + 1, pos, dim)); /* the first trace's top, unless the traces lay out a grid */
+        PetscCall(SegyLayOut(file, dim, traces, pos, col, v + 1, v + 1 + dim, &n[2], msg, sizeof(msg)));
+      }
+      for (int t = 0; t < traces && !msg[0]; t++)
+        for (int k = 0; k < samples; k++) (*c)[(size_t)k * traces + (n[2] ? col[t] : t)] = raw[(size_t)k * traces + t];
+      PetscCall(PetscFree4(buf, pos, col, raw));
     }
     if (fp) segy_close(fp);
   }
@@ -474,12 +597,12 @@ PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt di
   if (msg[0]) PetscCall(PetscFree(*c));
   PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
   PetscCallMPI(MPI_Bcast(n, 3, MPIU_INT, 0, comm));
-  PetscCallMPI(MPI_Bcast(v, 5, MPIU_REAL, 0, comm));
+  PetscCallMPI(MPI_Bcast(v, 7, MPIU_REAL, 0, comm));
   if (rank) PetscCall(PetscMalloc1(n[0] * n[1], c));
   PetscCallMPI(MPI_Bcast(*c, n[0] * n[1], MPIU_REAL, 0, comm));
-  *ncol = n[0], *ns = n[1], *h = v[0], *hasorigin = (PetscBool)(v[1] != 0);
+  *ncol = n[0], *ns = n[1], *hasorigin = (PetscBool)(v[0] != 0);
   if (nx) *nx = n[2];
-  for (PetscInt d = 0; d < dim; d++) origin[d] = v[2 + d];
+  for (PetscInt d = 0; d < dim; d++) origin[d] = v[1 + d], h[d] = v[1 + dim + d];
   PetscFunctionReturn(PETSC_SUCCESS);
 #else
   SETERRQ(comm, PETSC_ERR_SUP, "SEG-Y %s: rewind was built without libsegyio; install it (Debian: apt-get install libsegyio-dev) and re-run configure", file);
