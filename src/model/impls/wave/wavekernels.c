@@ -728,6 +728,7 @@ PetscErrorCode RwWaveViewRows(RwModel model, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward and tangent %s%s; adjoint %s recomputing s at every neighbour, the %s copy\n", WaveForwardRing(model) ? "interior rows from a ring of staged slices of u, shell rows " : "", inplace, WAVE_RING_ADJ(w->dim, w->r) ? "interior rows from the ring of s = ia lambda, shell rows" : "rows", RwKernelISANames[WaveAdjointISA(isa, w->dim, w->r)]));
+  if (model->stepblock > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "rows of a pair of forward steps: the first's as above, also keeping u_k+1 in a ring of rows; the second's interior rows gather u_k+1 from that ring\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
