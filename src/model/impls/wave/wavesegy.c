@@ -115,20 +115,32 @@ static int SegyWriteTrace(segy_file *fp, int t, char tr[], float buf[], int32_t 
   return err ? err : segy_writetrace(fp, t, buf, trace0, bsize);
 }
 
-/* Opens a file to read and its binary header: the interval, samples, format and trace layout; msg says what failed */
-static segy_file *SegyOpenRead(const char file[], char bin[], int32_t *interval, int *samples, int *format, long *trace0, int *bsize, char msg[], size_t len)
-{
-  segy_file *fp = segy_open(file, "rb");
+/* A SEG-Y file open to read: its binary header's interval, samples,
+   format and trace layout, and how many traces it holds (0 when its size
+   is not a whole number of them) */
+typedef struct {
+  segy_file *fp;
+  int32_t    interval;
+  int        samples, format, bsize, traces;
+  long       trace0;
+} SegyIn;
 
-  if (!fp) snprintf(msg, len, "Cannot open SEG-Y file %s", file);
-  else if (segy_binheader(fp, bin) || segy_get_bfield(bin, SEGY_BIN_INTERVAL, interval)) snprintf(msg, len, "SEG-Y %s: cannot read the binary header", file);
+/* Opens file to read, with its binary header; msg says what failed */
+static void SegyOpenRead(const char file[], SegyIn *in, char msg[], size_t len)
+{
+  char bin[SEGY_BINARY_HEADER_SIZE];
+
+  memset(in, 0, sizeof(*in));
+  in->fp = segy_open(file, "rb");
+  if (!in->fp) snprintf(msg, len, "Cannot open SEG-Y file %s", file);
+  else if (segy_binheader(in->fp, bin) || segy_get_bfield(bin, SEGY_BIN_INTERVAL, &in->interval)) snprintf(msg, len, "SEG-Y %s: cannot read the binary header", file);
   else {
-    *samples = segy_samples(bin);
-    *format  = segy_format(bin);
-    *trace0  = segy_trace0(bin);
-    *bsize   = segy_trsize(*format, *samples);
+    in->samples = segy_samples(bin);
+    in->format  = segy_format(bin);
+    in->trace0  = segy_trace0(bin);
+    in->bsize   = segy_trsize(in->format, in->samples);
+    if (in->samples < 1 || segy_traces(in->fp, &in->traces, in->trace0, in->bsize)) in->traces = 0;
   }
-  return fp;
 }
 #endif
 
@@ -205,32 +217,30 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscInt dim, Pe
   PetscCall(PetscMalloc1(dim, src));
   *rec = *data = NULL;
   if (!rank) {
-    char       bin[SEGY_BINARY_HEADER_SIZE], tr[SEGY_TRACE_HEADER_SIZE];
-    int32_t    us = 0;
-    int        samples = 0, traces = 0, format = 0, bsize = 0;
-    long       trace0 = 0;
-    segy_file *fp     = SegyOpenRead(file, bin, &us, &samples, &format, &trace0, &bsize, msg, sizeof(msg));
+    char   tr[SEGY_TRACE_HEADER_SIZE];
+    SegyIn in;
 
+    SegyOpenRead(file, &in, msg, sizeof(msg));
     if (!msg[0]) {
-      if (us <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no sample interval in the binary header (byte 3217): expected %g ms = %ld us", file, (double)dt, lround(dt * 1000)));
-      else if (PetscAbsReal(us / 1000.0 - dt) > 1e-9 * dt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has sample interval %d us; expected %ld us, the run's dt %g ms (-rw_dt, or the first gather's)", file, (int)us, lround(dt * 1000), (double)dt));
-      else if (nt >= 0 && samples != nt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has %d samples a trace; expected %" PetscInt_FMT " (the run's steps + 1)", file, samples, nt));
-      else if (segy_traces(fp, &traces, trace0, bsize) || traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces", file));
+      if (in.interval <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no sample interval in the binary header (byte 3217): expected %g ms = %ld us", file, (double)dt, lround(dt * 1000)));
+      else if (PetscAbsReal(in.interval / 1000.0 - dt) > 1e-9 * dt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has sample interval %d us; expected %ld us, the run's dt %g ms (-rw_dt, or the first gather's)", file, (int)in.interval, lround(dt * 1000), (double)dt));
+      else if (nt >= 0 && in.samples != nt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has %d samples a trace; expected %" PetscInt_FMT " (the run's steps + 1)", file, in.samples, nt));
+      else if (in.traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces", file));
     }
     if (!msg[0]) {
       float    *buf;
       PetscBool hasy = PETSC_FALSE;
 
-      n[0] = traces, n[1] = samples;
-      PetscCall(PetscMalloc1(dim * traces, rec));
-      PetscCall(PetscMalloc1((size_t)traces * samples, data));
-      PetscCall(PetscMalloc1(samples, &buf));
-      for (int r = 0; r < traces && !msg[0]; r++) {
+      n[0] = in.traces, n[1] = in.samples;
+      PetscCall(PetscMalloc1(dim * in.traces, rec));
+      PetscCall(PetscMalloc1((size_t)in.traces * in.samples, data));
+      PetscCall(PetscMalloc1(in.samples, &buf));
+      for (int r = 0; r < in.traces && !msg[0]; r++) {
         int32_t   sx, gx, sy, gy, s1;
         PetscReal p[3];
         PetscBool same = PETSC_TRUE;
 
-        if (segy_traceheader(fp, r, tr, trace0, bsize)) {
+        if (segy_traceheader(in.fp, r, tr, in.trace0, in.bsize)) {
           PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read the header of trace %d", file, r));
           break;
         }
@@ -256,17 +266,17 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscInt dim, Pe
           break;
         }
         SegyGetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, dim, *rec + dim * r);
-        if (segy_readtrace(fp, r, buf, trace0, bsize) || segy_to_native(format, samples, buf)) {
+        if (segy_readtrace(in.fp, r, buf, in.trace0, in.bsize) || segy_to_native(in.format, in.samples, buf)) {
           PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read trace %d", file, r));
           break;
         }
-        for (int k = 0; k < samples; k++) (*data)[(size_t)k * traces + r] = buf[k];
+        for (int k = 0; k < in.samples; k++) (*data)[(size_t)k * in.traces + r] = buf[k];
       }
       /* a 2D line's file has y = 0 everywhere: in 3D that is a file without y, not a survey on y = 0 */
-      if (!msg[0] && dim > 2 && !hasy) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: trace 0 has no y coordinates (SourceY byte 77 and GroupY byte 85 are 0 in all %d traces): a 3D gather needs them", file, traces));
+      if (!msg[0] && dim > 2 && !hasy) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: trace 0 has no y coordinates (SourceY byte 77 and GroupY byte 85 are 0 in all %d traces): a 3D gather needs them", file, in.traces));
       PetscCall(PetscFree(buf));
     }
-    if (fp) segy_close(fp);
+    if (in.fp) segy_close(in.fp);
   }
   PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
   if (msg[0]) {
@@ -310,24 +320,22 @@ PetscErrorCode RwWaveSegyReadSpanY(MPI_Comm comm, const char file[], PetscReal y
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   y[0] = PETSC_MAX_REAL, y[1] = PETSC_MIN_REAL;
   if (!rank) {
-    char       bin[SEGY_BINARY_HEADER_SIZE], tr[SEGY_TRACE_HEADER_SIZE];
-    int32_t    us = 0;
-    int        samples = 0, traces = 0, format = 0, bsize = 0;
-    long       trace0 = 0;
-    segy_file *fp     = SegyOpenRead(file, bin, &us, &samples, &format, &trace0, &bsize, msg, sizeof(msg));
+    char   tr[SEGY_TRACE_HEADER_SIZE];
+    SegyIn in;
 
-    if (!msg[0] && (segy_traces(fp, &traces, trace0, bsize) || traces < 1)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces", file));
-    for (int r = 0; r < traces && !msg[0]; r++) {
+    SegyOpenRead(file, &in, msg, sizeof(msg));
+    if (!msg[0] && in.traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces", file));
+    for (int r = 0; r < in.traces && !msg[0]; r++) {
       PetscReal p[3];
 
-      if (segy_traceheader(fp, r, tr, trace0, bsize)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read the header of trace %d", file, r));
+      if (segy_traceheader(in.fp, r, tr, in.trace0, in.bsize)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: cannot read the header of trace %d", file, r));
       for (PetscInt w = 0; w < 2 && !msg[0]; w++) {
         if (w) SegyGetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, 3, p);
         else SegyGetPosition(tr, SEGY_TR_SOURCE_X, SEGY_TR_SOURCE_Y, SEGY_TR_SOURCE_DEPTH, 1, 3, p);
         y[0] = PetscMin(y[0], p[1]), y[1] = PetscMax(y[1], p[1]);
       }
     }
-    if (fp) segy_close(fp);
+    if (in.fp) segy_close(in.fp);
   }
   PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
   PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
@@ -357,17 +365,14 @@ PetscErrorCode RwWaveSegyReadBinaryHeader(MPI_Comm comm, const char file[], Pets
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (!rank) {
-    char       bin[SEGY_BINARY_HEADER_SIZE];
-    int32_t    us = 0;
-    int        samples = 0, format, bsize;
-    long       trace0;
-    segy_file *fp = SegyOpenRead(file, bin, &us, &samples, &format, &trace0, &bsize, msg, sizeof(msg));
+    SegyIn in;
 
+    SegyOpenRead(file, &in, msg, sizeof(msg));
     if (msg[0]) { /* said */
-    } else if (us <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no sample interval in the binary header (byte 3217): expected a positive number of microseconds", file));
-    else if (samples < 2) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: %d samples a trace in the binary header (byte 3221): expected at least 2", file, samples));
-    if (!msg[0]) v[0] = us / 1000.0, v[1] = samples;
-    if (fp) segy_close(fp);
+    } else if (in.interval <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no sample interval in the binary header (byte 3217): expected a positive number of microseconds", file));
+    else if (in.samples < 2) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: %d samples a trace in the binary header (byte 3221): expected at least 2", file, in.samples));
+    if (!msg[0]) v[0] = in.interval / 1000.0, v[1] = in.samples;
+    if (in.fp) segy_close(in.fp);
   }
   PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
   PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
@@ -556,15 +561,12 @@ PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt di
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   *c = NULL;
   if (!rank) {
-    char       bin[SEGY_BINARY_HEADER_SIZE];
-    int32_t    mm = 0;
-    int        samples = 0, traces = 0, format = 0, bsize = 0;
-    long       trace0 = 0;
-    segy_file *fp     = SegyOpenRead(file, bin, &mm, &samples, &format, &trace0, &bsize, msg, sizeof(msg));
+    SegyIn in;
 
+    SegyOpenRead(file, &in, msg, sizeof(msg));
     if (!msg[0]) {
-      if (mm <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: no sample interval in the binary header (byte 3217): expected the vertical spacing in mm", file));
-      else if (samples < 1 || segy_traces(fp, &traces, trace0, bsize) || traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: no traces or no samples", file));
+      if (in.interval <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: no sample interval in the binary header (byte 3217): expected the vertical spacing in mm", file));
+      else if (in.traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: no traces or no samples", file));
     }
     if (!msg[0]) {
       float     *buf;
@@ -573,25 +575,25 @@ PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt di
       char       tr[SEGY_TRACE_HEADER_SIZE];
       int32_t    s1 = 0;
 
-      n[0] = traces, n[1] = samples, v[1 + dim + dim - 1] = mm / 1000.0;
-      PetscCall(PetscMalloc1((size_t)traces * samples, c));
-      PetscCall(PetscMalloc4(samples, &buf, (size_t)dim * traces, &pos, traces, &col, (size_t)traces * samples, &raw));
-      for (int t = 0; t < traces && !msg[0]; t++) {
-        if (segy_traceheader(fp, t, tr, trace0, bsize) || segy_readtrace(fp, t, buf, trace0, bsize) || segy_to_native(format, samples, buf)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: cannot read trace %d", file, t));
+      n[0] = in.traces, n[1] = in.samples, v[1 + dim + dim - 1] = in.interval / 1000.0;
+      PetscCall(PetscMalloc1((size_t)in.traces * in.samples, c));
+      PetscCall(PetscMalloc4(in.samples, &buf, (size_t)dim * in.traces, &pos, in.traces, &col, (size_t)in.traces * in.samples, &raw));
+      for (int t = 0; t < in.traces && !msg[0]; t++) {
+        if (segy_traceheader(in.fp, t, tr, in.trace0, in.bsize) || segy_readtrace(in.fp, t, buf, in.trace0, in.bsize) || segy_to_native(in.format, in.samples, buf)) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y model %s: cannot read trace %d", file, t));
         if (!t) segy_get_field(tr, SEGY_TR_SOURCE_GROUP_SCALAR, &s1); /* the first trace's scalar says whether the traces carry coordinates */
         SegyGetPosition(tr, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y, SEGY_TR_RECV_GROUP_ELEV, -1, dim, pos + dim * t);
-        for (int k = 0; k < samples; k++) raw[(size_t)k * traces + t] = buf[k];
+        for (int k = 0; k < in.samples; k++) raw[(size_t)k * in.traces + t] = buf[k];
       }
       v[0] = s1 != 0;
       if (s1 && !msg[0]) {
         PetscCall(PetscArraycpy(v + 1, pos, dim)); /* the first trace's top, unless the traces lay out a grid */
-        PetscCall(SegyLayOut(file, dim, traces, pos, col, v + 1, v + 1 + dim, &n[2], msg, sizeof(msg)));
+        PetscCall(SegyLayOut(file, dim, in.traces, pos, col, v + 1, v + 1 + dim, &n[2], msg, sizeof(msg)));
       }
-      for (int t = 0; t < traces && !msg[0]; t++)
-        for (int k = 0; k < samples; k++) (*c)[(size_t)k * traces + (n[2] ? col[t] : t)] = raw[(size_t)k * traces + t];
+      for (int t = 0; t < in.traces && !msg[0]; t++)
+        for (int k = 0; k < in.samples; k++) (*c)[(size_t)k * in.traces + (n[2] ? col[t] : t)] = raw[(size_t)k * in.traces + t];
       PetscCall(PetscFree4(buf, pos, col, raw));
     }
-    if (fp) segy_close(fp);
+    if (in.fp) segy_close(in.fp);
   }
   PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
   if (msg[0]) PetscCall(PetscFree(*c));
