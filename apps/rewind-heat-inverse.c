@@ -80,9 +80,9 @@ static PetscErrorCode FormFunctionGradient(Tao tao, Vec x, PetscReal *f, Vec G, 
   PetscFunctionBegin;
   PetscCall(VecSet(G, 0));
   inv->misfit = 0;
-  PetscCall(InvJournalBeginEvaluation(inv, x));
+  PetscCall(RwAppJournalBeginEvaluation(inv->journal, x, 0));
   PetscCall(InvEvaluate(inv, x, G));
-  PetscCall(InvJournalEndEvaluation(inv));
+  PetscCall(RwAppJournalEndEvaluation(inv->journal));
   PetscCall(RwRegularize(inv->model, inv->reg, inv->alpha, inv->tveps, x, inv->xinit, &inv->R, inv->gx));
   PetscCall(VecAXPY(G, 1, inv->gx));
   *f = inv->misfit + inv->R;
@@ -172,7 +172,7 @@ static PetscErrorCode Solve(Inverse *inv, AppOptions *o, Tao *tao)
   PetscCall(InvJournalSetUp(inv, *tao, o->output));
   PetscCall(PetscTime(&inv->t0));
   PetscCall(TaoSolve(*tao));
-  PetscCall(InvJournalComplete(inv));
+  PetscCall(RwAppJournalComplete(inv->journal));
   PetscCall(VecDestroy(&lb));
   PetscCall(VecDestroy(&ub));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -213,7 +213,7 @@ static PetscErrorCode Destroy(Inverse *inv)
 {
   PetscFunctionBegin;
   /* after the outputs: a run killed before them resumes from its journal */
-  PetscCall(InvJournalDestroy(inv));
+  PetscCall(RwAppJournalDestroy(&inv->journal));
   PetscCall(InvGroupDestroy(inv));
   for (PetscInt e = 0; e < inv->nexp; e++) {
     PetscCall(VecDestroy(&inv->exp[e].m));

@@ -143,10 +143,10 @@ static PetscErrorCode EvaluateSequential(Inverse *inv, Vec x, Vec G)
     PetscBool kept;
     Vec       w;
 
-    PetscCall(InvJournalLookup(inv, e, &Je, &w, &kept));
+    PetscCall(RwAppJournalLookup(inv->journal, e, &Je, &w, &kept));
     if (!kept) {
       PetscCall(SolveExperiment(inv, x, e, &Je, w));
-      PetscCall(InvJournalRecord(inv, e, Je, w));
+      PetscCall(RwAppJournalRecord(inv->journal, e, Je, w));
     }
     inv->misfit += Je;
     PetscCall(VecAXPY(G, 1, w));
@@ -170,7 +170,7 @@ static PetscErrorCode EvaluateRound(Inverse *inv, PetscInt r, Vec G)
 
   PetscFunctionBegin;
   for (PetscInt k = 0; k < n; k++) {
-    PetscCall(InvJournalLookup(inv, first + k, &Je[k], &w, &kept[k]));
+    PetscCall(RwAppJournalLookup(inv->journal, first + k, &Je[k], &w, &kept[k]));
     if (kept[k]) PetscCall(VecCopy(w, s->W[k]));
   }
   PetscCall(RwEnsembleGetRoundMember(s->ens, r, &mine));
@@ -178,7 +178,7 @@ static PetscErrorCode EvaluateRound(Inverse *inv, PetscInt r, Vec G)
   for (PetscInt k = 0; k < n; k++) {
     if (!kept[k]) {
       PetscCall(RwEnsembleGatherMember(s->ens, first + k, Jm, s->w, &Je[k], s->W[k]));
-      PetscCall(InvJournalRecord(inv, first + k, Je[k], s->W[k]));
+      PetscCall(RwAppJournalRecord(inv->journal, first + k, Je[k], s->W[k]));
     }
     inv->misfit += Je[k];
     PetscCall(VecAXPY(G, 1, s->W[k]));

@@ -7,7 +7,8 @@
   obsfile.c  observations from, and to, an HDF5 file (doc/inverse.md)
   output.c   results: HDF5 + XDMF, per-iteration history
   ensemble.c the experiments of an evaluation, on groups of ranks (-rw_ensemble_groups)
-  journal.c  the evaluation journal that makes a run resumable (-rw_restart)
+  journal.c  the description of the problem for the evaluation journal
+             (apps/common/journal.c) that makes a run resumable (-rw_restart)
 */
 #ifndef REWIND_APPS_INVERSE_H
 #define REWIND_APPS_INVERSE_H
@@ -16,6 +17,7 @@
 #include <petsctao.h>
 #include <petscdmda.h>
 #include <rewind/hdf5.h>
+#include "../common/journal.h"
 
 #define INV_MAXEXP 16
 
@@ -37,8 +39,6 @@ typedef struct {
   PetscInt   n;
   PetscReal *J, *misfit, *gnorm, *error, *seconds;
 } InvHistory;
-
-typedef struct _n_InvJournal *InvJournal;
 
 /* Who solves the experiments (ensemble.c): the app's own objects with one
    group, or each group's own on its communicator */
@@ -77,7 +77,7 @@ typedef struct {
   PetscReal     misfit, R;        /* of the last evaluation */
   InvHistory    hist;
   PetscLogDouble t0;
-  InvJournal     journal;
+  RwAppJournal   journal;
   InvGroup       grp;
   InvDefaults    defaults;
   PetscReal      discrepancy;     /* -rw_inv_discrepancy tau: stop at misfit <= tau x its noise-level value (0: off) */
@@ -109,11 +109,5 @@ PetscErrorCode InvGroupDestroy(Inverse *);
 
 /* journal.c */
 PetscErrorCode InvJournalSetUp(Inverse *, Tao, const char[]);
-PetscErrorCode InvJournalBeginEvaluation(Inverse *, Vec);
-PetscErrorCode InvJournalLookup(Inverse *, PetscInt64, PetscReal *, Vec *, PetscBool *);
-PetscErrorCode InvJournalRecord(Inverse *, PetscInt64, PetscReal, Vec);
-PetscErrorCode InvJournalEndEvaluation(Inverse *);
-PetscErrorCode InvJournalComplete(Inverse *);
-PetscErrorCode InvJournalDestroy(Inverse *);
 
 #endif
