@@ -49,7 +49,7 @@ typedef struct {
 } RwJournalHead;
 
 struct _n_RwAppJournal {
-  char       app[64], stem[64];         /* the program, its journal option (-rw_inverse_state) */
+  char       app[64], opt[3][64];       /* the program; its journal's options: the directory, _overwrite, _keep */
   char       dir[PETSC_MAX_PATH_LEN];
   char       text[RW_JOURNAL_TEXTLEN]; /* the problem, as the file "problem" holds it */
   uint64_t   problem;                   /* a hash of text */
@@ -137,7 +137,7 @@ static void WriteAtomic0(RwAppJournal j, const char name[], int nparts, const vo
   snprintf(path, sizeof(path), "%s/%s", j->dir, name);
   fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (fd < 0) {
-    snprintf(msg, RW_JOURNAL_MSGLEN, "Cannot create %s in the journal (%s %s): %s", tmp, j->stem, j->dir, strerror(errno));
+    snprintf(msg, RW_JOURNAL_MSGLEN, "Cannot create %s in the journal (%s %s): %s", tmp, j->opt[0], j->dir, strerror(errno));
     return;
   }
   for (int p = 0; p < nparts && ok; p++) {
@@ -160,7 +160,7 @@ static void WriteAtomic0(RwAppJournal j, const char name[], int nparts, const vo
   if (!ok || fsync(fd)) ok = 0;
   if (close(fd)) ok = 0;
   if (!ok || rename(tmp, path)) {
-    snprintf(msg, RW_JOURNAL_MSGLEN, "Cannot write %s in the journal (%s %s): %s", path, j->stem, j->dir, strerror(errno));
+    snprintf(msg, RW_JOURNAL_MSGLEN, "Cannot write %s in the journal (%s %s): %s", path, j->opt[0], j->dir, strerror(errno));
     return;
   }
   fd = open(j->dir, O_RDONLY | O_DIRECTORY);
@@ -247,10 +247,10 @@ static void CheckKept0(RwAppJournal j, int *exists, char msg[])
     const char *c = strstr(kept, "checksum: ");
     char        body[RW_JOURNAL_TEXTLEN + 64] = "";
     if (c && (size_t)(c - kept) < sizeof(body)) memcpy(body, kept, (size_t)(c - kept));
-    if (!c || strtoull(c + 10, NULL, 16) != HashBytes(0, body, strlen(body))) snprintf(msg, RW_JOURNAL_MSGLEN, "The journal's %s is damaged (its checksum line does not match its text): refusing to resume from it; remove the directory %s or give %s_overwrite", path, j->dir, j->stem);
+    if (!c || strtoull(c + 10, NULL, 16) != HashBytes(0, body, strlen(body))) snprintf(msg, RW_JOURNAL_MSGLEN, "The journal's %s is damaged (its checksum line does not match its text): refusing to resume from it; remove the directory %s or give %s", path, j->dir, j->opt[1]);
     else {
       Differences0(j->text, body, diff, sizeof(diff));
-      snprintf(msg, RW_JOURNAL_MSGLEN, "The journal %s (%s) belongs to a different problem: %s. Resume with the same data and options, or give %s_overwrite to discard it", j->dir, j->stem, diff[0] ? diff : "the descriptions differ", j->stem);
+      snprintf(msg, RW_JOURNAL_MSGLEN, "The journal %s (%s) belongs to a different problem: %s. Resume with the same data and options, or give %s to discard it", j->dir, j->opt[0], diff[0] ? diff : "the descriptions differ", j->opt[1]);
     }
   }
   free(kept);
@@ -281,24 +281,21 @@ static void Remove0(RwAppJournal j, PetscInt64 from)
   }
 }
 
-/* The journal's options, named from its stem (-rw_inverse_state: -rw_inverse_state_keep, ...) */
+/* The journal's options: the app's names for them (-rw_inverse_state, -rw_inverse_state_overwrite, -rw_inverse_state_keep), and -rw_restart */
 static PetscErrorCode ReadJournalOptions(RwAppJournal j, const char output[], PetscBool always)
 {
-  char name[3][96], help[256];
+  char help[256];
 
   PetscFunctionBegin;
   if (output && output[0]) PetscCall(PetscSNPrintf(j->dir, sizeof(j->dir), "%s.state", output));
   else if (always) PetscCall(PetscSNPrintf(j->dir, sizeof(j->dir), "%s.state", j->app));
   j->killat = -1;
-  PetscCall(PetscSNPrintf(name[0], sizeof(name[0]), "%s", j->stem));
-  PetscCall(PetscSNPrintf(name[1], sizeof(name[1]), "%s_overwrite", j->stem));
-  PetscCall(PetscSNPrintf(name[2], sizeof(name[2]), "%s_keep", j->stem));
   PetscCall(PetscSNPrintf(help, sizeof(help), "Directory of the evaluation journal (default <-rw_output>.state%s)", always ? ", or <program>.state without -rw_output" : "; none without -rw_output"));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Resumable inversion", j->app);
-  PetscCall(PetscOptionsString(name[0], help, NULL, j->dir, j->dir, sizeof(j->dir), NULL));
+  PetscCall(PetscOptionsString(j->opt[0], help, NULL, j->dir, j->dir, sizeof(j->dir), NULL));
   PetscCall(PetscOptionsBool("-rw_restart", "Resume the inversion from its journal (and the interrupted solve from its hdf5 store)", NULL, j->restart, &j->restart, NULL));
-  PetscCall(PetscOptionsBool(name[1], "Discard an existing journal instead of refusing to run (without -rw_restart, or when it belongs to another problem)", NULL, j->overwrite, &j->overwrite, NULL));
-  PetscCall(PetscOptionsBool(name[2], "Keep the journal after the run completes (default: remove it)", NULL, j->keep, &j->keep, NULL));
+  PetscCall(PetscOptionsBool(j->opt[1], "Discard an existing journal instead of refusing to run (without -rw_restart, or when it belongs to another problem)", NULL, j->overwrite, &j->overwrite, NULL));
+  PetscCall(PetscOptionsBool(j->opt[2], "Keep the journal after the run completes (default: remove it)", NULL, j->keep, &j->keep, NULL));
   PetscCall(RwOptionsInt("-rw_debug_kill_at_evaluation", "Testing: SIGKILL right after evaluation i's records are written", NULL, j->killat, &j->killat, NULL, -1, PETSC_MAX_INT));
   PetscCall(RwOptionsBool("-rw_debug_kill_torn", "Testing: with -rw_debug_kill_at_evaluation, die half way through writing that evaluation's last record instead", NULL, j->torn, &j->torn, NULL));
   PetscOptionsEnd();
@@ -311,17 +308,17 @@ static void Open0(RwAppJournal j, char msg[])
   int exists = 0;
 
   if (mkdir(j->dir, 0755) && errno != EEXIST) {
-    snprintf(msg, RW_JOURNAL_MSGLEN, "Cannot create the journal directory %s (%s): %s", j->dir, j->stem, strerror(errno));
+    snprintf(msg, RW_JOURNAL_MSGLEN, "Cannot create the journal directory %s (%s): %s", j->dir, j->opt[0], strerror(errno));
     return;
   }
   CheckKept0(j, &exists, msg);
   if (exists && !j->restart && !j->overwrite) {
-    snprintf(msg, RW_JOURNAL_MSGLEN, "The journal %s (%s) holds an earlier run's evaluations: resume it with -rw_restart, or give %s_overwrite to discard it (refusing to destroy it silently)", j->dir, j->stem, j->stem);
+    snprintf(msg, RW_JOURNAL_MSGLEN, "The journal %s (%s) holds an earlier run's evaluations: resume it with -rw_restart, or give %s to discard it (refusing to destroy it silently)", j->dir, j->opt[0], j->opt[1]);
     return;
   }
   if (msg[0] && !j->overwrite) return;
   if (msg[0] || (exists && !j->restart)) {
-    fprintf(stderr, "%s: %s_overwrite: discarding the journal %s%s%s\n", j->app, j->stem, j->dir, msg[0] ? ": " : "", msg);
+    fprintf(stderr, "%s: %s: discarding the journal %s%s%s\n", j->app, j->opt[1], j->dir, msg[0] ? ": " : "", msg);
     msg[0] = 0;
     Remove0(j, 0);
     exists = 0;
@@ -341,8 +338,8 @@ static void Open0(RwAppJournal j, char msg[])
 
 /*@C
   RwAppJournalCreate - an inversion's evaluation journal (doc/inverse.md):
-  reads its options, named from stem (stem, stem_overwrite, stem_keep,
-  -rw_restart); the records' fields live on da (one value a point).  Its
+  reads its options (the app names them: its directory, its _overwrite and
+  its _keep; and -rw_restart); the records' fields live on da (one value a point).  Its
   directory defaults to <output>.state, or with always to <app>.state; without
   either the journal is off (RwAppJournalEnabled()) and every call does
   nothing.  Describe the problem (RwAppJournalAddLine() ...) then open it
@@ -350,14 +347,15 @@ static void Open0(RwAppJournal j, char msg[])
 
   Input Parameters:
 + app    - the program's name, for messages
-. stem   - the journal's option (-rw_inverse_state)
+. opt    - the names of its options: the directory, discard, keep
+           (-rw_inverse_state, -rw_inverse_state_overwrite, -rw_inverse_state_keep)
 . output - the run's -rw_output prefix, or NULL
-. always - whether the journal is on without -rw_output and stem
+. always - whether the journal is on without -rw_output and opt[0]
 . da     - the DMDA of the unknown field and of the records' contributions
 . nexp   - the experiments an evaluation records (0 .. nexp - 1)
 - t0     - the app's clock: a replayed record puts it back to the interrupted run's
 @*/
-PetscErrorCode RwAppJournalCreate(const char app[], const char stem[], const char output[], PetscBool always, DM da, PetscInt nexp, PetscLogDouble *t0, RwAppJournal *jp)
+PetscErrorCode RwAppJournalCreate(const char app[], const char *const opt[3], const char output[], PetscBool always, DM da, PetscInt nexp, PetscLogDouble *t0, RwAppJournal *jp)
 {
   RwAppJournal j;
 
@@ -371,7 +369,7 @@ PetscErrorCode RwAppJournalCreate(const char app[], const char stem[], const cha
   PetscCall(PetscNew(&j));
   *jp = j;
   PetscCall(PetscStrncpy(j->app, app, sizeof(j->app)));
-  PetscCall(PetscStrncpy(j->stem, stem, sizeof(j->stem)));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(PetscStrncpy(j->opt[i], opt[i], sizeof(j->opt[i])));
   j->da = da, j->nexp = nexp, j->t0 = t0;
   PetscCall(ReadJournalOptions(j, output, always));
   if (!j->dir[0]) PetscFunctionReturn(PETSC_SUCCESS);

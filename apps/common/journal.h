@@ -11,7 +11,7 @@
 
 typedef struct _n_RwAppJournal *RwAppJournal;
 
-PetscErrorCode RwAppJournalCreate(const char[], const char[], const char[], PetscBool, DM, PetscInt, PetscLogDouble *, RwAppJournal *);
+PetscErrorCode RwAppJournalCreate(const char[], const char *const[3], const char[], PetscBool, DM, PetscInt, PetscLogDouble *, RwAppJournal *);
 PetscBool      RwAppJournalEnabled(RwAppJournal);
 PetscErrorCode RwAppJournalAddLine(RwAppJournal, const char[], const char[]);
 PetscErrorCode RwAppJournalAddHash(RwAppJournal, const char[], uint64_t);

@@ -5,7 +5,7 @@
     problem.c    the embedded problem: true and starting models, the survey, noisy data
     files.c      observations (HDF5 schema, SEG-Y shot gathers) and models (HDF5, SEG-Y) from files
     grid.c       the models on the whole grid, the time step, the held region, model error
-    inversion.c  shot groups, J and dJ/dm in shot order, frequency bands, TAO
+    inversion.c  shot groups, J and dJ/dm in shot order, frequency bands, TAO, the journal
     output.c     HDF5 + XDMF, the gather, the observation files
 */
 #ifndef REWIND_FWI_H
@@ -14,6 +14,7 @@
 #include <rewind.h>
 #include <petscdmda.h>
 #include <petsctao.h>
+#include "../common/journal.h"
 
 #define FWI_MAX_FILES 256
 
@@ -53,6 +54,7 @@ typedef struct {
   RwObjective obj;
   RwAdjoint   adj;
   RwEnsemble  e;
+  RwAppJournal journal; /* the evaluation journal (-rw_fwi_state, -rw_restart) */
   Vec         ctrue, cstart, mtrue, x, mg, u0, gg, gu0, gi, G, lo, hi, mask, grad0;
   /* history */
   PetscInt       it, nhist;

@@ -82,9 +82,8 @@ PetscErrorCode FwiRecordAll(Fwi *f, Vec mparent, PetscReal *d)
 }
 
 /* J and dJ/dm summed over the shots in shot order (RwEnsemble by rounds), masked */
-static PetscErrorCode FormFunctionGradient(Tao tao, Vec X, PetscReal *J, Vec G, void *ctx)
+static PetscErrorCode SumShots(Fwi *f, Vec X, PetscReal *J, Vec G)
 {
-  Fwi     *f = (Fwi *)ctx;
   PetscInt nr;
   Vec      fg;
 
@@ -117,10 +116,31 @@ static PetscErrorCode FormFunctionGradient(Tao tao, Vec X, PetscReal *J, Vec G, 
   }
   PetscCall(RwEnsembleSumEnd(f->e, J));
   PetscCall(VecPointwiseMult(G, G, f->mask));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One evaluation: from the journal while a resumed run replays it (the
+   band tells evaluations at one iterate apart), else from the shots, and
+   then into the journal before the next one starts */
+static PetscErrorCode FormFunctionGradient(Tao tao, Vec X, PetscReal *J, Vec G, void *ctx)
+{
+  Fwi      *f = (Fwi *)ctx;
+  PetscBool kept;
+  Vec       w;
+
+  PetscFunctionBegin;
+  PetscCall(RwAppJournalBeginEvaluation(f->journal, X, (uint64_t)f->band + 1));
+  PetscCall(RwAppJournalLookup(f->journal, 0, J, &w, &kept));
+  if (kept) PetscCall(VecCopy(w, G));
+  else {
+    PetscCall(SumShots(f, X, J, G));
+    PetscCall(RwAppJournalRecord(f->journal, 0, *J, G));
+  }
   if (!f->grad0) {
     PetscCall(VecDuplicate(G, &f->grad0));
     PetscCall(VecCopy(G, f->grad0));
   }
+  PetscCall(RwAppJournalEndEvaluation(f->journal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -188,6 +208,64 @@ static PetscErrorCode SolveBand(Fwi *f, PetscInt b, PetscReal *J)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A hash of n reals */
+static uint64_t HashReals(uint64_t h, const PetscReal *v, PetscInt n)
+{
+  return RwAppJournalHashBytes(h, v, sizeof(PetscReal) * (size_t)n);
+}
+
+/*
+  The evaluation journal (apps/common/journal.c; on with -rw_output prefix
+  or -rw_fwi_state dir): everything that decides an evaluation's J and
+  dJ/dm, which a resumed run must share with the journal.  Neither the
+  ranks nor the shot groups are: they do not change the bits
+*/
+static PetscErrorCode SetUpJournal(Fwi *f)
+{
+  const char *const opt[3] = {"-rw_fwi_state", "-rw_fwi_state_overwrite", "-rw_fwi_state_keep"};
+  char         v[512], id[512];
+  DM           fda;
+  RwAppJournal j;
+  FwiSurvey   *sv = &f->sv;
+  uint64_t     h;
+  PetscInt     M[3];
+  PetscBool    set;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetFieldDM(f->model, &fda));
+  PetscCall(RwAppJournalCreate("rewind-fwi", opt, f->output, PETSC_FALSE, fda, 1, &f->t0, &f->journal));
+  j = f->journal;
+  if (!RwAppJournalEnabled(j)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMDAGetInfo(fda, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (physical %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ")", M[0], M[1], M[2], f->n[0], f->n[1], f->dim > 2 ? f->n[2] : 1));
+  PetscCall(RwAppJournalAddLine(j, "grid", v));
+  PetscCall(RwModelGetIdentity(f->model, id, sizeof(id)));
+  PetscCall(RwAppJournalAddLine(j, "model", id));
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " of dt %.17g", sv->nt - 1, (double)sv->dt));
+  PetscCall(RwAppJournalAddLine(j, "steps", v));
+  h = HashReals(HashReals(RwAppJournalHashBytes(0, sv->nrec, sizeof(PetscInt) * (size_t)sv->nshots), sv->src, sv->nshots * f->dim), sv->rec, sv->ntotal * f->dim);
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " shots, %" PetscInt_FMT " receivers at %016llx", sv->nshots, sv->ntotal, (unsigned long long)h));
+  PetscCall(RwAppJournalAddLine(j, "survey", v));
+  PetscCall(RwAppJournalAddHash(j, "observations", HashReals(0, sv->data, sv->ntotal * sv->nt)));
+  PetscCall(RwAppJournalAddHash(j, "wavelet of the last band", HashReals(0, f->wavelet, sv->nt - 1)));
+  v[0] = 0;
+  for (PetscInt b = 0; b < f->nbands; b++) PetscCall(PetscSNPrintf(v + strlen(v), sizeof(v) - strlen(v), "%s%.17g", b ? "," : "", (double)f->bands[b]));
+  PetscCall(RwAppJournalAddLine(j, "bands", v));
+  PetscCall(RwAppJournalChecksum(j, f->x, &h));
+  PetscCall(RwAppJournalAddHash(j, "start", h));
+  PetscCall(RwAppJournalChecksum(j, f->lo, &h));
+  PetscCall(RwAppJournalAddHash(j, "lower bounds", h));
+  PetscCall(RwAppJournalChecksum(j, f->hi, &h));
+  PetscCall(RwAppJournalAddHash(j, "upper bounds", h));
+  PetscCall(RwAppJournalChecksum(j, f->mask, &h));
+  PetscCall(RwAppJournalAddHash(j, "held region", h));
+  PetscCall(PetscStrncpy(v, TAOBLMVM, sizeof(v)));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-tao_type", v, sizeof(v), &set));
+  PetscCall(RwAppJournalAddLine(j, "tao type", v));
+  PetscCall(RwAppJournalOpen(j));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   FwiInvert - the full-band misfit of the start, the bands one after the
   other, and the final line: misfit reduction, model error (with a truth),
@@ -202,6 +280,7 @@ PetscErrorCode FwiInvert(Fwi *f)
   PetscFunctionBegin;
   PetscCall(FwiModelError(f, f->x, &err0));
   PetscCall(SetBand(f, f->nbands - 1));
+  PetscCall(SetUpJournal(f));
   PetscCall(FormFunctionGradient(NULL, f->x, &Jfirst, f->G, f));
   PetscCall(VecDestroy(&f->grad0));
   for (PetscInt b = 0; b < f->nbands; b++) {
@@ -211,6 +290,7 @@ PetscErrorCode FwiInvert(Fwi *f)
     if (b == f->nbands - 1) Jlast = J;
   }
   PetscCall(FwiModelError(f, f->x, &err));
+  PetscCall(RwAppJournalComplete(f->journal));
   c[0] = f->fsteps, c[1] = f->gradients;
   PetscCallMPI(MPI_Allreduce(c, t, 2, MPIU_INT64, MPI_SUM, PETSC_COMM_WORLD));
   if (f->hastrue) PetscCall(PetscSNPrintf(e, sizeof(e), "model error %.4f -> %.4f", (double)err0, (double)err));
@@ -246,6 +326,7 @@ PetscErrorCode FwiDestroy(Fwi *f)
   PetscCall(RwModelDestroy(&f->gmodel));
   PetscCall(RwModelDestroy(&f->model));
   PetscCall(RwEnsembleDestroy(&f->e));
+  if (f->journal) PetscCall(RwAppJournalDestroy(&f->journal)); /* after the outputs: a run killed before them resumes from its journal */
   for (PetscInt i = 0; i < f->nobs; i++) PetscCall(PetscFree(f->obs[i]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

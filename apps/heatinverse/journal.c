@@ -120,11 +120,12 @@ static PetscErrorCode DescribeInversion(Inverse *inv, Tao tao, RwAppJournal j)
 */
 PetscErrorCode InvJournalSetUp(Inverse *inv, Tao tao, const char output[])
 {
-  DM da;
+  const char *const opt[3] = {"-rw_inverse_state", "-rw_inverse_state_overwrite", "-rw_inverse_state_keep"};
+  DM                da;
 
   PetscFunctionBegin;
   PetscCall(RwModelGetStateDM(inv->model, &da));
-  PetscCall(RwAppJournalCreate("rewind-heat-inverse", "-rw_inverse_state", output, PETSC_TRUE, da, inv->nexp, &inv->t0, &inv->journal));
+  PetscCall(RwAppJournalCreate("rewind-heat-inverse", opt, output, PETSC_TRUE, da, inv->nexp, &inv->t0, &inv->journal));
   PetscCall(DescribeModel(inv, inv->journal));
   PetscCall(DescribeData(inv, inv->journal));
   PetscCall(DescribeInversion(inv, tao, inv->journal));
