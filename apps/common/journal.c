@@ -70,14 +70,6 @@ static const char magic[8] = {'R', 'W', 'I', 'N', 'V', 'J', '0', '1'};
 /* -log_view shows what the journal costs beside the solves */
 static PetscLogEvent RW_JOURNAL_WRITE, RW_JOURNAL_READ;
 
-static uint64_t HashBytes(uint64_t h, const void *p, size_t n)
-{
-  const unsigned char *c = (const unsigned char *)p;
-
-  for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 0x100000001B3ULL; /* FNV-1a */
-  return h;
-}
-
 static uint64_t HashWords(uint64_t h, const void *p, size_t n)
 {
   const unsigned char *c = (const unsigned char *)p;
@@ -247,7 +239,7 @@ static void CheckKept0(RwAppJournal j, int *exists, char msg[])
     const char *c = strstr(kept, "checksum: ");
     char        body[RW_JOURNAL_TEXTLEN + 64] = "";
     if (c && (size_t)(c - kept) < sizeof(body)) memcpy(body, kept, (size_t)(c - kept));
-    if (!c || strtoull(c + 10, NULL, 16) != HashBytes(0, body, strlen(body))) snprintf(msg, RW_JOURNAL_MSGLEN, "The journal's %s is damaged (its checksum line does not match its text): refusing to resume from it; remove the directory %s or give %s", path, j->dir, j->opt[1]);
+    if (!c || strtoull(c + 10, NULL, 16) != RwHashBytes(0, body, strlen(body))) snprintf(msg, RW_JOURNAL_MSGLEN, "The journal's %s is damaged (its checksum line does not match its text): refusing to resume from it; remove the directory %s or give %s", path, j->dir, j->opt[1]);
     else {
       Differences0(j->text, body, diff, sizeof(diff));
       snprintf(msg, RW_JOURNAL_MSGLEN, "The journal %s (%s) belongs to a different problem: %s. Resume with the same data and options, or give %s to discard it", j->dir, j->opt[0], diff[0] ? diff : "the descriptions differ", j->opt[1]);
@@ -406,12 +398,6 @@ PetscErrorCode RwAppJournalAddHash(RwAppJournal j, const char key[], uint64_t h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* RwAppJournalHashBytes - FNV-1a of n bytes from h, for a description's lines */
-uint64_t RwAppJournalHashBytes(uint64_t h, const void *p, size_t n)
-{
-  return HashBytes(h, p, n);
-}
-
 /*
   RwAppJournalOpen - once the problem is described: refuses a kept journal
   of another problem or one not asked to be resumed, and with -rw_restart
@@ -424,7 +410,7 @@ PetscErrorCode RwAppJournalOpen(RwAppJournal j)
 
   PetscFunctionBegin;
   if (!j->dir[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  j->problem = HashBytes(0, j->text, strlen(j->text));
+  j->problem = RwHashBytes(0, j->text, strlen(j->text));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (!rank) Open0(j, msg);
   PetscCall(Agree(msg, PETSC_ERR_FILE_UNEXPECTED));
@@ -510,12 +496,8 @@ static PetscErrorCode FromRank0(RwAppJournal j)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  RwAppJournalLookup - while replaying, experiment e's J_e and gradient
-  contribution (in *w) at this evaluation, if the journal has them at this x;
-  otherwise *w is where the caller puts them
-*/
-PetscErrorCode RwAppJournalLookup(RwAppJournal j, PetscInt64 e, PetscReal *Je, Vec *w, PetscBool *found)
+/* A lookup; peek: a record missing is not where the journal ends */
+static PetscErrorCode Lookup(RwAppJournal j, PetscInt64 e, PetscBool peek, PetscReal *Je, Vec *w, PetscBool *found)
 {
   RwJournalHead  head;
   PetscInt       N;
@@ -539,7 +521,7 @@ PetscErrorCode RwAppJournalLookup(RwAppJournal j, PetscInt64 e, PetscReal *Je, V
   PetscCallMPI(MPI_Bcast(&status, 1, MPI_INT, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Bcast(&head, sizeof(head), MPI_BYTE, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, PETSC_COMM_WORLD));
-  if (status == 0) PetscCall(EndReplay(j, e, "the journal ends here"));
+  if (status == 0 && !peek) PetscCall(EndReplay(j, e, "the journal ends here"));
   if (status == 2) PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "%s", msg)); /* and the replay goes on */
   if (status == 1 && head.xsum != j->xsum) PetscCall(Depart(j, e, head.xsum));
   if (status == 1 && j->replay) PetscCall(FromRank0(j));
@@ -550,6 +532,30 @@ PetscErrorCode RwAppJournalLookup(RwAppJournal j, PetscInt64 e, PetscReal *Je, V
   *Je     = head.J;
   *found  = PETSC_TRUE;
   j->replayed++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  RwAppJournalLookup - while replaying, experiment e's J_e and gradient
+  contribution (in *w) at this evaluation, if the journal has them at this x;
+  otherwise *w is where the caller puts them.  A record missing ends the replay
+*/
+PetscErrorCode RwAppJournalLookup(RwAppJournal j, PetscInt64 e, PetscReal *Je, Vec *w, PetscBool *found)
+{
+  PetscFunctionBegin;
+  PetscCall(Lookup(j, e, PETSC_FALSE, Je, w, found));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  RwAppJournalPeek - RwAppJournalLookup() of a record that may be missing
+  without the replay ending there: a sum that stands for experiments
+  recorded one by one (RwAppJournalForget())
+*/
+PetscErrorCode RwAppJournalPeek(RwAppJournal j, PetscInt64 e, PetscReal *Je, Vec *w, PetscBool *found)
+{
+  PetscFunctionBegin;
+  PetscCall(Lookup(j, e, PETSC_TRUE, Je, w, found));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -602,6 +608,29 @@ PetscErrorCode RwAppJournalRecord(RwAppJournal j, PetscInt64 e, PetscReal Je, Ve
   }
   PetscCall(PetscLogEventEnd(RW_JOURNAL_WRITE, 0, 0, 0, 0));
   PetscCall(Agree(msg, PETSC_ERR_FILE_WRITE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  RwAppJournalForget - removes this evaluation's records of experiments 0 ..
+  n - 1, once a record (written before) stands for them all: the journal
+  then keeps one field an evaluation, whatever its experiments
+*/
+PetscErrorCode RwAppJournalForget(RwAppJournal j, PetscInt64 n)
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  if (!j->dir[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank)
+    for (PetscInt64 e = 0; e < n; e++) {
+      char name[64], path[RW_JOURNAL_PATHLEN];
+
+      RecordName(j->eval, e, name, sizeof(name));
+      snprintf(path, sizeof(path), "%s/%s", j->dir, name);
+      (void)unlink(path);
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

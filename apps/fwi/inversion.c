@@ -39,6 +39,9 @@ PetscErrorCode FwiSetUpGroups(Fwi *f)
   PetscCall(RwAdjointSetFromOptions(f->adj));
   PetscCall(RwAdjointSetUp(f->adj));
   PetscCall(PetscMalloc2(f->sv.ntotal * f->sv.nt, &f->dband, f->sv.nt, &f->wavelet));
+  PetscCall(RwEnsembleGetGroup(f->e, NULL, &f->ngroups));
+  PetscCall(PetscMalloc2(f->ngroups, &f->Jr, f->ngroups, &f->kept));
+  PetscCall(VecDuplicateVecs(f->x, f->ngroups, &f->W));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -81,47 +84,73 @@ PetscErrorCode FwiRecordAll(Fwi *f, Vec mparent, PetscReal *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* J and dJ/dm summed over the shots in shot order (RwEnsemble by rounds), masked */
+/* This group's shot i: its J and its dJ/dm on the group's grid (f->gi) */
+static PetscErrorCode SolveShot(Fwi *f, PetscInt i, PetscReal *Ji)
+{
+  RwAdjointCounts c;
+  Vec             fg;
+
+  PetscFunctionBegin;
+  PetscCall(SetShot(f, i, f->dband));
+  PetscCall(RwAdjointSolve(f->adj, f->mg, f->u0, Ji, f->gg, f->gu0));
+  PetscCall(RwModelGetParameterField(f->gmodel, f->gg, 0, &fg));
+  PetscCall(VecCopy(fg, f->gi));
+  PetscCall(RwModelRestoreParameterField(f->gmodel, f->gg, 0, &fg));
+  PetscCall(RwAdjointGetCounts(f->adj, &c));
+  if (!f->subrank) { /* one count per shot, whatever the group's size */
+    f->fsteps += c.forward_steps;
+    f->gradients++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  J and dJ/dm summed over the shots in shot order, masked.  Round r of the
+  g groups: the journal's records of its shots first, then each group
+  solves its shot unless kept, then every shot's result comes to all ranks
+  (RwEnsembleGatherMember()), is journalled and added in shot order: the
+  bits of RwEnsembleSumAdd(), whatever the groups and whatever was kept
+*/
 static PetscErrorCode SumShots(Fwi *f, Vec X, PetscReal *J, Vec G)
 {
-  PetscInt nr;
-  Vec      fg;
+  PetscInt  nr, ng, mine;
+  PetscReal Jm = 0;
+  Vec       fg, w;
 
   PetscFunctionBegin;
   PetscCall(RwModelGetParameterField(f->gmodel, f->mg, 0, &fg));
   PetscCall(RwEnsembleScatterToGroups(f->e, X, fg));
   PetscCall(RwModelRestoreParameterField(f->gmodel, f->mg, 0, &fg));
   PetscCall(RwEnsembleGetRounds(f->e, &nr));
-  PetscCall(RwEnsembleSumBegin(f->e, G));
+  PetscCall(RwEnsembleGetGroup(f->e, NULL, &ng));
+  PetscCall(VecSet(G, 0));
+  *J = 0;
   for (PetscInt r = 0; r < nr; r++) {
-    PetscInt  i;
-    PetscReal Ji = 0;
+    const PetscInt first = r * ng, n = PetscMin(ng, f->sv.nshots - first);
 
-    PetscCall(RwEnsembleGetRoundMember(f->e, r, &i));
-    if (i >= 0) {
-      RwAdjointCounts c;
-
-      PetscCall(SetShot(f, i, f->dband));
-      PetscCall(RwAdjointSolve(f->adj, f->mg, f->u0, &Ji, f->gg, f->gu0));
-      PetscCall(RwModelGetParameterField(f->gmodel, f->gg, 0, &fg));
-      PetscCall(VecCopy(fg, f->gi));
-      PetscCall(RwModelRestoreParameterField(f->gmodel, f->gg, 0, &fg));
-      PetscCall(RwAdjointGetCounts(f->adj, &c));
-      if (!f->subrank) { /* one count per shot, whatever the group's size */
-        f->fsteps += c.forward_steps;
-        f->gradients++;
-      }
+    for (PetscInt k = 0; k < n; k++) {
+      PetscCall(RwAppJournalLookup(f->journal, first + k, &f->Jr[k], &w, &f->kept[k]));
+      if (f->kept[k]) PetscCall(VecCopy(w, f->W[k]));
     }
-    PetscCall(RwEnsembleSumAdd(f->e, Ji, i >= 0 ? f->gi : NULL));
+    PetscCall(RwEnsembleGetRoundMember(f->e, r, &mine));
+    if (mine >= 0 && !f->kept[mine - first]) PetscCall(SolveShot(f, mine, &Jm));
+    for (PetscInt k = 0; k < n; k++) {
+      if (!f->kept[k]) {
+        PetscCall(RwEnsembleGatherMember(f->e, first + k, Jm, mine == first + k ? f->gi : NULL, &f->Jr[k], f->W[k]));
+        PetscCall(RwAppJournalRecord(f->journal, first + k, f->Jr[k], f->W[k]));
+      }
+      *J += f->Jr[k];
+      PetscCall(VecAXPY(G, 1, f->W[k]));
+    }
   }
-  PetscCall(RwEnsembleSumEnd(f->e, J));
   PetscCall(VecPointwiseMult(G, G, f->mask));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* One evaluation: from the journal while a resumed run replays it (the
-   band tells evaluations at one iterate apart), else from the shots, and
-   then into the journal before the next one starts */
+   band tells evaluations at one iterate apart), else from the shots, each
+   journalled as it comes; the sum then stands for them in the journal, so
+   that it keeps one field an evaluation */
 static PetscErrorCode FormFunctionGradient(Tao tao, Vec X, PetscReal *J, Vec G, void *ctx)
 {
   Fwi      *f = (Fwi *)ctx;
@@ -130,11 +159,12 @@ static PetscErrorCode FormFunctionGradient(Tao tao, Vec X, PetscReal *J, Vec G, 
 
   PetscFunctionBegin;
   PetscCall(RwAppJournalBeginEvaluation(f->journal, X, (uint64_t)f->band + 1));
-  PetscCall(RwAppJournalLookup(f->journal, 0, J, &w, &kept));
+  PetscCall(RwAppJournalPeek(f->journal, f->sv.nshots, J, &w, &kept));
   if (kept) PetscCall(VecCopy(w, G));
   else {
     PetscCall(SumShots(f, X, J, G));
-    PetscCall(RwAppJournalRecord(f->journal, 0, *J, G));
+    PetscCall(RwAppJournalRecord(f->journal, f->sv.nshots, *J, G));
+    PetscCall(RwAppJournalForget(f->journal, f->sv.nshots));
   }
   if (!f->grad0) {
     PetscCall(VecDuplicate(G, &f->grad0));
@@ -211,7 +241,7 @@ static PetscErrorCode SolveBand(Fwi *f, PetscInt b, PetscReal *J)
 /* A hash of n reals */
 static uint64_t HashReals(uint64_t h, const PetscReal *v, PetscInt n)
 {
-  return RwAppJournalHashBytes(h, v, sizeof(PetscReal) * (size_t)n);
+  return RwHashBytes(h, v, sizeof(PetscReal) * (size_t)n);
 }
 
 /*
@@ -233,7 +263,7 @@ static PetscErrorCode SetUpJournal(Fwi *f)
 
   PetscFunctionBegin;
   PetscCall(RwModelGetFieldDM(f->model, &fda));
-  PetscCall(RwAppJournalCreate("rewind-fwi", opt, f->output, PETSC_FALSE, fda, 1, &f->t0, &f->journal));
+  PetscCall(RwAppJournalCreate("rewind-fwi", opt, f->output, PETSC_FALSE, fda, f->sv.nshots + 1, &f->t0, &f->journal)); /* the shots, then their sum */
   j = f->journal;
   if (!RwAppJournalEnabled(j)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMDAGetInfo(fda, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -243,7 +273,7 @@ static PetscErrorCode SetUpJournal(Fwi *f)
   PetscCall(RwAppJournalAddLine(j, "model", id));
   PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " of dt %.17g", sv->nt - 1, (double)sv->dt));
   PetscCall(RwAppJournalAddLine(j, "steps", v));
-  h = HashReals(HashReals(RwAppJournalHashBytes(0, sv->nrec, sizeof(PetscInt) * (size_t)sv->nshots), sv->src, sv->nshots * f->dim), sv->rec, sv->ntotal * f->dim);
+  h = HashReals(HashReals(RwHashBytes(0, sv->nrec, sizeof(PetscInt) * (size_t)sv->nshots), sv->src, sv->nshots * f->dim), sv->rec, sv->ntotal * f->dim);
   PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " shots, %" PetscInt_FMT " receivers at %016llx", sv->nshots, sv->ntotal, (unsigned long long)h));
   PetscCall(RwAppJournalAddLine(j, "survey", v));
   PetscCall(RwAppJournalAddHash(j, "observations", HashReals(0, sv->data, sv->ntotal * sv->nt)));
@@ -325,6 +355,8 @@ PetscErrorCode FwiDestroy(Fwi *f)
   PetscCall(RwObjectiveDestroy(&f->obj));
   PetscCall(RwModelDestroy(&f->gmodel));
   PetscCall(RwModelDestroy(&f->model));
+  if (f->W) PetscCall(VecDestroyVecs(f->ngroups, &f->W));
+  PetscCall(PetscFree2(f->Jr, f->kept));
   PetscCall(RwEnsembleDestroy(&f->e));
   if (f->journal) PetscCall(RwAppJournalDestroy(&f->journal)); /* after the outputs: a run killed before them resumes from its journal */
   for (PetscInt i = 0; i < f->nobs; i++) PetscCall(PetscFree(f->obs[i]));

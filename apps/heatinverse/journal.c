@@ -47,11 +47,11 @@ static PetscErrorCode DescribeData(Inverse *inv, RwAppJournal j)
   PetscCall(PetscMalloc1(ns + 1, &r));
   PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT, inv->nexp));
   PetscCall(RwAppJournalAddLine(j, "experiments", v));
-  PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " at %016llx", inv->nsensors, (unsigned long long)RwAppJournalHashBytes(0, inv->coords, sizeof(PetscReal) * 2 * inv->nsensors)));
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " at %016llx", inv->nsensors, (unsigned long long)RwHashBytes(0, inv->coords, sizeof(PetscReal) * 2 * inv->nsensors)));
   PetscCall(RwAppJournalAddLine(j, "sensors", v));
-  PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " at %016llx", inv->ntimes, (unsigned long long)RwAppJournalHashBytes(0, inv->steps, sizeof(PetscInt64) * inv->ntimes)));
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " at %016llx", inv->ntimes, (unsigned long long)RwHashBytes(0, inv->steps, sizeof(PetscInt64) * inv->ntimes)));
   PetscCall(RwAppJournalAddLine(j, "observation steps", v));
-  for (PetscInt e = 0; e < inv->nexp; e++) h = RwAppJournalHashBytes(h, inv->exp[e].data, sizeof(PetscReal) * inv->nobs);
+  for (PetscInt e = 0; e < inv->nexp; e++) h = RwHashBytes(h, inv->exp[e].data, sizeof(PetscReal) * inv->nobs);
   PetscCall(RwAppJournalAddHash(j, "observations", h));
   v[0] = 0;
   for (PetscInt e = 0; e < inv->nexp; e++) PetscCall(PetscSNPrintf(v + strlen(v), sizeof(v) - strlen(v), "%s%.17g", e ? " " : "", (double)inv->exp[e].sigma));
@@ -70,7 +70,7 @@ static PetscErrorCode DescribeData(Inverse *inv, RwAppJournal j)
       h = RwSplitMix64(h ^ s);
     }
     PetscCall(RwModelGetParameterScalars(inv->model, inv->exp[e].m, r)); /* one broadcast */
-    for (PetscInt i = 0; i < ns; i++) h = RwAppJournalHashBytes(h, &r[i], sizeof(r[i]));
+    for (PetscInt i = 0; i < ns; i++) h = RwHashBytes(h, &r[i], sizeof(r[i]));
     if (inv->target != INV_U0) {
       PetscCall(RwAppJournalChecksum(j, inv->exp[e].u0, &s));
       h = RwSplitMix64(h ^ s);

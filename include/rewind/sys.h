@@ -17,6 +17,15 @@ static inline uint64_t RwSplitMix64(uint64_t z)
   return z ^ (z >> 31);
 }
 
+/* FNV-1a over n bytes, from h: a hash of a text or a small array (identities, descriptions) */
+static inline uint64_t RwHashBytes(uint64_t h, const void *p, size_t n)
+{
+  const unsigned char *c = (const unsigned char *)p;
+
+  for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 0x100000001B3ULL;
+  return h;
+}
+
 /* A number uniform in [0, 1) drawn from (seed, index) alone: random fields
    and noise that are the same on any number of ranks */
 static inline double RwHashUniform01(int64_t seed, int64_t index)

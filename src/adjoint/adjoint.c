@@ -391,18 +391,17 @@ static PetscErrorCode RwAdjointProblemIdentity(RwAdjoint adj)
   RwScheduleType stype;
   PetscInt       M[3], nlevels, nterms;
   PetscInt64     slots[RW_NUM_LEVELS] = {0, 0};
-  char           mid[512] = "", id[2048], stop[64];
+  char           id[2048], stop[64];
 
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(RwModelGetType(model, &type));
-  PetscCall(RwModelGetIdentity(model, mid, sizeof(mid)));
   PetscCall(RwScheduleGetType(adj->sched, &stype));
   PetscCall(RwScheduleGetNumLevels(adj->sched, &nlevels));
   for (PetscInt l = 0; l < nlevels; l++) PetscCall(RwScheduleGetSlots(adj->sched, l, &slots[l]));
   PetscCall(RwObjectiveGetNumTerms(adj->obj, &nterms));
   PetscCall(RwAdjointStopDescribe_Private(adj, stop, sizeof(stop)));
-  PetscCall(PetscSNPrintf(id, sizeof(id), "version %s; model %s (%s); grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "; dt %.17g; steps %" PetscInt64_FMT "; schedule %s with %" PetscInt64_FMT " + %" PetscInt64_FMT " slots; objective terms %" PetscInt_FMT "; stop %s", RW_VERSION_STRING, type, mid, M[0], M[1], M[2], (double)model->dt, adj->n, stype, slots[0], slots[1], nterms, stop));
+  PetscCall(PetscSNPrintf(id, sizeof(id), "version %s; model %s (%s); grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "; dt %.17g; steps %" PetscInt64_FMT "; schedule %s with %" PetscInt64_FMT " + %" PetscInt64_FMT " slots; objective terms %" PetscInt_FMT "; stop %s", RW_VERSION_STRING, type, adj->modelid, M[0], M[1], M[2], (double)model->dt, adj->n, stype, slots[0], slots[1], nterms, stop));
   PetscCall(PetscFree(adj->problem));
   PetscCall(PetscStrallocpy(id, &adj->problem));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -410,7 +409,8 @@ static PetscErrorCode RwAdjointProblemIdentity(RwAdjoint adj)
 
 /* What tells one solve of the problem from another: checksums of every
    parameter field, the global scalars, u0 and the objective's data, each in
-   natural order, so the same on any number of ranks */
+   natural order, so the same on any number of ranks, and of the model's
+   identity now (rewind-fwi moves the source between solves) */
 static PetscErrorCode RwAdjointSolveIdentity(RwAdjoint adj, Vec m, Vec u0)
 {
   RwModel          model = adj->model;
@@ -454,7 +454,14 @@ static PetscErrorCode RwAdjointSolveIdentity(RwAdjoint adj, Vec m, Vec u0)
   PetscCall(PetscSNPrintf(adj->solve + used, sizeof(adj->solve) - used, "u0 %016llx; ", (unsigned long long)sum));
   PetscCall(RwObjectiveGetChecksum(adj->obj, &sum));
   PetscCall(PetscStrlen(adj->solve, &used));
-  PetscCall(PetscSNPrintf(adj->solve + used, sizeof(adj->solve) - used, "objective data %016llx", (unsigned long long)sum));
+  PetscCall(PetscSNPrintf(adj->solve + used, sizeof(adj->solve) - used, "objective data %016llx; ", (unsigned long long)sum));
+  {
+    char mid[sizeof(adj->modelid)] = "";
+
+    PetscCall(RwModelGetIdentity(model, mid, sizeof(mid)));
+    PetscCall(PetscStrlen(adj->solve, &used));
+    PetscCall(PetscSNPrintf(adj->solve + used, sizeof(adj->solve) - used, "model %016llx", (unsigned long long)RwHashBytes(0, mid, strlen(mid))));
+  }
   PetscCall(PetscStrlen(adj->solve, &used));
   PetscCheck(used + 1 < sizeof(adj->solve), PETSC_COMM_SELF, PETSC_ERR_SUP, "The identity of a solve of a model with %" PetscInt_FMT " parameter fields does not fit in %d characters", model->nfields, (int)sizeof(adj->solve));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -529,6 +536,7 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscCall(RwAdjointDefaultSchedule(sched, &chosen));
   PetscCall(RwAdjointDefaultBudget_Private(adj, chosen));
   PetscCall(RwScheduleSetUp(sched));
+  PetscCall(RwModelGetIdentity(adj->model, adj->modelid, sizeof(adj->modelid)));
   PetscCall(RwModelCreateState(adj->model, &adj->W));
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->N));
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->T));

@@ -5,7 +5,8 @@
 # prints the uninterrupted run's lines (J at every iteration of every band,
 # the model error, J_start and J_final) and writes its recovered model,
 # first gradient and history, bit for bit; killed with 1 shot group, it
-# resumes with 2, and the other way round.  A completed run leaves no journal; a journal is refused,
+# resumes with 2, and the other way round; a shot killed in its solve with
+# hdf5 checkpoints resumes from them.  A completed run leaves no journal; a journal is refused,
 # and left as it was, without -rw_restart or for another problem (other
 # bands); -rw_fwi_state_overwrite discards it.
 app="$top_builddir/apps/rewind-fwi"
@@ -54,6 +55,18 @@ resume=""
 case_ torn -rw_debug_kill_at_evaluation 7 -rw_debug_kill_torn
 # inside a shot's adjoint solve (each group's solve 10 from 0: evaluation 5, shots 0 and 2, at step 100 of 125)
 case_ insolve -rw_debug_kill_at_step 100 -rw_debug_kill_solve 10
+
+# with checkpoints in hdf5 (a file per group): killed inside shot 1 of
+# evaluation 5 (1 group: solve 21), the resumed run replays shot 0's record
+# and resumes shot 1's own solve from its kept checkpoints
+plain="$small"
+small="$small -rw_fwi_shot_groups 1 -rw_schedule_type revolve -rw_schedule_ram_slots 10 -rw_store_type hdf5 -rw_store_hdf5_file $tmp/ck.h5"
+case_ hdf5 -rw_debug_kill_at_step 100 -rw_debug_kill_solve 21
+grep -q "rewind-fwi: -rw_restart used 6 journal records; the journal ends here; solving from evaluation 5, experiment 1" "$tmp/hdf5.err" || { cat "$tmp/hdf5.err"; fail "hdf5: expected the replay to end at evaluation 5, shot 1"; }
+grep -q "rewind: -rw_restart resumes the forward sweep at step [0-9]* of 125 from a kept checkpoint" "$tmp/hdf5.err" || { cat "$tmp/hdf5.err"; fail "hdf5: the killed shot's solve did not resume from its checkpoints"; }
+test ! -e "$tmp/ck-m0.h5" || fail "hdf5: the completed run left its checkpoint file"
+echo "ok hdf5: the killed shot's own solve resumed from its kept checkpoints ($(sed -n 's/^rewind: -rw_restart //p' "$tmp/hdf5.err"))"
+small="$plain"
 
 # a journal of another problem (other bands) is refused and kept; -rw_fwi_state_overwrite discards it
 if run 2 $small -rw_output "$tmp/other" -rw_debug_kill_at_evaluation 2 > /dev/null 2>&1; then fail "other: the run was not killed"; fi

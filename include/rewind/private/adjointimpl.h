@@ -38,7 +38,8 @@ struct _p_RwAdjoint {
   PetscInt        nattach;       /* kept with each checkpoint: [valid flag, the objective's exact state] */
   PetscInt64     *attach;
   char           *problem;       /* what determines the states, beyond the solve's own data (made once) */
-  char            solve[1024];   /* this solve's parameters, initial state and objective data */
+  char            modelid[512];  /* the model's identity at RwAdjointSetUp(): the problem's; what a solve changes after (a shot's sources, a band's wavelet) is the solve's */
+  char            solve[1024];   /* this solve's parameters, initial state, objective data and model */
   /* the reverse-sweep keep (keep.c): lambda_k, x_k and the model's accumulators, double-buffered */
   PetscInt64      keepinterval;  /* -rw_adjoint_keep_interval: reverse steps between keeps; 0: none */
   PetscReal       keepseconds;   /* -rw_adjoint_keep_seconds: seconds between keeps; 0: none */
