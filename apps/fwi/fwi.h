@@ -64,7 +64,8 @@ typedef struct {
   PetscInt       it, nhist;
   PetscReal      J0, hist[4 * 1024];
   PetscLogDouble t0;
-  PetscInt64     fsteps, gradients;
+  PetscInt64     fsteps, gradients; /* forward steps and shot gradients computed */
+  PetscInt64     replayed;          /* shot gradients taken from the journal (-rw_restart) */
   PetscMPIInt    subrank;
 } Fwi;
 

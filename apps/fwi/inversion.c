@@ -131,6 +131,7 @@ static PetscErrorCode SumShots(Fwi *f, Vec X, PetscReal *J, Vec G)
     for (PetscInt k = 0; k < n; k++) {
       PetscCall(RwAppJournalLookup(f->journal, first + k, &f->Jr[k], &w, &f->kept[k]));
       if (f->kept[k]) PetscCall(VecCopy(w, f->W[k]));
+      f->replayed += f->kept[k];
     }
     PetscCall(RwEnsembleGetRoundMember(f->e, r, &mine));
     if (mine >= 0 && !f->kept[mine - first]) PetscCall(SolveShot(f, mine, &Jm));
@@ -160,8 +161,10 @@ static PetscErrorCode FormFunctionGradient(Tao tao, Vec X, PetscReal *J, Vec G, 
   PetscFunctionBegin;
   PetscCall(RwAppJournalBeginEvaluation(f->journal, X, (uint64_t)f->band + 1));
   PetscCall(RwAppJournalPeek(f->journal, f->sv.nshots, J, &w, &kept));
-  if (kept) PetscCall(VecCopy(w, G));
-  else {
+  if (kept) {
+    PetscCall(VecCopy(w, G));
+    f->replayed += f->sv.nshots;
+  } else {
     PetscCall(SumShots(f, X, J, G));
     PetscCall(RwAppJournalRecord(f->journal, f->sv.nshots, *J, G));
     PetscCall(RwAppJournalForget(f->journal, f->sv.nshots));
@@ -305,7 +308,7 @@ PetscErrorCode FwiInvert(Fwi *f)
 {
   PetscReal  err0, err, Jfirst = -1, Jlast = 0;
   PetscInt64 c[2], t[2];
-  char       e[128];
+  char       e[128], from[64] = "";
 
   PetscFunctionBegin;
   PetscCall(FwiModelError(f, f->x, &err0));
@@ -326,7 +329,8 @@ PetscErrorCode FwiInvert(Fwi *f)
   if (f->hastrue) PetscCall(PetscSNPrintf(e, sizeof(e), "model error %.4f -> %.4f", (double)err0, (double)err));
   else PetscCall(PetscSNPrintf(e, sizeof(e), "model error not known (no -rw_fwi_true)"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "J_start %.17g J_final %.17g\n", (double)Jfirst, (double)Jlast));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "final: full-band misfit reduced by a factor %.3f (J %.6e at the start -> %.6e); %s; %.2f forward sweeps per gradient (%" PetscInt64_FMT " shot gradients)\n", (double)(Jfirst / Jlast), (double)Jfirst, (double)Jlast, e, t[1] ? (double)t[0] / ((double)t[1] * (f->sv.nt - 1)) : 0.0, t[1]));
+  if (f->replayed) PetscCall(PetscSNPrintf(from, sizeof(from), ", %" PetscInt64_FMT " more from the journal", f->replayed));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "final: full-band misfit reduced by a factor %.3f (J %.6e at the start -> %.6e); %s; %.2f forward sweeps per gradient (%" PetscInt64_FMT " shot gradients%s)\n", (double)(Jfirst / Jlast), (double)Jfirst, (double)Jlast, e, t[1] ? (double)t[0] / ((double)t[1] * (f->sv.nt - 1)) : 0.0, t[1], from));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

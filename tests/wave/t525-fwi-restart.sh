@@ -41,13 +41,16 @@ case_() {
   grep -q "rewind-fwi: -rw_restart used $kept journal records" "$tmp/$name.err" || { cat "$tmp/$name.err"; fail "$name: expected $kept journal records replayed"; }
   lines "$tmp/$name.txt" | diff "$tmp/plain.lines" - > "$tmp/$name.diff" || { cat "$tmp/$name.diff"; fail "$name: the resumed run's lines differ from the plain run's"; }
   same_files plain "$name"
+  # the final line counts the shot gradients it computed and those it took from the journal: the plain run's all
+  c=$(sed -n 's/^final: .*(\([0-9]*\) shot gradients, \([0-9]*\) more from the journal)$/\1 \2/p' "$tmp/$name.txt")
+  test -n "$c" && test $(echo $c | awk '{print $1 + $2}') = "$(sed -n 's/^final: .*(\([0-9]*\) shot gradients)$/\1/p' "$tmp/plain.txt")" || fail "$name: shot gradients computed and replayed ($c) do not add up to the plain run's: $(grep '^final' "$tmp/$name.txt")"
   test ! -e "$tmp/$name.state" || fail "$name: the completed resumed run left its journal"
-  echo "ok $name: killed ($*), resumed ($resume) from $kept journal records: the plain run's $(wc -l < "$tmp/plain.lines") lines, c_recovered, gradient_first and history bit for bit"
+  echo "ok $name: killed ($*), resumed ($resume) from $kept journal records: the plain run's $(wc -l < "$tmp/plain.lines") lines, c_recovered, gradient_first and history bit for bit; shot gradients computed, replayed: $c"
 }
 # right after evaluation 5 (in band 0); 2 ranks run 2 shot groups by
 # default: killed with 1 group and resumed with 2, and the other way round
 case_ between -rw_debug_kill_at_evaluation 5
-case_ groups -rw_fwi_shot_groups 1 -rw_debug_kill_at_evaluation 9
+case_ groups -rw_fwi_shot_groups 1 -rw_debug_kill_at_evaluation 6
 resume="-rw_fwi_shot_groups 1"
 case_ groups2 -rw_debug_kill_at_evaluation 3
 resume=""
