@@ -634,6 +634,47 @@ PetscErrorCode RwAppJournalForget(RwAppJournal j, PetscInt64 n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  RwAppJournalRound - round r of an ensemble's n members, journalled: the
+  journal's records of the round's members first (a damaged one is solved
+  again, so the kept ones need not be a prefix), then each group solves its
+  member unless kept (solve(ctx, member, &J_m), its gradient in gm on the
+  group's grid), then every member's result comes to all ranks
+  (RwEnsembleGatherMember()), is journalled, and added to *J and G in member
+  order: the bits of RwEnsembleSumAdd(), whatever the groups and whatever
+  was kept.  W: one vector a group on the parent's grid; *nkept counts the
+  members taken from the journal
+*/
+PetscErrorCode RwAppJournalRound(RwAppJournal j, RwEnsemble e, PetscInt n, PetscInt r, PetscErrorCode (*solve)(void *, PetscInt, PetscReal *), void *ctx, Vec gm, Vec W[], PetscReal *J, Vec G, PetscInt64 *nkept)
+{
+  PetscInt   ng, mine, first, m;
+  PetscReal *Je, Jm = 0;
+  PetscBool *kept;
+  Vec        w;
+
+  PetscFunctionBegin;
+  PetscCall(RwEnsembleGetGroup(e, NULL, &ng));
+  first = r * ng, m = PetscMin(ng, n - first);
+  PetscCall(PetscMalloc2(m, &Je, m, &kept));
+  for (PetscInt k = 0; k < m; k++) {
+    PetscCall(RwAppJournalLookup(j, first + k, &Je[k], &w, &kept[k]));
+    if (kept[k]) PetscCall(VecCopy(w, W[k]));
+    *nkept += kept[k];
+  }
+  PetscCall(RwEnsembleGetRoundMember(e, r, &mine));
+  if (mine >= 0 && !kept[mine - first]) PetscCall(solve(ctx, mine, &Jm));
+  for (PetscInt k = 0; k < m; k++) {
+    if (!kept[k]) {
+      PetscCall(RwEnsembleGatherMember(e, first + k, Jm, gm, &Je[k], W[k]));
+      PetscCall(RwAppJournalRecord(j, first + k, Je[k], W[k]));
+    }
+    *J += Je[k];
+    PetscCall(VecAXPY(G, 1, W[k]));
+  }
+  PetscCall(PetscFree2(Je, kept));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* RwAppJournalEndEvaluation - the evaluation is complete (and, testing, the process may die here) */
 PetscErrorCode RwAppJournalEndEvaluation(RwAppJournal j)
 {

@@ -22,6 +22,7 @@ PetscErrorCode RwAppJournalLookup(RwAppJournal, PetscInt64, PetscReal *, Vec *, 
 PetscErrorCode RwAppJournalPeek(RwAppJournal, PetscInt64, PetscReal *, Vec *, PetscBool *);
 PetscErrorCode RwAppJournalRecord(RwAppJournal, PetscInt64, PetscReal, Vec);
 PetscErrorCode RwAppJournalForget(RwAppJournal, PetscInt64);
+PetscErrorCode RwAppJournalRound(RwAppJournal, RwEnsemble, PetscInt, PetscInt, PetscErrorCode (*)(void *, PetscInt, PetscReal *), void *, Vec, Vec[], PetscReal *, Vec, PetscInt64 *);
 PetscErrorCode RwAppJournalEndEvaluation(RwAppJournal);
 PetscErrorCode RwAppJournalComplete(RwAppJournal);
 PetscErrorCode RwAppJournalDestroy(RwAppJournal *);

@@ -56,9 +56,7 @@ typedef struct {
   RwEnsemble  e;
   RwAppJournal journal; /* the evaluation journal (-rw_fwi_state, -rw_restart) */
   PetscInt    ngroups;
-  Vec        *W;        /* a round's shot gradients on the parent grid, one a group */
-  PetscReal  *Jr;       /* and their J */
-  PetscBool  *kept;     /* which came from the journal */
+  Vec        *W;        /* a round's shot gradients on the parent grid, one a group (RwAppJournalRound()) */
   Vec         ctrue, cstart, mtrue, x, mg, u0, gg, gu0, gi, G, lo, hi, mask, grad0;
   /* history */
   PetscInt       it, nhist;

@@ -40,7 +40,6 @@ PetscErrorCode FwiSetUpGroups(Fwi *f)
   PetscCall(RwAdjointSetUp(f->adj));
   PetscCall(PetscMalloc2(f->sv.ntotal * f->sv.nt, &f->dband, f->sv.nt, &f->wavelet));
   PetscCall(RwEnsembleGetGroup(f->e, NULL, &f->ngroups));
-  PetscCall(PetscMalloc2(f->ngroups, &f->Jr, f->ngroups, &f->kept));
   PetscCall(VecDuplicateVecs(f->x, f->ngroups, &f->W));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -85,8 +84,9 @@ PetscErrorCode FwiRecordAll(Fwi *f, Vec mparent, PetscReal *d)
 }
 
 /* This group's shot i: its J and its dJ/dm on the group's grid (f->gi) */
-static PetscErrorCode SolveShot(Fwi *f, PetscInt i, PetscReal *Ji)
+static PetscErrorCode SolveShot(void *ctx, PetscInt i, PetscReal *Ji)
 {
+  Fwi            *f = (Fwi *)ctx;
   RwAdjointCounts c;
   Vec             fg;
 
@@ -104,46 +104,21 @@ static PetscErrorCode SolveShot(Fwi *f, PetscInt i, PetscReal *Ji)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  J and dJ/dm summed over the shots in shot order, masked.  Round r of the
-  g groups: the journal's records of its shots first, then each group
-  solves its shot unless kept, then every shot's result comes to all ranks
-  (RwEnsembleGatherMember()), is journalled and added in shot order: the
-  bits of RwEnsembleSumAdd(), whatever the groups and whatever was kept
-*/
+/* J and dJ/dm summed over the shots in shot order, round by round, each
+   shot from the journal or solved by its group (RwAppJournalRound()), masked */
 static PetscErrorCode SumShots(Fwi *f, Vec X, PetscReal *J, Vec G)
 {
-  PetscInt  nr, ng, mine;
-  PetscReal Jm = 0;
-  Vec       fg, w;
+  PetscInt nr;
+  Vec      fg;
 
   PetscFunctionBegin;
   PetscCall(RwModelGetParameterField(f->gmodel, f->mg, 0, &fg));
   PetscCall(RwEnsembleScatterToGroups(f->e, X, fg));
   PetscCall(RwModelRestoreParameterField(f->gmodel, f->mg, 0, &fg));
   PetscCall(RwEnsembleGetRounds(f->e, &nr));
-  PetscCall(RwEnsembleGetGroup(f->e, NULL, &ng));
   PetscCall(VecSet(G, 0));
   *J = 0;
-  for (PetscInt r = 0; r < nr; r++) {
-    const PetscInt first = r * ng, n = PetscMin(ng, f->sv.nshots - first);
-
-    for (PetscInt k = 0; k < n; k++) {
-      PetscCall(RwAppJournalLookup(f->journal, first + k, &f->Jr[k], &w, &f->kept[k]));
-      if (f->kept[k]) PetscCall(VecCopy(w, f->W[k]));
-      f->replayed += f->kept[k];
-    }
-    PetscCall(RwEnsembleGetRoundMember(f->e, r, &mine));
-    if (mine >= 0 && !f->kept[mine - first]) PetscCall(SolveShot(f, mine, &Jm));
-    for (PetscInt k = 0; k < n; k++) {
-      if (!f->kept[k]) {
-        PetscCall(RwEnsembleGatherMember(f->e, first + k, Jm, mine == first + k ? f->gi : NULL, &f->Jr[k], f->W[k]));
-        PetscCall(RwAppJournalRecord(f->journal, first + k, f->Jr[k], f->W[k]));
-      }
-      *J += f->Jr[k];
-      PetscCall(VecAXPY(G, 1, f->W[k]));
-    }
-  }
+  for (PetscInt r = 0; r < nr; r++) PetscCall(RwAppJournalRound(f->journal, f->e, f->sv.nshots, r, SolveShot, f, f->gi, f->W, J, G, &f->replayed));
   PetscCall(VecPointwiseMult(G, G, f->mask));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -360,7 +335,6 @@ PetscErrorCode FwiDestroy(Fwi *f)
   PetscCall(RwModelDestroy(&f->gmodel));
   PetscCall(RwModelDestroy(&f->model));
   if (f->W) PetscCall(VecDestroyVecs(f->ngroups, &f->W));
-  PetscCall(PetscFree2(f->Jr, f->kept));
   PetscCall(RwEnsembleDestroy(&f->e));
   if (f->journal) PetscCall(RwAppJournalDestroy(&f->journal)); /* after the outputs: a run killed before them resumes from its journal */
   for (PetscInt i = 0; i < f->nobs; i++) PetscCall(PetscFree(f->obs[i]));

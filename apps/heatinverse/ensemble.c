@@ -154,35 +154,13 @@ static PetscErrorCode EvaluateSequential(Inverse *inv, Vec x, Vec G)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  Round r of g groups: the journal's records for its experiments first (a
-  damaged one is recomputed, so the kept ones need not be a prefix), then each
-  group solves its experiment unless kept, then every result comes to all
-  ranks, is journalled and added, in experiment order
-*/
-static PetscErrorCode EvaluateRound(Inverse *inv, PetscInt r, Vec G)
+/* A group's experiment e of a round (RwAppJournalRound()): solved at the group's x into its w */
+static PetscErrorCode SolveRoundMember(void *ctx, PetscInt e, PetscReal *Je)
 {
-  InvGroup *s = &inv->grp;
-  PetscInt  g = s->ngroups, first = r * g, n = PetscMin(g, inv->nexp - first), mine;
-  PetscReal Je[INV_MAXEXP], Jm = 0;
-  PetscBool kept[INV_MAXEXP];
-  Vec       w;
+  Inverse *inv = (Inverse *)ctx;
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < n; k++) {
-    PetscCall(RwAppJournalLookup(inv->journal, first + k, &Je[k], &w, &kept[k]));
-    if (kept[k]) PetscCall(VecCopy(w, s->W[k]));
-  }
-  PetscCall(RwEnsembleGetRoundMember(s->ens, r, &mine));
-  if (mine >= 0 && !kept[mine - first]) PetscCall(SolveExperiment(inv, s->x, mine, &Jm, s->w));
-  for (PetscInt k = 0; k < n; k++) {
-    if (!kept[k]) {
-      PetscCall(RwEnsembleGatherMember(s->ens, first + k, Jm, s->w, &Je[k], s->W[k]));
-      PetscCall(RwAppJournalRecord(inv->journal, first + k, Je[k], s->W[k]));
-    }
-    inv->misfit += Je[k];
-    PetscCall(VecAXPY(G, 1, s->W[k]));
-  }
+  PetscCall(SolveExperiment(inv, inv->grp.x, e, Je, inv->grp.w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -192,8 +170,9 @@ static PetscErrorCode EvaluateRound(Inverse *inv, PetscInt r, Vec G)
 */
 PetscErrorCode InvEvaluate(Inverse *inv, Vec x, Vec G)
 {
-  InvGroup *s = &inv->grp;
-  PetscInt  nr;
+  InvGroup  *s = &inv->grp;
+  PetscInt   nr;
+  PetscInt64 kept = 0;
 
   PetscFunctionBegin;
   if (s->ngroups == 1) {
@@ -202,7 +181,7 @@ PetscErrorCode InvEvaluate(Inverse *inv, Vec x, Vec G)
   }
   PetscCall(RwEnsembleScatterToGroups(s->ens, x, s->x));
   PetscCall(RwEnsembleGetRounds(s->ens, &nr));
-  for (PetscInt r = 0; r < nr; r++) PetscCall(EvaluateRound(inv, r, G));
+  for (PetscInt r = 0; r < nr; r++) PetscCall(RwAppJournalRound(inv->journal, s->ens, inv->nexp, r, SolveRoundMember, inv, s->w, s->W, &inv->misfit, G, &kept));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
