@@ -642,8 +642,8 @@ PetscErrorCode RwAppJournalForget(RwAppJournal j, PetscInt64 n)
   group's grid), then every member's result comes to all ranks
   (RwEnsembleGatherMember()), is journalled, and added to *J and G in member
   order: the bits of RwEnsembleSumAdd(), whatever the groups and whatever
-  was kept.  W: one vector a group on the parent's grid; *nkept counts the
-  members taken from the journal
+  was kept.  W: one vector a group on the parent's grid; nkept (or NULL)
+  counts the members taken from the journal
 */
 PetscErrorCode RwAppJournalRound(RwAppJournal j, RwEnsemble e, PetscInt n, PetscInt r, PetscErrorCode (*solve)(void *, PetscInt, PetscReal *), void *ctx, Vec gm, Vec W[], PetscReal *J, Vec G, PetscInt64 *nkept)
 {
@@ -659,7 +659,7 @@ PetscErrorCode RwAppJournalRound(RwAppJournal j, RwEnsemble e, PetscInt n, Petsc
   for (PetscInt k = 0; k < m; k++) {
     PetscCall(RwAppJournalLookup(j, first + k, &Je[k], &w, &kept[k]));
     if (kept[k]) PetscCall(VecCopy(w, W[k]));
-    *nkept += kept[k];
+    if (nkept) *nkept += kept[k];
   }
   PetscCall(RwEnsembleGetRoundMember(e, r, &mine));
   if (mine >= 0 && !kept[mine - first]) PetscCall(solve(ctx, mine, &Jm));

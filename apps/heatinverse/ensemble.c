@@ -170,9 +170,8 @@ static PetscErrorCode SolveRoundMember(void *ctx, PetscInt e, PetscReal *Je)
 */
 PetscErrorCode InvEvaluate(Inverse *inv, Vec x, Vec G)
 {
-  InvGroup  *s = &inv->grp;
-  PetscInt   nr;
-  PetscInt64 kept = 0;
+  InvGroup *s = &inv->grp;
+  PetscInt  nr;
 
   PetscFunctionBegin;
   if (s->ngroups == 1) {
@@ -181,7 +180,7 @@ PetscErrorCode InvEvaluate(Inverse *inv, Vec x, Vec G)
   }
   PetscCall(RwEnsembleScatterToGroups(s->ens, x, s->x));
   PetscCall(RwEnsembleGetRounds(s->ens, &nr));
-  for (PetscInt r = 0; r < nr; r++) PetscCall(RwAppJournalRound(inv->journal, s->ens, inv->nexp, r, SolveRoundMember, inv, s->w, s->W, &inv->misfit, G, &kept));
+  for (PetscInt r = 0; r < nr; r++) PetscCall(RwAppJournalRound(inv->journal, s->ens, inv->nexp, r, SolveRoundMember, inv, s->w, s->W, &inv->misfit, G, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
