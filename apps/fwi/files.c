@@ -109,7 +109,7 @@ static PetscErrorCode SegyDimension(Fwi *f, PetscInt ns, char **files)
     PetscCall(RwWaveSegyReadSpanY(PETSC_COMM_WORLD, files[s], ys));
     y[0] = PetscMin(y[0], ys[0]), y[1] = PetscMax(y[1], ys[1]);
   }
-  f->dim = y[1] - y[0] > 1e-4 ? 3 : 2;
+  f->dim = y[1] - y[0] > RW_WAVE_SEGY_SAME ? 3 : 2;
   if (f->dim > 2) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rewind-fwi: 3D, as the SEG-Y gathers' SourceY and GroupY span %g to %g m (-rw_fwi_dim sets it)\n", (double)y[0], (double)y[1]));
   else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rewind-fwi: 2D, as every SourceY and GroupY of the SEG-Y gathers is %g m (-rw_fwi_dim 3 for a 3D survey on one line)\n", (double)y[0]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -271,7 +271,7 @@ static PetscErrorCode ReadVelocitySegy(Fwi *f, const char opt[], const char spec
   PetscCall(CheckVelocity(opt, spec, v));
   PetscCall(CheckSpacing(f, opt, spec, h[f->dim - 1]));
   for (PetscInt d = 0; d < f->dim - 1; d++) /* the columns' spacing, to the headers' centimetres over the whole model */
-    PetscCheck(h[d] == 0 || PetscAbsReal(h[d] - f->h) * (v->shape[d] - 1) <= 0.0101, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "%s %s: its columns are %g m apart along %c (Group%c); the grid's spacing is %g m (the sample interval, -rw_fwi_spacing or the starting model): expected the same", opt, spec, (double)h[d], "xy"[d], "XY"[d], (double)f->h);
+    PetscCheck(h[d] == 0 || PetscAbsReal(h[d] - f->h) * (v->shape[d] - 1) <= RW_WAVE_SEGY_EVEN, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "%s %s: its columns are %g m apart along %c (Group%c); the grid's spacing is %g m (the sample interval, -rw_fwi_spacing or the starting model): expected the same", opt, spec, (double)h[d], "xy"[d], "XY"[d], (double)f->h);
   PetscCall(CheckShape(f, opt, spec, v->shape));
   if (hasorigin) PetscCall(ModelOrigin(f, opt, spec, v, first, 0.005));
   PetscFunctionReturn(PETSC_SUCCESS);

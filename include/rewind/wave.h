@@ -24,6 +24,13 @@ PETSC_EXTERN PetscErrorCode RwWaveLowPass(PetscReal, PetscReal, PetscInt, PetscI
 PETSC_EXTERN PetscErrorCode RwWaveObsWrite(MPI_Comm, const char[], PetscInt, PetscInt, PetscReal, const PetscReal[], const PetscInt[], const PetscReal[], PetscInt, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwWaveObsWriteModel(MPI_Comm, const char[], const char[], PetscInt, const PetscInt[], PetscReal, const PetscReal[], const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwWaveObsRead(MPI_Comm, const char[], PetscInt, PetscInt, PetscInt, PetscInt, PetscInt, PetscReal, PetscReal **, PetscInt *, PetscReal **, PetscReal **);
+/* SEG-Y positions, whole centimetres or millimetres apart: closer than
+   RW_WAVE_SEGY_SAME m they are one place; a model's column may lie
+   RW_WAVE_SEGY_EVEN m from its place on an evenly spaced grid (two
+   centimetre roundings) */
+#define RW_WAVE_SEGY_SAME 1e-4
+#define RW_WAVE_SEGY_EVEN 0.0101
+
 PETSC_EXTERN PetscErrorCode RwWaveSegyWrite(MPI_Comm, const char[], PetscInt, PetscReal, const PetscReal[], PetscInt, const PetscReal[], PetscInt, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwWaveSegyWriteModel(MPI_Comm, const char[], PetscInt, PetscReal, const PetscReal[], const PetscInt[], const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwWaveSegyReadModel(MPI_Comm, const char[], PetscInt, PetscInt *, PetscInt *, PetscInt *, PetscReal *, PetscReal[], PetscBool *, PetscReal **);

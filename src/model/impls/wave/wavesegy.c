@@ -467,8 +467,6 @@ static PetscInt SegyIndex(PetscInt m, const PetscReal u[], PetscReal a, PetscRea
   return lo;
 }
 
-  #define SEGY_SAME 1e-4 /* m: positions closer than this are one */
-  #define SEGY_EVEN 0.0101 /* m: a column's top may lie this far from its place on an even grid (two centimetre roundings) */
 
 /*
   The grid the columns' tops (pos: dim values a trace, x, [y,] z) lay out,
@@ -490,14 +488,14 @@ static PetscErrorCode SegyLayOut(const char file[], PetscInt dim, PetscInt trace
   PetscCall(PetscMalloc4(traces, &v, traces, &u[0], traces, &u[1], traces, &at));
   for (PetscInt d = 0; d < dim - 1; d++) {
     for (PetscInt t = 0; t < traces; t++) v[t] = pos[dim * t + d];
-    PetscCall(SegyDistinct(traces, v, SEGY_SAME, u[d], &m[d]));
+    PetscCall(SegyDistinct(traces, v, RW_WAVE_SEGY_SAME, u[d], &m[d]));
   }
   if (m[0] * m[1] == traces) { /* then one trace at each crossing, or some crossing twice */
     PetscBool grid = PETSC_TRUE;
 
     for (PetscInt t = 0; t < traces; t++) at[t] = -1;
     for (PetscInt t = 0; t < traces && grid; t++) {
-      const PetscInt i = SegyIndex(m[0], u[0], pos[dim * t], SEGY_SAME), j = dim > 2 ? SegyIndex(m[1], u[1], pos[dim * t + 1], SEGY_SAME) : 0;
+      const PetscInt i = SegyIndex(m[0], u[0], pos[dim * t], RW_WAVE_SEGY_SAME), j = dim > 2 ? SegyIndex(m[1], u[1], pos[dim * t + 1], RW_WAVE_SEGY_SAME) : 0;
 
       col[t] = i + m[0] * j;
       grid   = (PetscBool)(at[col[t]] < 0);
@@ -509,10 +507,10 @@ static PetscErrorCode SegyLayOut(const char file[], PetscInt dim, PetscInt trace
     hxy[d]   = m[d] > 1 ? (u[d][m[d] - 1] - u[d][0]) / (m[d] - 1) : 0;
     first[d] = u[d][0];
     for (PetscInt i = 0; i < m[d] && !msg[0]; i++)
-      if (PetscAbsReal(u[d][i] - (u[d][0] + i * hxy[d])) > SEGY_EVEN) PetscCall(PetscSNPrintf(msg, len, "SEG-Y model %s: the columns' %s are not evenly spaced: column %" PetscInt_FMT " of %" PetscInt_FMT " at %g m, expected %g m (%g m apart from %g to %g m)", file, name[d], i, m[d], (double)u[d][i], (double)(u[d][0] + i * hxy[d]), (double)hxy[d], (double)u[d][0], (double)u[d][m[d] - 1]));
+      if (PetscAbsReal(u[d][i] - (u[d][0] + i * hxy[d])) > RW_WAVE_SEGY_EVEN) PetscCall(PetscSNPrintf(msg, len, "SEG-Y model %s: the columns' %s are not evenly spaced: column %" PetscInt_FMT " of %" PetscInt_FMT " at %g m, expected %g m (%g m apart from %g to %g m)", file, name[d], i, m[d], (double)u[d][i], (double)(u[d][0] + i * hxy[d]), (double)hxy[d], (double)u[d][0], (double)u[d][m[d] - 1]));
   }
   for (PetscInt t = 1; t < traces && *nx && !msg[0]; t++)
-    if (PetscAbsReal(pos[dim * t + dim - 1] - pos[dim - 1]) > SEGY_EVEN) PetscCall(PetscSNPrintf(msg, len, "SEG-Y model %s: trace %" PetscInt_FMT " starts at depth %g m, trace 0 at %g m (minus ReceiverGroupElevation, byte 41): expected every column to start at one depth", file, t, (double)pos[dim * t + dim - 1], (double)pos[dim - 1]));
+    if (PetscAbsReal(pos[dim * t + dim - 1] - pos[dim - 1]) > RW_WAVE_SEGY_EVEN) PetscCall(PetscSNPrintf(msg, len, "SEG-Y model %s: trace %" PetscInt_FMT " starts at depth %g m, trace 0 at %g m (minus ReceiverGroupElevation, byte 41): expected every column to start at one depth", file, t, (double)pos[dim * t + dim - 1], (double)pos[dim - 1]));
   PetscCall(PetscFree4(v, u[0], u[1], at));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
