@@ -441,58 +441,121 @@ PetscErrorCode RwEnsembleSetMemberFileOptions(RwEnsemble ens, PetscInt member, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The global grid of a DMDA: dim, sizes, dof */
-static PetscErrorCode RwEnsembleGrid_Private(DM da, PetscInt grid[5])
+/* The global grid of a DM: a DMDA's dim, sizes and dof; another DM's global size */
+static PetscErrorCode RwEnsembleGrid_Private(DM dm, PetscBool *isda, PetscInt grid[5])
 {
   PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(da, &grid[0], &grid[1], &grid[2], &grid[3], NULL, NULL, NULL, &grid[4], NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, isda));
+  for (int i = 0; i < 5; i++) grid[i] = 0;
+  if (*isda) PetscCall(DMDAGetInfo(dm, &grid[0], &grid[1], &grid[2], &grid[3], NULL, NULL, NULL, &grid[4], NULL, NULL, NULL, NULL, NULL));
+  else {
+    Vec v;
+
+    PetscCall(DMGetGlobalVector(dm, &v));
+    PetscCall(VecGetSize(v, &grid[1]));
+    PetscCall(DMRestoreGlobalVector(dm, &v));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwEnsembleMoveDestroy_Private(RwEnsemble e, RwEnsembleMove *mv)
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; mv->wrap && k < e->ngroups; k++) {
+    PetscCall(VecDestroy(&mv->wrap[k]));
+    PetscCall(VecScatterDestroy(&mv->sct[k]));
+  }
+  PetscCall(PetscFree2(mv->wrap, mv->sct));
+  PetscCall(VecDestroy(&mv->subnat));
+  PetscCall(VecDestroy(&mv->nat));
+  PetscCall(VecDestroy(&mv->work));
+  PetscCall(DMDestroy(&mv->subda));
+  PetscCall(DMDestroy(&mv->da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode RwEnsembleResetDM_Private(RwEnsemble e)
 {
   PetscFunctionBegin;
-  for (PetscInt k = 0; e->wrap && k < e->ngroups; k++) {
-    PetscCall(VecDestroy(&e->wrap[k]));
-    PetscCall(VecScatterDestroy(&e->sct[k]));
-  }
-  PetscCall(PetscFree2(e->wrap, e->sct));
-  PetscCall(VecDestroy(&e->subnat));
-  PetscCall(VecDestroy(&e->nat));
-  PetscCall(VecDestroy(&e->work));
-  PetscCall(DMDestroy(&e->subda));
-  PetscCall(DMDestroy(&e->da));
+  for (PetscInt i = 0; i < e->nmoves; i++) PetscCall(RwEnsembleMoveDestroy_Private(e, &e->moves[i]));
+  e->nmoves = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Group k's natural vector seen from the parent (empty off group k), and its scatter into the parent's natural vector */
-static PetscErrorCode RwEnsembleMakeScatter_Private(RwEnsemble e, PetscInt k)
+static PetscErrorCode RwEnsembleMakeScatter_Private(RwEnsemble e, RwEnsembleMove *mv, PetscInt k)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)e);
   PetscInt n = 0, N, lo, hi;
   IS       is;
 
   PetscFunctionBegin;
-  PetscCall(VecGetSize(e->nat, &N));
-  if (e->group == k) PetscCall(VecGetLocalSize(e->subnat, &n));
-  PetscCall(VecCreateMPIWithArray(comm, 1, n, N, NULL, &e->wrap[k]));
+  PetscCall(VecGetSize(mv->nat, &N));
+  if (e->group == k) PetscCall(VecGetLocalSize(mv->subnat, &n));
+  PetscCall(VecCreateMPIWithArray(comm, 1, n, N, NULL, &mv->wrap[k]));
   /* both are in natural order, and group k's ranks are in parent order: the identity */
-  PetscCall(VecGetOwnershipRange(e->nat, &lo, &hi));
+  PetscCall(VecGetOwnershipRange(mv->nat, &lo, &hi));
   PetscCall(ISCreateStride(PETSC_COMM_SELF, hi - lo, lo, 1, &is));
-  PetscCall(VecScatterCreate(e->wrap[k], is, e->nat, is, &e->sct[k]));
+  PetscCall(VecScatterCreate(mv->wrap[k], is, mv->nat, is, &mv->sct[k]));
   PetscCall(ISDestroy(&is));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A DM's vector in an order that does not depend on the decomposition */
+static PetscErrorCode RwEnsembleCreateNatural_Private(DM dm, PetscBool isda, Vec *v)
+{
+  PetscFunctionBegin;
+  if (isda) PetscCall(DMDACreateNaturalVector(dm, v));
+  else PetscCall(DMCreateGlobalVector(dm, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwEnsembleToNatural_Private(DM dm, PetscBool isda, Vec g, Vec nat)
+{
+  PetscFunctionBegin;
+  if (isda) {
+    PetscCall(DMDAGlobalToNaturalBegin(dm, g, INSERT_VALUES, nat));
+    PetscCall(DMDAGlobalToNaturalEnd(dm, g, INSERT_VALUES, nat));
+  } else PetscCall(VecCopy(g, nat));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwEnsembleFromNatural_Private(DM dm, PetscBool isda, Vec nat, Vec g)
+{
+  PetscFunctionBegin;
+  if (isda) {
+    PetscCall(DMDANaturalToGlobalBegin(dm, nat, INSERT_VALUES, g));
+    PetscCall(DMDANaturalToGlobalEnd(dm, nat, INSERT_VALUES, g));
+  } else PetscCall(VecCopy(nat, g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The pair whose parent grid is da, or NULL */
+static RwEnsembleMove *RwEnsembleFindMove_Private(RwEnsemble e, DM da)
+{
+  for (PetscInt i = 0; i < e->nmoves; i++)
+    if (e->moves[i].da == da) return &e->moves[i];
+  return NULL;
+}
+
 /*@
-  RwEnsembleSetDM - the grids gradients move between: the group's DMDA and the parent's
+  RwEnsembleSetDM - a pair of grids vectors move between: the group's DM and the parent's
 
   Collective on the parent communicator
 
   Input Parameters:
 + ens   - the ensemble, set up
-. subda - a DMDA on this rank's group communicator (RwEnsembleGetSubComm())
-- da    - a DMDA on the parent communicator with the same global grid and dof
+. subda - a DM on this rank's group communicator (RwEnsembleGetSubComm())
+- da    - a DM on the parent communicator with the same global grid (and dof)
+
+  Notes:
+  Call it once for each grid the members' vectors live on (a parameter
+  field, a state of several components, a block of global scalars): a
+  vector moves by the pair of its parent grid, found from the parent
+  vector's DM (VecGetDM()).  A second call with the same parent DM replaces
+  its pair.  DMDAs move through their natural ordering; any other DM (a
+  DMRedundant, whose vector lives on one rank) is taken to have a global
+  ordering that does not depend on the ranks.
 
   Level: intermediate
 
@@ -500,9 +563,11 @@ static PetscErrorCode RwEnsembleMakeScatter_Private(RwEnsemble e, PetscInt k)
 @*/
 PetscErrorCode RwEnsembleSetDM(RwEnsemble ens, DM subda, DM da)
 {
-  MPI_Comm    comm;
-  PetscInt    gs[5], gp[5];
-  PetscMPIInt same, bad = 0, anybad;
+  MPI_Comm        comm;
+  PetscInt        gs[5], gp[5];
+  PetscBool       sda, pda;
+  PetscMPIInt     same, bad = 0, anybad;
+  RwEnsembleMove *mv;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ens, RW_ENSEMBLE_CLASSID, 1);
@@ -510,50 +575,69 @@ PetscErrorCode RwEnsembleSetDM(RwEnsemble ens, DM subda, DM da)
   PetscValidHeaderSpecific(da, DM_CLASSID, 3);
   RwEnsembleCheckSetUp(ens);
   comm = PetscObjectComm((PetscObject)ens);
-  if (subda == ens->subda && da == ens->da) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(RwEnsembleGrid_Private(subda, gs));
-  PetscCall(RwEnsembleGrid_Private(da, gp));
+  mv   = RwEnsembleFindMove_Private(ens, da);
+  if (mv && mv->subda == subda) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwEnsembleGrid_Private(subda, &sda, gs));
+  PetscCall(RwEnsembleGrid_Private(da, &pda, gp));
   PetscCallMPI(MPI_Comm_compare(PetscObjectComm((PetscObject)subda), ens->sub, &same));
   for (int i = 0; i < 5; i++) bad |= gs[i] != gp[i];
+  bad |= sda != pda;
   bad |= (same != MPI_IDENT && same != MPI_CONGRUENT) ? 2 : 0;
   PetscCallMPI(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_BOR, comm));
-  PetscCheck(!(anybad & 2), comm, PETSC_ERR_ARG_WRONG, "RwEnsembleSetDM(): the group's DMDA must live on the group's communicator (RwEnsembleGetSubComm())");
-  PetscCheck(!anybad, comm, PETSC_ERR_ARG_INCOMP, "RwEnsembleSetDM(): the group's DMDA and the parent's must have the same global grid and dof; got %" PetscInt_FMT "-d %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " dof %" PetscInt_FMT " and %" PetscInt_FMT "-d %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " dof %" PetscInt_FMT " (on some rank)", gs[0], gs[1], gs[2], gs[3], gs[4], gp[0], gp[1], gp[2], gp[3], gp[4]);
-  PetscCall(RwEnsembleResetDM_Private(ens));
+  PetscCheck(!(anybad & 2), comm, PETSC_ERR_ARG_WRONG, "RwEnsembleSetDM(): the group's DM must live on the group's communicator (RwEnsembleGetSubComm())");
+  PetscCheck(!anybad, comm, PETSC_ERR_ARG_INCOMP, "RwEnsembleSetDM(): the group's DM and the parent's must have the same global grid and dof; got %" PetscInt_FMT "-d %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " dof %" PetscInt_FMT " and %" PetscInt_FMT "-d %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " dof %" PetscInt_FMT " (on some rank)", gs[0], gs[1], gs[2], gs[3], gs[4], gp[0], gp[1], gp[2], gp[3], gp[4]);
+  if (mv) PetscCall(RwEnsembleMoveDestroy_Private(ens, mv));
+  else {
+    PetscCheck(ens->nmoves < RW_ENSEMBLE_MAX_DMS, comm, PETSC_ERR_SUP, "RwEnsembleSetDM(): at most %d pairs of grids", RW_ENSEMBLE_MAX_DMS);
+    mv = &ens->moves[ens->nmoves++];
+  }
   PetscCall(PetscObjectReference((PetscObject)subda));
   PetscCall(PetscObjectReference((PetscObject)da));
-  ens->subda = subda;
-  ens->da    = da;
-  PetscCall(DMDACreateNaturalVector(subda, &ens->subnat));
-  PetscCall(DMDACreateNaturalVector(da, &ens->nat));
-  PetscCall(DMCreateGlobalVector(da, &ens->work));
-  PetscCall(PetscCalloc2(ens->ngroups, &ens->wrap, ens->ngroups, &ens->sct));
-  for (PetscInt k = 0; k < ens->ngroups; k++) PetscCall(RwEnsembleMakeScatter_Private(ens, k));
+  mv->subda = subda;
+  mv->da    = da;
+  mv->isda  = sda;
+  PetscCall(RwEnsembleCreateNatural_Private(subda, sda, &mv->subnat));
+  PetscCall(RwEnsembleCreateNatural_Private(da, sda, &mv->nat));
+  PetscCall(DMCreateGlobalVector(da, &mv->work));
+  PetscCall(PetscCalloc2(ens->ngroups, &mv->wrap, ens->ngroups, &mv->sct));
+  for (PetscInt k = 0; k < ens->ngroups; k++) PetscCall(RwEnsembleMakeScatter_Private(ens, mv, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#define RwEnsembleCheckDM(e) PetscCheck((e)->da, PetscObjectComm((PetscObject)(e)), PETSC_ERR_ORDER, "Call RwEnsembleSetDM() first: the ensemble needs the grids vectors move between")
+/* The pair of grids a parent vector moves by: its DM's, or the only pair there is */
+static PetscErrorCode RwEnsembleGetMove_Private(RwEnsemble e, Vec X, RwEnsembleMove **mv)
+{
+  DM dm = NULL;
+
+  PetscFunctionBegin;
+  PetscCheck(e->nmoves, PetscObjectComm((PetscObject)e), PETSC_ERR_ORDER, "Call RwEnsembleSetDM() first: the ensemble needs the grids vectors move between");
+  if (X) PetscCall(VecGetDM(X, &dm));
+  *mv = dm ? RwEnsembleFindMove_Private(e, dm) : NULL;
+  if (!*mv && e->nmoves == 1) *mv = &e->moves[0];
+  PetscCheck(*mv, PetscObjectComm((PetscObject)e), PETSC_ERR_ARG_WRONG, "The ensemble has %" PetscInt_FMT " pairs of grids and none is this vector's: give RwEnsembleSetDM() its DM", e->nmoves);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Moves subnat (on group k) to or from the parent's natural vector */
-static PetscErrorCode RwEnsembleMove_Private(RwEnsemble e, PetscInt k, ScatterMode mode)
+static PetscErrorCode RwEnsembleMove_Private(RwEnsemble e, RwEnsembleMove *mv, PetscInt k, ScatterMode mode)
 {
   PetscScalar *a = NULL;
 
   PetscFunctionBegin;
   if (e->group == k) {
-    PetscCall(VecGetArray(e->subnat, &a));
-    PetscCall(VecPlaceArray(e->wrap[k], a));
+    PetscCall(VecGetArray(mv->subnat, &a));
+    PetscCall(VecPlaceArray(mv->wrap[k], a));
   }
   if (mode == SCATTER_FORWARD) {
-    PetscCall(VecScatterBegin(e->sct[k], e->wrap[k], e->nat, INSERT_VALUES, mode));
-    PetscCall(VecScatterEnd(e->sct[k], e->wrap[k], e->nat, INSERT_VALUES, mode));
+    PetscCall(VecScatterBegin(mv->sct[k], mv->wrap[k], mv->nat, INSERT_VALUES, mode));
+    PetscCall(VecScatterEnd(mv->sct[k], mv->wrap[k], mv->nat, INSERT_VALUES, mode));
   } else {
-    PetscCall(VecScatterBegin(e->sct[k], e->nat, e->wrap[k], INSERT_VALUES, mode));
-    PetscCall(VecScatterEnd(e->sct[k], e->nat, e->wrap[k], INSERT_VALUES, mode));
+    PetscCall(VecScatterBegin(mv->sct[k], mv->nat, mv->wrap[k], INSERT_VALUES, mode));
+    PetscCall(VecScatterEnd(mv->sct[k], mv->nat, mv->wrap[k], INSERT_VALUES, mode));
   }
   if (e->group == k) {
-    PetscCall(VecResetArray(e->wrap[k]));
-    PetscCall(VecRestoreArray(e->subnat, &a));
+    PetscCall(VecResetArray(mv->wrap[k]));
+    PetscCall(VecRestoreArray(mv->subnat, &a));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -564,11 +648,11 @@ static PetscErrorCode RwEnsembleMove_Private(RwEnsemble e, PetscInt k, ScatterMo
   Collective on the parent communicator
 
   Input Parameters:
-+ ens - the ensemble, with its grids set (RwEnsembleSetDM())
-- X   - a global vector of the parent's DMDA
++ ens - the ensemble, with the grids of X set (RwEnsembleSetDM())
+- X   - a global vector of a parent DM
 
   Output Parameter:
-. x - a global vector of this group's DMDA: the same values, in the group's layout
+. x - a global vector of the group's DM of that pair: the same values, in the group's layout
 
   Notes:
   How members get the parameters of an optimisation that runs on the parent.
@@ -579,14 +663,14 @@ static PetscErrorCode RwEnsembleMove_Private(RwEnsemble e, PetscInt k, ScatterMo
 @*/
 PetscErrorCode RwEnsembleScatterToGroups(RwEnsemble ens, Vec X, Vec x)
 {
+  RwEnsembleMove *mv;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ens, RW_ENSEMBLE_CLASSID, 1);
-  RwEnsembleCheckDM(ens);
-  PetscCall(DMDAGlobalToNaturalBegin(ens->da, X, INSERT_VALUES, ens->nat));
-  PetscCall(DMDAGlobalToNaturalEnd(ens->da, X, INSERT_VALUES, ens->nat));
-  for (PetscInt k = 0; k < ens->ngroups; k++) PetscCall(RwEnsembleMove_Private(ens, k, SCATTER_REVERSE));
-  PetscCall(DMDANaturalToGlobalBegin(ens->subda, ens->subnat, INSERT_VALUES, x));
-  PetscCall(DMDANaturalToGlobalEnd(ens->subda, ens->subnat, INSERT_VALUES, x));
+  PetscCall(RwEnsembleGetMove_Private(ens, X, &mv));
+  PetscCall(RwEnsembleToNatural_Private(mv->da, mv->isda, X, mv->nat));
+  for (PetscInt k = 0; k < ens->ngroups; k++) PetscCall(RwEnsembleMove_Private(ens, mv, k, SCATTER_REVERSE));
+  PetscCall(RwEnsembleFromNatural_Private(mv->subda, mv->isda, mv->subnat, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -596,14 +680,14 @@ PetscErrorCode RwEnsembleScatterToGroups(RwEnsemble ens, Vec X, Vec x)
   Collective on the parent communicator
 
   Input Parameters:
-+ ens    - the ensemble, with its grids set (RwEnsembleSetDM())
++ ens    - the ensemble, with the grids of G set (RwEnsembleSetDM())
 . member - the member, the same on every rank
 . Jm     - its J (read on the ranks of its group, group member % groups)
-- gm     - its gradient, a global vector of the group's DMDA (read on its group's ranks; NULL elsewhere)
+- gm     - its gradient, a global vector of the group's DM (read on its group's ranks; NULL elsewhere)
 
   Output Parameters:
 + J - the member's J, on every rank (or NULL)
-- G - a global vector of the parent's DMDA: the member's gradient
+- G - a global vector of the parent's DM: the member's gradient
 
   Notes:
   Only copies: G has the bits of gm.  Use it to look at (or journal) each
@@ -615,12 +699,13 @@ PetscErrorCode RwEnsembleScatterToGroups(RwEnsemble ens, Vec X, Vec x)
 @*/
 PetscErrorCode RwEnsembleGatherMember(RwEnsemble ens, PetscInt member, PetscReal Jm, Vec gm, PetscReal *J, Vec G)
 {
-  MPI_Comm comm;
-  PetscInt k;
+  MPI_Comm        comm;
+  PetscInt        k;
+  RwEnsembleMove *mv;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ens, RW_ENSEMBLE_CLASSID, 1);
-  RwEnsembleCheckDM(ens);
+  PetscCall(RwEnsembleGetMove_Private(ens, G, &mv));
   comm = PetscObjectComm((PetscObject)ens);
   PetscCheck(member >= 0 && member < ens->nmembers, comm, PETSC_ERR_ARG_OUTOFRANGE, "Member %" PetscInt_FMT " is not in the ensemble's 0 .. %" PetscInt_FMT, member, ens->nmembers - 1);
   k = member % ens->ngroups;
@@ -632,13 +717,9 @@ PetscErrorCode RwEnsembleGatherMember(RwEnsemble ens, PetscInt member, PetscReal
     PetscCheck(!any, comm, PETSC_ERR_ARG_NULL, "Group %" PetscInt_FMT " solves member %" PetscInt_FMT ": its ranks must pass the member's gradient, not NULL", k, member);
   }
   PetscCall(PetscLogEventBegin(RW_EnsembleGather, ens, 0, 0, 0));
-  if (ens->group == k) {
-    PetscCall(DMDAGlobalToNaturalBegin(ens->subda, gm, INSERT_VALUES, ens->subnat));
-    PetscCall(DMDAGlobalToNaturalEnd(ens->subda, gm, INSERT_VALUES, ens->subnat));
-  }
-  PetscCall(RwEnsembleMove_Private(ens, k, SCATTER_FORWARD));
-  PetscCall(DMDANaturalToGlobalBegin(ens->da, ens->nat, INSERT_VALUES, G));
-  PetscCall(DMDANaturalToGlobalEnd(ens->da, ens->nat, INSERT_VALUES, G));
+  if (ens->group == k) PetscCall(RwEnsembleToNatural_Private(mv->subda, mv->isda, gm, mv->subnat));
+  PetscCall(RwEnsembleMove_Private(ens, mv, k, SCATTER_FORWARD));
+  PetscCall(RwEnsembleFromNatural_Private(mv->da, mv->isda, mv->nat, G));
   PetscCallMPI(MPI_Bcast(&Jm, 1, MPIU_REAL, ens->first[k], comm));
   PetscCall(PetscLogEventEnd(RW_EnsembleGather, ens, 0, 0, 0));
   ens->Jm[member] = Jm;
@@ -652,8 +733,8 @@ PetscErrorCode RwEnsembleGatherMember(RwEnsemble ens, PetscInt member, PetscReal
   Collective on the parent communicator
 
   Input Parameters:
-+ ens - the ensemble, with its grids set (RwEnsembleSetDM())
-- G   - a global vector of the parent's DMDA, zeroed here, that receives the sum
++ ens - the ensemble, with the grids of G set (RwEnsembleSetDM())
+- G   - a global vector of a parent DM, zeroed here, that receives the sum
 
   Notes:
   Then call RwEnsembleSumAdd() once per round (RwEnsembleGetRounds()) on
@@ -668,7 +749,7 @@ PetscErrorCode RwEnsembleSumBegin(RwEnsemble ens, Vec G)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ens, RW_ENSEMBLE_CLASSID, 1);
-  RwEnsembleCheckDM(ens);
+  PetscCall(RwEnsembleGetMove_Private(ens, G, &ens->Gmove));
   PetscCall(VecSet(G, 0));
   ens->G    = G;
   ens->J    = 0;
@@ -684,7 +765,7 @@ PetscErrorCode RwEnsembleSumBegin(RwEnsemble ens, Vec G)
   Input Parameters:
 + ens - the ensemble, between RwEnsembleSumBegin() and RwEnsembleSumEnd()
 . Jm  - J of this group's member of the round (RwEnsembleGetRoundMember())
-- gm  - its gradient on the group's DMDA; NULL when the group has no member this round
+- gm  - its gradient on the group's DM; NULL when the group has no member this round
 
   Level: intermediate
 
@@ -703,9 +784,9 @@ PetscErrorCode RwEnsembleSumAdd(RwEnsemble ens, PetscReal Jm, Vec gm)
   for (PetscInt k = 0; k < ens->ngroups && ens->next < ens->nmembers; k++, ens->next++) {
     PetscReal Jk;
 
-    PetscCall(RwEnsembleGatherMember(ens, ens->next, Jm, gm, &Jk, ens->work));
+    PetscCall(RwEnsembleGatherMember(ens, ens->next, Jm, gm, &Jk, ens->Gmove->work));
     ens->J += Jk;
-    PetscCall(VecAXPY(ens->G, 1, ens->work));
+    PetscCall(VecAXPY(ens->G, 1, ens->Gmove->work));
   }
   PetscCall(PetscLogEventEnd(RW_EnsembleSum, ens, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -11,6 +11,21 @@ struct _RwEnsembleOps {
   PetscErrorCode (*view)(RwEnsemble, PetscViewer);
 };
 
+#define RW_ENSEMBLE_MAX_DMS 8
+
+/* One pair of grids: a group's DM and the parent's, with the same global grid.
+   A member's vector goes group -> natural order -> parent; for a DM whose
+   global ordering does not depend on the ranks (a DMRedundant) the global
+   vector is its own natural one */
+typedef struct {
+  DM          subda, da;
+  PetscBool   isda;        /* DMDAs: natural order through DMDAGlobalToNatural */
+  Vec         subnat;      /* natural ordering on the group */
+  Vec         nat, work;   /* natural ordering and a global vector on the parent */
+  Vec        *wrap;        /* [ngroups]: parent-comm views of group k's natural vector */
+  VecScatter *sct;         /* [ngroups]: wrap[k] -> nat */
+} RwEnsembleMove;
+
 struct _p_RwEnsemble {
   PETSCHEADER(struct _RwEnsembleOps);
   PetscInt    nmembers;
@@ -21,14 +36,12 @@ struct _p_RwEnsemble {
   PetscMPIInt *first;      /* first parent rank of each group, [ngroups + 1] */
   MPI_Comm    sub;         /* this rank's group */
   PetscInt    nmine, *mine; /* this group's members, in order */
-  /* moving vectors between a group's DMDA and the parent's (RwEnsembleSetDM) */
-  DM          subda, da;
-  Vec         subnat;      /* natural ordering on the group */
-  Vec         nat, work;   /* natural ordering and a global vector on the parent */
-  Vec        *wrap;        /* [ngroups]: parent-comm views of group k's natural vector */
-  VecScatter *sct;         /* [ngroups]: wrap[k] -> nat */
+  /* the grids vectors move between (RwEnsembleSetDM): one pair per parent grid */
+  RwEnsembleMove moves[RW_ENSEMBLE_MAX_DMS];
+  PetscInt       nmoves;
   /* the sum in progress (RwEnsembleSumBegin/Add/End) */
-  Vec         G;
+  Vec             G;
+  RwEnsembleMove *Gmove;   /* G's grids */
   PetscReal   J, *Jm;      /* the running sum and every member's J */
   PetscInt    next;        /* members summed so far */
 };
