@@ -64,6 +64,9 @@ PETSC_EXTERN PetscErrorCode RwObjectiveAppendOptionsPrefix(RwObjective, const ch
 PETSC_EXTERN PetscErrorCode RwObjectiveGetOptionsPrefix(RwObjective, const char *[]);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddTerminalMisfit(RwObjective, Vec, PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddDefaultMisfit(RwObjective);
+PETSC_EXTERN PetscErrorCode RwObjectiveSetFromOptions(RwObjective);
+PETSC_EXTERN PetscErrorCode RwObjectiveAddFieldObservations(RwObjective, PetscInt, const PetscInt64[], const Vec[], PetscReal);
+PETSC_EXTERN PetscErrorCode RwObjectiveSetFieldObservationData(RwObjective, PetscInt, const Vec[], PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddSensors(RwObjective, PetscInt, const PetscReal[], PetscInt, const PetscInt64[], const PetscReal[], PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveSetSensorData(RwObjective, PetscInt, const PetscReal[], PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveGetNumTerms(RwObjective, PetscInt *);
