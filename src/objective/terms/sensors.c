@@ -10,6 +10,7 @@
 */
 #include <rewind/private/objectiveimpl.h>
 #include <rewind/private/stencilimpl.h>
+#include <rewind/private/observationsimpl.h>
 
 typedef struct {
   PetscInt        nsensors, ntimes;
@@ -177,18 +178,29 @@ static PetscErrorCode SensorsSortSteps(RwObjective obj, RwSensors *c, const Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Sensors inside the grid's domain: the unit box for heat, the whole grid's extent for wave */
-static PetscErrorCode SensorsCheckCoords(RwObjective obj, PetscInt dim, PetscInt nsensors, const PetscReal coords[])
+/* Sensors inside the grid's domain: the unit box for heat, the whole grid's
+   extent for wave; what (or NULL) names where they come from, such as a
+   dataset of a file */
+PetscErrorCode RwSensorsCheckDomain(RwModel model, const char what[], PetscInt nsensors, const PetscReal coords[])
 {
-  const RwStencil st = (RwStencil)obj->model->stencil;
+  const RwStencil st = (RwStencil)model->stencil;
+  PetscInt        dim;
 
   PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(model->da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   for (PetscInt s = 0; s < nsensors; s++)
     for (PetscInt d = 0; d < dim; d++) {
       PetscReal x = coords[s * dim + d], lo = st ? st->origin[d] : 0, hi = st ? st->origin[d] + st->length[d] : 1;
 
-      PetscCheck(x >= lo && x <= hi, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "Sensor %" PetscInt_FMT " has coordinate %g in direction %c, outside the grid's domain [%g, %g]", s, (double)x, "xyz"[d], (double)lo, (double)hi);
+      PetscCheck(x >= lo && x <= hi, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "%s%s%s %" PetscInt_FMT " has coordinate %g in direction %c, outside the grid's domain [%g, %g]", what ? what : "", what ? ": s" : "S", "ensor", s, (double)x, "xyz"[d], (double)lo, (double)hi);
     }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SensorsCheckCoords(RwObjective obj, PetscInt dim, PetscInt nsensors, const PetscReal coords[])
+{
+  PetscFunctionBegin;
+  PetscCall(RwSensorsCheckDomain(obj->model, NULL, nsensors, coords));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
