@@ -18,6 +18,8 @@
 #include <rewind/objective.h>
 #include <rewind/adjoint.h>
 #include <rewind/ensemble.h>
+#include <rewind/observations.h>
+#include <rewind/problem.h>
 #include <rewind/verify.h>
 #include <rewind/io.h>
 #include <rewind/nn.h>

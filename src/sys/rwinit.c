@@ -5,6 +5,7 @@
 #include <rewind/private/storeimpl.h>
 #include <rewind/private/adjointimpl.h>
 #include <rewind/private/ensembleimpl.h>
+#include <rewind/private/problemimpl.h>
 #include "reprosumimpl.h"
 
 PetscClassId  RW_MODEL_CLASSID, RW_SCHEDULE_CLASSID, RW_STORE_CLASSID;
@@ -63,6 +64,9 @@ PetscErrorCode RwInitializePackage(void)
   PetscCall(PetscClassIdRegister("RwObjective", &RW_OBJECTIVE_CLASSID));
   PetscCall(PetscClassIdRegister("RwAdjoint", &RW_ADJOINT_CLASSID));
   PetscCall(PetscClassIdRegister("RwEnsemble", &RW_ENSEMBLE_CLASSID));
+  PetscCall(PetscClassIdRegister("RwObservations", &RW_OBSERVATIONS_CLASSID));
+  PetscCall(PetscClassIdRegister("RwProblem", &RW_PROBLEM_CLASSID));
+  PetscCall(PetscClassIdRegister("RwJournal", &RW_JOURNAL_CLASSID));
   PetscCall(PetscLogEventRegister("RwForward", RW_MODEL_CLASSID, &RW_Forward));
   PetscCall(PetscLogEventRegister("RwTangent", RW_MODEL_CLASSID, &RW_Tangent));
   PetscCall(PetscLogEventRegister("RwAdjoint", RW_MODEL_CLASSID, &RW_Adjoint));
@@ -71,10 +75,14 @@ PetscErrorCode RwInitializePackage(void)
   PetscCall(PetscLogEventRegister("RwStoreRead", RW_STORE_CLASSID, &RW_StoreRead));
   PetscCall(PetscLogEventRegister("RwEnsembleSum", RW_ENSEMBLE_CLASSID, &RW_EnsembleSum));
   PetscCall(PetscLogEventRegister("RwEnsembleGather", RW_ENSEMBLE_CLASSID, &RW_EnsembleGather));
+  PetscCall(PetscLogEventRegister("RwProblemEval", RW_PROBLEM_CLASSID, &RW_ProblemEvaluate));
+  PetscCall(PetscLogEventRegister("JournalWrite", RW_JOURNAL_CLASSID, &RW_JournalWrite));
+  PetscCall(PetscLogEventRegister("JournalRead", RW_JOURNAL_CLASSID, &RW_JournalRead));
   PetscCall(RwModelRegisterAll());
   PetscCall(RwScheduleRegisterAll());
   PetscCall(RwStoreRegisterAll());
   PetscCall(RwReproSumInitialize_Private());
+  PetscCall(TaoRegister(TAOADAM, TaoCreate_Adam)); /* -tao_type adam */
   RwCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &rw_h5_saved_func, &rw_h5_saved_data));
   RwCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
   PetscHelpPrintf = RwHelpPrintf; /* -help from one rank, however objects are spread */

@@ -1,0 +1,207 @@
+/*
+  RwProblem's history: one row per TAO iteration of every RwProblemSolve(),
+  the same columns for every program, so that every plot script reads one
+  layout:
+
+    solve, iteration, J, misfit, regularizer (one per regulariser),
+    gradient_norm, seconds, and the program's own (RwProblemAddHistoryColumn())
+
+  -rw_history_view ascii prints a row as it comes; hdf5:file.h5 writes the
+  group /history (one dataset a column, attribute "columns" naming them in
+  order) when a solve ends; a program writes it into its own output with
+  RwProblemHistoryView().  A resumed run rebuilds it while it replays.
+*/
+#include <rewind/private/problemimpl.h>
+#include <petscviewerhdf5.h>
+
+/*@C
+  RwProblemAddHistoryColumn - a column of the program's own in the history:
+  fn(prob, x, &value, ctx) at each iteration, x the iterate
+
+  Logically collective; before RwProblemSetUp()
+
+  Level: intermediate
+
+.seealso: RwProblemGetHistory(), RwProblemHistoryView()
+@*/
+PetscErrorCode RwProblemAddHistoryColumn(RwProblem prob, const char name[], PetscErrorCode (*fn)(RwProblem, Vec, PetscReal *, void *), void *ctx)
+{
+  RwHistoryColumn *c;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscCheck(!prob->setupcalled, PetscObjectComm((PetscObject)prob), PETSC_ERR_ORDER, "Add history columns before RwProblemSetUp()");
+  PetscCheck(prob->ncolumns < RW_PROBLEM_MAX_COLUMNS, PetscObjectComm((PetscObject)prob), PETSC_ERR_SUP, "At most %d history columns of a program's own", RW_PROBLEM_MAX_COLUMNS);
+  c = &prob->columns[prob->ncolumns++];
+  PetscCall(PetscStrncpy(c->name, name, sizeof(c->name)));
+  c->fn  = fn;
+  c->ctx = ctx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The columns' names, in order */
+PetscErrorCode RwProblemHistorySetUp_Private(RwProblem prob)
+{
+  const char *const fixed[] = {"solve", "iteration", "J"};
+  const char *const *terms;
+  PetscInt           nt, c = 0;
+  PetscBool          set;
+
+  PetscFunctionBegin;
+  PetscCall(RwProblemGetTerms(prob, &nt, &terms, NULL));
+  for (PetscInt i = 0; i < 3; i++) PetscCall(PetscStrallocpy(fixed[i], &prob->colnames[c++]));
+  for (PetscInt i = 0; i < nt; i++) PetscCall(PetscStrallocpy(terms[i], &prob->colnames[c++]));
+  PetscCall(PetscStrallocpy("gradient_norm", &prob->colnames[c++]));
+  PetscCall(PetscStrallocpy("seconds", &prob->colnames[c++]));
+  for (PetscInt i = 0; i < prob->ncolumns; i++) PetscCall(PetscStrallocpy(prob->columns[i].name, &prob->colnames[c++]));
+  prob->hcols = c;
+  PetscCall(PetscOptionsGetViewer(PetscObjectComm((PetscObject)prob), ((PetscObject)prob)->options, ((PetscObject)prob)->prefix, "-rw_history_view", &prob->hviewer, &prob->hformat, &set));
+  if (set) {
+    PetscBool ascii;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)prob->hviewer, PETSCVIEWERASCII, &ascii));
+    if (!ascii) PetscCall(PetscViewerDestroy(&prob->hviewer)); /* a file is written whole, when a solve ends */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One row of the history, printed with -rw_history_view ascii */
+static PetscErrorCode PrintRow(RwProblem prob, const PetscReal *row)
+{
+  PetscFunctionBegin;
+  if (!prob->hviewer) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt c = 0; c < prob->hcols; c++) {
+    if (c < 2) PetscCall(PetscViewerASCIIPrintf(prob->hviewer, "%s%s %" PetscInt_FMT, c ? " " : "", prob->colnames[c], (PetscInt)row[c]));
+    else PetscCall(PetscViewerASCIIPrintf(prob->hviewer, " %s %.17g", prob->colnames[c], (double)row[c]));
+  }
+  PetscCall(PetscViewerASCIIPrintf(prob->hviewer, "\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* RwProblemHistoryMonitor_Private - the TAO monitor of RwProblemSolve(): a row an iteration, grown once an iteration, outside any time loop */
+PetscErrorCode RwProblemHistoryMonitor_Private(Tao tao, void *ctx)
+{
+  RwProblem        prob = (RwProblem)ctx;
+  PetscInt         it, nt, c = 0;
+  PetscReal        f, gnorm, *row;
+  const PetscReal *terms;
+  Vec              x;
+
+  PetscFunctionBegin;
+  PetscCall(TaoGetSolutionStatus(tao, &it, &f, &gnorm, NULL, NULL, NULL));
+  if (prob->nhist == prob->hmax) {
+    prob->hmax = 2 * prob->hmax + 16;
+    PetscCall(PetscRealloc(sizeof(PetscReal) * prob->hmax * prob->hcols, &prob->hist));
+  }
+  row      = prob->hist + prob->nhist * prob->hcols;
+  row[c++] = (PetscReal)prob->hsolve;
+  row[c++] = (PetscReal)it;
+  row[c++] = f;
+  PetscCall(RwProblemGetTerms(prob, &nt, NULL, &terms));
+  for (PetscInt i = 0; i < nt; i++) row[c++] = terms[i];
+  row[c++] = gnorm;
+  PetscCall(RwProblemGetTime(prob, &row[c++]));
+  PetscCall(TaoGetSolution(tao, &x));
+  for (PetscInt i = 0; i < prob->ncolumns; i++) PetscCall((*prob->columns[i].fn)(prob, x, &row[c++], prob->columns[i].ctx));
+  prob->nhist++;
+  PetscCall(PrintRow(prob, row));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwProblemGetHistory - the history so far: rows of columns, row-major
+
+  Not collective
+
+  Output Parameters:
++ nrows  - iterations recorded
+. ncols  - columns
+. names  - their names
+- values - values[r * ncols + c], owned by the problem
+
+  Level: intermediate
+
+.seealso: RwProblemAddHistoryColumn(), RwProblemHistoryView()
+@*/
+PetscErrorCode RwProblemGetHistory(RwProblem prob, PetscInt *nrows, PetscInt *ncols, const char *const *names[], const PetscReal *values[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  if (nrows) *nrows = prob->nhist;
+  if (ncols) *ncols = prob->hcols;
+  if (names) *names = (const char *const *)prob->colnames;
+  if (values) *values = prob->hist;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A column as a dataset of the open HDF5 viewer: rank 0 holds it, every rank takes part */
+static PetscErrorCode WriteColumn(RwProblem prob, PetscViewer v, PetscInt c)
+{
+  Vec          x;
+  PetscMPIInt  rank;
+  PetscScalar *a;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)prob), &rank));
+  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)prob), rank ? 0 : prob->nhist, prob->nhist, &x));
+  PetscCall(VecGetArray(x, &a));
+  for (PetscInt r = 0; !rank && r < prob->nhist; r++) a[r] = prob->hist[r * prob->hcols + c];
+  PetscCall(VecRestoreArray(x, &a));
+  PetscCall(PetscObjectSetName((PetscObject)x, prob->colnames[c]));
+  PetscCall(VecView(x, v));
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwProblemHistoryView - writes the history: to an HDF5 viewer the group
+  /history, a dataset a column and the attribute "columns" (their names, in
+  order, separated by spaces); to an ASCII viewer a line a row
+
+  Collective
+
+  Level: intermediate
+
+.seealso: RwProblemGetHistory()
+@*/
+PetscErrorCode RwProblemHistoryView(RwProblem prob, PetscViewer v)
+{
+  PetscBool h5, ascii;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)v, PETSCVIEWERHDF5, &h5));
+  PetscCall(PetscObjectTypeCompare((PetscObject)v, PETSCVIEWERASCII, &ascii));
+  if (ascii) {
+    PetscViewer keep = prob->hviewer;
+
+    prob->hviewer = v;
+    for (PetscInt r = 0; r < prob->nhist; r++) PetscCall(PrintRow(prob, prob->hist + r * prob->hcols));
+    prob->hviewer = keep;
+  }
+  if (!h5 || !prob->nhist) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    char   names[1024] = "";
+    size_t n;
+
+    PetscCall(PetscViewerHDF5PushGroup(v, "/history"));
+    for (PetscInt c = 0; c < prob->hcols; c++) PetscCall(WriteColumn(prob, v, c));
+    for (PetscInt c = 0; c < prob->hcols; c++) {
+      PetscCall(PetscStrlen(names, &n));
+      PetscCall(PetscSNPrintf(names + n, sizeof(names) - n, "%s%s", c ? " " : "", prob->colnames[c]));
+    }
+    PetscCall(PetscViewerHDF5WriteAttribute(v, "/history", "columns", PETSC_STRING, names));
+    PetscCall(PetscViewerHDF5PopGroup(v));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* RwProblemHistoryDestroy_Private - the rows, the names and the viewer */
+PetscErrorCode RwProblemHistoryDestroy_Private(RwProblem prob)
+{
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < prob->hcols; c++) PetscCall(PetscFree(prob->colnames[c]));
+  PetscCall(PetscFree(prob->hist));
+  PetscCall(PetscViewerDestroy(&prob->hviewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

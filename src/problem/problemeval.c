@@ -1,0 +1,506 @@
+/*
+  RwProblem's evaluation: J and its gradient summed over the members in
+  member order, round by round (each group solves at most one member a
+  round, RwEnsemble), each member's result from the journal or solved by its
+  group, gathered to every rank and journalled as it comes; then the mask
+  and the regularisers.  The same bits for any split of the ranks when the
+  members' own results do not depend on the decomposition (explicit schemes).
+*/
+#include <rewind/private/problemimpl.h>
+
+/* The observation member of problem member e */
+static PetscInt ObsMember(RwProblem prob, PetscInt e)
+{
+  return prob->member >= 0 ? prob->member : e;
+}
+
+/* Member e's solve on its group: its data, x (if any) into its parameters, the adjoint */
+static PetscErrorCode SolveMember(RwProblem prob, PetscInt e, Vec x, PetscReal *Je)
+{
+  RwAdjointCounts c;
+  PetscMPIInt     rank;
+
+  PetscFunctionBegin;
+  if (prob->obs) PetscCall(RwObservationsApply(prob->obs, ObsMember(prob, e), prob->gmodel, prob->gobj));
+  if (prob->fieldterm >= 0) PetscCall(RwObjectiveSetFieldObservationData(prob->gobj, prob->fieldterm, prob->states[e], 1.0));
+  if (x) PetscCall(RwProblemToParameters_Private(prob, x, prob->mm[e], prob->mu0[e]));
+  PetscCall(RwAdjointSolve(prob->gadj, prob->mm[e], prob->mu0[e], Je, prob->gg, prob->ggu0));
+  PetscCall(RwAdjointGetCounts(prob->gadj, &c));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)prob->gadj), &rank));
+  if (!rank) { /* one count a member, whatever the group's size */
+    prob->solves++;
+    prob->fsteps += c.forward_steps;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Member k's result (J, and w on the group) to every rank, into W on the parent */
+static PetscErrorCode Gather(RwProblem prob, PetscInt k, PetscReal Jm, Vec w, PetscReal *J, Vec W)
+{
+  PetscFunctionBegin;
+  if (prob->shared) {
+    *J = Jm;
+    PetscCall(VecCopy(w, W));
+  } else PetscCall(RwEnsembleGatherMember(prob->ens, k, Jm, w, J, W));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Round r of an evaluation at x (xg: the group's copy): the journal's records
+  of the round's members first (a damaged one is solved again, so the kept
+  ones need not be a prefix), then each group solves its member unless kept,
+  then every member's result comes to all ranks, is journalled, and added to
+  *J and G in member order: the bits of RwEnsembleSumAdd(), whatever the
+  groups and whatever was kept
+*/
+static PetscErrorCode EvaluateRound(RwProblem prob, PetscInt r, PetscReal *J, Vec G)
+{
+  PetscInt   ng = prob->ngroups, first = r * ng, m = PetscMin(ng, prob->nmembers - first), mine;
+  PetscReal *Je, Jm = 0;
+  PetscBool *kept;
+  Vec        w;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(m, &Je, m, &kept));
+  for (PetscInt k = 0; k < m; k++) {
+    PetscCall(RwJournalLookup(prob->journal, first + k, PETSC_FALSE, &Je[k], &w, &kept[k]));
+    if (kept[k]) PetscCall(VecCopy(w, prob->W[k]));
+    prob->replayed += kept[k];
+  }
+  PetscCall(RwEnsembleGetRoundMember(prob->ens, r, &mine));
+  if (mine >= 0 && !kept[mine - first]) {
+    PetscCall(SolveMember(prob, mine, prob->xg, &Jm));
+    PetscCall(RwProblemMemberGradient_Private(prob, prob->xg, prob->gg, prob->ggu0, prob->wg));
+  }
+  for (PetscInt k = 0; k < m; k++) {
+    if (!kept[k]) {
+      PetscCall(Gather(prob, first + k, Jm, prob->wg, &Je[k], prob->W[k]));
+      PetscCall(RwJournalRecord(prob->journal, first + k, Je[k], prob->W[k]));
+    }
+    *J += Je[k];
+    PetscCall(VecAXPY(G, 1, prob->W[k]));
+  }
+  PetscCall(PetscFree2(Je, kept));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The members' sum at x: from the journal's record of it, or round by round; then the record of the sum stands for the members' */
+static PetscErrorCode SumMembers(RwProblem prob, Vec x, PetscReal *J, Vec G)
+{
+  PetscInt  nr;
+  PetscBool kept;
+  Vec       w;
+
+  PetscFunctionBegin;
+  *J = 0;
+  PetscCall(RwJournalLookup(prob->journal, prob->nmembers, PETSC_TRUE, J, &w, &kept));
+  if (kept) {
+    PetscCall(VecCopy(w, G));
+    prob->replayed += prob->nmembers;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecSet(G, 0));
+  if (prob->shared) PetscCall(VecCopy(x, prob->xg));
+  else PetscCall(RwEnsembleScatterToGroups(prob->ens, x, prob->xg));
+  PetscCall(RwEnsembleGetRounds(prob->ens, &nr));
+  for (PetscInt r = 0; r < nr; r++) PetscCall(EvaluateRound(prob, r, J, G));
+  PetscCall(RwJournalRecord(prob->journal, prob->nmembers, *J, G));
+  PetscCall(RwJournalForget(prob->journal, prob->nmembers));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* TEMPORARY until RwAdjointGetIdentity() lands: the driver's problem identity without its schedule */
+static PetscErrorCode DriverIdentity(RwProblem prob, char id[], size_t len)
+{
+  RwModel     model = prob->gmodel;
+  RwModelType type;
+  PetscInt    M[3], nterms;
+  char        mid[512];
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(RwModelGetType(model, &type));
+  PetscCall(RwModelGetIdentity(model, mid, sizeof(mid)));
+  PetscCall(RwObjectiveGetNumTerms(prob->gobj, &nterms));
+  PetscCall(PetscSNPrintf(id, len, "version %s; model %s (%s); grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "; dt %.17g; steps %" PetscInt64_FMT "; objective terms %" PetscInt_FMT, RW_VERSION_STRING, type, mid, M[0], M[1], M[2], (double)model->dt, model->n, nterms));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The identity items of the problem (the journal's): the driver's, the data's, the unknown's, the optimiser's, the caller's */
+PetscErrorCode RwProblemDescribe_Private(RwProblem prob, char id[], size_t len)
+{
+  uint64_t h;
+  size_t   n;
+  char     regs[256] = "none";
+
+  PetscFunctionBegin;
+  PetscCall(DriverIdentity(prob, id, len));
+  PetscCall(PetscStrlen(id, &n));
+  PetscCall(PetscSNPrintf(id + n, len - n, "; members %" PetscInt_FMT, prob->nmembers));
+  if (prob->obs) {
+    PetscCall(RwObservationsGetChecksum(prob->obs, &h));
+    PetscCall(PetscStrlen(id, &n));
+    PetscCall(PetscSNPrintf(id + n, len - n, "; observations %016llx", (unsigned long long)h));
+  }
+  PetscCall(RwVecChecksum(prob->m, &h));
+  {
+    uint64_t s;
+    PetscInt ns;
+    PetscReal *v;
+
+    PetscCall(RwModelGetNumParameterScalars(prob->model, &ns));
+    PetscCall(PetscMalloc1(ns + 1, &v));
+    PetscCall(RwModelGetParameterScalars(prob->model, prob->m, v));
+    h = RwHashBytes(h, v, sizeof(PetscReal) * (size_t)ns);
+    PetscCall(PetscFree(v));
+    PetscCall(RwVecChecksum(prob->u0, &s));
+    h = RwSplitMix64(h ^ s);
+  }
+  for (PetscInt i = 0; i < prob->nreg; i++) {
+    PetscCall(PetscStrlen(regs, &n));
+    PetscCall(PetscSNPrintf(i ? regs + n : regs, i ? sizeof(regs) - n : sizeof(regs), "%s%s(%s),alpha=%.17g,eps=%.17g", i ? "+" : "", RwRegTypes[prob->reg[i].type], prob->reg[i].name[0] ? prob->reg[i].name : prob->unknown, (double)prob->reg[i].alpha, (double)prob->reg[i].eps));
+  }
+  PetscCall(PetscStrlen(id, &n));
+  PetscCall(PetscSNPrintf(id + n, len - n, "; parameters %016llx; unknown %s; regularisers %s", (unsigned long long)h, prob->unknown, regs));
+  if (prob->mask) {
+    PetscCall(RwJournalChecksum(prob->journal, prob->mask, &h));
+    PetscCall(PetscStrlen(id, &n));
+    PetscCall(PetscSNPrintf(id + n, len - n, "; mask %016llx", (unsigned long long)h));
+  }
+  PetscCall(PetscStrlen(id, &n));
+  PetscCall(PetscSNPrintf(id + n, len - n, "%s", prob->identity));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The optimiser that asks, as the journal describes it: its type and bounds */
+static PetscErrorCode DescribeTao(RwProblem prob, char id[], size_t len)
+{
+  TaoType  type;
+  Vec      lb, ub;
+  uint64_t h = 0, s = 0;
+  size_t   n;
+
+  PetscFunctionBegin;
+  if (!prob->tao) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(TaoGetType(prob->tao, &type));
+  PetscCall(TaoGetVariableBounds(prob->tao, &lb, &ub));
+  if (lb) PetscCall(RwJournalChecksum(prob->journal, lb, &h));
+  if (ub) PetscCall(RwJournalChecksum(prob->journal, ub, &s));
+  PetscCall(PetscStrlen(id, &n));
+  PetscCall(PetscSNPrintf(id + n, len - n, "; tao_type %s; bounds %016llx", type ? type : "default", (unsigned long long)RwSplitMix64(h ^ RwSplitMix64(s))));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The journal opens at the first evaluation, when the problem and its start are known */
+static PetscErrorCode OpenJournal(RwProblem prob, Vec x)
+{
+  char     id[RW_PROBLEM_IDLEN];
+  uint64_t h;
+  size_t   n;
+
+  PetscFunctionBegin;
+  if (!RwJournalEnabled(prob->journal) || prob->evaluations) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwProblemDescribe_Private(prob, id, sizeof(id)));
+  PetscCall(DescribeTao(prob, id, sizeof(id)));
+  PetscCall(RwJournalChecksum(prob->journal, x, &h));
+  PetscCall(PetscStrlen(id, &n));
+  PetscCall(PetscSNPrintf(id + n, sizeof(id) - n, "; start %016llx", (unsigned long long)h));
+  PetscCall(RwJournalOpen(prob->journal, id));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The first evaluation's J and gradient, kept for the outputs */
+static PetscErrorCode KeepFirst(RwProblem prob, PetscReal J, Vec G)
+{
+  PetscFunctionBegin;
+  if (prob->G0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecDuplicate(G, &prob->G0));
+  PetscCall(VecCopy(G, prob->G0));
+  prob->J0 = J;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwProblemEvaluate - J(x) and its gradient with respect to the unknown: the
+  members' sum in member order, masked, plus the regularisers
+
+  Collective
+
+  Input Parameters:
++ prob - the problem, set up, with an unknown
+- x    - the unknown (RwProblemCreateUnknownVector())
+
+  Output Parameters:
++ J - the value, the same on every rank
+- G - the gradient, of x's layout
+
+  Notes:
+  With a journal (-rw_journal, RwProblemSetJournal()) each member's result is
+  kept as it comes, and a run resumed with -rw_restart takes it from there
+  while it retraces the interrupted run.
+
+  Level: beginner
+
+.seealso: RwProblemTaoObjectiveAndGradient(), RwProblemComputeGradient(), RwProblemGetTerms()
+@*/
+PetscErrorCode RwProblemEvaluate(RwProblem prob, Vec x, PetscReal *J, Vec G)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscCheck(prob->setupcalled, PetscObjectComm((PetscObject)prob), PETSC_ERR_ORDER, "Call RwProblemSetUp() first");
+  PetscCheck(prob->ukind != RW_UNKNOWN_NONE, PetscObjectComm((PetscObject)prob), PETSC_ERR_ORDER, "The problem has no unknown (RwProblemSetUnknown()): RwProblemComputeGradient() gives every parameter's gradient");
+  PetscCall(PetscLogEventBegin(RW_ProblemEvaluate, prob, 0, 0, 0));
+  PetscCall(OpenJournal(prob, x));
+  PetscCall(RwJournalBeginEvaluation(prob->journal, x, prob->salt));
+  PetscCall(SumMembers(prob, x, &prob->terms_[0], G));
+  if (prob->mask) PetscCall(VecPointwiseMult(G, G, prob->mask));
+  *J = prob->terms_[0];
+  PetscCall(RwProblemRegularize_Private(prob, x, J, G, NULL));
+  PetscCall(KeepFirst(prob, *J, G));
+  prob->evaluations++;
+  PetscCall(RwJournalEndEvaluation(prob->journal));
+  PetscCall(PetscLogEventEnd(RW_ProblemEvaluate, prob, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A member's gradient of every parameter and of u0, gathered part by part (fields, the scalars, u0) and added */
+static PetscErrorCode GatherAll(RwProblem prob, PetscInt k, PetscReal Jm, PetscReal *J, Vec g, Vec gu0, Vec work, Vec worku0)
+{
+  PetscInt nparts;
+  Vec      sub[RW_MODEL_MAX_BLOCKS + 16], par[RW_MODEL_MAX_BLOCKS + 16];
+
+  PetscFunctionBegin;
+  PetscCall(DMCompositeGetNumberDM(prob->model->pack, &nparts));
+  PetscCall(RwEnsembleGatherMember(prob->ens, k, Jm, prob->ggu0, J, worku0));
+  PetscCall(VecAXPY(gu0, 1, worku0));
+  PetscCall(DMCompositeGetAccessArray(prob->gmodel->pack, prob->gg, nparts, NULL, sub));
+  PetscCall(DMCompositeGetAccessArray(prob->model->pack, work, nparts, NULL, par));
+  for (PetscInt i = 0; i < nparts; i++) PetscCall(RwEnsembleGatherMember(prob->ens, k, Jm, sub[i], NULL, par[i]));
+  PetscCall(DMCompositeRestoreAccessArray(prob->model->pack, work, nparts, NULL, par));
+  PetscCall(DMCompositeRestoreAccessArray(prob->gmodel->pack, prob->gg, nparts, NULL, sub));
+  PetscCall(VecAXPY(g, 1, work));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The pairs of grids a member's whole gradient moves by: the fields', the scalars' (the packs' entries) and the state's */
+static PetscErrorCode SetAllDM(RwProblem prob)
+{
+  PetscInt nparts;
+  DM       sub[RW_MODEL_MAX_BLOCKS + 16], par[RW_MODEL_MAX_BLOCKS + 16];
+
+  PetscFunctionBegin;
+  PetscCall(DMCompositeGetNumberDM(prob->model->pack, &nparts));
+  PetscCall(DMCompositeGetEntriesArray(prob->gmodel->pack, sub));
+  PetscCall(DMCompositeGetEntriesArray(prob->model->pack, par));
+  for (PetscInt i = 0; i < nparts; i++) PetscCall(RwEnsembleSetDM(prob->ens, sub[i], par[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwProblemComputeGradient - J at the base parameters and its gradient with
+  respect to every parameter and the initial state, summed over the members
+  in member order, plus the regularisers of named parameters
+
+  Collective
+
+  Input Parameter:
+. prob - the problem, set up
+
+  Output Parameters:
++ J   - the value, the same on every rank
+. g   - dJ/dm: a parameter vector of the parent's model (RwModelCreateParameters())
+- gu0 - dJ/du0: a state of the parent's model
+
+  Notes:
+  What rewind-gradient reports.  A member's own known values (a source, an
+  initial state) are the member's: the gradient with respect to them is the
+  sum over members of each member's.
+
+  Level: beginner
+
+.seealso: RwProblemEvaluate()
+@*/
+PetscErrorCode RwProblemComputeGradient(RwProblem prob, PetscReal *J, Vec g, Vec gu0)
+{
+  PetscInt nr;
+  Vec      work, worku0;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscCheck(prob->setupcalled, PetscObjectComm((PetscObject)prob), PETSC_ERR_ORDER, "Call RwProblemSetUp() first");
+  PetscCall(PetscLogEventBegin(RW_ProblemEvaluate, prob, 0, 0, 0));
+  PetscCall(VecSet(g, 0));
+  PetscCall(VecSet(gu0, 0));
+  prob->terms_[0] = 0;
+  if (!prob->shared) PetscCall(SetAllDM(prob));
+  PetscCall(VecDuplicate(g, &work));
+  PetscCall(VecDuplicate(gu0, &worku0));
+  PetscCall(RwEnsembleGetRounds(prob->ens, &nr));
+  for (PetscInt r = 0; r < nr; r++) {
+    PetscInt  mine, first = r * prob->ngroups, m = PetscMin(prob->ngroups, prob->nmembers - first);
+    PetscReal Jm = 0, Je;
+
+    PetscCall(RwEnsembleGetRoundMember(prob->ens, r, &mine));
+    if (mine >= 0) PetscCall(SolveMember(prob, mine, NULL, &Jm));
+    for (PetscInt k = 0; k < m; k++) {
+      if (prob->shared) {
+        Je = Jm;
+        PetscCall(VecAXPY(g, 1, prob->gg));
+        PetscCall(VecAXPY(gu0, 1, prob->ggu0));
+      } else PetscCall(GatherAll(prob, first + k, Jm, &Je, g, gu0, work, worku0));
+      prob->terms_[0] += Je;
+    }
+  }
+  PetscCall(VecDestroy(&work));
+  PetscCall(VecDestroy(&worku0));
+  *J = prob->terms_[0];
+  PetscCall(RwProblemRegularize_Private(prob, NULL, J, g, gu0));
+  prob->evaluations++;
+  PetscCall(PetscLogEventEnd(RW_ProblemEvaluate, prob, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwProblemGetTerms - the terms of the last evaluation: the members' misfit, then each regulariser
+
+  Not collective
+
+  Output Parameters:
++ n      - how many (1 + regularisers)
+. names  - "misfit", "regularizer" (or "regularizer_<i>" with several)
+- values - their values
+
+  Level: intermediate
+@*/
+PetscErrorCode RwProblemGetTerms(RwProblem prob, PetscInt *n, const char *const *names[], const PetscReal *values[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscCall(PetscStrncpy(prob->termnames[0], "misfit", sizeof(prob->termnames[0])));
+  for (PetscInt i = 0; i < prob->nreg; i++) {
+    if (prob->nreg == 1) PetscCall(PetscStrncpy(prob->termnames[1], "regularizer", sizeof(prob->termnames[1])));
+    else PetscCall(PetscSNPrintf(prob->termnames[1 + i], sizeof(prob->termnames[1 + i]), "regularizer_%" PetscInt_FMT, i));
+  }
+  for (PetscInt i = 0; i <= prob->nreg; i++) prob->termptr[i] = prob->termnames[i];
+  if (n) *n = 1 + prob->nreg;
+  if (names) *names = prob->termptr;
+  if (values) *values = prob->terms_;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwProblemGetFirstEvaluation - J and the gradient of the first evaluation (the gradient's picture at the start)
+
+  Not collective
+
+  Output Parameters:
++ J - its value
+- G - its gradient, owned by the problem (NULL before any evaluation)
+
+  Level: intermediate
+@*/
+PetscErrorCode RwProblemGetFirstEvaluation(RwProblem prob, PetscReal *J, Vec *G)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  if (J) *J = prob->J0;
+  if (G) *G = prob->G0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwProblemTaoObjectiveAndGradient - the routine to give TaoSetObjectiveAndGradient(), with the problem as its context
+
+  Collective
+
+  Level: beginner
+
+.seealso: RwProblemSolve(), RwProblemEvaluate()
+@*/
+PetscErrorCode RwProblemTaoObjectiveAndGradient(Tao tao, Vec x, PetscReal *J, Vec G, void *ctx)
+{
+  RwProblem prob = (RwProblem)ctx;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 5);
+  if (!prob->tao) prob->tao = tao;
+  PetscCall(RwProblemEvaluate(prob, x, J, G));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwProblemSolve - solves the optimisation with a TAO the caller configured
+  (type, bounds, solution, tolerances, TaoSetFromOptions()): sets its
+  objective and gradient to the problem's, records the history, and runs
+  TaoSolve(); may be called again (another frequency band, another TAO)
+
+  Collective
+
+  Level: beginner
+
+  Notes:
+  Call RwProblemComplete() once the optimisation is over (all its solves),
+  and destroy the problem after the outputs are written: a completed run's
+  journal is removed then, and a run killed before keeps it.
+
+.seealso: RwProblemComplete(), RwProblemTaoObjectiveAndGradient()
+@*/
+PetscErrorCode RwProblemSolve(RwProblem prob, Tao tao)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscValidHeaderSpecific(tao, TAO_CLASSID, 2);
+  prob->tao    = tao;
+  prob->hsolve = prob->nsolve++;
+  PetscCall(TaoSetObjectiveAndGradient(tao, NULL, RwProblemTaoObjectiveAndGradient, prob));
+  PetscCall(TaoSetMonitor(tao, RwProblemHistoryMonitor_Private, prob, NULL));
+  PetscCall(TaoSolve(tao));
+  prob->tao = NULL;
+  if (prob->hviewer) PetscCall(PetscViewerFlush(prob->hviewer));
+  {
+    PetscViewer       v;
+    PetscViewerFormat format;
+    PetscBool         set, h5;
+
+    PetscCall(PetscOptionsGetViewer(PetscObjectComm((PetscObject)prob), ((PetscObject)prob)->options, ((PetscObject)prob)->prefix, "-rw_history_view", &v, &format, &set));
+    if (set) {
+      PetscCall(PetscObjectTypeCompare((PetscObject)v, PETSCVIEWERHDF5, &h5));
+      if (h5) PetscCall(RwProblemHistoryView(prob, v));
+      PetscCall(PetscViewerDestroy(&v));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwProblemComplete - the optimisation is over: its journal goes when the problem is destroyed (unless -rw_journal_keep)
+
+  Collective
+
+  Level: beginner
+@*/
+PetscErrorCode RwProblemComplete(RwProblem prob)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscCall(RwJournalComplete(prob->journal));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwProblemGetTime - seconds since the problem was set up, counting a resumed run's replayed evaluations as the interrupted run spent them
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwProblemGetTime(RwProblem prob, PetscReal *seconds)
+{
+  PetscLogDouble now;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscCall(PetscTime(&now));
+  *seconds = (PetscReal)(now - prob->t0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
