@@ -1,20 +1,28 @@
-static char help[] = "rewind-gradient: J and its exact gradient for a model configured by options.\n"
+static char help[] = "rewind-gradient: J and its exact gradient for a problem configured by options.\n"
                      "Prints `key value` lines (%.17g): J, then norm2_dJd<name> and sum_dJd<name> for\n"
                      "every parameter (fields, global scalars) and for the initial state u0.\n\n"
                      "  -rw_model_type heat|wave     the model (heat: see -rw_heat_* options; wave: -rw_wave_*, doc/wave.md)\n"
-                     "  -rw_wave_receivers x,z,...   wave: J = 1/2 sum_k sum_r (r_k - d_k)^2 at these receivers (data 0 unless -rw_obs)\n"
-                     "  -rw_obs obs.h5 [-rw_obs_shot s]  wave: shot s of an observation file (source, receivers, data; doc/wave.md),\n"
-                     "                               or a SEG-Y shot gather obs.sgy (coordinates from the trace headers)\n"
+                     "  -rw_obs file                 your data: every member (experiment, shot, trajectory) of an observation\n"
+                     "                               file (doc/observations.md), J and the gradient summed over them; a file's\n"
+                     "                               grid, steps and dt are the defaults; or a SEG-Y shot gather\n"
+                     "  -rw_obs_member i             solve member i of -rw_obs alone\n"
+                     "  -rw_parameter p=spec,...     known parameters: spec is file.h5:dataset or a number, p any field,\n"
+                     "                               block or u0 (kappa=k.h5:kappa,theta=w.h5:theta,r=0)\n"
+                     "  -rw_ensemble_groups g        solve the members g at a time on g groups of ranks (the same bits, explicit schemes)\n"
+                     "  -rw_reg_type l2|h1|tv -rw_reg_parameter p -rw_reg_alpha a   add a regulariser of parameter p to J\n"
+                     "Without -rw_obs, J is the misfit the options give: heat and wave by default a terminal misfit\n"
+                     "  to the model's default target at the last step (-rw_objective_terminal file.h5:dataset for\n"
+                     "  yours); -rw_wave_receivers x,z,... J = 1/2 sum_k sum_r r_k^2 at receivers (data zero)\n"
                      "  -rw_model_plugin <lib.so>    load model types from a shared library first (e.g. examples/oscillator's libosc.so)\n"
                      "  -rw_steps <n>                number of time steps\n"
                      "  -rw_gradient_view hdf5:file  write dJd<name> datasets (natural grid order) and scalars as attributes\n"
-                     "  -rw_verify taylor,dot,fd     verify the gradient; prints figures and PASS/FAIL\n"
+                     "  -rw_verify taylor,dot,fd     verify the gradient of one solve; prints figures and PASS/FAIL\n"
                      "  -rw_adjoint_view             show the schedule, stores, step counts and times after each solve\n"
                      "Checkpointing: -rw_schedule_type, -rw_schedule_ram_slots, -rw_checkpoint_ram, -rw_store_type, ...\n"
                      "Stopping: -rw_adjoint_stop_steady tol ends the run at steady state (max |u_k - u_k-1| <= tol),\n"
                      "  -rw_steps is then an upper bound; needs -rw_schedule_type online\n\n";
 
-#include "common/objective.h"
+#include <rewind.h>
 #include <petscviewerhdf5.h>
 #include <errno.h>
 #include <string.h>
@@ -211,10 +219,21 @@ static PetscErrorCode Report(RwModel model, PetscReal J, Vec g, Vec gu0, const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Verify(RwModel model, RwAdjoint adj, Vec m, Vec u0, const AppOptions *o, PetscBool *ok)
+/* The gradient checks of one solve: the member's own parameters and data */
+static PetscErrorCode Verify(RwProblem prob, const AppOptions *o, PetscBool *ok)
 {
+  RwModel   model;
+  RwAdjoint adj;
+  PetscInt  n;
+  Vec       m, u0;
+
   PetscFunctionBegin;
   *ok = PETSC_TRUE;
+  if (!o->dot && !o->taylor && !o->fd) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwProblemGetNumMembers(prob, &n));
+  PetscCheck(n == 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_verify checks one solve; -rw_obs has %" PetscInt_FMT " members: give -rw_obs_member i", n);
+  PetscCall(RwProblemGetMemberSolver(prob, &model, NULL, &adj));
+  PetscCall(RwProblemGetMemberParameters(prob, 0, &m, &u0));
   if (o->dot) {
     RwDotTest s, w;
     PetscCall(RwVerifyStepDot(model, m, 0, 1, &s));
@@ -242,41 +261,30 @@ static PetscErrorCode Verify(RwModel model, RwAdjoint adj, Vec m, Vec u0, const 
 
 int main(int argc, char **argv)
 {
-  AppOptions  o;
-  RwModel     model;
-  RwObjective obj;
-  RwAdjoint   adj;
-  Vec         m, u0, g, gu0;
-  PetscReal   J;
-  PetscBool   ok = PETSC_TRUE;
+  AppOptions o;
+  RwProblem  prob;
+  RwModel    model;
+  RwAdjoint  adj;
+  Vec        g, gu0;
+  PetscReal  J;
+  PetscBool  ok = PETSC_TRUE;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(ReadOptions(&o));
-  PetscCall(RwModelCreate(PETSC_COMM_WORLD, &model));
-  PetscCall(RwModelSetType(model, RWMODELHEAT));
-  PetscCall(RwModelSetFromOptions(model));
-  PetscCall(RwModelSetUp(model));
-  PetscCall(RwModelCreateParameters(model, &m));
-  PetscCall(RwModelCreateState(model, &u0));
-  PetscCall(RwModelGetDefaults(model, m, u0, NULL));
-  PetscCall(RwObjectiveCreate(model, &obj));
-  PetscCall(RwAppObjectiveFromOptions(model, obj));
-  PetscCall(RwAdjointCreate(model, obj, &adj));
-  PetscCall(RwAdjointSetFromOptions(adj));
-  PetscCall(RwAdjointSetUp(adj));
-  PetscCall(VecDuplicate(m, &g));
-  PetscCall(VecDuplicate(u0, &gu0));
-  PetscCall(RwAdjointSolve(adj, m, u0, &J, g, gu0));
+  PetscCall(RwProblemCreate(PETSC_COMM_WORLD, &prob));
+  PetscCall(RwProblemSetFromOptions(prob));
+  PetscCall(RwProblemSetUp(prob));
+  PetscCall(RwProblemGetModel(prob, &model));
+  PetscCall(RwModelCreateParameters(model, &g));
+  PetscCall(RwModelCreateState(model, &gu0));
+  PetscCall(RwProblemComputeGradient(prob, &J, g, gu0));
+  PetscCall(RwProblemGetMemberSolver(prob, NULL, NULL, &adj));
   PetscCall(ReportStop(adj));
   PetscCall(Report(model, J, g, gu0, o.view));
-  PetscCall(Verify(model, adj, m, u0, &o, &ok));
+  PetscCall(Verify(prob, &o, &ok));
   PetscCall(VecDestroy(&g));
   PetscCall(VecDestroy(&gu0));
-  PetscCall(VecDestroy(&u0));
-  PetscCall(VecDestroy(&m));
-  PetscCall(RwAdjointDestroy(&adj));
-  PetscCall(RwObjectiveDestroy(&obj));
-  PetscCall(RwModelDestroy(&model));
+  PetscCall(RwProblemDestroy(&prob));
   PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD)); /* a misspelled option would otherwise pass in silence */
   PetscCall(PetscFinalize());
   return ok ? 0 : 2;
