@@ -1,9 +1,10 @@
 /*
   The hdf5 store's failures, agreed across ranks: every rank makes every HDF5
   call, and a failure on any rank is raised on all of them with the same
-  message, naming the file, the checkpoint and HDF5's (or the system's)
-  reason.  Also the reduction that carries a state's checksum and the
-  agreement in one collective call, and the phrases the messages share.
+  message (RwErrorAgree() with RW_AGREE_ANY, over the store's communicator),
+  naming the file, the checkpoint and HDF5's (or the system's) reason.  Also
+  the reduction that carries a state's checksum and the agreement in one
+  collective call, and the phrases the messages share.
 */
 #include "hdf5impl.h"
 #include <sys/statvfs.h>
@@ -11,23 +12,6 @@
 /* What a failing HDF5 call was doing (RwH5Doing), for the message and the error code */
 static const char *const    RwH5Verbs[] = {"creating", "opening", "writing", "reading", "closing"};
 static const PetscErrorCode RwH5Codes[] = {PETSC_ERR_FILE_WRITE, PETSC_ERR_FILE_OPEN, PETSC_ERR_FILE_WRITE, PETSC_ERR_FILE_READ, PETSC_ERR_FILE_WRITE};
-
-/* Each rank states its problem (msg empty: none); if any rank has one, every
-   rank raises the error of the lowest such rank */
-PetscErrorCode RwStoreHDF5Agree(RwStore store, PetscErrorCode code, char msg[])
-{
-  MPI_Comm    comm = PetscObjectComm((PetscObject)store);
-  PetscMPIInt rank, size, mine, first;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCallMPI(MPI_Comm_size(comm, &size));
-  mine = msg[0] ? rank : size;
-  PetscCallMPI(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm));
-  if (first == size) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCallMPI(MPI_Bcast(msg, RW_H5_MSGLEN, MPI_CHAR, first, comm));
-  SETERRQ(comm, code, "%s", msg);
-}
 
 /* "-<prefix>rw_store_hdf5_file", as the user types it */
 void RwStoreHDF5Option(RwStore store, const char name[], char buf[], size_t len)
@@ -81,7 +65,7 @@ PetscErrorCode RwStoreHDF5Check(RwStore store, PetscInt64 slot, PetscInt64 k, Rw
 
   PetscFunctionBegin;
   PetscCall(RwStoreHDF5Why(store, slot, k, doing, status, msg));
-  PetscCall(RwStoreHDF5Agree(store, RwH5Codes[doing], msg));
+  PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, RwH5Codes[doing], msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -103,12 +87,12 @@ PetscErrorCode RwStoreHDF5AgreeSum(RwStore store, PetscErrorCode code, char msg[
 
   PetscFunctionBegin;
   if (h5->comm == RW_H5_NODE) {
-    PetscCall(RwStoreHDF5Agree(store, code, msg));
+    PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, code, msg, RW_H5_MSGLEN));
     PetscCallMPI(MPI_Allreduce(&local, sum, 1, MPI_UINT64_T, MPI_SUM, h5->fcomm));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCallMPI(MPI_Allreduce(in, out, 2, MPI_UINT64_T, MPI_SUM, h5->fcomm));
-  if (out[1]) PetscCall(RwStoreHDF5Agree(store, code, msg)); /* some rank failed: raise its message everywhere */
+  if (out[1]) PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, code, msg, RW_H5_MSGLEN)); /* some rank failed: raise its message everywhere */
   *sum = out[0];
   PetscFunctionReturn(PETSC_SUCCESS);
 }

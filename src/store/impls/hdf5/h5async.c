@@ -97,7 +97,7 @@ static PetscErrorCode RwStoreHDF5StartReader(RwStore store)
   h5->reader.sum    = RwStoreHDF5SumBlock;
   h5->reader.sumctx = h5;
   if ((e = RwH5ReaderStart(&h5->reader, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the prefetching reader of checkpoint file %s: %s", h5->path, strerror(e));
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_SYS, msg));
+  PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_SYS, msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -114,7 +114,7 @@ PetscErrorCode RwStoreHDF5StartWriter(RwStore store)
   if (!h5->async && !h5->prefetch) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(PetscMax(store->slots, 1), &h5->offset));
   PetscCall(RwStoreHDF5Offsets(store, msg));
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_SUP, msg));
+  PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_SUP, msg, RW_H5_MSGLEN));
   PetscCall(RwStoreHDF5Runs(store));
   h5->writer.runs = &h5->runs;
   PetscCall(RwStoreHDF5StartReader(store));
@@ -124,7 +124,7 @@ PetscErrorCode RwStoreHDF5StartWriter(RwStore store)
   h5->writer.sum    = RwStoreHDF5SumBlock;
   h5->writer.sumctx = h5;
   if ((e = RwH5WriterStart(&h5->writer, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the asynchronous writer of checkpoint file %s: %s", h5->path, strerror(e));
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_SYS, msg));
+  PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_SYS, msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -66,7 +66,7 @@ static PetscErrorCode RwStoreHDF5Read(RwStore store, PetscInt64 slot, PetscInt64
     RwStoreHDF5Where(store, slot, k, where, sizeof(where));
     snprintf(msg, sizeof(msg), "%s: checksum 0x%016llx of the data read differs from 0x%016llx recorded: the file is corrupted", where, (unsigned long long)sum, (unsigned long long)recorded);
   }
-  if (h5->comm == RW_H5_NODE) PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg)); /* another node may differ */
+  if (h5->comm == RW_H5_NODE) PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, RW_H5_MSGLEN)); /* another node may differ */
   else PetscCheck(!msg[0], PetscObjectComm((PetscObject)store), PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -103,7 +103,7 @@ PetscErrorCode RwStoreGetValidSteps_HDF5(RwStore store, PetscInt64 steps[])
 
     PetscCall(RwStoreHDF5GetRecord(store, i, -1, &r, msg));
     steps[i] = r.valid ? (PetscInt64)r.step : -1;
-    PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+    PetscCall(RwErrorAgree(comm, RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, RW_H5_MSGLEN));
   }
   PetscCall(PetscMalloc2(store->slots, &lo, store->slots, &hi));
   PetscCallMPI(MPI_Allreduce(steps, lo, (PetscMPIInt)store->slots, MPIU_INT64, MPI_MIN, comm));
@@ -125,7 +125,7 @@ PetscErrorCode RwStoreGetAttachment_HDF5(RwStore store, PetscInt64 slot, PetscIn
   if (!store->nattach) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwStoreHDF5Settle(store));
   PetscCall(RwStoreHDF5GetValidRecord(store, slot, store->step[slot], &r, msg));
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, RW_H5_MSGLEN));
   PetscCall(PetscArraycpy(data, h5->attach, store->nattach));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

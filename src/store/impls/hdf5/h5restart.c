@@ -34,7 +34,7 @@ PetscErrorCode RwStoreHDF5CheckSuperblock(RwStore store)
     else if (sb[8] < 2) snprintf(msg, sizeof(msg), "File %s is not a rewind checkpoint file of this version (format \"%s\"): its HDF5 superblock has version %d, expected 2 or more, whose metadata carries checksums; it is not opened, since HDF5 could not verify it", h5->path, RW_H5_FORMAT, (int)sb[8]);
     if (fd >= 0) close(fd);
   }
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -56,7 +56,7 @@ PetscErrorCode RwStoreHDF5OpenFailed(RwStore store, PetscBool failed)
     else if (strstr(why, "MPI_File_open failed")) snprintf(msg, sizeof(msg), "MPI-IO could not open checkpoint file %s (%lld bytes) for a restart, so none of it was read: %s; the MPI library's own message, above, says why", h5->path, (long long)st.st_size, why);
     else snprintf(msg, sizeof(msg), "File %s is truncated, damaged or not an HDF5 file: %lld bytes, and HDF5 cannot open it: %s", h5->path, (long long)st.st_size, why);
   }
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_OPEN, msg));
+  PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_OPEN, msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -112,7 +112,7 @@ static PetscErrorCode RwStoreHDF5CheckRoot(RwStore store)
   else if (strcmp(layout, RwStoreHDF5Comms[h5->comm])) snprintf(msg, sizeof(msg), "File %s was written with -rw_store_hdf5_comm %s, this run uses %s", h5->path, layout, RwStoreHDF5Comms[h5->comm]);
   else if (h5->comm == RW_H5_NODE) PetscCall(RwStoreHDF5CheckBlocks(store, msg));
   PetscCall(PetscFree(identity));
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -169,7 +169,7 @@ static PetscErrorCode RwStoreHDF5OpenSlots(RwStore store)
     snprintf(name, sizeof(name), "slot_%" PetscInt64_FMT, i);
     RwH5TryReturn(h5->dset[i], store, i, -1, RW_H5_OPEN, H5Dopen2(h5->fid, name, H5P_DEFAULT));
     PetscCall(RwStoreHDF5CheckSlot(store, i, msg));
-    PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+    PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, RW_H5_MSGLEN));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -199,7 +199,7 @@ static PetscErrorCode RwStoreHDF5CheckSolve(RwStore store)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   snprintf(msg, sizeof(msg), "File %s holds %" PetscInt64_FMT " checkpoints of an interrupted solve of this problem that is not this one (%s): -rw_restart resumes only the solve that was interrupted; the file is left as it is", h5->path, nvalid, diff);
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_UNEXPECTED, msg));
+  PetscCall(RwErrorAgree(comm, RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

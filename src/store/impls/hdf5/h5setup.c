@@ -139,7 +139,7 @@ PetscErrorCode RwStoreHDF5CheckPath(RwStore store)
     }
     if (fd >= 0) close(fd);
   }
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_OPEN, msg));
+  PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_OPEN, msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -46,7 +46,7 @@ static PetscErrorCode RwStoreHDF5Close(RwStore store)
   (void)RwStoreHDF5PrefetchWait(store); /* first: a prefetch may wait for the writer */
   if ((e = RwH5WriterStop(&h5->reader))) snprintf(msg, sizeof(msg), "Closing the prefetching reader's handle of checkpoint file %s failed: %s", h5->path, strerror(e));
   if ((e = RwH5WriterStop(&h5->writer))) snprintf(msg, sizeof(msg), "Closing the asynchronous writer's handle of checkpoint file %s failed: %s", h5->path, strerror(e));
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_WRITE, msg));
+  PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_WRITE, msg, RW_H5_MSGLEN));
   for (PetscInt64 i = 0; h5->dset && i < store->slots; i++)
     if (h5->dset[i] >= 0) s |= H5Dclose(h5->dset[i]);
   if (h5->memspace > 0) s |= H5Sclose(h5->memspace);
@@ -58,7 +58,7 @@ static PetscErrorCode RwStoreHDF5Close(RwStore store)
   PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
   if (h5->owned && !h5->keep && !frank && unlink(h5->path) && errno != ENOENT) snprintf(msg, sizeof(msg), "Cannot remove checkpoint file %s at the end (use -rw_store_keep to keep it): %s", h5->path, strerror(errno));
   h5->opened = h5->owned = PETSC_FALSE;
-  PetscCall(RwStoreHDF5Agree(store, PETSC_ERR_FILE_WRITE, msg));
+  PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_WRITE, msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -127,7 +127,6 @@ PETSC_INTERN herr_t RwH5AttrGet(hid_t, const char[], hid_t, hsize_t, void *);
 PETSC_INTERN herr_t RwH5AttrGetString(hid_t, const char[], char[], size_t);
 
 /* h5agree.c: failures agreed across ranks, and the words of their messages */
-PETSC_INTERN PetscErrorCode RwStoreHDF5Agree(RwStore, PetscErrorCode, char[]);
 PETSC_INTERN PetscErrorCode RwStoreHDF5Check(RwStore, PetscInt64, PetscInt64, RwH5Doing, herr_t);
 PETSC_INTERN void RwStoreHDF5Option(RwStore, const char[], char[], size_t);
 PETSC_INTERN void RwStoreHDF5Where(RwStore, PetscInt64, PetscInt64, char[], size_t);
