@@ -48,6 +48,12 @@ PETSC_EXTERN PetscClassId RW_MODEL_CLASSID;
 PETSC_EXTERN PetscClassId RW_SCHEDULE_CLASSID;
 PETSC_EXTERN PetscClassId RW_STORE_CLASSID;
 
+/* One rank's error raised on every rank alike (src/sys/agree.c): root is a
+   rank, or RW_AGREE_ANY for the lowest rank whose message is not empty */
+#define RW_AGREE_ANY (-1)
+PETSC_EXTERN PetscErrorCode RwErrorAgree(MPI_Comm, PetscMPIInt, PetscErrorCode, char[], size_t);
+PETSC_EXTERN PetscErrorCode RwErrorAgreeTest(MPI_Comm, PetscMPIInt, char[], size_t, PetscBool *);
+
 PETSC_EXTERN PetscErrorCode RwInitializePackage(void);
 PETSC_EXTERN PetscErrorCode RwFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode RwGetVersion(char[], size_t);

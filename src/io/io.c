@@ -14,15 +14,6 @@
 /* The largest dataset rank a caller may expect; a file's dataset of any rank is refused by its rank alone */
 #define RW_IO_MAXRANK 8
 
-/* Rank 0's verdict, shared so that every rank raises the same error */
-static PetscErrorCode RwIOAgree(MPI_Comm comm, char msg[], size_t len)
-{
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Bcast(msg, (PetscMPIInt)len, MPI_CHAR, 0, comm));
-  PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static void RwIOShape(char buf[], size_t len, PetscInt n, const PetscInt64 d[])
 {
   size_t o = 0;
@@ -118,7 +109,7 @@ PetscErrorCode RwIOCheckDataset(MPI_Comm comm, const char file[], const char dat
     if (f >= 0) H5Fclose(f);
     H5Eclear2(H5E_DEFAULT);
   }
-  PetscCall(RwIOAgree(comm, msg, sizeof(msg)));
+  PetscCall(RwErrorAgree(comm, 0, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg)));
   PetscCallMPI(MPI_Bcast(d, RW_IO_MAXRANK, MPIU_INT64, 0, comm));
   if (dims)
     for (PetscInt i = 0; i < ndims; i++) dims[i] = d[i];
@@ -148,7 +139,7 @@ PetscErrorCode RwIOHasDataset(MPI_Comm comm, const char file[], const char datas
     }
     H5Eclear2(H5E_DEFAULT);
   }
-  PetscCall(RwIOAgree(comm, msg, sizeof(msg)));
+  PetscCall(RwErrorAgree(comm, 0, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg)));
   PetscCallMPI(MPI_Bcast(&h, 1, MPI_INT, 0, comm));
   *has = h ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -176,6 +167,7 @@ PetscErrorCode RwIOReadArray(MPI_Comm comm, const char file[], const char datase
   PetscMPIInt rank;
   PetscInt64  d[RW_IO_MAXRANK] = {0}, total = 1;
   char        msg[512] = "";
+  PetscBool   failed;
 
   PetscFunctionBegin;
   PetscCall(RwIOCheckDataset(comm, file, dataset, ndims, expected, d));
@@ -191,7 +183,9 @@ PetscErrorCode RwIOReadArray(MPI_Comm comm, const char file[], const char datase
     if (f >= 0) H5Fclose(f);
     H5Eclear2(H5E_DEFAULT);
   }
-  PetscCall(RwIOAgree(comm, msg, sizeof(msg)));
+  PetscCall(RwErrorAgreeTest(comm, 0, msg, sizeof(msg), &failed));
+  if (failed) PetscCall(PetscFree(*data));
+  PetscCheck(!failed, comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
   PetscCallMPI(MPI_Bcast(*data, (PetscMPIInt)total, MPIU_REAL, 0, comm));
   if (dims)
     for (PetscInt i = 0; i < ndims; i++) dims[i] = d[i];
@@ -231,7 +225,7 @@ PetscErrorCode RwIOReadAttribute(MPI_Comm comm, const char file[], const char ob
     }
     H5Eclear2(H5E_DEFAULT);
   }
-  PetscCall(RwIOAgree(comm, msg, sizeof(msg)));
+  PetscCall(RwErrorAgree(comm, 0, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg)));
   PetscCallMPI(MPI_Bcast(v, 2, MPI_DOUBLE, 0, comm));
   *found = v[0] ? PETSC_TRUE : PETSC_FALSE;
   if (*found) *value = v[1];

@@ -364,8 +364,7 @@ PetscErrorCode RwNNReadWeights(RwNN nn, const char file[], PetscReal theta[])
   PetscCheck(nn->setupcalled, nn->comm, PETSC_ERR_ORDER, "Call RwNNSetUp() first");
   PetscCallMPI(MPI_Comm_rank(nn->comm, &rank));
   if (!rank) ReadLayers0(file, &n, sizes, msg, sizeof(msg));
-  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, nn->comm));
-  PetscCheck(!msg[0], nn->comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
+  PetscCall(RwErrorAgree(nn->comm, 0, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg)));
   PetscCallMPI(MPI_Bcast(&n, 1, MPIU_INT64, 0, nn->comm));
   PetscCallMPI(MPI_Bcast(sizes, RW_NN_MAX_LAYERS + 1, MPIU_INT64, 0, nn->comm));
   {
@@ -444,8 +443,7 @@ PetscErrorCode RwNNWriteWeights(RwNN nn, const char file[], const PetscReal thet
     }
     H5Eclear2(H5E_DEFAULT);
   }
-  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, nn->comm));
-  PetscCheck(!msg[0], nn->comm, PETSC_ERR_FILE_WRITE, "%s", msg);
+  PetscCall(RwErrorAgree(nn->comm, 0, PETSC_ERR_FILE_WRITE, msg, sizeof(msg)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

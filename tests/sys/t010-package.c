@@ -147,6 +147,41 @@ START_TEST(test_staggered_vectors)
 }
 END_TEST
 
+/* One rank's error raised on every rank alike: the lowest failing rank's
+   with RW_AGREE_ANY, the root's alone otherwise, nothing when none failed */
+START_TEST(test_error_agree)
+{
+  int            rank = rw_test_rank(), last = rw_test_size() - 1;
+  char           msg[64] = "", want[64];
+  PetscBool      failed;
+  PetscErrorCode e;
+
+  RW_CHECK(RwErrorAgree(PETSC_COMM_WORLD, RW_AGREE_ANY, PETSC_ERR_FILE_READ, msg, sizeof(msg)));
+  RW_CHECK(RwErrorAgree(PETSC_COMM_WORLD, 0, PETSC_ERR_FILE_READ, msg, sizeof(msg)));
+  snprintf(want, sizeof(want), "rank %d failed", last);
+  if (rank == last) snprintf(msg, sizeof(msg), "%s", want);
+  rw_test_capture_begin();
+  e = RwErrorAgree(PETSC_COMM_WORLD, RW_AGREE_ANY, PETSC_ERR_FILE_READ, msg, sizeof(msg));
+  rw_test_capture_end();
+  ck_assert_int_eq(e, PETSC_ERR_FILE_READ);
+  ck_assert_str_eq(msg, want);
+  ck_assert_msg(strstr(rw_test_captured(), want) != NULL, "rank %d raised \"%s\", expected \"%s\"", rank, rw_test_captured(), want);
+  /* every rank failed: rank 0's message counts */
+  snprintf(msg, sizeof(msg), "rank %d failed", rank);
+  RW_CHECK(RwErrorAgreeTest(PETSC_COMM_WORLD, RW_AGREE_ANY, msg, sizeof(msg), &failed));
+  ck_assert(failed);
+  ck_assert_str_eq(msg, "rank 0 failed");
+  /* a root without a message: the others' do not count */
+  snprintf(msg, sizeof(msg), "%s", rank == last && last ? want : "");
+  RW_CHECK(RwErrorAgree(PETSC_COMM_WORLD, 0, PETSC_ERR_FILE_READ, msg, sizeof(msg)));
+  ck_assert_str_eq(msg, "");
+  /* the root's message, raised with the code asked for */
+  snprintf(msg, sizeof(msg), "%s", rank == last ? want : "");
+  rw_assert_error(RwErrorAgree(PETSC_COMM_WORLD, last, PETSC_ERR_FILE_WRITE, msg, sizeof(msg)), want);
+  ck_assert_str_eq(msg, want);
+}
+END_TEST
+
 Suite *rw_test_suite(void)
 {
   Suite *s  = suite_create("package");
@@ -158,6 +193,7 @@ Suite *rw_test_suite(void)
   tcase_add_test(tc, test_setup_without_type);
   tcase_add_test(tc, test_hdf5_error_wrapper);
   tcase_add_test(tc, test_staggered_vectors);
+  tcase_add_test(tc, test_error_agree);
   suite_add_tcase(s, tc);
   return s;
 }

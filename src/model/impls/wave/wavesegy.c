@@ -210,6 +210,7 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscInt dim, Pe
   PetscMPIInt rank;
   char        msg[512] = "";
   PetscInt    n[2] = {0, 0}; /* traces, samples */
+  PetscBool   failed;
 
   PetscFunctionBegin;
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "SEG-Y %s: dimension %" PetscInt_FMT ": expected 2 or 3", file, dim);
@@ -278,12 +279,12 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscInt dim, Pe
     }
     if (in.fp) segy_close(in.fp);
   }
-  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
-  if (msg[0]) {
+  PetscCall(RwErrorAgreeTest(comm, 0, msg, sizeof(msg), &failed));
+  if (failed) {
     PetscCall(PetscFree(*rec));
     PetscCall(PetscFree(*data));
   }
-  PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
+  PetscCheck(!failed, comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
   PetscCallMPI(MPI_Bcast(n, 2, MPIU_INT, 0, comm));
   if (rank) {
     PetscCall(PetscMalloc1(dim * n[0], rec));
@@ -337,8 +338,7 @@ PetscErrorCode RwWaveSegyReadSpanY(MPI_Comm comm, const char file[], PetscReal y
     }
     if (in.fp) segy_close(in.fp);
   }
-  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
-  PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
+  PetscCall(RwErrorAgree(comm, 0, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg)));
   PetscCallMPI(MPI_Bcast(y, 2, MPIU_REAL, 0, comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 #else
@@ -374,8 +374,7 @@ PetscErrorCode RwWaveSegyReadBinaryHeader(MPI_Comm comm, const char file[], Pets
     if (!msg[0]) v[0] = in.interval / 1000.0, v[1] = in.samples;
     if (in.fp) segy_close(in.fp);
   }
-  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
-  PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
+  PetscCall(RwErrorAgree(comm, 0, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg)));
   PetscCallMPI(MPI_Bcast(v, 2, MPIU_REAL, 0, comm));
   if (dt) *dt = v[0];
   *samples = (PetscInt)v[1];
@@ -553,6 +552,7 @@ PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt di
   char        msg[512] = "";
   PetscInt    n[3]     = {0, 0, 0};             /* traces, samples, columns along x */
   PetscReal   v[7]     = {0, 0, 0, 0, 0, 0, 0}; /* has an origin, the origin, the spacings */
+  PetscBool   failed;
 
   PetscFunctionBegin;
   PetscCheck(dim == 2 || dim == 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "SEG-Y model %s: dimension %" PetscInt_FMT ": expected 2 or 3", file, dim);
@@ -593,9 +593,9 @@ PetscErrorCode RwWaveSegyReadModel(MPI_Comm comm, const char file[], PetscInt di
     }
     if (in.fp) segy_close(in.fp);
   }
-  PetscCallMPI(MPI_Bcast(msg, sizeof(msg), MPI_CHAR, 0, comm));
-  if (msg[0]) PetscCall(PetscFree(*c));
-  PetscCheck(!msg[0], comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
+  PetscCall(RwErrorAgreeTest(comm, 0, msg, sizeof(msg), &failed));
+  if (failed) PetscCall(PetscFree(*c));
+  PetscCheck(!failed, comm, PETSC_ERR_FILE_UNEXPECTED, "%s", msg);
   PetscCallMPI(MPI_Bcast(n, 3, MPIU_INT, 0, comm));
   PetscCallMPI(MPI_Bcast(v, 7, MPIU_REAL, 0, comm));
   if (rank) PetscCall(PetscMalloc1(n[0] * n[1], c));
