@@ -38,7 +38,7 @@ typedef struct {
    the run rather than found out after it; every rank gets the verdict */
 static PetscErrorCode CheckWritable(const char view[])
 {
-  char        file[PETSC_MAX_PATH_LEN], why[256] = "";
+  char        file[PETSC_MAX_PATH_LEN], msg[2 * PETSC_MAX_PATH_LEN + 256] = "";
   PetscMPIInt rank;
 
   PetscFunctionBegin;
@@ -49,14 +49,13 @@ static PetscErrorCode CheckWritable(const char view[])
     FILE *fp;
     int   existed = access(file, F_OK) == 0;
 
-    if (!(fp = fopen(file, "a"))) snprintf(why, sizeof(why), "%s", strerror(errno));
+    if (!(fp = fopen(file, "a"))) snprintf(msg, sizeof(msg), "-rw_gradient_view %s: cannot create %s: %s; expected a file in an existing, writable directory", view, file, strerror(errno));
     else {
       fclose(fp);
       if (!existed) remove(file); /* leave nothing behind if the run fails */
     }
   }
-  PetscCallMPI(MPI_Bcast(why, sizeof(why), MPI_CHAR, 0, PETSC_COMM_WORLD));
-  PetscCheck(!why[0], PETSC_COMM_WORLD, PETSC_ERR_FILE_OPEN, "-rw_gradient_view %s: cannot create %s: %s; expected a file in an existing, writable directory", view, file, why);
+  PetscCall(RwErrorAgree(PETSC_COMM_WORLD, 0, PETSC_ERR_FILE_OPEN, msg, sizeof(msg)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -89,15 +89,6 @@ static MPI_Comm JComm(RwJournal j)
   return PetscObjectComm((PetscObject)j);
 }
 
-/* Rank 0's verdict, the same error on every rank */
-static PetscErrorCode Agree(RwJournal j, char msg[], PetscErrorCode code)
-{
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Bcast(msg, RW_JOURNAL_MSGLEN, MPI_CHAR, 0, JComm(j)));
-  PetscCheck(!msg[0], JComm(j), code, "%s", msg);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* x's values in an order that does not depend on the decomposition */
 static PetscErrorCode ToNatural(RwJournal j, Vec v)
 {
@@ -363,7 +354,7 @@ PetscErrorCode RwJournalOpen(RwJournal j, const char identity[])
   j->problem = RwHashBytes(0, j->text, strlen(j->text));
   PetscCallMPI(MPI_Comm_rank(JComm(j), &rank));
   if (!rank) Open0(j, msg);
-  PetscCall(Agree(j, msg, PETSC_ERR_FILE_UNEXPECTED));
+  PetscCall(RwErrorAgree(JComm(j), 0, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg))); /* rank 0's verdict */
   PetscCallMPI(MPI_Bcast(&j->replay, 1, MPIU_BOOL, 0, JComm(j)));
   if (j->replay) PetscCall(PetscFPrintf(JComm(j), PETSC_STDERR, "%s: -rw_restart replays the journal %s\n", j->app, j->dir));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -535,7 +526,7 @@ PetscErrorCode RwJournalRecord(RwJournal j, PetscInt64 e, PetscReal Je, Vec w)
     PetscCall(VecRestoreArrayRead(j->seq, &g));
   }
   PetscCall(PetscLogEventEnd(RW_JournalWrite, 0, 0, 0, 0));
-  PetscCall(Agree(j, msg, PETSC_ERR_FILE_WRITE));
+  PetscCall(RwErrorAgree(JComm(j), 0, PETSC_ERR_FILE_WRITE, msg, sizeof(msg)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
