@@ -85,6 +85,7 @@ PETSC_EXTERN PetscErrorCode RwProblemGetTerms(RwProblem, PetscInt *, const char 
 PETSC_EXTERN PetscErrorCode RwProblemGetFirstEvaluation(RwProblem, PetscReal *, Vec *);
 PETSC_EXTERN PetscErrorCode RwProblemGetCounts(RwProblem, PetscInt64 *, PetscInt64 *, PetscInt64 *);
 PETSC_EXTERN PetscErrorCode RwProblemTaoObjectiveAndGradient(Tao, Vec, PetscReal *, Vec, void *);
+PETSC_EXTERN PetscErrorCode RwProblemSetUpTao(RwProblem, Tao);
 PETSC_EXTERN PetscErrorCode RwProblemSolve(RwProblem, Tao);
 PETSC_EXTERN PetscErrorCode RwProblemComplete(RwProblem);
 PETSC_EXTERN PetscErrorCode RwProblemGetTime(RwProblem, PetscReal *);

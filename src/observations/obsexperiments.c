@@ -218,8 +218,7 @@ PetscErrorCode RwObservationsSetUpExperiments_Private(RwObservations obs)
   PetscFunctionBegin;
   PetscCall(RwIOHasDataset(PetscObjectComm((PetscObject)obs), obs->file, "/sensors", &sensors));
   PetscCall(RwIOHasDataset(PetscObjectComm((PetscObject)obs), obs->file, "/times", &times));
-  PetscCheck(times || !sensors, PetscObjectComm((PetscObject)obs), PETSC_ERR_FILE_UNEXPECTED, "Observations %s have /sensors but no /times they were read at", obs->file);
-  if (times) PetscCall(ReadTimes(obs));
+  if (times || sensors) PetscCall(ReadTimes(obs)); /* sensors without times: RwIOReadArray() says what is missing */
   if (sensors) PetscCall(ReadSensors(obs));
   PetscCall(ReadKnown(obs, RW_OBS_ALL_MEMBERS));
   for (PetscInt e = 0; e < obs->nmembers; e++) {

@@ -512,16 +512,26 @@ static PetscErrorCode AddTerms(RwProblem prob, RwObjective obj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The parent's model, objective and driver: every rank; with one group, also the group's */
-static PetscErrorCode SetUpParent(RwProblem prob)
+/* The parent's model, objective and driver: every rank; with one group, also the group's.  Made
+   once, at set-up or when a program asks for the model first (to build its observations) */
+static PetscErrorCode SetUpModel(RwProblem prob)
 {
   MPI_Comm comm = PetscObjectComm((PetscObject)prob);
 
   PetscFunctionBegin;
+  if (prob->model) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(CreateModel(prob, comm, &prob->model));
   PetscCall(RwObjectiveCreate(prob->model, &prob->obj));
   PetscCall(RwObjectiveSetOptionsPrefix(prob->obj, ((PetscObject)prob)->prefix));
   PetscCall(CreateAdjoint(prob, prob->model, prob->obj, &prob->adj)); /* the driver owns -rw_steps: the run's length */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The observations on the parent's model, and the base parameters: the defaults, the known values of all members, -rw_parameter */
+static PetscErrorCode SetUpParent(RwProblem prob)
+{
+  PetscFunctionBegin;
+  PetscCall(SetUpModel(prob));
   if (prob->obs) PetscCall(RwObservationsSetUp(prob->obs, prob->model));
   PetscCall(RwModelCreateParameters(prob->model, &prob->m));
   PetscCall(RwModelCreateState(prob->model, &prob->u0));
@@ -763,9 +773,11 @@ PetscErrorCode RwProblemSetUp(RwProblem prob)
 }
 
 /*@
-  RwProblemGetModel - the parent's model (every rank): the grid of the unknown and of the outputs
+  RwProblemGetModel - the parent's model (every rank): the grid of the unknown and of the outputs;
+  made here if the problem is not set up yet (after RwProblemSetFromOptions() and the program's
+  defaults), so that a program can build its observations on it
 
-  Not collective
+  Collective the first time
 
   Level: intermediate
 @*/
@@ -773,7 +785,7 @@ PetscErrorCode RwProblemGetModel(RwProblem prob, RwModel *model)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
-  RwProblemCheckSetUp(prob);
+  PetscCall(SetUpModel(prob));
   *model = prob->model;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -781,7 +793,7 @@ PetscErrorCode RwProblemGetModel(RwProblem prob, RwModel *model)
 /*@
   RwProblemGetAdjoint - the parent's driver (every rank): the run's steps; with one group, the one that solves
 
-  Not collective
+  Collective the first time (RwProblemGetModel())
 
   Level: intermediate
 @*/
@@ -789,7 +801,7 @@ PetscErrorCode RwProblemGetAdjoint(RwProblem prob, RwAdjoint *adj)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
-  RwProblemCheckSetUp(prob);
+  PetscCall(SetUpModel(prob));
   *adj = prob->adj;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -429,10 +429,38 @@ PetscErrorCode RwProblemTaoObjectiveAndGradient(Tao tao, Vec x, PetscReal *J, Ve
 }
 
 /*@
+  RwProblemSetUpTao - gives a TAO the problem's objective and gradient
+  (RwProblemTaoObjectiveAndGradient()) and the history's monitor; a
+  program's own monitors set after this one see the iteration's row
+  (RwProblemGetHistory())
+
+  Logically collective
+
+  Level: intermediate
+
+.seealso: RwProblemSolve()
+@*/
+PetscErrorCode RwProblemSetUpTao(RwProblem prob, Tao tao)
+{
+  PetscObject owner;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscValidHeaderSpecific(tao, TAO_CLASSID, 2);
+  PetscCall(PetscObjectQuery((PetscObject)tao, "RwProblem", &owner));
+  if (owner == (PetscObject)prob) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(TaoSetObjectiveAndGradient(tao, NULL, RwProblemTaoObjectiveAndGradient, prob));
+  PetscCall(TaoSetMonitor(tao, RwProblemHistoryMonitor_Private, prob, NULL));
+  PetscCall(PetscObjectCompose((PetscObject)tao, "RwProblem", (PetscObject)prob));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   RwProblemSolve - solves the optimisation with a TAO the caller configured
   (type, bounds, solution, tolerances, TaoSetFromOptions()): sets its
-  objective and gradient to the problem's, records the history, and runs
-  TaoSolve(); may be called again (another frequency band, another TAO)
+  objective and gradient to the problem's and records the history
+  (RwProblemSetUpTao(), if the caller did not), and runs TaoSolve(); may be
+  called again (another frequency band, another TAO)
 
   Collective
 
@@ -443,31 +471,27 @@ PetscErrorCode RwProblemTaoObjectiveAndGradient(Tao tao, Vec x, PetscReal *J, Ve
   and destroy the problem after the outputs are written: a completed run's
   journal is removed then, and a run killed before keeps it.
 
-.seealso: RwProblemComplete(), RwProblemTaoObjectiveAndGradient()
+.seealso: RwProblemComplete(), RwProblemSetUpTao()
 @*/
 PetscErrorCode RwProblemSolve(RwProblem prob, Tao tao)
 {
+  PetscViewer       v;
+  PetscViewerFormat format;
+  PetscBool         set, h5;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
-  PetscValidHeaderSpecific(tao, TAO_CLASSID, 2);
+  PetscCall(RwProblemSetUpTao(prob, tao));
   prob->tao    = tao;
   prob->hsolve = prob->nsolve++;
-  PetscCall(TaoSetObjectiveAndGradient(tao, NULL, RwProblemTaoObjectiveAndGradient, prob));
-  PetscCall(TaoSetMonitor(tao, RwProblemHistoryMonitor_Private, prob, NULL));
   PetscCall(TaoSolve(tao));
   prob->tao = NULL;
   if (prob->hviewer) PetscCall(PetscViewerFlush(prob->hviewer));
-  {
-    PetscViewer       v;
-    PetscViewerFormat format;
-    PetscBool         set, h5;
-
-    PetscCall(PetscOptionsGetViewer(PetscObjectComm((PetscObject)prob), ((PetscObject)prob)->options, ((PetscObject)prob)->prefix, "-rw_history_view", &v, &format, &set));
-    if (set) {
-      PetscCall(PetscObjectTypeCompare((PetscObject)v, PETSCVIEWERHDF5, &h5));
-      if (h5) PetscCall(RwProblemHistoryView(prob, v));
-      PetscCall(PetscViewerDestroy(&v));
-    }
+  PetscCall(PetscOptionsGetViewer(PetscObjectComm((PetscObject)prob), ((PetscObject)prob)->options, ((PetscObject)prob)->prefix, "-rw_history_view", &v, &format, &set));
+  if (set) {
+    PetscCall(PetscObjectTypeCompare((PetscObject)v, PETSCVIEWERHDF5, &h5));
+    if (h5) PetscCall(RwProblemHistoryView(prob, v));
+    PetscCall(PetscViewerDestroy(&v));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
