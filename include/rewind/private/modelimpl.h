@@ -106,6 +106,14 @@ PETSC_EXTERN PetscErrorCode RwModelAddParameterBlock(RwModel, const char[], Pets
 PETSC_EXTERN PetscErrorCode RwModelAddScalarGradient(RwModel, PetscInt, PetscInt, PetscReal);
 PETSC_EXTERN PetscErrorCode RwModelAddScalarGradientArray(RwModel, PetscInt, PetscInt, PetscInt, const PetscReal[]);
 
+/* The class's calls that need a built model stop with this (src/model/interface/) */
+#define RwModelCheckSetUp(model) PetscCheck((model)->setupcalled, PetscObjectComm((PetscObject)(model)), PETSC_ERR_ORDER, "Call RwModelSetUp() first")
+
+/* Scalars [first, first + n) of a parameter vector: read into get on every
+   rank (one broadcast), or written from set (rank 0 keeps what every rank
+   passed); the layout's accessors and RwModelSetParameters() share it */
+PETSC_INTERN PetscErrorCode RwModelScalarAccess_Private(RwModel, Vec, PetscInt, PetscInt, PetscReal *, const PetscReal *);
+
 /* Values of block b from the last RwModelSetParameters() (or the direction's), the same on every rank */
 static inline const PetscReal *RwModelBlockValues(RwModel model, PetscInt b)
 {
