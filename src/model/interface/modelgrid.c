@@ -235,6 +235,11 @@ PetscErrorCode RwModelGetTimeStep(RwModel model, PetscReal *dt)
 
   Level: intermediate
 
+  Notes:
+  Every type built on the shared grid layer (heat, wave, a user's type that
+  calls RwStencilSetUp()) takes its grid from here; for the wave model the
+  sizes count the whole grid, absorbing layers included.
+
 .seealso: RwModelSetSteps()
 @*/
 PetscErrorCode RwModelSetGridSizes(RwModel model, const PetscInt M[3])
