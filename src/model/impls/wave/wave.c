@@ -325,6 +325,170 @@ PetscErrorCode RwWaveLowPass(PetscReal fc, PetscReal dt, PetscInt nt, PetscInt n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---- configuration by calls ----------------------------------------------------- */
+
+/* What a program chooses by calls rather than by writing the options
+   database: before RwModelSetFromOptions() these are defaults that
+   -rw_wave_dim, -rw_wave_nbl, -rw_wave_spacing and -rw_wave_origin
+   override, with the options' checks; the grid is built at set-up, so after
+   it they are errors */
+#define WaveCheckNotSetUp(model, what) PetscCheck(!(model)->setupcalled, PetscObjectComm((PetscObject)(model)), PETSC_ERR_ORDER, "Choose the wave model's %s before RwModelSetUp()", what)
+
+static PetscErrorCode RwModelWaveSetDimension_Wave(RwModel model, PetscInt dim)
+{
+  RwModel_Wave *w = (RwModel_Wave *)model->data;
+
+  PetscFunctionBegin;
+  WaveCheckNotSetUp(model, "dimension");
+  PetscCheck(dim == 2 || dim == 3, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Wave dimension %" PetscInt_FMT " (-rw_wave_dim): expected 2 or 3", dim);
+  /* the sources hold dim coordinates each: read with another dim they would be other points */
+  PetscCheck(dim == w->dim || !w->nsrc, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Choose the wave dimension (%" PetscInt_FMT ", was %" PetscInt_FMT ") before the sources (RwModelWaveSetSources())", dim, w->dim);
+  w->dim = dim;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelWaveSetAbsorbingLayer_Wave(RwModel model, PetscInt nbl)
+{
+  PetscFunctionBegin;
+  WaveCheckNotSetUp(model, "absorbing layer");
+  PetscCheck(nbl >= 0, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Absorbing layer of %" PetscInt_FMT " points (-rw_wave_nbl): expected 0 or more points", nbl);
+  ((RwModel_Wave *)model->data)->nbl = nbl;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One spacing for every direction, or one per direction, as -rw_wave_spacing */
+static PetscErrorCode RwModelWaveSetSpacing_Wave(RwModel model, PetscInt n, const PetscReal h[])
+{
+  RwModel_Wave *w = (RwModel_Wave *)model->data;
+
+  PetscFunctionBegin;
+  WaveCheckNotSetUp(model, "spacing");
+  PetscCheck(n == 1 || n == w->dim, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_SIZ, "RwModelWaveSetSpacing(): %" PetscInt_FMT " values; expected 1 or %" PetscInt_FMT " (one per direction of the %" PetscInt_FMT "D model: choose the dimension first)", n, w->dim, w->dim);
+  for (PetscInt d = 0; d < n; d++) PetscCheck(h[d] > 0, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Spacing %g in direction %c (-rw_wave_spacing): expected a positive spacing", (double)h[d], "xyz"[d]);
+  for (PetscInt d = 0; d < 3; d++) w->h[d] = h[PetscMin(d, n - 1)];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelWaveSetOrigin_Wave(RwModel model, PetscInt n, const PetscReal o[])
+{
+  RwModel_Wave *w = (RwModel_Wave *)model->data;
+
+  PetscFunctionBegin;
+  WaveCheckNotSetUp(model, "origin");
+  PetscCheck(n == w->dim, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_SIZ, "RwModelWaveSetOrigin(): %" PetscInt_FMT " values; expected %" PetscInt_FMT " (one per direction of the %" PetscInt_FMT "D model: choose the dimension first)", n, w->dim, w->dim);
+  for (PetscInt d = 0; d < n; d++) w->origin[d] = o[d];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelWaveSetDimension - the space dimension of a wave model, 2 or 3;
+  ignored by other model types
+
+  Logically collective; after RwModelSetType(), before RwModelSetUp(); before
+  the sources, the spacing and the origin, whose counts depend on it
+
+  Input Parameters:
++ model - the model
+- dim   - 2 or 3 (default 2)
+
+  Options Database Key:
+. -rw_wave_dim <2,3> - overrides it
+
+  Level: intermediate
+
+.seealso: RWMODELWAVE, RwModelWaveSetSpacing(), RwModelWaveSetOrigin(), RwModelWaveGetGeometry()
+@*/
+PetscErrorCode RwModelWaveSetDimension(RwModel model, PetscInt dim)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(model, dim, 2);
+  PetscTryMethod(model, "RwModelWaveSetDimension_C", (RwModel, PetscInt), (model, dim));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelWaveSetAbsorbingLayer - the points of a wave model's absorbing
+  layer at each end of each direction, inside the grid (the grid sizes
+  count them); ignored by other model types
+
+  Logically collective; after RwModelSetType(), before RwModelSetUp()
+
+  Input Parameters:
++ model - the model
+- nbl   - 0 or more (default 10)
+
+  Options Database Key:
+. -rw_wave_nbl <nbl> - overrides it
+
+  Level: intermediate
+
+.seealso: RWMODELWAVE, RwModelSetGridSizes(), RwModelWaveGetGeometry()
+@*/
+PetscErrorCode RwModelWaveSetAbsorbingLayer(RwModel model, PetscInt nbl)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(model, nbl, 2);
+  PetscTryMethod(model, "RwModelWaveSetAbsorbingLayer_C", (RwModel, PetscInt), (model, nbl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelWaveSetSpacing - a wave model's grid spacing: one value for every
+  direction, or one per direction; ignored by other model types
+
+  Logically collective; after RwModelSetType() and RwModelWaveSetDimension(), before RwModelSetUp()
+
+  Input Parameters:
++ model - the model
+. n     - 1, or the dimension
+- h     - the positive spacings (default 10, e.g. m)
+
+  Options Database Key:
+. -rw_wave_spacing <h[,h,h]> - overrides it
+
+  Level: intermediate
+
+.seealso: RWMODELWAVE, RwModelWaveSetDimension(), RwModelWaveSetOrigin(), RwModelWaveGetGeometry()
+@*/
+PetscErrorCode RwModelWaveSetSpacing(RwModel model, PetscInt n, const PetscReal h[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  if (n > 0) PetscValidRealPointer(h, 3);
+  PetscTryMethod(model, "RwModelWaveSetSpacing_C", (RwModel, PetscInt, const PetscReal[]), (model, n, h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelWaveSetOrigin - the coordinates of a wave model's physical region's
+  first point (grid point nbl in each direction; the grid starts nbl
+  spacings before); ignored by other model types
+
+  Logically collective; after RwModelSetType() and RwModelWaveSetDimension(), before RwModelSetUp()
+
+  Input Parameters:
++ model - the model
+. n     - the dimension
+- o     - the coordinates (default 0)
+
+  Options Database Key:
+. -rw_wave_origin <x,z> - overrides it
+
+  Level: intermediate
+
+.seealso: RWMODELWAVE, RwModelWaveSetDimension(), RwModelWaveSetSpacing(), RwModelWaveGetGeometry()
+@*/
+PetscErrorCode RwModelWaveSetOrigin(RwModel model, PetscInt n, const PetscReal o[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  if (n > 0) PetscValidRealPointer(o, 3);
+  PetscTryMethod(model, "RwModelWaveSetOrigin_C", (RwModel, PetscInt, const PetscReal[]), (model, n, o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- options ------------------------------------------------------------------ */
 
 static PetscErrorCode RwModelSetFromOptions_Wave(RwModel model, PetscOptionItems *PetscOptionsObject)
@@ -532,6 +696,7 @@ static PetscErrorCode RwModelWaveGetGeometry_Wave(RwModel model, PetscInt *dim, 
   RwModel_Wave *w = (RwModel_Wave *)model->data;
 
   PetscFunctionBegin;
+  PetscCheck(!M || model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "RwModelWaveGetGeometry(): the grid sizes are known after RwModelSetUp(); pass NULL for them before");
   if (dim) *dim = w->dim;
   if (nbl) *nbl = w->nbl;
   for (PetscInt d = 0; d < 3; d++) {
@@ -772,6 +937,10 @@ static PetscErrorCode WaveComposeFunctions(RwModel model, PetscBool on)
   PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveStableTimeStep_C", on ? RwModelWaveStableTimeStep_Wave : NULL));
   PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveCheckPoints_C", on ? RwWaveCheckPoints : NULL));
   PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveRecord_C", on ? RwModelWaveRecord_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveSetDimension_C", on ? RwModelWaveSetDimension_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveSetAbsorbingLayer_C", on ? RwModelWaveSetAbsorbingLayer_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveSetSpacing_C", on ? RwModelWaveSetSpacing_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveSetOrigin_C", on ? RwModelWaveSetOrigin_Wave : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -817,6 +986,12 @@ static PetscErrorCode RwModelDestroy_Wave(RwModel model)
 - -rw_dt <dt>                     - time step
 
   Level: beginner
+
+  Notes:
+  A program sets the geometry by calls (RwModelWaveSetDimension(),
+  RwModelWaveSetAbsorbingLayer(), RwModelWaveSetSpacing(),
+  RwModelWaveSetOrigin(), RwModelSetGridSizes()) before RwModelSetFromOptions(),
+  whose options then override it.
 
 .seealso: RwModelWaveSetSources(), RwObjectiveAddWaveReceivers(), doc/wave.md
 M*/
