@@ -24,21 +24,14 @@ static const struct {
 };
 #define NCASES (int)(sizeof(cases) / sizeof(cases[0]))
 
-/* A wave model under a prefix of its own, given options (may be ""), not yet set up */
+/* A wave model with the common options and opts (may be ""), under a prefix of its own; its options not yet read */
 static PetscErrorCode create_wave(const char *opts, RwModel *model)
 {
-  static int count = 0;
-  char       prefix[32];
+  char all[512];
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "t111_%d_", count++));
-  PetscCall(PetscOptionsPrefixPush(NULL, prefix));
-  PetscCall(PetscOptionsInsertString(NULL, common));
-  PetscCall(PetscOptionsInsertString(NULL, opts));
-  PetscCall(PetscOptionsPrefixPop(NULL));
-  PetscCall(RwModelCreate(PETSC_COMM_WORLD, model));
-  PetscCall(RwModelSetOptionsPrefix(*model, prefix));
-  PetscCall(RwModelSetType(*model, RWMODELWAVE));
+  PetscCall(PetscSNPrintf(all, sizeof(all), "%s %s", common, opts));
+  PetscCall(rw_test_model_create(PETSC_COMM_WORLD, RWMODELWAVE, all, model));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
