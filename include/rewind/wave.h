@@ -10,6 +10,10 @@
 
 #define RWMODELWAVE "wave"
 
+PETSC_EXTERN PetscErrorCode RwModelWaveSetDimension(RwModel, PetscInt);
+PETSC_EXTERN PetscErrorCode RwModelWaveSetAbsorbingLayer(RwModel, PetscInt);
+PETSC_EXTERN PetscErrorCode RwModelWaveSetSpacing(RwModel, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwModelWaveSetOrigin(RwModel, PetscInt, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwModelWaveSetSources(RwModel, PetscInt, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwModelWaveSetWavelet(RwModel, PetscInt, const PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwModelWaveGetWavelet(RwModel, PetscInt, PetscReal[]);

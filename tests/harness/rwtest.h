@@ -59,6 +59,9 @@ PetscErrorCode rw_test_model_comm(MPI_Comm comm, const char *options, RwModel *m
 /* A model of any registered type (heat, osc, ...) configured the same way */
 PetscErrorCode rw_test_model_type(const char *type, const char *options, RwModel *model);
 PetscErrorCode rw_test_model_type_comm(MPI_Comm comm, const char *type, const char *options, RwModel *model);
+/* the same before its options are read and it is set up, for calls that
+   configure it first (RwModelSetGridSizes(), RwModelWaveSetSpacing() ...) */
+PetscErrorCode rw_test_model_create(MPI_Comm comm, const char *type, const char *options, RwModel *model);
 
 /* Every registered model type, in registration order (free *types with
    PetscFree()): the model suites run over all of them, as SLEPc's tests run

@@ -25,7 +25,7 @@ static PetscErrorCode rw_test_options(MPI_Comm comm, const char *options, char p
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode rw_test_model_type_comm(MPI_Comm comm, const char *type, const char *options, RwModel *model)
+PetscErrorCode rw_test_model_create(MPI_Comm comm, const char *type, const char *options, RwModel *model)
 {
   char prefix[32];
 
@@ -34,6 +34,13 @@ PetscErrorCode rw_test_model_type_comm(MPI_Comm comm, const char *type, const ch
   PetscCall(RwModelCreate(comm, model));
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*model, prefix));
   PetscCall(RwModelSetType(*model, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode rw_test_model_type_comm(MPI_Comm comm, const char *type, const char *options, RwModel *model)
+{
+  PetscFunctionBegin;
+  PetscCall(rw_test_model_create(comm, type, options, model));
   PetscCall(RwModelSetFromOptions(*model));
   PetscCall(RwModelSetUp(*model));
   PetscFunctionReturn(PETSC_SUCCESS);

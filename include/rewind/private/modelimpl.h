@@ -106,6 +106,26 @@ PETSC_EXTERN PetscErrorCode RwModelAddParameterBlock(RwModel, const char[], Pets
 PETSC_EXTERN PetscErrorCode RwModelAddScalarGradient(RwModel, PetscInt, PetscInt, PetscReal);
 PETSC_EXTERN PetscErrorCode RwModelAddScalarGradientArray(RwModel, PetscInt, PetscInt, PetscInt, const PetscReal[]);
 
+/* The class's calls that need a built model stop with this (src/model/interface/) */
+#define RwModelCheckSetUp(model) PetscCheck((model)->setupcalled, PetscObjectComm((PetscObject)(model)), PETSC_ERR_ORDER, "Call RwModelSetUp() first")
+
+/* A type's own public calls (RwModelWaveSetSources() ...) dispatch to what
+   the type composed under name "_C" at create, as PetscUseMethod() does; a
+   model whose type did not compose it stops with an error that names the
+   call and the type it needs, not PETSc's "Cannot locate function" */
+#define RwModelUseMethod(model, type, name, argtypes, args) \
+  do { \
+    PetscErrorCode(*rw_f_) argtypes = NULL; \
+    PetscCall(PetscObjectQueryFunction((PetscObject)(model), name "_C", &rw_f_)); \
+    PetscCheck(rw_f_, PetscObjectComm((PetscObject)(model)), PETSC_ERR_ARG_WRONG, name "() needs a model of type %s, not %s", type, ((PetscObject)(model))->type_name ? ((PetscObject)(model))->type_name : "(no type)"); \
+    PetscCall((*rw_f_)args); \
+  } while (0)
+
+/* Scalars [first, first + n) of a parameter vector: read into get on every
+   rank (one broadcast), or written from set (rank 0 keeps what every rank
+   passed); the layout's accessors and RwModelSetParameters() share it */
+PETSC_INTERN PetscErrorCode RwModelScalarAccess_Private(RwModel, Vec, PetscInt, PetscInt, PetscReal *, const PetscReal *);
+
 /* Values of block b from the last RwModelSetParameters() (or the direction's), the same on every rank */
 static inline const PetscReal *RwModelBlockValues(RwModel model, PetscInt b)
 {

@@ -255,14 +255,16 @@ static PetscErrorCode RwStencilCheckWidthFitsRanks(RwStencil st, DM da)
 }
 
 /* The state's DMDA, sized by -da_grid_* under the model's prefix */
-static PetscErrorCode RwStencilCreateStateDM(RwStencil st, const PetscInt def[3])
+static PetscErrorCode RwStencilCreateStateDM(RwStencil st, const PetscInt typesizes[3])
 {
   MPI_Comm       comm = PetscObjectComm((PetscObject)st->model);
   DMBoundaryType b[3];
   const char    *prefix;
-  PetscInt       M[3] = {1, 1, 1}, w = st->width, dof = st->dof;
+  PetscInt       M[3] = {1, 1, 1}, def[3], w = st->width, dof = st->dof;
 
   PetscFunctionBegin;
+  /* a program's default (RwModelSetGridSizes()) before the type's; -da_grid_x ... override both */
+  for (PetscInt d = 0; d < 3; d++) def[d] = st->model->gridsize[d] > 0 ? st->model->gridsize[d] : typesizes[d];
   /* non-periodic directions keep ghost layers beyond the boundary for the ghost rule */
   for (PetscInt d = 0; d < 3; d++) {
     PetscCheck((st->bc[d][0] == RW_STENCIL_PERIODIC) == (st->bc[d][1] == RW_STENCIL_PERIODIC), comm, PETSC_ERR_ARG_INCOMP, "Direction %c is periodic on one side only: a periodic direction is periodic on both", "xyz"[d]);
@@ -330,7 +332,9 @@ static PetscErrorCode RwStencilModelGlobalToLocal(RwModel model, Vec g, Vec l, P
   Input Parameters:
 + st      - the layer
 . name    - the state grid's name (in viewers and files)
-. def     - default grid points per direction (-da_grid_x, -da_grid_y, -da_grid_z change them)
+. def     - the type's default grid points per direction; a program's
+            (RwModelSetGridSizes()) replace them, and -da_grid_x, -da_grid_y,
+            -da_grid_z override either
 - ninputs - how many inputs a pass exchanges halos of, at most RW_STENCIL_MAX_INPUTS
 
   Level: developer

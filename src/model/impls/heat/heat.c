@@ -76,11 +76,9 @@ static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems
 static PetscErrorCode RwHeatCreateGrid(RwModel model)
 {
   RwModel_Heat  *heat = (RwModel_Heat *)model->data;
-  PetscInt       def[3] = {heat->dim == 3 ? 32 : 64, heat->dim == 3 ? 32 : 64, 32};
+  const PetscInt def[3] = {heat->dim == 3 ? 32 : 64, heat->dim == 3 ? 32 : 64, 32};
 
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < 3; d++)
-    if (model->gridsize[d] > 0) def[d] = model->gridsize[d]; /* a program's default (RwModelSetGridSizes()) */
   PetscCall(RwStencilCreate(model, heat->dim, 1, 1, DMDA_STENCIL_STAR, &heat->st));
   for (PetscInt d = 0; d < 3; d++) {
     PetscBool periodic = heat->bc[d] == RW_HEAT_PERIODIC ? PETSC_TRUE : PETSC_FALSE;

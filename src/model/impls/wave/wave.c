@@ -29,18 +29,6 @@
 static const char *const RwWaveCompNames[]  = {"u", "u_prev"};
 static const char *const RwWaveFieldNames[] = {"m"};
 
-/* The public wave functions take any RwModel: a model of another type is a clear error, not a bad cast */
-PETSC_INTERN PetscErrorCode RwWaveCheckType(RwModel model, const char fn[])
-{
-  PetscBool iswave;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
-  PetscCall(PetscObjectTypeCompare((PetscObject)model, RWMODELWAVE, &iswave));
-  PetscCheck(iswave, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONG, "%s() needs a model of type wave, not %s", fn, ((PetscObject)model)->type_name ? ((PetscObject)model)->type_name : "(no type)");
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* ---- geometry --------------------------------------------------------------- */
 
 /* The physical region's extent along d: [origin, origin + (M - 2 nbl - 1) h] */
@@ -69,12 +57,16 @@ static void WaveGridBox(RwModel_Wave *w, PetscInt d, PetscReal *lo, PetscReal *h
 PetscErrorCode RwModelWaveCheckPoints(RwModel model, const char what[], PetscInt n, const PetscReal x[])
 {
   PetscFunctionBegin;
-  PetscCall(RwWaveCheckType(model, "RwModelWaveCheckPoints"));
-  PetscCall(RwWaveCheckPoints(model, what, n, x));
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscValidCharPointer(what, 2);
+  if (n) PetscValidRealPointer(x, 4);
+  RwModelUseMethod(model, RWMODELWAVE, "RwModelWaveCheckPoints", (RwModel, const char[], PetscInt, const PetscReal[]), (model, what, n, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Stops if a point (a source or a receiver) lies outside the grid; warns, once, if it lies in the absorbing layer */
+/* Stops if a point (a source or a receiver) lies outside the grid; warns,
+   once, if it lies in the absorbing layer: RwModelWaveCheckPoints() for a
+   wave model, and what the sources and receivers check */
 PETSC_INTERN PetscErrorCode RwWaveCheckPoints(RwModel model, const char what[], PetscInt n, const PetscReal x[])
 {
   RwModel_Wave *w     = (RwModel_Wave *)model->data;
@@ -187,6 +179,23 @@ static PetscErrorCode WaveSourceCoefficients(RwModel model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode RwModelWaveSetSources_Wave(RwModel model, PetscInt n, const PetscReal x[])
+{
+  RwModel_Wave *w = (RwModel_Wave *)model->data;
+
+  PetscFunctionBegin;
+  PetscCheck(n >= 0, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " sources: expected at least 0", n);
+  PetscCall(PetscFree(w->srccoords));
+  PetscCall(PetscMalloc1(n * w->dim + 1, &w->srccoords));
+  PetscCall(PetscArraycpy(w->srccoords, x, n * w->dim));
+  w->nsrc = n;
+  if (model->setupcalled) {
+    PetscCall(WaveLocateSources(model));
+    model->paramsset = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   RwModelWaveSetSources - the point sources of a wave model (one shot):
   n points at physical coordinates x[s * dim + d], anywhere in the grid,
@@ -204,20 +213,24 @@ static PetscErrorCode WaveSourceCoefficients(RwModel model)
 @*/
 PetscErrorCode RwModelWaveSetSources(RwModel model, PetscInt n, const PetscReal x[])
 {
-  RwModel_Wave *w;
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  if (n > 0) PetscValidRealPointer(x, 3);
+  RwModelUseMethod(model, RWMODELWAVE, "RwModelWaveSetSources", (RwModel, PetscInt, const PetscReal[]), (model, n, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelWaveSetWavelet_Wave(RwModel model, PetscInt n, const PetscReal f[])
+{
+  RwModel_Wave *w = (RwModel_Wave *)model->data;
 
   PetscFunctionBegin;
-  PetscCall(RwWaveCheckType(model, "RwModelWaveSetSources"));
-  w = (RwModel_Wave *)model->data;
-  PetscCheck(n >= 0, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " sources: expected at least 0", n);
-  PetscCall(PetscFree(w->srccoords));
-  PetscCall(PetscMalloc1(n * w->dim + 1, &w->srccoords));
-  PetscCall(PetscArraycpy(w->srccoords, x, n * w->dim));
-  w->nsrc = n;
-  if (model->setupcalled) {
-    PetscCall(WaveLocateSources(model));
-    model->paramsset = PETSC_FALSE;
-  }
+  PetscCall(PetscFree(w->wavelet));
+  if (!f) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(n == model->n, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_SIZ, "A wavelet of %" PetscInt_FMT " samples for %" PetscInt64_FMT " steps (-rw_steps): expected one sample per step", n, model->n);
+  for (PetscInt k = 0; k < n; k++) PetscCheck(!PetscIsInfOrNanReal(f[k]), PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Wavelet sample %" PetscInt_FMT " is %g: expected finite values", k, (double)f[k]);
+  PetscCall(PetscMalloc1(n, &w->wavelet));
+  PetscCall(PetscArraycpy(w->wavelet, f, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -233,16 +246,16 @@ PetscErrorCode RwModelWaveSetSources(RwModel model, PetscInt n, const PetscReal 
 @*/
 PetscErrorCode RwModelWaveSetWavelet(RwModel model, PetscInt n, const PetscReal f[])
 {
-  RwModel_Wave *w = (RwModel_Wave *)model->data;
-
   PetscFunctionBegin;
-  PetscCall(RwWaveCheckType(model, "RwModelWaveSetWavelet"));
-  PetscCall(PetscFree(w->wavelet));
-  if (!f) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(n == model->n, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_SIZ, "A wavelet of %" PetscInt_FMT " samples for %" PetscInt64_FMT " steps (-rw_steps): expected one sample per step", n, model->n);
-  for (PetscInt k = 0; k < n; k++) PetscCheck(!PetscIsInfOrNanReal(f[k]), PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Wavelet sample %" PetscInt_FMT " is %g: expected finite values", k, (double)f[k]);
-  PetscCall(PetscMalloc1(n, &w->wavelet));
-  PetscCall(PetscArraycpy(w->wavelet, f, n));
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelUseMethod(model, RWMODELWAVE, "RwModelWaveSetWavelet", (RwModel, PetscInt, const PetscReal[]), (model, n, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelWaveGetWavelet_Wave(RwModel model, PetscInt n, PetscReal f[])
+{
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < n; k++) f[k] = RwWaveSourceValue(model, k);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -256,8 +269,9 @@ PetscErrorCode RwModelWaveSetWavelet(RwModel model, PetscInt n, const PetscReal 
 PetscErrorCode RwModelWaveGetWavelet(RwModel model, PetscInt n, PetscReal f[])
 {
   PetscFunctionBegin;
-  PetscCall(RwWaveCheckType(model, "RwModelWaveGetWavelet"));
-  for (PetscInt k = 0; k < n; k++) f[k] = RwWaveSourceValue(model, k);
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  if (n > 0) PetscValidRealPointer(f, 3);
+  RwModelUseMethod(model, RWMODELWAVE, "RwModelWaveGetWavelet", (RwModel, PetscInt, PetscReal[]), (model, n, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -311,6 +325,170 @@ PetscErrorCode RwWaveLowPass(PetscReal fc, PetscReal dt, PetscInt nt, PetscInt n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---- configuration by calls ----------------------------------------------------- */
+
+/* What a program chooses by calls rather than by writing the options
+   database: before RwModelSetFromOptions() these are defaults that
+   -rw_wave_dim, -rw_wave_nbl, -rw_wave_spacing and -rw_wave_origin
+   override, with the options' checks; the grid is built at set-up, so after
+   it they are errors */
+#define WaveCheckNotSetUp(model, what) PetscCheck(!(model)->setupcalled, PetscObjectComm((PetscObject)(model)), PETSC_ERR_ORDER, "Choose the wave model's %s before RwModelSetUp()", what)
+
+static PetscErrorCode RwModelWaveSetDimension_Wave(RwModel model, PetscInt dim)
+{
+  RwModel_Wave *w = (RwModel_Wave *)model->data;
+
+  PetscFunctionBegin;
+  WaveCheckNotSetUp(model, "dimension");
+  PetscCheck(dim == 2 || dim == 3, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Wave dimension %" PetscInt_FMT " (-rw_wave_dim): expected 2 or 3", dim);
+  /* the sources hold dim coordinates each: read with another dim they would be other points */
+  PetscCheck(dim == w->dim || !w->nsrc, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Choose the wave dimension (%" PetscInt_FMT ", was %" PetscInt_FMT ") before the sources (RwModelWaveSetSources())", dim, w->dim);
+  w->dim = dim;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelWaveSetAbsorbingLayer_Wave(RwModel model, PetscInt nbl)
+{
+  PetscFunctionBegin;
+  WaveCheckNotSetUp(model, "absorbing layer");
+  PetscCheck(nbl >= 0, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Absorbing layer of %" PetscInt_FMT " points (-rw_wave_nbl): expected 0 or more points", nbl);
+  ((RwModel_Wave *)model->data)->nbl = nbl;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One spacing for every direction, or one per direction, as -rw_wave_spacing */
+static PetscErrorCode RwModelWaveSetSpacing_Wave(RwModel model, PetscInt n, const PetscReal h[])
+{
+  RwModel_Wave *w = (RwModel_Wave *)model->data;
+
+  PetscFunctionBegin;
+  WaveCheckNotSetUp(model, "spacing");
+  PetscCheck(n == 1 || n == w->dim, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_SIZ, "RwModelWaveSetSpacing(): %" PetscInt_FMT " values; expected 1 or %" PetscInt_FMT " (one per direction of the %" PetscInt_FMT "D model: choose the dimension first)", n, w->dim, w->dim);
+  for (PetscInt d = 0; d < n; d++) PetscCheck(h[d] > 0, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Spacing %g in direction %c (-rw_wave_spacing): expected a positive spacing", (double)h[d], "xyz"[d]);
+  for (PetscInt d = 0; d < 3; d++) w->h[d] = h[PetscMin(d, n - 1)];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelWaveSetOrigin_Wave(RwModel model, PetscInt n, const PetscReal o[])
+{
+  RwModel_Wave *w = (RwModel_Wave *)model->data;
+
+  PetscFunctionBegin;
+  WaveCheckNotSetUp(model, "origin");
+  PetscCheck(n == w->dim, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_SIZ, "RwModelWaveSetOrigin(): %" PetscInt_FMT " values; expected %" PetscInt_FMT " (one per direction of the %" PetscInt_FMT "D model: choose the dimension first)", n, w->dim, w->dim);
+  for (PetscInt d = 0; d < n; d++) w->origin[d] = o[d];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelWaveSetDimension - the space dimension of a wave model, 2 or 3;
+  ignored by other model types
+
+  Logically collective; after RwModelSetType(), before RwModelSetUp(); before
+  the sources, the spacing and the origin, whose counts depend on it
+
+  Input Parameters:
++ model - the model
+- dim   - 2 or 3 (default 2)
+
+  Options Database Key:
+. -rw_wave_dim <2,3> - overrides it
+
+  Level: intermediate
+
+.seealso: RWMODELWAVE, RwModelWaveSetSpacing(), RwModelWaveSetOrigin(), RwModelWaveGetGeometry()
+@*/
+PetscErrorCode RwModelWaveSetDimension(RwModel model, PetscInt dim)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(model, dim, 2);
+  PetscTryMethod(model, "RwModelWaveSetDimension_C", (RwModel, PetscInt), (model, dim));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelWaveSetAbsorbingLayer - the points of a wave model's absorbing
+  layer at each end of each direction, inside the grid (the grid sizes
+  count them); ignored by other model types
+
+  Logically collective; after RwModelSetType(), before RwModelSetUp()
+
+  Input Parameters:
++ model - the model
+- nbl   - 0 or more (default 10)
+
+  Options Database Key:
+. -rw_wave_nbl <nbl> - overrides it
+
+  Level: intermediate
+
+.seealso: RWMODELWAVE, RwModelSetGridSizes(), RwModelWaveGetGeometry()
+@*/
+PetscErrorCode RwModelWaveSetAbsorbingLayer(RwModel model, PetscInt nbl)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(model, nbl, 2);
+  PetscTryMethod(model, "RwModelWaveSetAbsorbingLayer_C", (RwModel, PetscInt), (model, nbl));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelWaveSetSpacing - a wave model's grid spacing: one value for every
+  direction, or one per direction; ignored by other model types
+
+  Logically collective; after RwModelSetType() and RwModelWaveSetDimension(), before RwModelSetUp()
+
+  Input Parameters:
++ model - the model
+. n     - 1, or the dimension
+- h     - the positive spacings (default 10, e.g. m)
+
+  Options Database Key:
+. -rw_wave_spacing <h[,h,h]> - overrides it
+
+  Level: intermediate
+
+.seealso: RWMODELWAVE, RwModelWaveSetDimension(), RwModelWaveSetOrigin(), RwModelWaveGetGeometry()
+@*/
+PetscErrorCode RwModelWaveSetSpacing(RwModel model, PetscInt n, const PetscReal h[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  if (n > 0) PetscValidRealPointer(h, 3);
+  PetscTryMethod(model, "RwModelWaveSetSpacing_C", (RwModel, PetscInt, const PetscReal[]), (model, n, h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelWaveSetOrigin - the coordinates of a wave model's physical region's
+  first point (grid point nbl in each direction; the grid starts nbl
+  spacings before); ignored by other model types
+
+  Logically collective; after RwModelSetType() and RwModelWaveSetDimension(), before RwModelSetUp()
+
+  Input Parameters:
++ model - the model
+. n     - the dimension
+- o     - the coordinates (default 0)
+
+  Options Database Key:
+. -rw_wave_origin <x,z> - overrides it
+
+  Level: intermediate
+
+.seealso: RWMODELWAVE, RwModelWaveSetDimension(), RwModelWaveSetSpacing(), RwModelWaveGetGeometry()
+@*/
+PetscErrorCode RwModelWaveSetOrigin(RwModel model, PetscInt n, const PetscReal o[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  if (n > 0) PetscValidRealPointer(o, 3);
+  PetscTryMethod(model, "RwModelWaveSetOrigin_C", (RwModel, PetscInt, const PetscReal[]), (model, n, o));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---- options ------------------------------------------------------------------ */
 
 static PetscErrorCode RwModelSetFromOptions_Wave(RwModel model, PetscOptionItems *PetscOptionsObject)
@@ -357,7 +535,7 @@ static PetscErrorCode RwModelSetFromOptions_Wave(RwModel model, PetscOptionItems
   PetscCall(PetscOptionsRealArray("-rw_wave_sources", "Source positions x,z[,x,z...] (dim values per source), physical coordinates", "RwModelWaveSetSources", v, &nv, &set));
   if (set) {
     PetscCheck(nv % w->dim == 0, comm, PETSC_ERR_ARG_SIZ, "-rw_wave_sources: %" PetscInt_FMT " values; expected %" PetscInt_FMT " per source", nv, w->dim);
-    PetscCall(RwModelWaveSetSources(model, nv / w->dim, v));
+    PetscCall(RwModelWaveSetSources_Wave(model, nv / w->dim, v));
     w->srcgiven = PETSC_TRUE;
   }
   PetscOptionsHeadEnd();
@@ -388,29 +566,15 @@ static PetscReal WaveDefaultM(PetscInt dim, const PetscReal x[], void *ctx)
   return 1 / (c * c);
 }
 
-/*@C
-  RwModelWaveFillFromPhysical - a field on the whole grid from values given
-  on the physical region (shape M - 2 nbl per direction) or on the whole grid
-  (shape M), x fastest; a physical model is padded by copying its edge
-  values into the absorbing layer.  Velocities (isvelocity) become m = 1/c^2
-  and must be positive and finite
-
-  Collective; every rank passes the same values
-
-  Level: intermediate
-@*/
-PetscErrorCode RwModelWaveFillFromPhysical(RwModel model, const PetscInt shape[3], const PetscReal values[], PetscBool isvelocity, Vec f)
+static PetscErrorCode RwModelWaveFillFromPhysical_Wave(RwModel model, const PetscInt shape[3], const PetscReal values[], PetscBool isvelocity, Vec f)
 {
-  RwModel_Wave *w;
-  RwStencil     st;
-  PetscBool     full = PETSC_TRUE, phys = PETSC_TRUE;
-  PetscInt      off, p = 0;
-  PetscScalar  *a;
+  RwModel_Wave   *w  = (RwModel_Wave *)model->data;
+  const RwStencil st = w->st;
+  PetscBool       full = PETSC_TRUE, phys = PETSC_TRUE;
+  PetscInt        off, p = 0;
+  PetscScalar    *a;
 
   PetscFunctionBegin;
-  PetscCall(RwWaveCheckType(model, "RwModelWaveFillFromPhysical"));
-  w  = (RwModel_Wave *)model->data;
-  st = w->st;
   for (PetscInt d = 0; d < w->dim; d++) {
     full = (PetscBool)(full && shape[d] == st->M[d]);
     phys = (PetscBool)(phys && shape[d] == st->M[d] - 2 * w->nbl);
@@ -435,6 +599,28 @@ PetscErrorCode RwModelWaveFillFromPhysical(RwModel model, const PetscInt shape[3
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwModelWaveFillFromPhysical - a field on the whole grid from values given
+  on the physical region (shape M - 2 nbl per direction) or on the whole grid
+  (shape M), x fastest; a physical model is padded by copying its edge
+  values into the absorbing layer.  Velocities (isvelocity) become m = 1/c^2
+  and must be positive and finite
+
+  Collective; every rank passes the same values
+
+  Level: intermediate
+@*/
+PetscErrorCode RwModelWaveFillFromPhysical(RwModel model, const PetscInt shape[3], const PetscReal values[], PetscBool isvelocity, Vec f)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscValidIntPointer(shape, 2);
+  PetscValidRealPointer(values, 3);
+  PetscValidHeaderSpecific(f, VEC_CLASSID, 5);
+  RwModelUseMethod(model, RWMODELWAVE, "RwModelWaveFillFromPhysical", (RwModel, const PetscInt[3], const PetscReal[], PetscBool, Vec), (model, shape, values, isvelocity, f));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* m from -rw_wave_velocity file.h5:dataset, padded if physical */
 static PetscErrorCode WaveReadVelocity(RwModel model, Vec f)
 {
@@ -451,7 +637,7 @@ static PetscErrorCode WaveReadVelocity(RwModel model, Vec f)
   *colon = 0;
   PetscCall(RwIOReadArray(PetscObjectComm((PetscObject)model), file, colon + 1, w->dim, any, dims, &c));
   for (PetscInt d = 0; d < w->dim; d++) shape[d] = (PetscInt)dims[w->dim - 1 - d]; /* HDF5 is C order: x is the last dimension */
-  PetscCall(RwModelWaveFillFromPhysical(model, shape, c, PETSC_TRUE, f));
+  PetscCall(RwModelWaveFillFromPhysical_Wave(model, shape, c, PETSC_TRUE, f));
   PetscCall(PetscFree(c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -482,6 +668,13 @@ static PetscErrorCode RwModelDefaults_Wave(RwModel model, Vec m, Vec u0, Vec tar
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode RwModelWaveStableTimeStep_Wave(RwModel model, PetscReal cmax, PetscReal *dt)
+{
+  PetscFunctionBegin;
+  *dt = 2 / (cmax * PetscSqrtReal(((RwModel_Wave *)model->data)->rho));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   RwModelWaveStableTimeStep - the largest stable dt for velocities up to cmax: 2 / (cmax sqrt(rho)), rho the bound of -L
 
@@ -491,11 +684,26 @@ static PetscErrorCode RwModelDefaults_Wave(RwModel model, Vec m, Vec u0, Vec tar
 @*/
 PetscErrorCode RwModelWaveStableTimeStep(RwModel model, PetscReal cmax, PetscReal *dt)
 {
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscValidRealPointer(dt, 3);
+  RwModelUseMethod(model, RWMODELWAVE, "RwModelWaveStableTimeStep", (RwModel, PetscReal, PetscReal *), (model, cmax, dt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwModelWaveGetGeometry_Wave(RwModel model, PetscInt *dim, PetscInt M[3], PetscInt *nbl, PetscReal h[3], PetscReal origin[3])
+{
   RwModel_Wave *w = (RwModel_Wave *)model->data;
 
   PetscFunctionBegin;
-  PetscCall(RwWaveCheckType(model, "RwModelWaveStableTimeStep"));
-  *dt = 2 / (cmax * PetscSqrtReal(w->rho));
+  PetscCheck(!M || model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "RwModelWaveGetGeometry(): the grid sizes are known after RwModelSetUp(); pass NULL for them before");
+  if (dim) *dim = w->dim;
+  if (nbl) *nbl = w->nbl;
+  for (PetscInt d = 0; d < 3; d++) {
+    if (M) M[d] = w->st->M[d];
+    if (h) h[d] = w->h[d];
+    if (origin) origin[d] = w->origin[d];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -510,17 +718,9 @@ PetscErrorCode RwModelWaveStableTimeStep(RwModel model, PetscReal cmax, PetscRea
 @*/
 PetscErrorCode RwModelWaveGetGeometry(RwModel model, PetscInt *dim, PetscInt M[3], PetscInt *nbl, PetscReal h[3], PetscReal origin[3])
 {
-  RwModel_Wave *w = (RwModel_Wave *)model->data;
-
   PetscFunctionBegin;
-  PetscCall(RwWaveCheckType(model, "RwModelWaveGetGeometry"));
-  if (dim) *dim = w->dim;
-  if (nbl) *nbl = w->nbl;
-  for (PetscInt d = 0; d < 3; d++) {
-    if (M) M[d] = w->st->M[d];
-    if (h) h[d] = w->h[d];
-    if (origin) origin[d] = w->origin[d];
-  }
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelUseMethod(model, RWMODELWAVE, "RwModelWaveGetGeometry", (RwModel, PetscInt *, PetscInt[3], PetscInt *, PetscReal[3], PetscReal[3]), (model, dim, M, nbl, h, origin));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -606,7 +806,7 @@ static PetscErrorCode WaveDefaultSources(RwModel model)
     WavePhysicalBox(w, d, &lo, &hi);
     x[d] = lo + PetscFloorReal(0.5 * (hi - lo) / w->h[d]) * w->h[d] + (0.37 - 0.11 * d) * w->h[d];
   }
-  PetscCall(RwModelWaveSetSources(model, 1, x));
+  PetscCall(RwModelWaveSetSources_Wave(model, 1, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -721,6 +921,29 @@ static PetscErrorCode RwModelView_Wave(RwModel model, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The wave model's own calls (RwModelWaveSetSources() ...), composed at
+   create and removed at destroy, so that they dispatch on the type: a model
+   of another type has none of them */
+static PetscErrorCode WaveComposeFunctions(RwModel model, PetscBool on)
+{
+  PetscObject obj = (PetscObject)model;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveSetSources_C", on ? RwModelWaveSetSources_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveSetWavelet_C", on ? RwModelWaveSetWavelet_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveGetWavelet_C", on ? RwModelWaveGetWavelet_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveGetGeometry_C", on ? RwModelWaveGetGeometry_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveFillFromPhysical_C", on ? RwModelWaveFillFromPhysical_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveStableTimeStep_C", on ? RwModelWaveStableTimeStep_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveCheckPoints_C", on ? RwWaveCheckPoints : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveRecord_C", on ? RwModelWaveRecord_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveSetDimension_C", on ? RwModelWaveSetDimension_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveSetAbsorbingLayer_C", on ? RwModelWaveSetAbsorbingLayer_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveSetSpacing_C", on ? RwModelWaveSetSpacing_Wave : NULL));
+  PetscCall(PetscObjectComposeFunction(obj, "RwModelWaveSetOrigin_C", on ? RwModelWaveSetOrigin_Wave : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwModelDestroy_Wave(RwModel model)
 {
   RwModel_Wave *w = (RwModel_Wave *)model->data;
@@ -738,6 +961,7 @@ static PetscErrorCode RwModelDestroy_Wave(RwModel model)
   PetscCall(PetscFree(w->srccoords));
   PetscCall(PetscFree(w->wavelet));
   PetscCall(RwStencilDestroy(&w->st));
+  PetscCall(WaveComposeFunctions(model, PETSC_FALSE));
   PetscCall(PetscFree(model->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -762,6 +986,12 @@ static PetscErrorCode RwModelDestroy_Wave(RwModel model)
 - -rw_dt <dt>                     - time step
 
   Level: beginner
+
+  Notes:
+  A program sets the geometry by calls (RwModelWaveSetDimension(),
+  RwModelWaveSetAbsorbingLayer(), RwModelWaveSetSpacing(),
+  RwModelWaveSetOrigin(), RwModelSetGridSizes()) before RwModelSetFromOptions(),
+  whose options then override it.
 
 .seealso: RwModelWaveSetSources(), RwObjectiveAddWaveReceivers(), doc/wave.md
 M*/
@@ -796,5 +1026,6 @@ PetscErrorCode RwModelCreate_Wave(RwModel model)
   model->ops->stepadjoint         = RwWaveStepAdjoint;
   model->ops->adjointend          = RwWaveAdjointEnd;
   model->ops->adjointaccumulators = RwWaveAdjointAccumulators;
+  PetscCall(WaveComposeFunctions(model, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

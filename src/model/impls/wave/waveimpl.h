@@ -55,7 +55,8 @@ PETSC_INTERN PetscErrorCode RwWaveStepAdjoint(RwModel, PetscInt64, Vec, Vec, Vec
 PETSC_INTERN PetscReal      RwWaveSourceValue(RwModel, PetscInt64);
 PETSC_INTERN PetscErrorCode RwWaveViewRows(RwModel, PetscViewer);
 PETSC_INTERN PetscBool      RwWaveRingUsed(PetscInt, PetscInt);
-PETSC_INTERN PetscErrorCode RwWaveCheckType(RwModel, const char[]);
 PETSC_INTERN PetscErrorCode RwWaveCheckPoints(RwModel, const char[], PetscInt, const PetscReal[]);
+/* wavereceivers.c */
+PETSC_INTERN PetscErrorCode RwModelWaveRecord_Wave(RwModel, Vec, PetscInt, const PetscReal[], PetscReal[]);
 
 #endif

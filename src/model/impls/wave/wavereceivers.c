@@ -104,24 +104,13 @@ PetscErrorCode RwObjectiveSetWaveReceivers(RwObjective obj, PetscInt nrec, const
   SETERRQ(PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_WRONG, "The objective has no wave receivers: add them with RwObjectiveAddWaveReceivers() first");
 }
 
-/*@C
-  RwModelWaveRecord - runs the model forward from rest with parameters m and
-  records the traces r_k at nrec receivers, k = 0..n: traces[k * nrec + r],
-  on every rank (synthetic observations, pictures)
-
-  Collective
-
-  Level: intermediate
-
-.seealso: RwObjectiveAddWaveReceivers()
-@*/
-PetscErrorCode RwModelWaveRecord(RwModel model, Vec m, PetscInt nrec, const PetscReal coords[], PetscReal traces[])
+/* RwModelWaveRecord() for a wave model, composed at create (wave.c) */
+PetscErrorCode RwModelWaveRecord_Wave(RwModel model, Vec m, PetscInt nrec, const PetscReal coords[], PetscReal traces[])
 {
   RwStencilPoints pts;
   Vec             u, un;
 
   PetscFunctionBegin;
-  PetscCall(RwWaveCheckType(model, "RwModelWaveRecord"));
   PetscCall(RwWaveCheckPoints(model, "Receiver", nrec, coords));
   PetscCall(RwStencilPointsCreate(model, 0, nrec, coords, &pts));
   PetscCall(RwModelCreateState(model, &u));
@@ -139,5 +128,27 @@ PetscErrorCode RwModelWaveRecord(RwModel model, Vec m, PetscInt nrec, const Pets
   PetscCall(VecDestroy(&un));
   PetscCall(VecDestroy(&u));
   PetscCall(RwStencilPointsDestroy(&pts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelWaveRecord - runs the model forward from rest with parameters m and
+  records the traces r_k at nrec receivers, k = 0..n: traces[k * nrec + r],
+  on every rank (synthetic observations, pictures)
+
+  Collective
+
+  Level: intermediate
+
+.seealso: RwObjectiveAddWaveReceivers()
+@*/
+PetscErrorCode RwModelWaveRecord(RwModel model, Vec m, PetscInt nrec, const PetscReal coords[], PetscReal traces[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscValidHeaderSpecific(m, VEC_CLASSID, 2);
+  if (nrec > 0) PetscValidRealPointer(coords, 4);
+  if (nrec > 0) PetscValidRealPointer(traces, 5);
+  RwModelUseMethod(model, RWMODELWAVE, "RwModelWaveRecord", (RwModel, Vec, PetscInt, const PetscReal[], PetscReal[]), (model, m, nrec, coords, traces));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
