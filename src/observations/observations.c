@@ -523,7 +523,7 @@ PetscErrorCode RwObservationsSetModelDefaults(RwObservations obs, RwModel model)
   PetscValidHeaderSpecific(obs, RW_OBSERVATIONS_CLASSID, 1);
   if (obs->fdim) {
     PetscCall(RwModelHeatSetDimension(model, obs->fdim));
-    PetscTryMethod(model, "RwModelWaveSetDimension_C", (RwModel, PetscInt), (model, obs->fdim));
+    PetscCall(RwModelWaveSetDimension(model, obs->fdim));
   }
   if (obs->grid[0]) PetscCall(RwModelSetGridSizes(model, obs->grid));
   if (obs->fsteps) PetscCall(RwModelSetSteps(model, obs->fsteps));
