@@ -1,87 +1,94 @@
 /*
-  Results of an inversion: one HDF5 file with the true (when known), initial
-  and recovered fields and their error, and the history of every iteration;
-  an XDMF file beside it so ParaView opens the fields directly.
+  Results of an inversion: the progress line of every iteration (from the
+  problem's history, with the discrepancy principle's stop), one HDF5 file
+  with the true (when known), initial and recovered fields, their error, the
+  first evaluation's gradient and the history (the library's layout), and an
+  XDMF file beside it so ParaView opens the fields directly.
 */
 #include "inverse.h"
 #include <petscviewerhdf5.h>
 
-/* The relative error ||x - truth|| / ||truth||, or -1 without a truth */
-static PetscErrorCode RelativeError(Inverse *inv, PetscReal *err)
+/* InvRelativeError - the history's error column: ||x - truth|| / ||truth||, or -1 without a truth */
+PetscErrorCode InvRelativeError(RwProblem prob, Vec x, PetscReal *err, void *ctx)
 {
+  Inverse  *inv = (Inverse *)ctx;
   PetscReal d, t;
 
   PetscFunctionBegin;
   *err = -1;
   if (!inv->xtrue) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VecWAXPY(inv->gx, -1, inv->xtrue, inv->x));
-  PetscCall(RwVecNormRepro(inv->gx, &d));
+  PetscCall(VecWAXPY(inv->work, -1, inv->xtrue, x));
+  PetscCall(RwVecNormRepro(inv->work, &d));
   PetscCall(RwVecNormRepro(inv->xtrue, &t));
   *err = d / t;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One line per iteration on rank 0; the history grows once per iteration, outside any time loop */
-PetscErrorCode InvHistoryRecord(Inverse *inv, PetscInt it, PetscReal J, PetscReal gnorm)
+/* InvHistoryValue - column name of the history's row r (-1: the last) */
+PetscErrorCode InvHistoryValue(Inverse *inv, const char name[], PetscInt r, PetscReal *v)
 {
-  InvHistory    *h = &inv->hist;
-  PetscLogDouble now;
-  PetscReal      err;
-  char           es[32] = "n/a";
+  PetscInt           nrows, ncols;
+  const char *const *names;
+  const PetscReal   *h;
 
   PetscFunctionBegin;
-  PetscCall(RelativeError(inv, &err));
+  PetscCall(RwProblemGetHistory(inv->prob, &nrows, &ncols, &names, &h));
+  if (r < 0) r = nrows - 1;
+  for (PetscInt c = 0; c < ncols; c++)
+    if (!strcmp(names[c], name)) {
+      *v = h[r * ncols + c];
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "The history has no column %s", name);
+}
+
+/* InvMonitor - the compact progress line, after the history's row; stops at the noise level */
+PetscErrorCode InvMonitor(Tao tao, void *ctx)
+{
+  Inverse  *inv = (Inverse *)ctx;
+  PetscReal it, J, misfit, gnorm, err, seconds;
+  char      es[32] = "n/a";
+
+  PetscFunctionBegin;
+  PetscCall(InvHistoryValue(inv, "iteration", -1, &it));
+  PetscCall(InvHistoryValue(inv, "J", -1, &J));
+  PetscCall(InvHistoryValue(inv, "misfit", -1, &misfit));
+  PetscCall(InvHistoryValue(inv, "gradient_norm", -1, &gnorm));
+  PetscCall(InvHistoryValue(inv, "error", -1, &err));
+  PetscCall(InvHistoryValue(inv, "seconds", -1, &seconds));
   if (err >= 0) PetscCall(PetscSNPrintf(es, sizeof(es), "%.4f", (double)err));
-  PetscCall(PetscTime(&now));
-  PetscCall(PetscRealloc(sizeof(PetscReal) * (h->n + 1), &h->J));
-  PetscCall(PetscRealloc(sizeof(PetscReal) * (h->n + 1), &h->misfit));
-  PetscCall(PetscRealloc(sizeof(PetscReal) * (h->n + 1), &h->gnorm));
-  PetscCall(PetscRealloc(sizeof(PetscReal) * (h->n + 1), &h->error));
-  PetscCall(PetscRealloc(sizeof(PetscReal) * (h->n + 1), &h->seconds));
-  h->J[h->n]       = J;
-  h->misfit[h->n]  = inv->misfit;
-  h->gnorm[h->n]   = gnorm;
-  h->error[h->n]   = err;
-  h->seconds[h->n] = now - inv->t0;
-  h->n++;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iter %3" PetscInt_FMT "  J %.6e  misfit %.6e (%.3g x noise)  |g| %.3e  %s error %s  %6.1f s\n", it, (double)J, (double)inv->misfit, (double)(inv->misfit / (0.5 * inv->nexp * inv->nobs)), (double)gnorm, InvTargets[inv->target], es, (double)(now - inv->t0)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iter %3" PetscInt_FMT "  J %.6e  misfit %.6e (%.3g x noise)  |g| %.3e  %s error %s  %6.1f s\n", (PetscInt)it, (double)J, (double)misfit, (double)(misfit / inv->noise), (double)gnorm, InvTargets[inv->target], es, (double)seconds));
+  /* the discrepancy principle: fitting the data closer than the noise fits the noise */
+  if (inv->discrepancy > 0 && misfit <= inv->discrepancy * inv->noise) {
+    inv->atnoise = PETSC_TRUE;
+    PetscCall(TaoSetConvergedReason(tao, TAO_CONVERGED_USER));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode WriteHistory(Inverse *inv, const char file[])
+/* Rank 0 adds where the data came from (sensor coordinates) and the misfit's noise level, for the pictures */
+static PetscErrorCode WriteExtras(Inverse *inv, const char file[])
 {
-  hid_t             f, g, space;
-  hsize_t           n = (hsize_t)inv->hist.n;
-  const char *const names[] = {"J", "misfit", "gradient_norm", "error", "seconds"};
-  const PetscReal  *data[]  = {inv->hist.J, inv->hist.misfit, inv->hist.gnorm, inv->hist.error, inv->hist.seconds};
+  hid_t            f, g, space, a;
+  hsize_t          sd[2];
+  PetscInt         ns, dim;
+  const PetscReal *coords;
+  DM               da;
 
   PetscFunctionBegin;
+  PetscCall(RwModelGetStateDM(inv->model, &da));
+  PetscCall(DMGetDimension(da, &dim));
+  PetscCall(RwObservationsGetSensors(inv->obs, 0, &ns, &coords));
   RwCallHDF5Return(f, H5Fopen, (file, H5F_ACC_RDWR, H5P_DEFAULT));
-  RwCallHDF5Return(g, H5Gcreate2, (f, "history", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
-  for (int i = 0; i < 5; i++) PetscCall(RwH5WriteArray(g, names[i], 1, &n, data[i]));
-  {
-    /* where the data came from, for the pictures: sensor coordinates, one row a sensor */
-    PetscInt dim;
-    hsize_t  sd[2];
-
-    DM       da;
-
-    PetscCall(RwModelGetStateDM(inv->model, &da));
-    PetscCall(DMGetDimension(da, &dim));
-    sd[0] = (hsize_t)inv->nsensors;
-    sd[1] = (hsize_t)dim;
-    PetscCall(RwH5WriteArray(f, "sensors", 2, sd, inv->coords));
-  }
-  {
-    /* what a reader needs to judge the misfit: its expected value at the noise level */
-    PetscReal noise = 0.5 * inv->nexp * inv->nobs;
-    hid_t     a;
-    RwCallHDF5Return(space, H5Screate, (H5S_SCALAR));
-    RwCallHDF5Return(a, H5Acreate2, (g, "misfit_at_noise_level", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT));
-    RwCallHDF5(H5Awrite, (a, H5T_NATIVE_DOUBLE, &noise));
-    RwCallHDF5(H5Aclose, (a));
-    RwCallHDF5(H5Sclose, (space));
-  }
+  sd[0] = (hsize_t)ns;
+  sd[1] = (hsize_t)dim;
+  if (ns) PetscCall(RwH5WriteArray(f, "sensors", 2, sd, coords));
+  RwCallHDF5Return(g, H5Gopen2, (f, "history", H5P_DEFAULT));
+  RwCallHDF5Return(space, H5Screate, (H5S_SCALAR));
+  RwCallHDF5Return(a, H5Acreate2, (g, "misfit_at_noise_level", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT));
+  RwCallHDF5(H5Awrite, (a, H5T_NATIVE_DOUBLE, &inv->noise));
+  RwCallHDF5(H5Aclose, (a));
+  RwCallHDF5(H5Sclose, (space));
   RwCallHDF5(H5Gclose, (g));
   RwCallHDF5(H5Fclose, (f));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -89,7 +96,7 @@ static PetscErrorCode WriteHistory(Inverse *inv, const char file[])
 
 /*
   InvWriteOutput - <prefix>.h5 and <prefix>.xmf: <field>_true, <field>_initial,
-  <field>_recovered, <field>_error (recovered - true) and /history
+  <field>_recovered, <field>_error (recovered - true), gradient_first, /history
 */
 PetscErrorCode InvWriteOutput(Inverse *inv, const char prefix[])
 {
@@ -98,6 +105,7 @@ PetscErrorCode InvWriteOutput(Inverse *inv, const char prefix[])
   PetscViewer v;
   PetscInt    n = 0;
   PetscMPIInt rank;
+  Vec         G0;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", prefix));
@@ -113,17 +121,20 @@ PetscErrorCode InvWriteOutput(Inverse *inv, const char prefix[])
   PetscCall(PetscSNPrintf(name[n], sizeof(name[n]), "%s_recovered", field));
   PetscCall(RwIOWriteField(inv->model, v, name[n++], inv->x));
   if (inv->xtrue) {
-    PetscCall(VecWAXPY(inv->gx, -1, inv->xtrue, inv->x));
+    PetscCall(VecWAXPY(inv->work, -1, inv->xtrue, inv->x));
     PetscCall(PetscSNPrintf(name[n], sizeof(name[n]), "%s_error", field));
-    PetscCall(RwIOWriteField(inv->model, v, name[n++], inv->gx));
+    PetscCall(RwIOWriteField(inv->model, v, name[n++], inv->work));
   }
+  PetscCall(RwProblemGetFirstEvaluation(inv->prob, NULL, &G0));
+  if (G0) PetscCall(RwIOWriteField(inv->model, v, "gradient_first", G0));
+  PetscCall(RwProblemHistoryView(inv->prob, v));
   PetscCall(PetscViewerDestroy(&v));
   for (PetscInt i = 0; i < n; i++) names[i] = name[i];
   /* the XDMF file refers to the HDF5 file by its name alone: they sit side by side */
   base = strrchr(h5, '/') ? strrchr(h5, '/') + 1 : h5;
   PetscCall(RwIOWriteXDMF(inv->model, xmf, base, n, names));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  if (!rank) PetscCall(WriteHistory(inv, h5));
+  if (!rank) PetscCall(WriteExtras(inv, h5));
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

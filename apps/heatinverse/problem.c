@@ -11,58 +11,20 @@
 
 const char *const InvTargets[] = {"kappa", "s", "u0", "InvTarget", "INV_", NULL};
 
-/* The default problem's settings, or an observation file's grid, steps and
-   time step: read once, then given to every model the program makes */
-PetscErrorCode InvReadDefaults(InvDefaults *d, const char obs[])
+/* The program's defaults, set on every model the problem makes, so that an
+   observation file's grid and steps and then the options override them, and
+   the options database holds only what the user gave (-options_view) */
+PetscErrorCode InvModelDefaults(RwModel model, void *ctx)
 {
-  const char *attr[] = {"grid_x", "grid_y", "grid_z", "steps"};
-  PetscBool   found;
+  const PetscInt M[3] = {128, 128, 0};
 
   PetscFunctionBegin;
-  d->dim   = 2;
-  d->M[0]  = d->M[1] = 128;
-  d->M[2]  = 0;
-  d->steps = 30;
-  d->dt    = 1e-3;
-  if (!obs[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  d->dim = 0;
-  for (int i = 0; i < 4; i++) { /* grid sizes and steps: whole numbers, checked as they are read */
-    PetscInt64 k = 0;
-
-    PetscCall(RwIOReadAttributeInt(PETSC_COMM_WORLD, obs, "/", attr[i], 1, PETSC_MAX_INT, &k, &found));
-    if (found && i < 3) {
-      d->M[i] = (PetscInt)k;
-      d->dim++;
-    }
-    if (found && i == 3) d->steps = k;
-  }
-  if (!d->dim) d->dim = 2;
-  PetscCall(RwIOReadAttribute(PETSC_COMM_WORLD, obs, "/", "dt", &d->dt, &found));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Only the unknown's gradient is wanted: the reverse sweep skips the others'
-   accumulators (the initial state's gradient is always there) */
-PetscErrorCode InvSetActive(Inverse *inv, RwModel model)
-{
-  const char *name = InvTargets[inv->target];
-
-  PetscFunctionBegin;
-  PetscCall(RwModelSetActiveParameters(model, inv->target == INV_U0 ? 0 : 1, &name));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A program's defaults, set on the model, so that the options override them
-   and the options database holds only what the user gave (-options_view) */
-PetscErrorCode InvModelDefaults(const InvDefaults *d, RwModel model)
-{
-  PetscFunctionBegin;
-  PetscCall(RwModelHeatSetDimension(model, d->dim));
-  PetscCall(RwModelSetGridSizes(model, d->M));
+  PetscCall(RwModelHeatSetDimension(model, 2));
+  PetscCall(RwModelSetGridSizes(model, M));
   PetscCall(RwModelHeatSetBoundaries(model, "neumann"));
   PetscCall(RwModelHeatSetScheme(model, 1)); /* backward Euler */
-  PetscCall(RwModelSetSteps(model, d->steps));
-  PetscCall(RwModelSetTimeStep(model, d->dt));
+  PetscCall(RwModelSetSteps(model, 30));
+  PetscCall(RwModelSetTimeStep(model, 1e-3));
   /* backward Euler far beyond the explicit limit: multigrid-preconditioned CG */
   PetscCall(RwModelHeatSetSolverDefaults(model, KSPCG, PCGAMG, 1e-8));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -104,81 +66,25 @@ static PetscReal TrueU0(PetscInt dim, const PetscReal x[], void *ctx)
   return Blob(x, 0.3, 0.3, 0.08) + 0.7 * Blob(x, 0.65, 0.7, 0.1) - 0.4 * Blob(x, 0.75, 0.25, 0.05);
 }
 
-/* The field the inversion recovers, inside an experiment's parameters or initial state */
-PetscErrorCode InvFieldOf(Inverse *inv, Vec m, PetscInt e, Vec *f)
-{
-  PetscFunctionBegin;
-  if (inv->target == INV_U0) *f = inv->exp[e].u0;
-  else PetscCall(RwModelGetParameterField(inv->model, m, inv->target == INV_KAPPA ? 0 : 1, f));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode InvRestoreFieldOf(Inverse *inv, Vec m, PetscInt e, Vec *f)
-{
-  PetscFunctionBegin;
-  if (inv->target != INV_U0) PetscCall(RwModelRestoreParameterField(inv->model, m, inv->target == INV_KAPPA ? 0 : 1, f));
-  *f = NULL;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Sensors on a regular array, read every `every` steps */
 static PetscErrorCode DefaultSensors(Inverse *inv, PetscInt per, PetscInt every, PetscInt64 n)
 {
+  PetscInt    nsensors = per * per, ntimes = (PetscInt)(n / every);
+  PetscReal  *coords;
+  PetscInt64 *steps;
+
   PetscFunctionBegin;
-  inv->nsensors = per * per;
-  inv->ntimes   = (PetscInt)(n / every);
-  inv->nobs     = inv->nsensors * inv->ntimes;
-  PetscCheck(inv->ntimes >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_observe_every %" PetscInt_FMT " leaves no observation in %" PetscInt64_FMT " steps", every, n);
-  PetscCall(PetscMalloc1(2 * inv->nsensors, &inv->coords));
-  PetscCall(PetscMalloc1(inv->ntimes, &inv->steps));
+  PetscCheck(ntimes >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_observe_every %" PetscInt_FMT " leaves no observation in %" PetscInt64_FMT " steps", every, n);
+  PetscCall(PetscMalloc2(2 * nsensors, &coords, ntimes, &steps));
   for (PetscInt j = 0; j < per; j++)
     for (PetscInt i = 0; i < per; i++) {
-      inv->coords[2 * (j * per + i)]     = (i + 0.5) / per;
-      inv->coords[2 * (j * per + i) + 1] = (j + 0.5) / per;
+      coords[2 * (j * per + i)]     = (i + 0.5) / per;
+      coords[2 * (j * per + i) + 1] = (j + 0.5) / per;
     }
-  for (PetscInt t = 0; t < inv->ntimes; t++) inv->steps[t] = (t + 1) * every;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  InvCreateDefault - the default problem's experiments (their parameters and
-  initial states, true except for the unknown field), sensors and truth.
-*/
-PetscErrorCode InvCreateDefault(Inverse *inv, PetscInt64 n)
-{
-  PetscInt per = 10, every = 1;
-
-  PetscFunctionBegin;
-  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Default problem", "rewind-heat-inverse");
-  PetscCall(RwOptionsInt("-rw_inv_sensors", "Sensors per direction of the default sensor array", NULL, per, &per, NULL, 1, 1000));
-  PetscCall(RwOptionsInt("-rw_inv_observe_every", "Steps between observations of the default problem", NULL, every, &every, NULL, 1, PETSC_MAX_INT));
-  PetscCall(RwOptionsInt("-rw_inv_experiments", "Experiments of the default conductivity problem (1-4)", NULL, inv->nexp, &inv->nexp, NULL, 1, 4));
-  PetscOptionsEnd();
-  PetscCheck(per >= 1 && every >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_sensors and -rw_inv_observe_every must be >= 1");
-  PetscCheck(inv->nexp >= 1 && inv->nexp <= 4, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_experiments %" PetscInt_FMT " must be in 1..4", inv->nexp);
-  if (inv->target != INV_KAPPA) inv->nexp = 1;
-  PetscCall(DefaultSensors(inv, per, every, n));
-  PetscCall(VecDuplicate(inv->x, &inv->xtrue));
-  for (PetscInt e = 0; e < inv->nexp; e++) {
-    Vec f;
-    PetscCall(RwModelCreateParameters(inv->model, &inv->exp[e].m));
-    PetscCall(RwModelCreateState(inv->model, &inv->exp[e].u0));
-    PetscCall(RwModelGetParameterField(inv->model, inv->exp[e].m, 0, &f));
-    PetscCall(RwModelFillField(inv->model, f, TrueKappa, &e));
-    PetscCall(RwModelRestoreParameterField(inv->model, inv->exp[e].m, 0, &f));
-    PetscCall(RwModelGetParameterField(inv->model, inv->exp[e].m, 1, &f));
-    if (inv->target == INV_KAPPA) PetscCall(RwModelFillField(inv->model, f, ExperimentSource, &e));
-    else if (inv->target == INV_S) PetscCall(RwModelFillField(inv->model, f, TrueSource, &e));
-    PetscCall(RwModelRestoreParameterField(inv->model, inv->exp[e].m, 1, &f));
-    if (inv->target == INV_U0) PetscCall(RwModelFillField(inv->model, inv->exp[e].u0, TrueU0, &e));
-  }
-  /* the truth is what experiment 0 holds now */
-  {
-    Vec f;
-    PetscCall(InvFieldOf(inv, inv->exp[0].m, 0, &f));
-    PetscCall(VecCopy(f, inv->xtrue));
-    PetscCall(InvRestoreFieldOf(inv, inv->exp[0].m, 0, &f));
-  }
+  for (PetscInt t = 0; t < ntimes; t++) steps[t] = (t + 1) * every;
+  PetscCall(RwObservationsSetSteps(inv->obs, ntimes, steps));
+  PetscCall(RwObservationsSetSensors(inv->obs, RW_OBS_ALL_MEMBERS, nsensors, coords));
+  PetscCall(PetscFree2(coords, steps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -191,43 +97,125 @@ static PetscReal HashNormal(PetscInt64 seed, PetscInt64 index)
 }
 
 /*
-  InvSynthesize - observations of the truth: each experiment is run forward,
+  Experiment e's observations of the truth (m, u0): the model run forward,
   its sensors read at the observation steps, and noise of `level` times the
-  largest clean value added.
+  largest clean value added
 */
-PetscErrorCode InvSynthesize(Inverse *inv, PetscInt64 seed)
+static PetscErrorCode Synthesize(Inverse *inv, RwObjective sensors, PetscInt e, Vec m, Vec u0, PetscReal level, PetscInt64 seed)
 {
-  PetscReal level = 0.01;
-  Vec       u, unew;
-  PetscInt64 n;
+  PetscInt          ns, nt, nobs, t = 0;
+  const PetscInt64 *steps;
+  PetscReal        *data, peak = 0, sigma;
+  PetscInt64        n;
+  Vec               u, unew;
 
   PetscFunctionBegin;
-  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Synthetic data", "rewind-heat-inverse");
+  PetscCall(RwObservationsGetSensors(inv->obs, e, &ns, NULL));
+  PetscCall(RwObservationsGetSteps(inv->obs, &nt, &steps));
+  PetscCall(RwModelGetSteps(inv->model, &n));
+  nobs = ns * nt;
+  PetscCall(PetscMalloc1(nobs, &data));
+  PetscCall(VecDuplicate(u0, &u));
+  PetscCall(VecDuplicate(u0, &unew));
+  PetscCall(RwModelSetParameters(inv->model, m));
+  PetscCall(VecCopy(u0, u));
+  for (PetscInt64 k = 0; k < n && t < nt; k++) {
+    PetscCall(RwModelStep(inv->model, k, u, unew));
+    PetscCall(VecCopy(unew, u));
+    if (steps[t] == k + 1) PetscCall(RwObjectiveInterpolate(sensors, 0, u, data + ns * t++));
+  }
+  PetscCall(RwModelCheckFinite(inv->model));
+  for (PetscInt i = 0; i < nobs; i++) peak = PetscMax(peak, PetscAbsReal(data[i]));
+  sigma = level * peak;
+  for (PetscInt i = 0; i < nobs; i++) data[i] += sigma * HashNormal(seed, e * nobs + i);
+  PetscCall(RwObservationsSetData(inv->obs, e, data, sigma));
+  PetscCall(PetscFree(data));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&unew));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Experiment e's truth: its parameters and initial state; what the inversion knows of them, for the observations */
+static PetscErrorCode Experiment(Inverse *inv, PetscInt e, Vec m, Vec u0)
+{
+  Vec f;
+
+  PetscFunctionBegin;
+  PetscCall(VecSet(m, 0));
+  PetscCall(VecSet(u0, 0));
+  PetscCall(RwModelGetParameterField(inv->model, m, 0, &f));
+  PetscCall(RwModelFillField(inv->model, f, TrueKappa, &e));
+  if (inv->target != INV_KAPPA && e == 0) PetscCall(RwObservationsSetKnown(inv->obs, RW_OBS_ALL_MEMBERS, "kappa", f));
+  if (inv->target == INV_KAPPA) PetscCall(VecCopy(f, inv->xtrue));
+  PetscCall(RwModelRestoreParameterField(inv->model, m, 0, &f));
+  PetscCall(RwModelGetParameterField(inv->model, m, 1, &f));
+  if (inv->target == INV_KAPPA) PetscCall(RwModelFillField(inv->model, f, ExperimentSource, &e));
+  else if (inv->target == INV_S) PetscCall(RwModelFillField(inv->model, f, TrueSource, &e));
+  if (inv->target == INV_S) PetscCall(VecCopy(f, inv->xtrue));
+  PetscCall(RwObservationsSetKnown(inv->obs, e, "s", f));
+  PetscCall(RwModelRestoreParameterField(inv->model, m, 1, &f));
+  if (inv->target == INV_U0) {
+    PetscCall(RwModelFillField(inv->model, u0, TrueU0, &e));
+    PetscCall(VecCopy(u0, inv->xtrue));
+  }
+  PetscCall(RwObservationsSetKnown(inv->obs, e, "u0", u0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  InvCreateDefault - the embedded problem's observations on the problem's
+  model: the experiments' known fields, the sensors, and data synthesised
+  from the truth with 1% noise; the truth itself
+*/
+PetscErrorCode InvCreateDefault(Inverse *inv)
+{
+  PetscInt    per = 10, every = 1, nexp = 4;
+  PetscReal   level = 0.01;
+  PetscInt64  n;
+  RwAdjoint   adj;
+  RwObjective sensors;
+  PetscInt    ns, nt;
+  const PetscReal  *coords;
+  const PetscInt64 *steps;
+  Vec         m, u0;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Default problem", "rewind-heat-inverse");
+  PetscCall(RwOptionsInt("-rw_inv_sensors", "Sensors per direction of the default sensor array", NULL, per, &per, NULL, 1, 1000));
+  PetscCall(RwOptionsInt("-rw_inv_observe_every", "Steps between observations of the default problem", NULL, every, &every, NULL, 1, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_inv_experiments", "Experiments of the default conductivity problem (1-4)", NULL, nexp, &nexp, NULL, 1, 4));
   PetscCall(PetscOptionsReal("-rw_inv_noise", "Noise level of the synthetic data, relative to the largest clean value", NULL, level, &level, NULL));
   PetscOptionsEnd();
   PetscCheck(level > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_noise %g must be > 0", (double)level);
-  PetscCall(RwAdjointGetSteps(inv->adj, &n));
-  PetscCall(RwModelCreateState(inv->model, &u));
-  PetscCall(VecDuplicate(u, &unew));
-  for (PetscInt e = 0; e < inv->nexp; e++) {
-    InvExperiment *x = &inv->exp[e];
-    PetscReal      peak = 0;
-    PetscInt       t    = 0;
+  if (inv->target != INV_KAPPA) nexp = 1;
+  PetscCall(RwProblemGetModel(inv->prob, &inv->model));
+  PetscCall(RwProblemGetAdjoint(inv->prob, &adj));
+  PetscCall(RwAdjointGetSteps(adj, &n));
+  PetscCall(RwObservationsCreate(PETSC_COMM_WORLD, &inv->obs));
+  PetscCall(RwObservationsSetModel(inv->obs, inv->model));
+  PetscCall(RwObservationsSetNumMembers(inv->obs, nexp));
+  PetscCall(DefaultSensors(inv, per, every, n));
+  /* the sensors, read from the truth's runs */
+  PetscCall(RwObservationsGetSensors(inv->obs, 0, &ns, &coords));
+  PetscCall(RwObservationsGetSteps(inv->obs, &nt, &steps));
+  PetscCall(RwObjectiveCreate(inv->model, &sensors));
+  {
+    PetscReal *zero;
 
-    PetscCall(PetscMalloc1(inv->nobs, &x->data));
-    PetscCall(RwModelSetParameters(inv->model, x->m));
-    PetscCall(VecCopy(x->u0, u));
-    for (PetscInt64 k = 0; k < n && t < inv->ntimes; k++) {
-      PetscCall(RwModelStep(inv->model, k, u, unew));
-      PetscCall(VecCopy(unew, u));
-      if (inv->steps[t] == k + 1) PetscCall(RwObjectiveInterpolate(inv->obj, 0, u, x->data + inv->nsensors * t++));
-    }
-    PetscCall(RwModelCheckFinite(inv->model));
-    for (PetscInt i = 0; i < inv->nobs; i++) peak = PetscMax(peak, PetscAbsReal(x->data[i]));
-    x->sigma = level * peak;
-    for (PetscInt i = 0; i < inv->nobs; i++) x->data[i] += x->sigma * HashNormal(seed, e * inv->nobs + i);
+    PetscCall(PetscCalloc1(ns * nt, &zero));
+    PetscCall(RwObjectiveAddSensors(sensors, ns, coords, nt, steps, zero, 1.0));
+    PetscCall(PetscFree(zero));
   }
-  PetscCall(VecDestroy(&u));
-  PetscCall(VecDestroy(&unew));
+  PetscCall(RwModelCreateParameters(inv->model, &m));
+  PetscCall(RwModelCreateState(inv->model, &u0));
+  PetscCall(RwModelCreateState(inv->model, &inv->xtrue));
+  for (PetscInt e = 0; e < nexp; e++) {
+    PetscCall(Experiment(inv, e, m, u0));
+    PetscCall(Synthesize(inv, sensors, e, m, u0, level, 20261130));
+  }
+  PetscCall(RwObjectiveDestroy(&sensors));
+  PetscCall(VecDestroy(&m));
+  PetscCall(VecDestroy(&u0));
+  PetscCall(RwProblemSetObservations(inv->prob, inv->obs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
