@@ -26,7 +26,7 @@
   for bit as in an uninterrupted run.
 */
 #include <rewind/private/adjointimpl.h>
-#include <rewind/private/storeimpl.h>
+#include <rewind/private/storeimpl.h> /* RwStoreSetTypeFromOption() */
 #include <signal.h>
 
 PetscClassId RW_ADJOINT_CLASSID;
@@ -692,13 +692,15 @@ static PetscErrorCode RwAdjointStoreW(RwAdjoint adj, RwStore store, const RwActi
 
 PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction *act)
 {
-  RwStore store = adj->store[act->level];
+  RwStore   store = adj->store[act->level];
+  PetscBool persistent;
 
   PetscFunctionBegin;
   PetscCheck(run->w == act->a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to store step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, act->a, run->w);
   /* the first sweep keeps J so far with each checkpoint a later run can resume
      from (a store that keeps them across runs); any other is marked unusable */
-  adj->attach[0] = !run->reversing && store->ops->validsteps ? 1 : 0;
+  PetscCall(RwStoreIsPersistent(store, &persistent));
+  adj->attach[0] = !run->reversing && persistent ? 1 : 0;
   if (adj->attach[0]) PetscCall(RwObjectiveExportState(adj->obj, adj->attach + 1));
   PetscCall(RwStoreSetAttachment(store, adj->attach));
   PetscCall(RwAdjointStoreW(adj, store, act));
@@ -773,11 +775,12 @@ static PetscErrorCode RwAdjointPrefetchNext(RwAdjoint adj, RwRun *run, const RwA
   RwStore    store = act->type == RW_ACTION_STORE || act->type == RW_ACTION_RESTORE ? adj->store[act->level] : NULL;
   PetscInt64 stored[RW_SCHEDULE_PEEK + 1];
   PetscInt   nstored = 0;
-  PetscBool  known   = PETSC_TRUE;
+  PetscBool  known   = PETSC_TRUE, can = PETSC_FALSE;
   RwAction   next;
 
   PetscFunctionBegin;
-  if (!store || !store->ops->prefetch) PetscFunctionReturn(PETSC_SUCCESS);
+  if (store) PetscCall(RwStoreCanPrefetch(store, &can));
+  if (!can) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt i = 0; i < RW_SCHEDULE_PEEK + (run->hasnext ? 1 : 0); i++) {
     PetscCall(RwAdjointPeekAction(adj, run, i, &next, &known));
     if (!known || next.type == RW_ACTION_END) break;
@@ -938,16 +941,17 @@ static void RwResumeHold(PetscInt64 *held[], const RwResumeEvent ev[], PetscInt6
 */
 static PetscErrorCode RwAdjointFindResume(RwAdjoint adj, PetscInt64 *upto, RwAction *last)
 {
-  PetscInt64    *valid[RW_NUM_LEVELS] = {NULL, NULL}, *held[RW_NUM_LEVELS] = {NULL, NULL}, n = 0, cap = 64;
+  PetscInt64    *valid[RW_NUM_LEVELS] = {NULL, NULL}, *held[RW_NUM_LEVELS] = {NULL, NULL}, slots[RW_NUM_LEVELS] = {0, 0}, n = 0, cap = 64;
   RwResumeEvent *ev;
   RwAction       act;
 
   PetscFunctionBegin;
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     if (!adj->store[l]) continue;
-    PetscCall(PetscMalloc2(adj->store[l]->slots, &valid[l], adj->store[l]->slots, &held[l]));
+    PetscCall(RwStoreGetSlots(adj->store[l], &slots[l]));
+    PetscCall(PetscMalloc2(slots[l], &valid[l], slots[l], &held[l]));
     PetscCall(RwStoreGetValidSteps(adj->store[l], valid[l]));
-    for (PetscInt64 s = 0; s < adj->store[l]->slots; s++) held[l][s] = -1;
+    for (PetscInt64 s = 0; s < slots[l]; s++) held[l][s] = -1;
   }
   PetscCall(PetscMalloc1(cap, &ev));
   PetscCall(RwScheduleReset(adj->sched));
@@ -968,7 +972,7 @@ static PetscErrorCode RwAdjointFindResume(RwAdjoint adj, PetscInt64 *upto, RwAct
   }
   *upto = -1;
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
-    for (PetscInt64 s = 0; held[l] && s < adj->store[l]->slots; s++) held[l][s] = -1;
+    for (PetscInt64 s = 0; held[l] && s < slots[l]; s++) held[l][s] = -1;
   for (PetscInt64 e = 0, bad = 0; e < n; e++) { /* again, each STORE with what is held after it */
     RwResumeHold(held, ev, e, &bad);
     if (ev[e].act.type == RW_ACTION_STORE && ev[e].intact && !bad) *upto = ev[e].i, *last = ev[e].act;
@@ -1018,8 +1022,13 @@ static PetscErrorCode RwAdjointReplan(RwAdjoint adj)
   PetscCall(RwScheduleSetCosts(adj->sched, c[0], c[1], c[2], c[3]));
   PetscCall(RwScheduleSetUp(adj->sched));
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
-  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
-    if (adj->store[l] && adj->store[l]->slots < pred.max_slots_used[l]) PetscCall(RwStoreDestroy(&adj->store[l]));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    PetscInt64 slots;
+
+    if (!adj->store[l]) continue;
+    PetscCall(RwStoreGetSlots(adj->store[l], &slots));
+    if (slots < pred.max_slots_used[l]) PetscCall(RwStoreDestroy(&adj->store[l]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
