@@ -108,7 +108,7 @@ PetscErrorCode RwAdjointKeepCreate_Private(RwAdjoint adj)
   if (adj->keep[0]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwKeepAccumulators(adj, &nacc, acc));
   PetscCall(RwObjectiveGetStateSize(adj->obj, &nobj));
-  PetscCall(RwReproSumGetStateSize(adj->model->gsum, &nsum));
+  PetscCall(RwModelGetScalarGradientStateSize(adj->model, &nsum));
   adj->keepobj = nobj;
   PetscCall(PetscMalloc1(RW_KEEP_HEADER + nobj + nsum, &adj->keepattach));
   PetscCall(RwKeepFileName(adj, file, sizeof(file), &keep, &overwrite));
@@ -187,7 +187,7 @@ PetscErrorCode RwAdjointKeepStep_Private(RwAdjoint adj, RwRun *run, PetscInt64 k
   adj->keepattach[3] = run->n; /* where an online run stopped: its schedule's stream after the stop depends on it */
   PetscCall(RwObjectiveExportState(adj->obj, adj->keepattach + RW_KEEP_HEADER));
   /* the model's exact sums of scalar-gradient terms: kept like the objective's */
-  PetscCall(RwReproSumExport(adj->model->gsum, PetscObjectComm((PetscObject)adj), adj->keepattach + RW_KEEP_HEADER + adj->keepobj));
+  PetscCall(RwModelExportScalarGradient(adj->model, adj->keepattach + RW_KEEP_HEADER + adj->keepobj));
   PetscCall(RwStoreSetAttachment(adj->keep[0], adj->keepattach));
   PetscCall(RwStoreWrite(adj->keep[0], 2 * b, q, adj->lam[0]));
   PetscCall(RwStoreWrite(adj->keep[0], 2 * b + 1, q, adj->N)); /* last: its header makes the buffer whole */
@@ -345,7 +345,7 @@ PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint adj, RwRun *run, PetscBool 
   PetscCall(RwModelAdjointBegin(adj->model));
   PetscCall(RwKeepAccumulators(adj, &nacc, acc));
   for (PetscInt i = 0; i < nacc; i++) PetscCall(RwStoreRead(adj->keep[1], b * nacc + i, q, acc[i]));
-  PetscCall(RwReproSumImport(adj->model->gsum, comm, adj->keepattach + RW_KEEP_HEADER + adj->keepobj));
+  PetscCall(RwModelImportScalarGradient(adj->model, adj->keepattach + RW_KEEP_HEADER + adj->keepobj));
   PetscCall(RwStoreRead(adj->keep[0], 2 * b, q, adj->lam[0]));
   PetscCall(RwStoreRead(adj->keep[0], 2 * b + 1, q, adj->N));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(PetscFree2(want[l], have[l]));
