@@ -413,11 +413,13 @@ static PetscErrorCode RwAdjointProblemIdentity(RwAdjoint adj)
    identity now (rewind-fwi moves the source between solves) */
 static PetscErrorCode RwAdjointSolveIdentity(RwAdjoint adj, Vec m, Vec u0)
 {
-  RwModel          model = adj->model;
-  uint64_t         sum, scalars = RwSplitMix64((uint64_t)model->nscalars);
-  size_t           used;
-  RwScheduleCounts pred;
-  PetscBool        kept = (PetscBool)(adj->restart || adj->keepinterval || adj->keepseconds > 0);
+  RwModel            model = adj->model;
+  PetscInt           nfields, nscalars;
+  const char *const *fieldnames;
+  uint64_t           sum, scalars;
+  size_t             used;
+  RwScheduleCounts   pred;
+  PetscBool          kept = (PetscBool)(adj->restart || adj->keepinterval || adj->keepseconds > 0);
 
   PetscFunctionBegin;
   adj->solve[0] = 0;
@@ -431,20 +433,23 @@ static PetscErrorCode RwAdjointSolveIdentity(RwAdjoint adj, Vec m, Vec u0)
     if (pred.max_slots_used[l] && !memory) kept = PETSC_TRUE;
   }
   if (!kept) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt f = 0; f < model->nfields; f++) {
+  PetscCall(RwModelGetParameterInfo(model, &nfields, &fieldnames, NULL));
+  PetscCall(RwModelGetNumParameterScalars(model, &nscalars));
+  scalars = RwSplitMix64((uint64_t)nscalars);
+  for (PetscInt f = 0; f < nfields; f++) {
     Vec v;
 
     PetscCall(RwModelGetParameterField(model, m, f, &v));
     PetscCall(RwVecChecksum(v, &sum));
     PetscCall(RwModelRestoreParameterField(model, m, f, &v));
     PetscCall(PetscStrlen(adj->solve, &used));
-    PetscCall(PetscSNPrintf(adj->solve + used, sizeof(adj->solve) - used, "m.%s %016llx; ", model->fieldnames[f], (unsigned long long)sum));
+    PetscCall(PetscSNPrintf(adj->solve + used, sizeof(adj->solve) - used, "m.%s %016llx; ", fieldnames[f], (unsigned long long)sum));
   }
-  PetscCall(RwModelGetParameterScalars(model, m, model->gtotal)); /* one broadcast; gtotal is free outside a reverse sweep */
-  for (PetscInt i = 0; i < model->nscalars; i++) {
+  PetscCall(RwModelGetParameterScalars(model, m, adj->scalars)); /* one broadcast */
+  for (PetscInt i = 0; i < nscalars; i++) {
     uint64_t bits;
 
-    memcpy(&bits, &model->gtotal[i], sizeof(bits));
+    memcpy(&bits, &adj->scalars[i], sizeof(bits));
     scalars = RwSplitMix64(scalars ^ bits);
   }
   PetscCall(PetscStrlen(adj->solve, &used));
@@ -463,7 +468,7 @@ static PetscErrorCode RwAdjointSolveIdentity(RwAdjoint adj, Vec m, Vec u0)
     PetscCall(PetscSNPrintf(adj->solve + used, sizeof(adj->solve) - used, "model %016llx", (unsigned long long)RwHashBytes(0, mid, strlen(mid))));
   }
   PetscCall(PetscStrlen(adj->solve, &used));
-  PetscCheck(used + 1 < sizeof(adj->solve), PETSC_COMM_SELF, PETSC_ERR_SUP, "The identity of a solve of a model with %" PetscInt_FMT " parameter fields does not fit in %d characters", model->nfields, (int)sizeof(adj->solve));
+  PetscCheck(used + 1 < sizeof(adj->solve), PETSC_COMM_SELF, PETSC_ERR_SUP, "The identity of a solve of a model with %" PetscInt_FMT " parameter fields does not fit in %d characters", nfields, (int)sizeof(adj->solve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -526,7 +531,7 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
 {
   RwSchedule sched;
   PetscBool  chosen;
-  PetscInt   block;
+  PetscInt   block, nscalars;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
@@ -546,6 +551,8 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->lam[1]));
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->dW));
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->dT));
+  PetscCall(RwModelGetNumParameterScalars(adj->model, &nscalars));
+  PetscCall(PetscMalloc1(nscalars + 1, &adj->scalars));
   adj->setupcalled = PETSC_TRUE;
   PetscCall(PetscObjectViewFromOptions((PetscObject)adj->obj, NULL, "-rw_objective_view"));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1487,6 +1494,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
   PetscCall(VecDestroy(&(*adj)->dW));
   PetscCall(VecDestroy(&(*adj)->dT));
   PetscCall(PetscFree((*adj)->attach));
+  PetscCall(PetscFree((*adj)->scalars));
   PetscCall(RwObjectiveDestroy(&(*adj)->obj));
   PetscCall(RwModelDestroy(&(*adj)->model));
   PetscCall(PetscHeaderDestroy(adj));

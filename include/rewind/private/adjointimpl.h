@@ -40,6 +40,7 @@ struct _p_RwAdjoint {
   char           *problem;       /* what determines the states, beyond the solve's own data (made once) */
   char            modelid[512];  /* the model's identity at RwAdjointSetUp(): the problem's; what a solve changes after (a shot's sources, a band's wavelet) is the solve's */
   char            solve[1024];   /* this solve's parameters, initial state, objective data and model */
+  PetscReal      *scalars;       /* a solve's parameter scalars, read for its identity: nscalars (+1, never empty), made at set-up */
   /* the reverse-sweep keep (keep.c): lambda_k, x_k and the model's accumulators, double-buffered */
   PetscInt64      keepinterval;  /* -rw_adjoint_keep_interval: reverse steps between keeps; 0: none */
   PetscReal       keepseconds;   /* -rw_adjoint_keep_seconds: seconds between keeps; 0: none */
