@@ -37,7 +37,7 @@ struct _p_RwAdjoint {
   PetscInt64      solves;
   PetscInt        nattach;       /* kept with each checkpoint: [valid flag, the objective's exact state] */
   PetscInt64     *attach;
-  char           *problem;       /* what determines the states, beyond the solve's own data (made once) */
+  char           *problem;       /* the stores' identity: RwAdjointGetIdentity()'s with the schedule (made once) */
   char            modelid[512];  /* the model's identity at RwAdjointSetUp(): the problem's; what a solve changes after (a shot's sources, a band's wavelet) is the solve's */
   char            solve[1024];   /* this solve's parameters, initial state, objective data and model */
   PetscReal      *scalars;       /* a solve's parameter scalars, read for its identity: nscalars (+1, never empty), made at set-up */
