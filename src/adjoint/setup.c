@@ -131,7 +131,7 @@ static PetscErrorCode RwAdjointPrepareSchedule(RwAdjoint adj)
 
   PetscFunctionBegin;
   PetscCall(RwModelSetUp(adj->model));
-  adj->n = adj->model->n; /* the model owns the time grid: a copy, fixed once set up */
+  PetscCall(RwModelGetSteps(adj->model, &adj->n)); /* the model owns the time grid: a copy, fixed once set up */
   PetscCall(RwAdjointGetSchedule(adj, &sched));
   PetscCall(RwModelGetStateBytes(adj->model, &rankmax, &total));
   PetscCall(RwScheduleSetStateBytes(sched, rankmax, total));
@@ -238,6 +238,7 @@ PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint adj)
 {
   RwScheduleCounts pred;
   RwModelType      type;
+  PetscReal        dt;
   PetscInt         nattach;
 
   PetscFunctionBegin;
@@ -252,6 +253,7 @@ PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint adj)
   }
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
   PetscCall(RwModelGetType(adj->model, &type));
+  PetscCall(RwModelGetTimeStep(adj->model, &dt));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     const char *prefix;
 
@@ -263,7 +265,7 @@ PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint adj)
     PetscCall(RwStoreSetTypeFromOption(adj->store[l], adj->storetype[l], l == RW_LEVEL_DISK ? "-rw_store_disk_type" : "-rw_store_type"));
     PetscCall(RwStoreSetSlots(adj->store[l], pred.max_slots_used[l]));
     PetscCall(RwStoreSetTemplate(adj->store[l], adj->W));
-    PetscCall(RwStoreSetInfo(adj->store[l], type, adj->model->dt));
+    PetscCall(RwStoreSetInfo(adj->store[l], type, dt));
     PetscCall(RwStoreSetIdentity(adj->store[l], adj->problem));
     PetscCall(RwStoreSetSolve(adj->store[l], adj->solve));
     PetscCall(RwStoreSetAttachmentSize(adj->store[l], adj->nattach));
