@@ -337,6 +337,9 @@ PetscErrorCode RwStoreSetFromOptions(RwStore store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The type's ops are filled in by RwStoreSetType(): before it the store can neither work nor answer for its type */
+#define RwStoreCheckTyped(store) PetscCheck(((PetscObject)(store))->type_name, PetscObjectComm((PetscObject)(store)), PETSC_ERR_ARG_WRONGSTATE, "RwStore has no type: call RwStoreSetType() or RwStoreSetFromOptions() first")
+
 /*@
   RwStoreSetUp - allocates the store's slots or opens its file; called once, later calls do nothing
 
@@ -351,7 +354,7 @@ PetscErrorCode RwStoreSetUp(RwStore store)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   if (store->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(((PetscObject)store)->type_name, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "RwStore has no type: call RwStoreSetType() or RwStoreSetFromOptions() first");
+  RwStoreCheckTyped(store);
   PetscCheck(store->templ, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetTemplate() before RwStoreSetUp()");
   PetscCall(PetscMalloc1(store->slots, &store->step));
   PetscCall(PetscCalloc2(store->nattach, &store->attach, store->slots * store->nattach, &store->slotattach));
@@ -674,7 +677,7 @@ PetscErrorCode RwStoreIsPersistent(RwStore store, PetscBool *persistent)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   PetscValidBoolPointer(persistent, 2);
-  PetscCheck(((PetscObject)store)->type_name, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "RwStore has no type: call RwStoreSetType() or RwStoreSetFromOptions() first");
+  RwStoreCheckTyped(store);
   *persistent = store->ops->validsteps ? PETSC_TRUE : PETSC_FALSE; /* a type answers from its own storage only when it outlives the process */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1082,7 +1085,7 @@ PetscErrorCode RwStoreCanPrefetch(RwStore store, PetscBool *can)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   PetscValidBoolPointer(can, 2);
-  PetscCheck(((PetscObject)store)->type_name, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "RwStore has no type: call RwStoreSetType() or RwStoreSetFromOptions() first");
+  RwStoreCheckTyped(store);
   *can = store->ops->prefetch ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
