@@ -70,6 +70,59 @@ static PetscErrorCode RwAdjointCheckOnline(RwAdjoint adj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A solve's run set up after RwAdjointBeginRun_Private(): the schedule's
+   prediction to the monitors, the solve's identity to the stores (made at
+   the first solve), and, with -rw_restart in the first solve, the run moved
+   to where a killed one can be resumed from */
+static PetscErrorCode RwAdjointSolveBegin(RwAdjoint adj, RwRun *run, Vec m, Vec u0)
+{
+  RwScheduleCounts pred;
+  PetscBool        resumed = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointCheckOnline(adj));
+  run->n         = adj->n;
+  run->scheduled = PETSC_TRUE;
+  PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
+  PetscCall(RwAdjointMonitorBegin_Private(adj, pred.forward_steps + adj->n));
+  PetscCall(RwAdjointSolveIdentity_Private(adj, m, u0));
+  PetscCall(RwAdjointCreateStores_Private(adj));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    if (!adj->store[l]) continue;
+    PetscCall(RwStoreResetCounts(adj->store[l]));
+    PetscCall(RwStoreSetSolve(adj->store[l], adj->solve)); /* a new solve: another's checkpoints are not valid for it */
+  }
+  PetscCall(RwAdjointKeepBegin_Private(adj));
+  adj->counts.resumed_from = adj->counts.resumed_reverse_at = -1;
+  PetscCall(VecCopy(u0, adj->W)); /* the run starts at x_0 */
+  PetscCall(RwScheduleReset(adj->sched));
+  if (adj->restart && !adj->solves) {
+    PetscCall(RwAdjointKeepResume_Private(adj, run, &resumed));
+    if (!resumed) PetscCall(RwAdjointResume_Private(adj, run));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* After the schedule's END: every step reversed once, the gradient reduced,
+   J summed, the stores told the solve is complete, their counts taken */
+static PetscErrorCode RwAdjointSolveEnd(RwAdjoint adj, RwRun *run, PetscReal *J, Vec dJdm, Vec dJdu0)
+{
+  PetscFunctionBegin;
+  RwAdjointOwnAll_Private(adj);
+  PetscCheck(adj->counts.reverse_steps == run->n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The schedule ended after reversing %" PetscInt64_FMT " of %" PetscInt64_FMT " steps", adj->counts.reverse_steps, run->n);
+  adj->counts.steps = run->n;
+  PetscCall(RwModelCheckFinite(adj->model));
+  PetscCall(RwModelAdjointEnd(adj->model, dJdm));
+  PetscCall(RwObjectiveAddParameterGradient(adj->obj, dJdm));
+  if (dJdu0) PetscCall(VecCopy(adj->lam[0], dJdu0));
+  PetscCall(RwObjectiveEnd(adj->obj, J, NULL));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
+    if (adj->store[l]) PetscCall(RwStoreSetComplete(adj->store[l]));
+  PetscCall(RwAdjointKeepEnd_Private(adj));
+  PetscCall(RwAdjointStoreCounts(adj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwAdjointSolve - J and its gradient with respect to the parameters and the initial state
 
@@ -100,7 +153,6 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   RwAction       act;
   PetscInt64     f0;
   PetscLogDouble t0;
-  PetscBool      resumed = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
@@ -109,44 +161,10 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   PetscValidHeaderSpecific(dJdm, VEC_CLASSID, 5);
   PetscCall(PetscTime(&t0));
   PetscCall(RwAdjointBeginRun_Private(adj, m, u0, &f0));
-  PetscCall(RwAdjointCheckOnline(adj));
-  run.n         = adj->n;
-  run.scheduled = PETSC_TRUE;
-  {
-    RwScheduleCounts pred;
-
-    PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
-    PetscCall(RwAdjointMonitorBegin_Private(adj, pred.forward_steps + adj->n));
-  }
-  PetscCall(RwAdjointSolveIdentity_Private(adj, m, u0));
-  PetscCall(RwAdjointCreateStores_Private(adj));
-  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
-    if (!adj->store[l]) continue;
-    PetscCall(RwStoreResetCounts(adj->store[l]));
-    PetscCall(RwStoreSetSolve(adj->store[l], adj->solve)); /* a new solve: another's checkpoints are not valid for it */
-  }
-  PetscCall(RwAdjointKeepBegin_Private(adj));
-  adj->counts.resumed_from = adj->counts.resumed_reverse_at = -1;
-  PetscCall(VecCopy(u0, adj->W)); /* the run starts at x_0 */
-  PetscCall(RwScheduleReset(adj->sched));
-  if (adj->restart && !adj->solves) {
-    PetscCall(RwAdjointKeepResume_Private(adj, &run, &resumed));
-    if (!resumed) PetscCall(RwAdjointResume_Private(adj, &run));
-  }
+  PetscCall(RwAdjointSolveBegin(adj, &run, m, u0));
   do PetscCall(RwAdjointExecuteNext_Private(adj, &run, &act));
   while (act.type != RW_ACTION_END);
-  RwAdjointOwnAll_Private(adj);
-  PetscCheck(adj->counts.reverse_steps == run.n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The schedule ended after reversing %" PetscInt64_FMT " of %" PetscInt64_FMT " steps", adj->counts.reverse_steps, run.n);
-  adj->counts.steps = run.n;
-  PetscCall(RwModelCheckFinite(adj->model));
-  PetscCall(RwModelAdjointEnd(adj->model, dJdm));
-  PetscCall(RwObjectiveAddParameterGradient(adj->obj, dJdm));
-  if (dJdu0) PetscCall(VecCopy(adj->lam[0], dJdu0));
-  PetscCall(RwObjectiveEnd(adj->obj, J, NULL));
-  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
-    if (adj->store[l]) PetscCall(RwStoreSetComplete(adj->store[l]));
-  PetscCall(RwAdjointKeepEnd_Private(adj));
-  PetscCall(RwAdjointStoreCounts(adj));
+  PetscCall(RwAdjointSolveEnd(adj, &run, J, dJdm, dJdu0));
   PetscCall(RwAdjointEndRun(adj, f0, t0));
   if (!adj->solves++ && adj->usemeasured) PetscCall(RwAdjointReplan_Private(adj));
   PetscCall(PetscObjectViewFromOptions((PetscObject)adj, NULL, "-rw_adjoint_view"));
