@@ -70,6 +70,7 @@ PETSC_EXTERN PetscErrorCode RwAdjointGetSchedule(RwAdjoint, RwSchedule *);
 PETSC_EXTERN PetscErrorCode RwAdjointGetStore(RwAdjoint, PetscInt, RwStore *);
 PETSC_EXTERN PetscErrorCode RwAdjointSetFromOptions(RwAdjoint);
 PETSC_EXTERN PetscErrorCode RwAdjointSetUp(RwAdjoint);
+PETSC_EXTERN PetscErrorCode RwAdjointGetIdentity(RwAdjoint, char[], size_t);
 PETSC_EXTERN PetscErrorCode RwAdjointSolve(RwAdjoint, Vec, Vec, PetscReal *, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwAdjointForward(RwAdjoint, Vec, Vec, PetscReal *, Vec);
 PETSC_EXTERN PetscErrorCode RwTangentSolve(RwAdjoint, Vec, Vec, Vec, Vec, PetscReal *);

@@ -47,6 +47,7 @@ PETSC_EXTERN PetscErrorCode RwStoreHDF5SetFileOptions(RwStore, const char[], Pet
 PETSC_EXTERN PetscErrorCode RwStoreHDF5GetFileOptions(RwStore, const char **, PetscBool *, PetscBool *);
 PETSC_EXTERN PetscErrorCode RwStoreSetRestart(RwStore, PetscBool);
 PETSC_EXTERN PetscErrorCode RwStoreGetValidSteps(RwStore, PetscInt64[]);
+PETSC_EXTERN PetscErrorCode RwStoreIsPersistent(RwStore, PetscBool *);
 PETSC_EXTERN PetscErrorCode RwStoreSetAttachmentSize(RwStore, PetscInt);
 PETSC_EXTERN PetscErrorCode RwStoreSetAttachment(RwStore, const PetscInt64[]);
 PETSC_EXTERN PetscErrorCode RwStoreGetAttachment(RwStore, PetscInt64, PetscInt64[]);
@@ -58,6 +59,7 @@ PETSC_EXTERN PetscErrorCode RwStoreReadSwap(RwStore, PetscInt64, PetscInt64, Vec
 PETSC_EXTERN PetscErrorCode RwStoreFree(RwStore, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwStoreSync(RwStore);
 PETSC_EXTERN PetscErrorCode RwStorePrefetch(RwStore, PetscInt64, PetscInt64);
+PETSC_EXTERN PetscErrorCode RwStoreCanPrefetch(RwStore, PetscBool *);
 /*S
   RwStoreCounts - what a store did since its last RwStoreResetCounts(), on this rank
 

@@ -24,7 +24,6 @@
   Steps are deterministic, so the resumed sweep gives the same bits.
 */
 #include <rewind/private/adjointimpl.h>
-#include <rewind/private/storeimpl.h>
 #include <unistd.h>
 
 /* "ck.h5" -> "ck-reverse.h5" */
@@ -109,7 +108,7 @@ PetscErrorCode RwAdjointKeepCreate_Private(RwAdjoint adj)
   if (adj->keep[0]) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwKeepAccumulators(adj, &nacc, acc));
   PetscCall(RwObjectiveGetStateSize(adj->obj, &nobj));
-  PetscCall(RwReproSumGetStateSize(adj->model->gsum, &nsum));
+  PetscCall(RwModelGetScalarGradientStateSize(adj->model, &nsum));
   adj->keepobj = nobj;
   PetscCall(PetscMalloc1(RW_KEEP_HEADER + nobj + nsum, &adj->keepattach));
   PetscCall(RwKeepFileName(adj, file, sizeof(file), &keep, &overwrite));
@@ -188,7 +187,7 @@ PetscErrorCode RwAdjointKeepStep_Private(RwAdjoint adj, RwRun *run, PetscInt64 k
   adj->keepattach[3] = run->n; /* where an online run stopped: its schedule's stream after the stop depends on it */
   PetscCall(RwObjectiveExportState(adj->obj, adj->keepattach + RW_KEEP_HEADER));
   /* the model's exact sums of scalar-gradient terms: kept like the objective's */
-  PetscCall(RwReproSumExport(adj->model->gsum, PetscObjectComm((PetscObject)adj), adj->keepattach + RW_KEEP_HEADER + adj->keepobj));
+  PetscCall(RwModelExportScalarGradient(adj->model, adj->keepattach + RW_KEEP_HEADER + adj->keepobj));
   PetscCall(RwStoreSetAttachment(adj->keep[0], adj->keepattach));
   PetscCall(RwStoreWrite(adj->keep[0], 2 * b, q, adj->lam[0]));
   PetscCall(RwStoreWrite(adj->keep[0], 2 * b + 1, q, adj->N)); /* last: its header makes the buffer whole */
@@ -257,14 +256,14 @@ static PetscErrorCode RwKeepReplay(RwAdjoint adj, PetscInt64 actions, PetscInt64
 }
 
 /* The slot, among those holding what the schedule expects, with the highest step <= k; -1: x_0 from u0 */
-static void RwKeepNearest(RwAdjoint adj, PetscInt64 *want[], PetscInt64 *have[], PetscInt64 k, PetscInt *lbest, PetscInt64 *sbest)
+static void RwKeepNearest(const PetscInt64 slots[], PetscInt64 *want[], PetscInt64 *have[], PetscInt64 k, PetscInt *lbest, PetscInt64 *sbest)
 {
   PetscInt64 best = 0;
 
   *lbest = -1;
   *sbest = -1;
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
-    for (PetscInt64 s = 0; adj->store[l] && s < adj->store[l]->slots; s++)
+    for (PetscInt64 s = 0; s < slots[l]; s++)
       if (want[l][s] >= 0 && have[l][s] == want[l][s] && want[l][s] <= k && want[l][s] > best) {
         best   = want[l][s];
         *lbest = l;
@@ -272,8 +271,9 @@ static void RwKeepNearest(RwAdjoint adj, PetscInt64 *want[], PetscInt64 *have[],
       }
 }
 
-/* Makes again, lowest step first, every checkpoint the rest of the schedule restores and the stores lost */
-static PetscErrorCode RwKeepRefill(RwAdjoint adj, RwRun *run, PetscInt64 *want[], PetscInt64 *have[])
+/* Makes again, lowest step first, every checkpoint the rest of the schedule restores and the stores lost;
+   slots: each level's, 0 where the schedule uses no store */
+static PetscErrorCode RwKeepRefill(RwAdjoint adj, RwRun *run, const PetscInt64 slots[], PetscInt64 *want[], PetscInt64 *have[])
 {
   PetscFunctionBegin;
   for (;;) {
@@ -282,14 +282,14 @@ static PetscErrorCode RwKeepRefill(RwAdjoint adj, RwRun *run, PetscInt64 *want[]
     RwAction   act;
 
     for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
-      for (PetscInt64 s = 0; adj->store[l] && s < adj->store[l]->slots; s++)
+      for (PetscInt64 s = 0; s < slots[l]; s++)
         if (want[l][s] >= 0 && have[l][s] != want[l][s] && want[l][s] < km) {
           km = want[l][s];
           lm = l;
           sm = s;
         }
     if (lm < 0) break;
-    RwKeepNearest(adj, want, have, km, &lb, &sb);
+    RwKeepNearest(slots, want, have, km, &lb, &sb);
     if (lb < 0) {
       PetscCall(VecCopy(run->u0, adj->W));
       run->w = 0;
@@ -313,7 +313,7 @@ static PetscErrorCode RwKeepRefill(RwAdjoint adj, RwRun *run, PetscInt64 *want[]
 PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint adj, RwRun *run, PetscBool *resumed)
 {
   MPI_Comm   comm = PetscObjectComm((PetscObject)adj);
-  PetscInt64 q, b, k, actions, stop, *want[RW_NUM_LEVELS] = {NULL, NULL}, *have[RW_NUM_LEVELS] = {NULL, NULL};
+  PetscInt64 q, b, k, actions, stop, *want[RW_NUM_LEVELS] = {NULL, NULL}, *have[RW_NUM_LEVELS] = {NULL, NULL}, slots[RW_NUM_LEVELS] = {0, 0};
   PetscInt   nacc;
   Vec        acc[RW_MODEL_MAX_ACCUMULATORS];
 
@@ -329,8 +329,9 @@ PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint adj, RwRun *run, PetscBool 
   stop    = adj->keepattach[3];
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     if (!adj->store[l]) continue;
-    PetscCall(PetscMalloc2(adj->store[l]->slots, &want[l], adj->store[l]->slots, &have[l]));
-    for (PetscInt64 s = 0; s < adj->store[l]->slots; s++) want[l][s] = -1;
+    PetscCall(RwStoreGetSlots(adj->store[l], &slots[l]));
+    PetscCall(PetscMalloc2(slots[l], &want[l], slots[l], &have[l]));
+    for (PetscInt64 s = 0; s < slots[l]; s++) want[l][s] = -1;
     PetscCall(RwStoreGetValidSteps(adj->store[l], have[l]));
   }
   PetscCall(RwKeepReplay(adj, actions, stop, want, &k));
@@ -340,11 +341,11 @@ PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint adj, RwRun *run, PetscBool 
   run->n         = stop;
   run->reached   = stop;
   run->reversing = PETSC_TRUE;
-  PetscCall(RwKeepRefill(adj, run, want, have));
+  PetscCall(RwKeepRefill(adj, run, slots, want, have));
   PetscCall(RwModelAdjointBegin(adj->model));
   PetscCall(RwKeepAccumulators(adj, &nacc, acc));
   for (PetscInt i = 0; i < nacc; i++) PetscCall(RwStoreRead(adj->keep[1], b * nacc + i, q, acc[i]));
-  PetscCall(RwReproSumImport(adj->model->gsum, comm, adj->keepattach + RW_KEEP_HEADER + adj->keepobj));
+  PetscCall(RwModelImportScalarGradient(adj->model, adj->keepattach + RW_KEEP_HEADER + adj->keepobj));
   PetscCall(RwStoreRead(adj->keep[0], 2 * b, q, adj->lam[0]));
   PetscCall(RwStoreRead(adj->keep[0], 2 * b + 1, q, adj->N));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(PetscFree2(want[l], have[l]));

@@ -37,9 +37,10 @@ struct _p_RwAdjoint {
   PetscInt64      solves;
   PetscInt        nattach;       /* kept with each checkpoint: [valid flag, the objective's exact state] */
   PetscInt64     *attach;
-  char           *problem;       /* what determines the states, beyond the solve's own data (made once) */
+  char           *problem;       /* the stores' identity: RwAdjointGetIdentity()'s with the schedule (made once) */
   char            modelid[512];  /* the model's identity at RwAdjointSetUp(): the problem's; what a solve changes after (a shot's sources, a band's wavelet) is the solve's */
   char            solve[1024];   /* this solve's parameters, initial state, objective data and model */
+  PetscReal      *scalars;       /* a solve's parameter scalars, read for its identity: nscalars (+1, never empty), made at set-up */
   /* the reverse-sweep keep (keep.c): lambda_k, x_k and the model's accumulators, double-buffered */
   PetscInt64      keepinterval;  /* -rw_adjoint_keep_interval: reverse steps between keeps; 0: none */
   PetscReal       keepseconds;   /* -rw_adjoint_keep_seconds: seconds between keeps; 0: none */
@@ -83,6 +84,14 @@ typedef struct {
   RwAction   next;
 } RwRun;
 
+/* Exchanges two Vec handles: the driver moves states between its buffers without copying */
+#define RwVecSwap(a, b) \
+  do { \
+    Vec t_ = (a); \
+    (a)    = (b); \
+    (b)    = t_; \
+  } while (0)
+
 /* The debugging kills of restart tests fire in one solve only */
 static inline void RwAdjointMaybeKill(RwAdjoint adj, PetscInt64 at, PetscInt64 now)
 {
@@ -91,6 +100,16 @@ static inline void RwAdjointMaybeKill(RwAdjoint adj, PetscInt64 at, PetscInt64 n
 
 #define RW_KEEP_HEADER 4 /* sequence, step, action index, the run's last step (an online run's stop); the objective's state follows, then the model's scalar-gradient sums */
 
+/* the class's files (adjoint.c lists them): set-up, identity, executor, solve, resume */
+PETSC_INTERN PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointReplan_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointProblemIdentity_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointSolveIdentity_Private(RwAdjoint, Vec, Vec);
+PETSC_INTERN void           RwAdjointOwnAll_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointCheckFiniteEvery_Private(RwAdjoint, PetscInt64);
+PETSC_INTERN PetscErrorCode RwAdjointExecuteNext_Private(RwAdjoint, RwRun *, RwAction *);
+PETSC_INTERN PetscErrorCode RwAdjointBeginRun_Private(RwAdjoint, Vec, Vec, PetscInt64 *);
+PETSC_INTERN PetscErrorCode RwAdjointResume_Private(RwAdjoint, RwRun *);
 PETSC_INTERN PetscErrorCode RwAdjointMonitorCall_Private(RwAdjoint, RwAdjointPhase, PetscInt64, Vec);
 PETSC_INTERN PetscErrorCode RwAdjointMonitorBegin_Private(RwAdjoint, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointMonitorSkip_Private(RwAdjoint, PetscInt64);

@@ -139,4 +139,9 @@ static inline const PetscReal *RwModelBlockDirection(RwModel model, PetscInt b)
 #define RW_MODEL_MAX_ACCUMULATORS 16
 PETSC_EXTERN PetscErrorCode RwModelGetAdjointAccumulators(RwModel, PetscInt *, Vec[]);
 
+/* The exact scalar-gradient sums of a reverse sweep, kept and put back by a resumed one (modelkeep.c) */
+PETSC_EXTERN PetscErrorCode RwModelGetScalarGradientStateSize(RwModel, PetscInt *);
+PETSC_EXTERN PetscErrorCode RwModelExportScalarGradient(RwModel, PetscInt64[]);
+PETSC_EXTERN PetscErrorCode RwModelImportScalarGradient(RwModel, const PetscInt64[]);
+
 #endif

@@ -337,6 +337,9 @@ PetscErrorCode RwStoreSetFromOptions(RwStore store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The type's ops are filled in by RwStoreSetType(): before it the store can neither work nor answer for its type */
+#define RwStoreCheckTyped(store) PetscCheck(((PetscObject)(store))->type_name, PetscObjectComm((PetscObject)(store)), PETSC_ERR_ARG_WRONGSTATE, "RwStore has no type: call RwStoreSetType() or RwStoreSetFromOptions() first")
+
 /*@
   RwStoreSetUp - allocates the store's slots or opens its file; called once, later calls do nothing
 
@@ -351,7 +354,7 @@ PetscErrorCode RwStoreSetUp(RwStore store)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   if (store->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(((PetscObject)store)->type_name, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "RwStore has no type: call RwStoreSetType() or RwStoreSetFromOptions() first");
+  RwStoreCheckTyped(store);
   PetscCheck(store->templ, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetTemplate() before RwStoreSetUp()");
   PetscCall(PetscMalloc1(store->slots, &store->step));
   PetscCall(PetscCalloc2(store->nattach, &store->attach, store->slots * store->nattach, &store->slotattach));
@@ -644,6 +647,38 @@ PetscErrorCode RwStoreGetValidSteps(RwStore store, PetscInt64 steps[])
   else
     for (PetscInt64 i = 0; i < store->slots; i++) steps[i] = store->step[i];
   for (PetscInt64 i = 0; i < store->slots; i++) store->step[i] = steps[i];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreIsPersistent - whether the store keeps what it holds beyond the
+  process: a later run that calls RwStoreSetRestart() finds its checkpoints
+  with RwStoreGetValidSteps() and reads them
+
+  Not collective
+
+  Input Parameter:
+. store - the store, of a type
+
+  Output Parameter:
+. persistent - PETSC_TRUE for the hdf5 store, PETSC_FALSE for the memory store
+
+  Level: intermediate
+
+  Notes:
+  The driver keeps the objective's partial sum with each checkpoint of its
+  first forward sweep only in such a store: a killed run resumes from there
+  (-rw_restart), and a checkpoint in RAM is lost with it.
+
+.seealso: RwStoreSetRestart(), RwStoreGetValidSteps(), RwStoreSetAttachment()
+@*/
+PetscErrorCode RwStoreIsPersistent(RwStore store, PetscBool *persistent)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscValidBoolPointer(persistent, 2);
+  RwStoreCheckTyped(store);
+  *persistent = store->ops->validsteps ? PETSC_TRUE : PETSC_FALSE; /* a type answers from its own storage only when it outlives the process */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1025,6 +1060,33 @@ PetscErrorCode RwStorePrefetch(RwStore store, PetscInt64 slot, PetscInt64 k)
   RwStoreCheckSlot(store, slot);
   if (store->step[slot] != k) PetscFunctionReturn(PETSC_SUCCESS);
   PetscTryTypeMethod(store, prefetch, slot, k);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreCanPrefetch - whether the store's type can act on RwStorePrefetch()
+  hints: the driver looks ahead in the schedule for the next read only then
+
+  Not collective
+
+  Input Parameter:
+. store - the store, of a type
+
+  Output Parameter:
+. can - PETSC_TRUE for the hdf5 store (which may still have its prefetch
+        turned off, -rw_store_hdf5_prefetch 0), PETSC_FALSE for the memory store
+
+  Level: advanced
+
+.seealso: RwStorePrefetch()
+@*/
+PetscErrorCode RwStoreCanPrefetch(RwStore store, PetscBool *can)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscValidBoolPointer(can, 2);
+  RwStoreCheckTyped(store);
+  *can = store->ops->prefetch ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

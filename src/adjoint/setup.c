@@ -1,0 +1,345 @@
+/*
+  Options and set-up of the driver: its prefix (which its schedule and stores
+  take), the number of steps (the model's), the options database, the
+  schedule prepared with the bytes of a state, and the stores, which are made
+  at the first solve, when the problem's identity is known, sized to the
+  slots the schedule will hold at most.
+*/
+#include <rewind/private/adjointimpl.h>
+#include <rewind/private/storeimpl.h> /* RwStoreSetTypeFromOption() */
+
+/* The schedule and the stores made later take the driver's prefix; one made already follows it */
+static PetscErrorCode RwAdjointPrefixChildren(RwAdjoint adj)
+{
+  const char *prefix;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
+  if (adj->sched) PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj->sched, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwAdjointSetOptionsPrefix - the prefix of every option of the driver and of
+  the schedule and stores it makes (-<prefix>rw_steps, -<prefix>rw_schedule_type, ...)
+
+  Logically collective; before RwAdjointSetFromOptions()
+
+  Level: intermediate
+
+.seealso: RwAdjointAppendOptionsPrefix(), RwAdjointGetOptionsPrefix()
+@*/
+PetscErrorCode RwAdjointSetOptionsPrefix(RwAdjoint adj, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCheck(!adj->setupcalled, PetscObjectComm((PetscObject)adj), PETSC_ERR_ORDER, "Set the options prefix before RwAdjointSetUp()");
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj, prefix));
+  PetscCall(RwAdjointPrefixChildren(adj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwAdjointAppendOptionsPrefix - appends to the prefix of the driver and its children
+
+  Logically collective; before RwAdjointSetFromOptions()
+
+  Level: intermediate
+
+.seealso: RwAdjointSetOptionsPrefix()
+@*/
+PetscErrorCode RwAdjointAppendOptionsPrefix(RwAdjoint adj, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCheck(!adj->setupcalled, PetscObjectComm((PetscObject)adj), PETSC_ERR_ORDER, "Set the options prefix before RwAdjointSetUp()");
+  PetscCall(PetscObjectAppendOptionsPrefix((PetscObject)adj, prefix));
+  PetscCall(RwAdjointPrefixChildren(adj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwAdjointGetOptionsPrefix - the driver's options prefix (NULL: none)
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwAdjointGetOptionsPrefix(RwAdjoint adj, const char *prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointSetSteps - the number of time steps n of a run: sets the model's
+  (RwModelSetSteps()), which owns the time grid
+
+  Logically collective; before RwAdjointSetUp()
+
+  Options Database Key:
+. -rw_steps <n> - the number of steps
+
+  Level: beginner
+
+.seealso: RwModelSetSteps()
+@*/
+PetscErrorCode RwAdjointSetSteps(RwAdjoint adj, PetscInt64 n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCheck(!adj->setupcalled || n == adj->n, PetscObjectComm((PetscObject)adj), PETSC_ERR_ORDER, "Set the number of steps before RwAdjointSetUp()");
+  PetscCall(RwModelSetSteps(adj->model, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointGetSteps - the number of time steps, the model's
+
+  Not collective
+
+  Level: beginner
+@*/
+PetscErrorCode RwAdjointGetSteps(RwAdjoint adj, PetscInt64 *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCall(RwModelGetSteps(adj->model, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Without a choice, every state is kept in RAM (or, when they do not fit the
+   default budget, revolve in it: RwAdjointDefaultBudget_Private()); says whether a type was chosen */
+static PetscErrorCode RwAdjointDefaultSchedule(RwSchedule sched, PetscBool *chosen)
+{
+  const char *type;
+
+  PetscFunctionBegin;
+  PetscCall(RwScheduleGetType(sched, &type));
+  *chosen = type ? PETSC_TRUE : PETSC_FALSE;
+  if (!type) PetscCall(RwScheduleSetType(sched, RWSCHEDULESTOREALL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The schedule needs the bytes of a state to turn memory budgets into slots */
+static PetscErrorCode RwAdjointPrepareSchedule(RwAdjoint adj)
+{
+  RwSchedule sched;
+  PetscInt64 rankmax, total;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelSetUp(adj->model));
+  PetscCall(RwModelGetSteps(adj->model, &adj->n)); /* the model owns the time grid: a copy, fixed once set up */
+  PetscCall(RwAdjointGetSchedule(adj, &sched));
+  PetscCall(RwModelGetStateBytes(adj->model, &rankmax, &total));
+  PetscCall(RwScheduleSetStateBytes(sched, rankmax, total));
+  PetscCall(RwScheduleSetSteps(sched, adj->n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointSetFromOptions - reads the driver's, the schedule's and the stores' options
+
+  Collective
+
+  Options Database Keys:
++ -rw_steps <n>                     - number of time steps (default 100)
+. -rw_check_finite_interval <k>     - steps between collective checks for NaN/Inf in the states (default 50; the step where one first appeared is reported either way)
+. -rw_store_type <memory,hdf5>      - store of a single-level schedule (default memory)
+. -rw_store_disk_type <hdf5,memory> - store of the disk level of a multilevel schedule (default hdf5)
+. -rw_restart                       - resume the solve a killed run was in (doc/checkpoints.md)
+. -rw_adjoint_keep_interval <k>     - keep the reverse sweep every k steps, so that -rw_restart resumes it (also -rw_adjoint_keep_seconds, -rw_adjoint_keep_file)
+. -rw_adjoint_monitor               - print the progress of each solve (RwAdjointMonitorSet())
+. -rw_adjoint_view [viewer]         - RwAdjointView() at the end of each RwAdjointSolve()
+- -rw_schedule_type ...             - see RwScheduleSetFromOptions()
+
+  Level: beginner
+
+.seealso: RwScheduleSetFromOptions()
+@*/
+PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
+{
+  RwSchedule sched;
+  PetscInt64 n;
+  PetscInt   ci = (PetscInt)adj->checkinterval, nnames = 16;
+  PetscBool  set, chosen, active = PETSC_FALSE;
+  char      *names[16];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscObjectOptionsBegin((PetscObject)adj);
+  PetscCall(RwModelGetSteps(adj->model, &n));
+  PetscCall(RwOptionsInt64("-rw_steps", "Number of time steps", "RwModelSetSteps", n, &n, &set, 1, PETSC_MAX_INT));
+  if (set) PetscCall(RwAdjointSetSteps(adj, n));
+  PetscCall(RwOptionsInt("-rw_check_finite_interval", "Steps between collective checks for NaN/Inf in the states", "RwAdjointSetFromOptions", ci, &ci, NULL, 1, PETSC_MAX_INT));
+  PetscCheck(ci >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_check_finite_interval %" PetscInt_FMT " must be >= 1", ci);
+  adj->checkinterval = ci;
+  PetscCall(PetscOptionsFList("-rw_store_type", "Store of a single-level schedule", "RwStoreSetType", RwStoreList, adj->storetype[0], adj->storetype[0], sizeof(adj->storetype[0]), NULL));
+  PetscCall(PetscOptionsFList("-rw_store_disk_type", "Store of the disk level of a multilevel schedule", "RwStoreSetType", RwStoreList, adj->storetype[1], adj->storetype[1], sizeof(adj->storetype[1]), NULL));
+  PetscCall(PetscOptionsBool("-rw_restart", "Resume the forward sweep from the checkpoints a killed run kept (hdf5 store, same file)", "RwAdjointSolve", adj->restart, &adj->restart, NULL));
+  PetscCall(RwAdjointMonitorSetFromOptions_Private(adj, PetscOptionsObject));
+  PetscCall(RwAdjointStopSetFromOptions_Private(adj, PetscOptionsObject));
+  PetscCall(PetscOptionsBool("-rw_adjoint_measured_costs", "After the first solve, re-plan the schedule with the measured step and disk costs", "RwAdjointGetMeasuredCosts", adj->usemeasured, &adj->usemeasured, NULL));
+  {
+    PetscInt k = (PetscInt)adj->keepinterval;
+    PetscCall(RwOptionsInt("-rw_adjoint_keep_interval", "Reverse steps between keeps of the reverse sweep (lambda, gradient so far), from which -rw_restart resumes it (0: none)", "RwAdjointSolve", k, &k, NULL, 0, PETSC_MAX_INT));
+    adj->keepinterval = k;
+  }
+  PetscCall(PetscOptionsReal("-rw_adjoint_keep_seconds", "Seconds between keeps of the reverse sweep (0: none)", "RwAdjointSolve", adj->keepseconds, &adj->keepseconds, NULL));
+  PetscCheck(adj->keepseconds >= 0, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_adjoint_keep_seconds %g: expected seconds > 0, or 0 for none", (double)adj->keepseconds);
+  PetscCall(PetscOptionsString("-rw_adjoint_keep_file", "File of the reverse-sweep keep (default: the checkpoint file's name with -reverse, or rewind-reverse.h5)", "RwAdjointSolve", adj->keepfile, adj->keepfile, sizeof(adj->keepfile), NULL));
+  {
+    PetscInt k[5] = {(PetscInt)adj->killat, (PetscInt)adj->killreverse, (PetscInt)adj->killaction, (PetscInt)adj->killsolve, (PetscInt)adj->killkeep};
+    PetscCall(RwOptionsInt("-rw_debug_kill_at_step", "Testing: the process kills itself (SIGKILL) when the first forward sweep reaches this step", "RwAdjointSolve", k[0], &k[0], NULL, -1, PETSC_MAX_INT));
+    PetscCall(RwOptionsInt("-rw_debug_kill_at_reverse", "Testing: SIGKILL right after reversing this step (and keeping it, if due)", "RwAdjointSolve", k[1], &k[1], NULL, -1, PETSC_MAX_INT));
+    PetscCall(RwOptionsInt("-rw_debug_kill_at_action", "Testing: SIGKILL before this schedule action (from 0; see rewind-schedule)", "RwAdjointSolve", k[2], &k[2], NULL, -1, PETSC_MAX_INT));
+    PetscCall(RwOptionsInt("-rw_debug_kill_solve", "Testing: the solve, from 0, in which the kills above fire", "RwAdjointSolve", k[3], &k[3], NULL, 0, PETSC_MAX_INT));
+    adj->killat      = k[0];
+    adj->killreverse = k[1];
+    adj->killaction  = k[2];
+    PetscCall(RwOptionsInt("-rw_debug_kill_in_keep", "Testing: SIGKILL half way through writing this keep of the reverse sweep (from 1)", "RwAdjointSolve", k[4], &k[4], NULL, -1, PETSC_MAX_INT));
+    adj->killsolve   = k[3];
+    adj->killkeep    = k[4];
+  }
+  PetscCall(PetscOptionsReal("-rw_checkpoint_ram_fraction", "Without RAM slots or -rw_checkpoint_ram: the fraction of the node's available memory, shared by its ranks, that checkpoints may use", "RwAdjointSetFromOptions", adj->ramfraction, &adj->ramfraction, NULL));
+  PetscCheck(adj->ramfraction > 0 && adj->ramfraction <= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_checkpoint_ram_fraction %g must be in (0, 1]", (double)adj->ramfraction);
+  {
+    char mem[64] = "";
+
+    PetscCall(PetscOptionsString("-rw_checkpoint_node_memory", "The node's memory the default budget is a fraction of (default: MemAvailable of /proc/meminfo), e.g. 192GiB", "RwAdjointSetFromOptions", mem, mem, sizeof(mem), &set));
+    if (set) PetscCall(RwParseBytes(mem, &adj->nodememory));
+  }
+  PetscCall(PetscOptionsStringArray("-rw_adjoint_active", "Parameters whose gradient is wanted (e.g. kappa): the reverse sweep may skip the others, whose gradient is then zero", "RwModelSetActiveParameters", names, &nnames, &active));
+  PetscOptionsEnd();
+  PetscCall(RwAdjointPrepareSchedule(adj)); /* sets the model up */
+  if (active) {
+    PetscCall(RwModelSetActiveParameters(adj->model, nnames, (const char *const *)names));
+    for (PetscInt i = 0; i < nnames; i++) PetscCall(PetscFree(names[i]));
+  }
+  PetscCall(RwAdjointGetSchedule(adj, &sched));
+  PetscCall(RwAdjointDefaultSchedule(sched, &chosen));
+  PetscCall(RwScheduleSetFromOptions(sched));
+  {
+    const char *prefix;
+    PetscBool   given;
+
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)sched, &prefix));
+    PetscCall(PetscOptionsHasName(((PetscObject)sched)->options, prefix, "-rw_schedule_type", &given));
+    PetscCall(RwAdjointDefaultBudget_Private(adj, (PetscBool)(chosen || given)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One store per level the schedule uses, sized to the slots it will hold at
+   most; made at the first solve, when the identity of the problem is known */
+PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint adj)
+{
+  RwScheduleCounts pred;
+  RwModelType      type;
+  PetscReal        dt;
+  PetscInt         nattach;
+
+  PetscFunctionBegin;
+  /* checkpoints keep the objective's partial sum: terms added since the last
+     solve change its size, and the stores are made anew for it */
+  PetscCall(RwObjectiveGetStateSize(adj->obj, &nattach));
+  if (nattach + 1 != adj->nattach) {
+    for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(RwStoreDestroy(&adj->store[l]));
+    PetscCall(PetscFree(adj->attach));
+    adj->nattach = nattach + 1;
+    PetscCall(PetscCalloc1(adj->nattach, &adj->attach));
+  }
+  PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
+  PetscCall(RwModelGetType(adj->model, &type));
+  PetscCall(RwModelGetTimeStep(adj->model, &dt));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    const char *prefix;
+
+    if (adj->store[l] || !pred.max_slots_used[l]) continue;
+    if (!adj->problem) PetscCall(RwAdjointProblemIdentity_Private(adj));
+    PetscCall(RwStoreCreate(PetscObjectComm((PetscObject)adj), &adj->store[l]));
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj->store[l], prefix));
+    PetscCall(RwStoreSetTypeFromOption(adj->store[l], adj->storetype[l], l == RW_LEVEL_DISK ? "-rw_store_disk_type" : "-rw_store_type"));
+    PetscCall(RwStoreSetSlots(adj->store[l], pred.max_slots_used[l]));
+    PetscCall(RwStoreSetTemplate(adj->store[l], adj->W));
+    PetscCall(RwStoreSetInfo(adj->store[l], type, dt));
+    PetscCall(RwStoreSetIdentity(adj->store[l], adj->problem));
+    PetscCall(RwStoreSetSolve(adj->store[l], adj->solve));
+    PetscCall(RwStoreSetAttachmentSize(adj->store[l], adj->nattach));
+    PetscCall(RwStoreSetRestart(adj->store[l], adj->restart));
+    PetscCall(RwStoreSetFromOptions(adj->store[l]));
+    PetscCall(RwStoreSetUp(adj->store[l]));
+  }
+  if (adj->keepinterval || adj->keepseconds > 0) {
+    if (!adj->problem) PetscCall(RwAdjointProblemIdentity_Private(adj));
+    PetscCall(RwAdjointKeepCreate_Private(adj));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwAdjointSetUp - prepares the schedule, the stores and the work vectors; once
+
+  Collective
+
+  Level: intermediate
+
+.seealso: RwAdjointSetFromOptions()
+@*/
+PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
+{
+  RwSchedule sched;
+  PetscBool  chosen;
+  PetscInt   block, nscalars;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  if (adj->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwAdjointPrepareSchedule(adj));
+  PetscCall(RwAdjointGetSchedule(adj, &sched));
+  PetscCall(RwAdjointDefaultSchedule(sched, &chosen));
+  PetscCall(RwAdjointDefaultBudget_Private(adj, chosen));
+  PetscCall(RwScheduleSetUp(sched));
+  PetscCall(RwModelGetIdentity(adj->model, adj->modelid, sizeof(adj->modelid)));
+  PetscCall(RwModelCreateState(adj->model, &adj->W));
+  PetscCall(RwVecDuplicateStaggered(adj->W, &adj->N));
+  PetscCall(RwVecDuplicateStaggered(adj->W, &adj->T));
+  PetscCall(RwModelGetStepBlock(adj->model, &block));
+  if (block > 1) PetscCall(RwVecDuplicateStaggered(adj->W, &adj->X)); /* forward sweeps take pairs of steps */
+  PetscCall(RwVecDuplicateStaggered(adj->W, &adj->lam[0]));
+  PetscCall(RwVecDuplicateStaggered(adj->W, &adj->lam[1]));
+  PetscCall(RwVecDuplicateStaggered(adj->W, &adj->dW));
+  PetscCall(RwVecDuplicateStaggered(adj->W, &adj->dT));
+  PetscCall(RwModelGetNumParameterScalars(adj->model, &nscalars));
+  PetscCall(PetscMalloc1(nscalars + 1, &adj->scalars));
+  adj->setupcalled = PETSC_TRUE;
+  PetscCall(PetscObjectViewFromOptions((PetscObject)adj->obj, NULL, "-rw_objective_view"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Re-plans the schedule with the costs just measured; stores grow if they must */
+PetscErrorCode RwAdjointReplan_Private(RwAdjoint adj)
+{
+  PetscReal        c[4], old[4];
+  RwScheduleCounts pred;
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointGetMeasuredCosts(adj, c));
+  PetscCall(RwScheduleGetCosts(adj->sched, &old[0], &old[1], &old[2], &old[3]));
+  for (int i = 0; i < 4; i++)
+    if (!(c[i] > 0)) c[i] = old[i]; /* a level not used yet keeps its cost */
+  PetscCall(RwScheduleSetCosts(adj->sched, c[0], c[1], c[2], c[3]));
+  PetscCall(RwScheduleSetUp(adj->sched));
+  PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    PetscInt64 slots;
+
+    if (!adj->store[l]) continue;
+    PetscCall(RwStoreGetSlots(adj->store[l], &slots));
+    if (slots < pred.max_slots_used[l]) PetscCall(RwStoreDestroy(&adj->store[l]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
