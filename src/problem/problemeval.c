@@ -109,23 +109,6 @@ static PetscErrorCode SumMembers(RwProblem prob, Vec x, PetscReal *J, Vec G)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* TEMPORARY until RwAdjointGetIdentity() lands: the driver's problem identity without its schedule */
-static PetscErrorCode DriverIdentity(RwProblem prob, char id[], size_t len)
-{
-  RwModel     model = prob->gmodel;
-  RwModelType type;
-  PetscInt    M[3], nterms;
-  char        mid[512];
-
-  PetscFunctionBegin;
-  PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(RwModelGetType(model, &type));
-  PetscCall(RwModelGetIdentity(model, mid, sizeof(mid)));
-  PetscCall(RwObjectiveGetNumTerms(prob->gobj, &nterms));
-  PetscCall(PetscSNPrintf(id, len, "version %s; model %s (%s); grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "; dt %.17g; steps %" PetscInt64_FMT "; objective terms %" PetscInt_FMT, RW_VERSION_STRING, type, mid, M[0], M[1], M[2], (double)model->dt, model->n, nterms));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The identity items of the problem (the journal's): the driver's, the data's, the unknown's, the optimiser's, the caller's */
 PetscErrorCode RwProblemDescribe_Private(RwProblem prob, char id[], size_t len)
 {
@@ -134,7 +117,7 @@ PetscErrorCode RwProblemDescribe_Private(RwProblem prob, char id[], size_t len)
   char     regs[256] = "none";
 
   PetscFunctionBegin;
-  PetscCall(DriverIdentity(prob, id, len));
+  PetscCall(RwAdjointGetIdentity(prob->gadj, id, len));
   PetscCall(PetscStrlen(id, &n));
   PetscCall(PetscSNPrintf(id + n, len - n, "; members %" PetscInt_FMT, prob->nmembers));
   if (prob->obs) {
