@@ -109,6 +109,34 @@ static PetscErrorCode SumMembers(RwProblem prob, Vec x, PetscReal *J, Vec G)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The base parameters: every field in natural order, the scalars, u0: the same on any number of ranks */
+static PetscErrorCode BaseChecksum(RwProblem prob, uint64_t *h)
+{
+  PetscInt   nf, ns;
+  PetscReal *v;
+  uint64_t   s;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetParameterInfo(prob->model, &nf, NULL, NULL));
+  PetscCall(RwModelGetNumParameterScalars(prob->model, &ns));
+  *h = RwSplitMix64((uint64_t)nf);
+  for (PetscInt f = 0; f < nf; f++) {
+    Vec field;
+
+    PetscCall(RwModelGetParameterField(prob->model, prob->m, f, &field));
+    PetscCall(RwVecChecksum(field, &s));
+    PetscCall(RwModelRestoreParameterField(prob->model, prob->m, f, &field));
+    *h = RwSplitMix64(*h ^ s);
+  }
+  PetscCall(PetscMalloc1(ns + 1, &v));
+  PetscCall(RwModelGetParameterScalars(prob->model, prob->m, v)); /* one broadcast */
+  *h = RwHashBytes(*h, v, sizeof(PetscReal) * (size_t)ns);
+  PetscCall(PetscFree(v));
+  PetscCall(RwVecChecksum(prob->u0, &s));
+  *h = RwSplitMix64(*h ^ s);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The identity items of the problem (the journal's): the driver's, the data's, the unknown's, the optimiser's, the caller's */
 PetscErrorCode RwProblemDescribe_Private(RwProblem prob, char id[], size_t len)
 {
@@ -125,20 +153,7 @@ PetscErrorCode RwProblemDescribe_Private(RwProblem prob, char id[], size_t len)
     PetscCall(PetscStrlen(id, &n));
     PetscCall(PetscSNPrintf(id + n, len - n, "; observations %016llx", (unsigned long long)h));
   }
-  PetscCall(RwVecChecksum(prob->m, &h));
-  {
-    uint64_t s;
-    PetscInt ns;
-    PetscReal *v;
-
-    PetscCall(RwModelGetNumParameterScalars(prob->model, &ns));
-    PetscCall(PetscMalloc1(ns + 1, &v));
-    PetscCall(RwModelGetParameterScalars(prob->model, prob->m, v));
-    h = RwHashBytes(h, v, sizeof(PetscReal) * (size_t)ns);
-    PetscCall(PetscFree(v));
-    PetscCall(RwVecChecksum(prob->u0, &s));
-    h = RwSplitMix64(h ^ s);
-  }
+  PetscCall(BaseChecksum(prob, &h));
   for (PetscInt i = 0; i < prob->nreg; i++) {
     PetscCall(PetscStrlen(regs, &n));
     PetscCall(PetscSNPrintf(i ? regs + n : regs, i ? sizeof(regs) - n : sizeof(regs), "%s%s(%s),alpha=%.17g,eps=%.17g", i ? "+" : "", RwRegTypes[prob->reg[i].type], prob->reg[i].name[0] ? prob->reg[i].name : prob->unknown, (double)prob->reg[i].alpha, (double)prob->reg[i].eps));
@@ -155,13 +170,14 @@ PetscErrorCode RwProblemDescribe_Private(RwProblem prob, char id[], size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The optimiser that asks, as the journal describes it: its type and bounds */
+/* The optimiser that asks, as the journal describes it: its type and bounds (their extremes, to read, and a checksum) */
 static PetscErrorCode DescribeTao(RwProblem prob, char id[], size_t len)
 {
-  TaoType  type;
-  Vec      lb, ub;
-  uint64_t h = 0, s = 0;
-  size_t   n;
+  TaoType   type;
+  Vec       lb, ub;
+  uint64_t  h = 0, s = 0;
+  PetscReal lo = PETSC_NINFINITY, hi = PETSC_INFINITY;
+  size_t    n;
 
   PetscFunctionBegin;
   if (!prob->tao) PetscFunctionReturn(PETSC_SUCCESS);
@@ -169,8 +185,10 @@ static PetscErrorCode DescribeTao(RwProblem prob, char id[], size_t len)
   PetscCall(TaoGetVariableBounds(prob->tao, &lb, &ub));
   if (lb) PetscCall(RwJournalChecksum(prob->journal, lb, &h));
   if (ub) PetscCall(RwJournalChecksum(prob->journal, ub, &s));
+  if (lb) PetscCall(VecMin(lb, NULL, &lo));
+  if (ub) PetscCall(VecMax(ub, NULL, &hi));
   PetscCall(PetscStrlen(id, &n));
-  PetscCall(PetscSNPrintf(id + n, len - n, "; tao_type %s; bounds %016llx", type ? type : "default", (unsigned long long)RwSplitMix64(h ^ RwSplitMix64(s))));
+  PetscCall(PetscSNPrintf(id + n, len - n, "; tao_type %s; bounds [%.17g,%.17g]/%016llx", type ? type : "default", (double)lo, (double)hi, (unsigned long long)RwSplitMix64(h ^ RwSplitMix64(s))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

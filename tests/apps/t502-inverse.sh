@@ -73,7 +73,7 @@ bad() { # bad NAME EXPECTED PYTHON-EDIT: copy the example, edit it, expect the e
 }
 bad no-times "has no dataset /times" "del f['times']"
 bad data-shape "Dataset /experiment_1/data in .* has shape 30 x 99, expected 30 x 100" "d = f['experiment_1/data'][:, :99]; del f['experiment_1/data']; f['experiment_1/data'] = d"
-bad sensor-outside "sensor 7 has coordinate 1.5 in direction y, outside the unit box" "f['sensors'][7, 1] = 1.5"
+bad sensor-outside "sensor 7 has coordinate 1.5 in direction y, outside the grid's domain \[0, 1\]" "f['sensors'][7, 1] = 1.5"
 bad nan-data "Dataset /experiment_0/data in .* holds a non-finite value" "f['experiment_0/data'][3, 4] = numpy.nan"
 bad source-grid "Dataset /experiment_0/source in .* has shape 16 x 16, expected 32 x 32" "del f['experiment_0/source']; f['experiment_0/source'] = numpy.zeros((16, 16))"
 bad no-sigma "Group /experiment_1 in .* needs an attribute sigma > 0" "del f['experiment_1'].attrs['sigma']"

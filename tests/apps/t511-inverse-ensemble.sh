@@ -41,9 +41,9 @@ for resume in 2 1; do
   name=kill$resume
   if run 2 $small -rw_ensemble_groups 2 -rw_debug_kill_at_evaluation 3 -rw_output "$tmp/$name" > "$tmp/$name-killed.txt" 2>&1; then fail "$name: the run was not killed"; fi
   n=$(ls "$tmp/$name.state" | grep -c '^eval-.*\.rec$' || true)
-  test "$n" = 16 || fail "$name: $n journal records after evaluation 3, expected 16"
+  test "$n" = 4 || fail "$name: $n journal records after evaluation 3, expected 4 (one an evaluation)"
   run 2 $small -rw_ensemble_groups $resume -rw_output "$tmp/$name" -rw_restart > "$tmp/$name.txt" 2> "$tmp/$name.err" || { cat "$tmp/$name.err"; fail "$name: the resumed run failed"; }
-  grep -q 'used 16 journal records; the journal ends here; solving from evaluation 4, experiment 0' "$tmp/$name.err" || { cat "$tmp/$name.err"; fail "$name: did not replay evaluations 0-3"; }
+  grep -q 'used 4 journal records; the journal ends here; solving from evaluation 4, member 0' "$tmp/$name.err" || { cat "$tmp/$name.err"; fail "$name: did not replay evaluations 0-3"; }
   test ! -e "$tmp/$name.state" || fail "$name: the completed resumed run left its journal"
   lines "$tmp/$name.txt" > "$tmp/$name.lines"
   same "$tmp/g1n2" "$tmp/$name" "killed in 2 groups, resumed in $resume"

@@ -192,7 +192,13 @@ PetscErrorCode RwSensorsCheckDomain(RwModel model, const char what[], PetscInt n
     for (PetscInt d = 0; d < dim; d++) {
       PetscReal x = coords[s * dim + d], lo = st ? st->origin[d] : 0, hi = st ? st->origin[d] + st->length[d] : 1;
 
-      PetscCheck(x >= lo && x <= hi, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "%s%s%s %" PetscInt_FMT " has coordinate %g in direction %c, outside the grid's domain [%g, %g]", what ? what : "", what ? ": s" : "S", "ensor", s, (double)x, "xyz"[d], (double)lo, (double)hi);
+      if (!(x >= lo && x <= hi)) {
+        char msg[PETSC_MAX_PATH_LEN + 256];
+
+        /* C's %g: PETSc's prints 1 as "1." */
+        snprintf(msg, sizeof(msg), "%s%sensor %lld has coordinate %g in direction %c, outside the grid's domain [%g, %g]", what ? what : "", what ? ": s" : "S", (long long)s, (double)x, "xyz"[d], (double)lo, (double)hi);
+        SETERRQ(PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "%s", msg);
+      }
     }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
