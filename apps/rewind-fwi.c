@@ -24,16 +24,17 @@ static char help[] = "rewind-fwi: full-waveform inversion of the acoustic wave m
                      "  -rw_fwi_smooth r             the embedded start: the truth smoothed over r m (default 150)\n"
                      "  -rw_fwi_cmin, -rw_fwi_cmax   bounds on the velocity (km/s, default 1.4, 4)\n"
                      "  -rw_fwi_water c              top levels whose starting velocity is c everywhere are held (default 1.5)\n"
-                     "  -rw_fwi_shot_groups G        shot groups (default: RwEnsemble's choice, gcd(ranks, shots))\n"
+                     "  -rw_ensemble_groups G        shot groups (default gcd(ranks, shots); -rw_fwi_shot_groups is deprecated)\n"
                      "  -rw_obs_write obs.h5         write the observations (HDF5, with c_true and c_start) and\n"
                      "                               obs-shot<i>.sgy, obs-start.sgy, obs-true.sgy\n"
                      "  -rw_output prefix            write prefix.h5 / prefix.xmf (c_true, c_start, c_recovered,\n"
                      "                               gradient of the first iteration, history) and prefix-gather.h5\n"
                      "  -rw_output_png               with -rw_output: also draw prefix-models.png, prefix-gather.png and\n"
                      "                               prefix-history.png (jobs/plot_fwi.py, by the Python configure found)\n"
-                     "  -rw_restart                  resume a killed run from its journal of evaluations, bit for bit (doc/wave.md)\n"
-                     "  -rw_fwi_state dir            that journal (default prefix.state with -rw_output; none without either);\n"
-                     "                               -rw_fwi_state_keep keeps it after the run, -rw_fwi_state_overwrite discards one\n"
+                     "  -rw_restart                  resume a killed run from its journal of evaluations, bit for bit (doc/problem.md)\n"
+                     "  -rw_journal dir              that journal (default prefix.state with -rw_output; none without either);\n"
+                     "                               -rw_journal_keep keeps it after the run, -rw_journal_overwrite discards one\n"
+                     "  -rw_history_view ascii|hdf5:file   the history of the iterations (band = solve, J, |g|, seconds, error)\n"
                      "Wave options (-rw_wave_space_order, -rw_wave_nbl (default 20; 3D 10), -rw_wave_f0, -rw_dt) and\n"
                      "checkpointing (-rw_schedule_type, -rw_store_type hdf5: a file per group) apply to every shot;\n"
                      "-rw_checkpoint_ram B alone: every state if they fit in B bytes a rank, else the multilevel schedule\n"
@@ -65,23 +66,19 @@ static PetscErrorCode ReadGrid(Fwi *f, PetscOptionItems *PetscOptionsObject)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  A RAM budget (-rw_checkpoint_ram) alone: hdf5 beyond it, with as many disk
-  slots as needed, so that a budget too small for every state still runs; the
-  driver then keeps every state if they fit and otherwise plans the
-  multilevel schedule in that RAM (RwAdjointDefaultBudget_Private).  Each shot
-  group writes its own file (FwiSetUpGroups).
-*/
-static PetscErrorCode BudgetDefault(void)
+/* The wave model's grid options contradict the app's grid (-rw_fwi_grid, -rw_fwi_spacing, ...): refused by name */
+static PetscErrorCode RefuseModelGrid(void)
 {
-  PetscBool ram, type, disk, budget;
+  const char *const wave[6] = {"-da_grid_x", "-da_grid_y", "-da_grid_z", "-rw_wave_spacing", "-rw_wave_dim", "-rw_wave_origin"};
+  const char *const mine[6] = {"-rw_fwi_grid", "-rw_fwi_grid", "-rw_fwi_grid", "-rw_fwi_spacing", "-rw_fwi_dim", "-rw_fwi_origin"};
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_checkpoint_ram", &ram));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_schedule_type", &type));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_schedule_disk_slots", &disk));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_checkpoint_disk", &budget));
-  if (ram && !type && !disk && !budget) PetscCall(PetscOptionsSetValue(NULL, "-rw_schedule_disk_slots", "inf"));
+  for (int i = 0; i < 6; i++) {
+    PetscBool set;
+
+    PetscCall(PetscOptionsHasName(NULL, NULL, wave[i], &set));
+    PetscCheck(!set, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "%s: rewind-fwi lays out the wave model's grid itself (the physical points plus -rw_wave_nbl a side): give %s instead", wave[i], mine[i]);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -116,7 +113,10 @@ static PetscErrorCode ReadOptions(Fwi *f)
   PetscCall(PetscOptionsReal("-rw_fwi_cmin", "Lower bound on the velocity", NULL, f->cmin, &f->cmin, NULL));
   PetscCall(PetscOptionsReal("-rw_fwi_cmax", "Upper bound on the velocity", NULL, f->cmax, &f->cmax, NULL));
   PetscCall(PetscOptionsReal("-rw_fwi_water", "Held top levels: the starting velocity is this everywhere", NULL, f->water, &f->water, NULL));
-  PetscCall(PetscOptionsInt("-rw_fwi_shot_groups", "Shot groups (0: gcd of ranks and shots)", NULL, f->groups, &f->groups, NULL));
+  PetscCall(PetscOptionsDeprecated("-rw_fwi_shot_groups", "-rw_ensemble_groups", "0.2", "shots are the problem's members"));
+  PetscCall(PetscOptionsDeprecated("-rw_fwi_state", "-rw_journal", "0.2", NULL));
+  PetscCall(PetscOptionsDeprecated("-rw_fwi_state_keep", "-rw_journal_keep", "0.2", NULL));
+  PetscCall(PetscOptionsDeprecated("-rw_fwi_state_overwrite", "-rw_journal_overwrite", "0.2", NULL));
   PetscCall(PetscOptionsString("-rw_obs_write", "Write the observations to this HDF5 file (and SEG-Y)", NULL, f->obswrite, f->obswrite, sizeof(f->obswrite), NULL));
   PetscCall(PetscOptionsString("-rw_output", "Prefix of the HDF5/XDMF outputs", NULL, f->output, f->output, sizeof(f->output), NULL));
   PetscCall(PetscOptionsBool("-rw_output_png", "With -rw_output: also draw the pictures (jobs/plot_fwi.py, by the Python configure found)", NULL, f->png, &f->png, NULL));
@@ -124,7 +124,7 @@ static PetscErrorCode ReadOptions(Fwi *f)
   PetscCall(PetscOptionsReal("-rw_dt", "Time step (ms); with -rw_fwi_obs, it must be the files' sample interval", NULL, f->sv.dt, &f->sv.dt, &f->dtset));
   PetscCall(PetscOptionsInt("-rw_wave_nbl", "Absorbing points at each end of each direction (default 20; 3D 10)", NULL, f->nbl, &f->nbl, &f->nblset));
   PetscOptionsEnd();
-  PetscCall(BudgetDefault());
+  PetscCall(RefuseModelGrid());
   PetscCheck(f->nshots >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_fwi_shots %" PetscInt_FMT ": expected at least one shot", f->nshots);
   PetscCheck(f->cmin > 0 && f->cmax > f->cmin, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_fwi_cmin %g -rw_fwi_cmax %g: expected 0 < cmin < cmax", (double)f->cmin, (double)f->cmax);
   PetscCheck(!f->dtset || f->sv.dt > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_dt %g: expected a positive time step", (double)f->sv.dt);
@@ -160,9 +160,7 @@ static PetscErrorCode SetUpProblem(Fwi *f)
   f->hastrue = (PetscBool)(f->truth[0] || !f->nobs);
   if (!f->nobs) PetscCall(FwiEmbeddedSurvey(f));
   PetscCall(FwiTimeGrid(f));
-  PetscCall(FwiCreateModel(f, PETSC_COMM_WORLD, &f->model));
-  PetscCall(FwiCheckSurvey(f));
-  PetscCall(FwiSetUpFields(f));
+  PetscCall(FwiSetUpProblem(f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -177,9 +175,7 @@ int main(int argc, char **argv)
   PetscCall(PetscTime(&f.t0));
   PetscCall(ReadOptions(&f));
   PetscCall(SetUpProblem(&f));
-  PetscCall(FwiSetUpGroups(&f));
   if (!f.nobs) { /* the embedded data: the true model's traces plus noise (the same on every rank) */
-    PetscCall(PetscCalloc1(f.sv.ntotal * f.sv.nt, &f.sv.data));
     PetscCall(FwiRecordAll(&f, f.mtrue, f.sv.data));
     PetscCall(FwiAddNoise(&f));
   }

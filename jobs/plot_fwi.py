@@ -98,12 +98,17 @@ def plot_gather(prefix, out):
 
 
 def plot_history(prefix, out):
+    # the library's history (RwProblemHistoryView): a dataset a column; a band is a solve
     with h5py.File(prefix + ".h5", "r") as f:
-        history = f["history"][()]
+        h = {k: f["history"][k][()] for k in ("solve", "J", "error")}
+    first = {}
+    for s, J in zip(h["solve"], h["J"]):
+        first.setdefault(s, J)
+    relative = [J / first[s] for s, J in zip(h["solve"], h["J"])]
     fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(history[:, 2], "o-", label="relative misfit J / J(band start)")
-    if (history[:, 3] >= 0).all():
-        ax.plot(history[:, 3], "s-", label="model error ||c - c_true|| / ||c_true||")
+    ax.plot(relative, "o-", label="relative misfit J / J(band start)")
+    if (h["error"] >= 0).all():
+        ax.plot(h["error"], "s-", label="model error ||c - c_true|| / ||c_true||")
     ax.set_xlabel("iteration (all bands)")
     ax.set_ylabel("ratio")
     ax.legend()

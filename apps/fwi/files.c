@@ -207,9 +207,9 @@ PetscErrorCode FwiFirstPoint(Fwi *f, const FwiVelocity *v, PetscReal o[3])
 
 /*
   FwiSetOrigin - the physical region's first point o (dim values) from
-  "from" (-rw_fwi_origin or a model file): the first sets it (the wave
-  model's -rw_wave_origin, which every model of the app reads), the others
-  must agree within tol m (SEG-Y: centimetres) or stop naming both
+  "from" (-rw_fwi_origin or a model file): the first sets it (every model
+  of the app gets it, FwiModelDefaults()), the others must agree within
+  tol m (SEG-Y: centimetres) or stop naming both
 */
 PetscErrorCode FwiSetOrigin(Fwi *f, const char from[], const PetscReal o[], PetscReal tol)
 {
@@ -217,10 +217,8 @@ PetscErrorCode FwiSetOrigin(Fwi *f, const char from[], const PetscReal o[], Pets
   char           v[128], w[128];
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(v, sizeof(v), dim > 2 ? "%.17g,%.17g,%.17g" : "%.17g,%.17g", (double)o[0], (double)o[1], (double)(dim > 2 ? o[2] : 0)));
   if (!f->originset) {
     for (PetscInt d = 0; d < dim; d++) f->origin[d] = o[d];
-    PetscCall(PetscOptionsSetValue(NULL, "-rw_wave_origin", v));
     PetscCall(PetscStrncpy(f->originfrom, from, sizeof(f->originfrom)));
     f->originset = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -5,7 +5,8 @@
     problem.c    the embedded problem: true and starting models, the survey, noisy data
     files.c      observations (HDF5 schema, SEG-Y shot gathers) and models (HDF5, SEG-Y) from files
     grid.c       the models on the whole grid, the time step, the held region, model error
-    inversion.c  shot groups, J and dJ/dm in shot order, frequency bands, TAO, the journal
+    inversion.c  the problem (RwProblem: the shots as members, summed on groups of ranks
+                 in shot order, the journal, the history), frequency bands, TAO
     output.c     HDF5 + XDMF, the gather, the observation files
 */
 #ifndef REWIND_FWI_H
@@ -14,7 +15,6 @@
 #include <rewind.h>
 #include <petscdmda.h>
 #include <petsctao.h>
-#include "../common/journal.h"
 
 #define FWI_MAX_FILES 256
 
@@ -36,7 +36,7 @@ typedef struct {
 
 typedef struct {
   /* options */
-  PetscInt  dim, n[3], nbl, nshots, iterations, nbands, groups, nobs;
+  PetscInt  dim, n[3], nbl, nshots, iterations, nbands, nobs;
   PetscBool gridset, spacingset, shotsset, dtset, nblset, originset;
   PetscBool png; /* -rw_output_png */
   char      originfrom[PETSC_MAX_PATH_LEN + 32]; /* who set the origin: -rw_fwi_origin or a model file */
@@ -49,22 +49,12 @@ typedef struct {
   PetscBool   hastrue;
   PetscReal  *dband, *wavelet;
   PetscInt    band;
-  /* the parent model (layout, outputs) and this group's */
-  RwModel     model, gmodel;
-  RwObjective obj;
-  RwAdjoint   adj;
-  RwEnsemble  e;
-  RwAppJournal journal; /* the evaluation journal (-rw_fwi_state, -rw_restart) */
-  PetscInt    ngroups;
-  Vec        *W;        /* a round's shot gradients on the parent grid, one a group (RwAppJournalRound()) */
-  Vec         ctrue, cstart, mtrue, x, mg, u0, gg, gu0, gi, G, lo, hi, mask, grad0;
-  /* history */
-  PetscInt       it, nhist;
-  PetscReal      J0, hist[4 * 1024];
+  RwProblem      prob;  /* the shots' evaluation, journal and history (RwProblem) */
+  RwObservations shots; /* the survey as the problem's members */
+  RwModel        model; /* the problem's parent model: layout, outputs */
+  Vec            ctrue, cstart, mtrue, x, G, lo, hi, mask;
+  PetscReal      J0;    /* the band's first J */
   PetscLogDouble t0;
-  PetscInt64     fsteps, gradients; /* forward steps and shot gradients computed */
-  PetscInt64     replayed;          /* shot gradients taken from the journal (-rw_restart) */
-  PetscMPIInt    subrank;
 } Fwi;
 
 /* problem.c */
@@ -80,12 +70,13 @@ PetscErrorCode FwiCheckSurvey(Fwi *);
 PetscErrorCode FwiFirstPoint(Fwi *, const FwiVelocity *, PetscReal[3]);
 PetscErrorCode FwiSetOrigin(Fwi *, const char[], const PetscReal[], PetscReal);
 /* grid.c */
+PetscErrorCode FwiModelDefaults(RwModel, void *);
 PetscErrorCode FwiCreateModel(Fwi *, MPI_Comm, RwModel *);
 PetscErrorCode FwiTimeGrid(Fwi *);
 PetscErrorCode FwiSetUpFields(Fwi *);
 PetscErrorCode FwiModelError(Fwi *, Vec, PetscReal *);
 /* inversion.c */
-PetscErrorCode FwiSetUpGroups(Fwi *);
+PetscErrorCode FwiSetUpProblem(Fwi *);
 PetscErrorCode FwiRecordAll(Fwi *, Vec, PetscReal *);
 PetscErrorCode FwiInvert(Fwi *);
 PetscErrorCode FwiDestroy(Fwi *);

@@ -5,31 +5,38 @@
 */
 #include "fwi.h"
 
-static PetscErrorCode SetOption(const char name[], const char fmt[], double v)
+/*
+  FwiModelDefaults - the app's grid on a wave model, by calls before its
+  options are read: the physical points plus -rw_wave_nbl absorbing points a
+  side, the spacing, the dimension, the origin a file or -rw_fwi_origin
+  gave, dt and the steps (ReadOptions() refuses the wave model's own grid
+  options, which would contradict them)
+*/
+PetscErrorCode FwiModelDefaults(RwModel model, void *ctx)
 {
-  char value[64];
+  Fwi     *f    = (Fwi *)ctx;
+  PetscInt M[3] = {0, 0, 0};
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(value, sizeof(value), fmt, v));
-  PetscCall(PetscOptionsSetValue(NULL, name, value));
+  for (PetscInt d = 0; d < f->dim; d++) M[d] = f->n[d] + 2 * f->nbl;
+  PetscCall(RwModelWaveSetDimension(model, f->dim));
+  PetscCall(RwModelSetGridSizes(model, M));
+  PetscCall(RwModelWaveSetAbsorbingLayer(model, f->nbl));
+  PetscCall(RwModelWaveSetSpacing(model, 1, &f->h));
+  if (f->originset) PetscCall(RwModelWaveSetOrigin(model, f->dim, f->origin));
+  if (f->sv.dt > 0) PetscCall(RwModelSetTimeStep(model, f->sv.dt));
+  PetscCall(RwModelSetSteps(model, f->sv.nt > 1 ? f->sv.nt - 1 : 1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* FwiCreateModel - a wave model on comm with the app's grid, dt and steps */
+/* FwiCreateModel - a wave model on comm with the app's grid, dt and steps (the problem makes its own the same way) */
 PetscErrorCode FwiCreateModel(Fwi *f, MPI_Comm comm, RwModel *model)
 {
-  const char *grid[3] = {"-da_grid_x", "-da_grid_y", "-da_grid_z"};
-
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < f->dim; d++) PetscCall(SetOption(grid[d], "%.0f", (double)(f->n[d] + 2 * f->nbl)));
-  PetscCall(SetOption("-rw_wave_nbl", "%.0f", (double)f->nbl));
-  PetscCall(SetOption("-rw_wave_spacing", "%.17g", (double)f->h));
-  PetscCall(SetOption("-rw_wave_dim", "%.0f", (double)f->dim));
   PetscCall(RwModelCreate(comm, model));
   PetscCall(RwModelSetType(*model, RWMODELWAVE));
+  PetscCall(FwiModelDefaults(*model, f));
   PetscCall(RwModelSetFromOptions(*model));
-  if (f->sv.dt > 0) PetscCall(RwModelSetTimeStep(*model, f->sv.dt));
-  PetscCall(RwModelSetSteps(*model, f->sv.nt > 1 ? f->sv.nt - 1 : 1));
   PetscCall(RwModelSetUp(*model));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,55 +1,103 @@
 /*
-  rewind-fwi's inversion: the shot groups (RwEnsemble), each with one wave
-  model, objective and driver on its ranks whose source, receivers and data
-  change per shot; J and dJ/dm summed in shot order (the same bits for any
-  number of groups and ranks); frequency bands; TAO BLMVM on m with bounds.
+  rewind-fwi's inversion: the survey's shots are the members of a problem
+  (RwProblem: each group of ranks solves its shots with one wave model,
+  objective and driver whose source and receivers change per shot; J and
+  dJ/dm summed in shot order, the same bits for any number of groups and
+  ranks; the journal that makes a killed run resumable; the history);
+  frequency bands; TAO BLMVM on m with bounds and the held region.
 */
 #include "fwi.h"
 
-/* FwiSetUpGroups - the groups, each with its model, receivers and driver; hdf5 checkpoints in files of the group's own */
-PetscErrorCode FwiSetUpGroups(Fwi *f)
+/*
+  A RAM budget (-rw_checkpoint_ram) alone: hdf5 beyond it, with as many disk
+  slots as needed, so that a budget too small for every state still runs; the
+  driver then keeps every state if they fit and otherwise plans the
+  multilevel schedule in that RAM (RwAdjointDefaultBudget_Private).  Each shot
+  group writes its own file.
+*/
+static PetscErrorCode AdjointDefaults(RwAdjoint adj, void *ctx)
 {
-  MPI_Comm sub;
-  PetscInt group;
-  DM       gfda, fda;
+  PetscBool  ram, type, disk, budget;
+  RwSchedule sched;
 
   PetscFunctionBegin;
-  PetscCall(RwEnsembleCreate(PETSC_COMM_WORLD, &f->e));
-  PetscCall(RwEnsembleSetSize(f->e, f->sv.nshots));
-  PetscCall(RwEnsembleSetGroups(f->e, f->groups));
-  PetscCall(RwEnsembleSetFromOptions(f->e));
-  PetscCall(RwEnsembleSetUp(f->e));
-  PetscCall(RwEnsembleGetSubComm(f->e, &sub));
-  PetscCall(RwEnsembleGetGroup(f->e, &group, NULL));
-  PetscCallMPI(MPI_Comm_rank(sub, &f->subrank));
-  PetscCall(FwiCreateModel(f, sub, &f->gmodel));
-  PetscCall(RwModelGetFieldDM(f->gmodel, &gfda));
-  PetscCall(RwModelGetFieldDM(f->model, &fda));
-  PetscCall(RwEnsembleSetDM(f->e, gfda, fda));
-  PetscCall(RwModelCreateParameters(f->gmodel, &f->mg));
-  PetscCall(VecDuplicate(f->mg, &f->gg));
-  PetscCall(RwModelCreateState(f->gmodel, &f->u0));
-  PetscCall(VecDuplicate(f->u0, &f->gu0));
-  PetscCall(DMCreateGlobalVector(gfda, &f->gi));
-  PetscCall(RwObjectiveCreate(f->gmodel, &f->obj));
-  PetscCall(RwObjectiveAddWaveReceivers(f->obj, f->sv.nrec[0], f->sv.rec, NULL));
-  /* this process's options only: group g's driver writes the files of member g */
-  PetscCall(RwEnsembleSetMemberFileOptions(f->e, group, NULL));
-  PetscCall(RwAdjointCreate(f->gmodel, f->obj, &f->adj));
-  PetscCall(RwAdjointSetFromOptions(f->adj));
-  PetscCall(RwAdjointSetUp(f->adj));
-  PetscCall(PetscMalloc2(f->sv.ntotal * f->sv.nt, &f->dband, f->sv.nt, &f->wavelet));
-  PetscCall(RwEnsembleGetGroup(f->e, NULL, &f->ngroups));
-  PetscCall(VecDuplicateVecs(f->x, f->ngroups, &f->W));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_checkpoint_ram", &ram));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_schedule_type", &type));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_schedule_disk_slots", &disk));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_checkpoint_disk", &budget));
+  if (!ram || type || disk || budget) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwAdjointGetSchedule(adj, &sched));
+  PetscCall(RwScheduleSetSlots(sched, RW_LEVEL_DISK, RW_SLOTS_UNLIMITED));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Shot i on this group: its source and its receivers with data d (the survey's layout) */
-static PetscErrorCode SetShot(Fwi *f, PetscInt i, const PetscReal *d)
+/* The survey as the problem's members: per shot its source, its receivers, their data (zeros until known) at every step */
+static PetscErrorCode SurveyObservations(Fwi *f)
+{
+  const PetscInt nt = f->sv.nt;
+  PetscInt64    *steps;
+  Vec            u0;
+
+  PetscFunctionBegin;
+  PetscCall(RwObservationsCreate(PETSC_COMM_WORLD, &f->shots));
+  PetscCall(RwObservationsSetModel(f->shots, f->model));
+  PetscCall(RwObservationsSetNumMembers(f->shots, f->sv.nshots));
+  PetscCall(PetscMalloc1(nt, &steps));
+  for (PetscInt k = 0; k < nt; k++) steps[k] = k;
+  PetscCall(RwObservationsSetSteps(f->shots, nt, steps));
+  PetscCall(PetscFree(steps));
+  if (!f->sv.data) PetscCall(PetscCalloc1(f->sv.ntotal * nt, &f->sv.data));
+  for (PetscInt s = 0; s < f->sv.nshots; s++) {
+    PetscCall(RwObservationsSetSources(f->shots, s, 1, f->sv.src + s * f->dim));
+    PetscCall(RwObservationsSetSensors(f->shots, s, f->sv.nrec[s], f->sv.rec + f->sv.off[s] * f->dim));
+    PetscCall(RwObservationsSetData(f->shots, s, f->sv.data + f->sv.off[s] * nt, 1.0));
+  }
+  PetscCall(RwModelCreateState(f->model, &u0)); /* from rest */
+  PetscCall(VecSet(u0, 0));
+  PetscCall(RwObservationsSetKnown(f->shots, RW_OBS_ALL_MEMBERS, "u0", u0));
+  PetscCall(VecDestroy(&u0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* FwiModelError as the history's column "error" (-1 without a truth) */
+static PetscErrorCode ErrorColumn(RwProblem prob, Vec x, PetscReal *err, void *ctx)
 {
   PetscFunctionBegin;
-  PetscCall(RwModelWaveSetSources(f->gmodel, 1, f->sv.src + i * f->dim));
-  PetscCall(RwObjectiveSetWaveReceivers(f->obj, f->sv.nrec[i], f->sv.rec + f->sv.off[i] * f->dim, d + f->sv.off[i] * f->sv.nt));
+  PetscCall(FwiModelError((Fwi *)ctx, x, err));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  FwiSetUpProblem - the problem on the app's grid: the parent model (the
+  fields, the held region and the checks of the survey live on it), the
+  shots as members, the unknown m, the journal (with -rw_output, in
+  prefix.state), shot groups by default gcd(ranks, shots)
+*/
+PetscErrorCode FwiSetUpProblem(Fwi *f)
+{
+  RwEnsemble e;
+  char       journal[PETSC_MAX_PATH_LEN + 8] = "";
+
+  PetscFunctionBegin;
+  PetscCall(RwProblemCreate(PETSC_COMM_WORLD, &f->prob));
+  PetscCall(RwProblemSetModelType(f->prob, RWMODELWAVE));
+  PetscCall(RwProblemSetModelDefaults(f->prob, FwiModelDefaults, f));
+  PetscCall(RwProblemSetAdjointDefaults(f->prob, AdjointDefaults, f));
+  PetscCall(RwProblemSetUnknown(f->prob, "m"));
+  PetscCall(RwProblemGetEnsemble(f->prob, &e));
+  PetscCall(RwEnsembleSetGroups(e, 0)); /* the default: gcd(ranks, shots) groups */
+  if (f->output[0]) PetscCall(PetscSNPrintf(journal, sizeof(journal), "%s.state", f->output));
+  PetscCall(RwProblemSetJournal(f->prob, journal));
+  PetscCall(RwProblemAddHistoryColumn(f->prob, "error", ErrorColumn, f));
+  PetscCall(RwProblemSetFromOptions(f->prob));
+  PetscCall(RwProblemGetModel(f->prob, &f->model));
+  PetscCall(FwiCheckSurvey(f));
+  PetscCall(FwiSetUpFields(f));
+  PetscCall(SurveyObservations(f));
+  PetscCall(RwProblemSetObservations(f->prob, f->shots));
+  PetscCall(RwProblemSetMask(f->prob, f->mask));
+  PetscCall(RwProblemSetUp(f->prob));
+  PetscCall(PetscMalloc2(f->sv.ntotal * f->sv.nt, &f->dband, f->sv.nt, &f->wavelet));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -57,141 +105,89 @@ static PetscErrorCode SetShot(Fwi *f, PetscInt i, const PetscReal *d)
 PetscErrorCode FwiRecordAll(Fwi *f, Vec mparent, PetscReal *d)
 {
   const PetscInt  total = f->sv.ntotal * f->sv.nt;
-  PetscInt        n;
+  PetscInt        n, ng;
   const PetscInt *ids;
   PetscReal      *mine;
-  Vec             fg, fp;
+  PetscMPIInt     subrank;
+  RwModel         gmodel;
+  RwEnsemble      e;
+  Vec             mg, fg, fp;
 
   PetscFunctionBegin;
+  PetscCall(RwProblemGetMemberSolver(f->prob, &gmodel, NULL, NULL));
+  PetscCall(RwProblemGetEnsemble(f->prob, &e));
+  PetscCall(RwEnsembleGetGroup(e, NULL, &ng));
+  PetscCall(RwModelCreateParameters(gmodel, &mg));
   PetscCall(RwModelGetParameterField(f->model, mparent, 0, &fp));
-  PetscCall(RwModelGetParameterField(f->gmodel, f->mg, 0, &fg));
-  PetscCall(RwEnsembleScatterToGroups(f->e, fp, fg));
-  PetscCall(RwModelRestoreParameterField(f->gmodel, f->mg, 0, &fg));
+  PetscCall(RwModelGetParameterField(gmodel, mg, 0, &fg));
+  if (ng > 1) PetscCall(RwEnsembleScatterToGroups(e, fp, fg));
+  else PetscCall(VecCopy(fp, fg));
+  PetscCall(RwModelRestoreParameterField(gmodel, mg, 0, &fg));
   PetscCall(RwModelRestoreParameterField(f->model, mparent, 0, &fp));
-  PetscCall(RwEnsembleGetMembers(f->e, &n, &ids));
+  PetscCall(RwEnsembleGetMembers(e, &n, &ids));
   PetscCall(PetscCalloc1(total, &mine));
   for (PetscInt j = 0; j < n; j++) {
     const PetscInt s = ids[j];
 
-    PetscCall(RwModelWaveSetSources(f->gmodel, 1, f->sv.src + s * f->dim));
-    PetscCall(RwModelWaveRecord(f->gmodel, f->mg, f->sv.nrec[s], f->sv.rec + f->sv.off[s] * f->dim, mine + f->sv.off[s] * f->sv.nt));
+    PetscCall(RwModelWaveSetSources(gmodel, 1, f->sv.src + s * f->dim));
+    PetscCall(RwModelWaveRecord(gmodel, mg, f->sv.nrec[s], f->sv.rec + f->sv.off[s] * f->dim, mine + f->sv.off[s] * f->sv.nt));
   }
   /* each shot's traces come from its group's first rank; the others add zeros: exact */
-  if (f->subrank) PetscCall(PetscArrayzero(mine, total));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)gmodel), &subrank));
+  if (subrank) PetscCall(PetscArrayzero(mine, total));
   PetscCall(MPIU_Allreduce(mine, d, total, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
   PetscCall(PetscFree(mine));
+  PetscCall(VecDestroy(&mg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* This group's shot i: its J and its dJ/dm on the group's grid (f->gi) */
-static PetscErrorCode SolveShot(void *ctx, PetscInt i, PetscReal *Ji)
-{
-  Fwi            *f = (Fwi *)ctx;
-  RwAdjointCounts c;
-  Vec             fg;
-
-  PetscFunctionBegin;
-  PetscCall(SetShot(f, i, f->dband));
-  PetscCall(RwAdjointSolve(f->adj, f->mg, f->u0, Ji, f->gg, f->gu0));
-  PetscCall(RwModelGetParameterField(f->gmodel, f->gg, 0, &fg));
-  PetscCall(VecCopy(fg, f->gi));
-  PetscCall(RwModelRestoreParameterField(f->gmodel, f->gg, 0, &fg));
-  PetscCall(RwAdjointGetCounts(f->adj, &c));
-  if (!f->subrank) { /* one count per shot, whatever the group's size */
-    f->fsteps += c.forward_steps;
-    f->gradients++;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* J and dJ/dm summed over the shots in shot order, round by round, each
-   shot from the journal or solved by its group (RwAppJournalRound()), masked */
-static PetscErrorCode SumShots(Fwi *f, Vec X, PetscReal *J, Vec G)
-{
-  PetscInt nr;
-  Vec      fg;
-
-  PetscFunctionBegin;
-  PetscCall(RwModelGetParameterField(f->gmodel, f->mg, 0, &fg));
-  PetscCall(RwEnsembleScatterToGroups(f->e, X, fg));
-  PetscCall(RwModelRestoreParameterField(f->gmodel, f->mg, 0, &fg));
-  PetscCall(RwEnsembleGetRounds(f->e, &nr));
-  PetscCall(VecSet(G, 0));
-  *J = 0;
-  for (PetscInt r = 0; r < nr; r++) PetscCall(RwAppJournalRound(f->journal, f->e, f->sv.nshots, r, SolveShot, f, f->gi, f->W, J, G, &f->replayed));
-  PetscCall(VecPointwiseMult(G, G, f->mask));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* One evaluation: from the journal while a resumed run replays it (the
-   band tells evaluations at one iterate apart), else from the shots, each
-   journalled as it comes; the sum then stands for them in the journal, so
-   that it keeps one field an evaluation */
-static PetscErrorCode FormFunctionGradient(Tao tao, Vec X, PetscReal *J, Vec G, void *ctx)
-{
-  Fwi      *f = (Fwi *)ctx;
-  PetscBool kept;
-  Vec       w;
-
-  PetscFunctionBegin;
-  PetscCall(RwAppJournalBeginEvaluation(f->journal, X, (uint64_t)f->band + 1));
-  PetscCall(RwAppJournalPeek(f->journal, f->sv.nshots, J, &w, &kept));
-  if (kept) {
-    PetscCall(VecCopy(w, G));
-    f->replayed += f->sv.nshots;
-  } else {
-    PetscCall(SumShots(f, X, J, G));
-    PetscCall(RwAppJournalRecord(f->journal, f->sv.nshots, *J, G));
-    PetscCall(RwAppJournalForget(f->journal, f->sv.nshots));
-  }
-  if (!f->grad0) {
-    PetscCall(VecDuplicate(G, &f->grad0));
-    PetscCall(VecCopy(G, f->grad0));
-  }
-  PetscCall(RwAppJournalEndEvaluation(f->journal));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
+/* The progress line of an iteration, from the problem's history */
 static PetscErrorCode Monitor(Tao tao, void *ctx)
 {
-  Fwi           *f = (Fwi *)ctx;
-  PetscInt       it;
-  PetscReal      J, err;
-  PetscLogDouble t;
-  char           e[64] = "";
+  Fwi               *f = (Fwi *)ctx;
+  PetscInt           nrows, ncols, it = 0;
+  const char *const *names;
+  const PetscReal   *h, *row;
+  PetscReal          J = 0, err = -1, seconds = 0;
+  char               e[64] = "";
 
   PetscFunctionBegin;
-  PetscCall(TaoGetSolutionStatus(tao, &it, &J, NULL, NULL, NULL, NULL));
+  PetscCall(RwProblemGetHistory(f->prob, &nrows, &ncols, &names, &h));
+  row = h + (nrows - 1) * ncols;
+  for (PetscInt c = 0; c < ncols; c++) {
+    if (!strcmp(names[c], "iteration")) it = (PetscInt)row[c];
+    if (!strcmp(names[c], "J")) J = row[c];
+    if (!strcmp(names[c], "error")) err = row[c];
+    if (!strcmp(names[c], "seconds")) seconds = row[c];
+  }
   if (f->J0 < 0) f->J0 = J;
-  PetscCall(FwiModelError(f, f->x, &err));
   if (f->hastrue) PetscCall(PetscSNPrintf(e, sizeof(e), "  model error %.4f", (double)err));
-  PetscCall(PetscTime(&t));
   if (f->bands[f->band] > 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "band %" PetscInt_FMT " (< %g kHz) ", f->band, (double)f->bands[f->band]));
   else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "band %" PetscInt_FMT " (full)    ", f->band));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iteration %3" PetscInt_FMT "  J %.6e  relative misfit %.4f%s  %.1f s\n", it, (double)J, (double)(J / f->J0), e, t - f->t0));
-  if (f->nhist < 1024) {
-    PetscReal *h = f->hist + 4 * f->nhist++;
-    h[0] = f->band, h[1] = J, h[2] = J / f->J0, h[3] = err;
-  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iteration %3" PetscInt_FMT "  J %.6e  relative misfit %.4f%s  %.1f s\n", it, (double)J, (double)(J / f->J0), e, (double)seconds));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The data of band b: the observations and the wavelet through the same causal low-pass */
+/* The data of band b: the observations and the wavelet through the same causal low-pass; the band tells evaluations at one iterate apart */
 static PetscErrorCode SetBand(Fwi *f, PetscInt b)
 {
   const PetscInt nt = f->sv.nt;
+  RwModel        gmodel;
 
   PetscFunctionBegin;
   f->band = b;
   f->J0   = -1;
+  PetscCall(RwProblemGetMemberSolver(f->prob, &gmodel, NULL, NULL));
   PetscCall(PetscArraycpy(f->dband, f->sv.data, f->sv.ntotal * nt));
-  PetscCall(RwModelWaveSetWavelet(f->gmodel, 0, NULL));
-  PetscCall(RwModelWaveGetWavelet(f->gmodel, nt - 1, f->wavelet));
+  PetscCall(RwModelWaveSetWavelet(gmodel, 0, NULL));
+  PetscCall(RwModelWaveGetWavelet(gmodel, nt - 1, f->wavelet));
   if (f->bands[b] > 0) {
     for (PetscInt s = 0; s < f->sv.nshots; s++) PetscCall(RwWaveLowPass(f->bands[b], f->sv.dt, nt, f->sv.nrec[s], f->dband + f->sv.off[s] * nt));
     PetscCall(RwWaveLowPass(f->bands[b], f->sv.dt, nt - 1, 1, f->wavelet));
-    PetscCall(RwModelWaveSetWavelet(f->gmodel, nt - 1, f->wavelet));
+    PetscCall(RwModelWaveSetWavelet(gmodel, nt - 1, f->wavelet));
   }
+  for (PetscInt s = 0; s < f->sv.nshots; s++) PetscCall(RwObservationsSetData(f->shots, s, f->dband + f->sv.off[s] * nt, 1.0));
+  PetscCall(RwProblemSetEvaluationSalt(f->prob, (uint64_t)b + 1));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -204,13 +200,13 @@ static PetscErrorCode SolveBand(Fwi *f, PetscInt b, PetscReal *J)
   PetscCall(TaoCreate(PETSC_COMM_WORLD, &tao));
   PetscCall(TaoSetType(tao, TAOBLMVM));
   PetscCall(TaoSetSolution(tao, f->x));
-  PetscCall(TaoSetObjectiveAndGradient(tao, NULL, FormFunctionGradient, f));
   PetscCall(TaoSetVariableBounds(tao, f->lo, f->hi));
+  PetscCall(RwProblemSetUpTao(f->prob, tao));
   PetscCall(TaoSetMonitor(tao, Monitor, f, NULL));
   PetscCall(TaoSetMaximumIterations(tao, f->iterations));
   PetscCall(TaoSetTolerances(tao, 0, 0, 0));
   PetscCall(TaoSetFromOptions(tao));
-  PetscCall(TaoSolve(tao));
+  PetscCall(RwProblemSolve(f->prob, tao));
   PetscCall(TaoGetSolutionStatus(tao, NULL, J, NULL, NULL, NULL, NULL));
   PetscCall(TaoDestroy(&tao));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -223,54 +219,29 @@ static uint64_t HashReals(uint64_t h, const PetscReal *v, PetscInt n)
 }
 
 /*
-  The evaluation journal (apps/common/journal.c; on with -rw_output prefix
-  or -rw_fwi_state dir): everything that decides an evaluation's J and
-  dJ/dm, which a resumed run must share with the journal.  Neither the
-  ranks nor the shot groups are: they do not change the bits
+  What decides the evaluations beyond what the problem knows (the journal's
+  identity, doc/wave.md): the bands, the last band's wavelet, the bounds and
+  TAO's type.  Neither the ranks nor the shot groups are: they do not change
+  the bits, so a run killed with 1 group resumes with 2
 */
-static PetscErrorCode SetUpJournal(Fwi *f)
+static PetscErrorCode DescribeInversion(Fwi *f)
 {
-  const char *const opt[3] = {"-rw_fwi_state", "-rw_fwi_state_overwrite", "-rw_fwi_state_keep"};
-  char         v[512], id[512];
-  DM           fda;
-  RwAppJournal j;
-  FwiSurvey   *sv = &f->sv;
-  uint64_t     h;
-  PetscInt     M[3];
-  PetscBool    set;
+  char     v[512];
+  uint64_t lo, hi;
 
   PetscFunctionBegin;
-  PetscCall(RwModelGetFieldDM(f->model, &fda));
-  PetscCall(RwAppJournalCreate("rewind-fwi", opt, f->output, PETSC_FALSE, fda, f->sv.nshots + 1, &f->t0, &f->journal)); /* the shots, then their sum */
-  j = f->journal;
-  if (!RwAppJournalEnabled(j)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DMDAGetInfo(fda, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " (physical %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ")", M[0], M[1], M[2], f->n[0], f->n[1], f->dim > 2 ? f->n[2] : 1));
-  PetscCall(RwAppJournalAddLine(j, "grid", v));
-  PetscCall(RwModelGetIdentity(f->model, id, sizeof(id)));
-  PetscCall(RwAppJournalAddLine(j, "model", id));
-  PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " of dt %.17g", sv->nt - 1, (double)sv->dt));
-  PetscCall(RwAppJournalAddLine(j, "steps", v));
-  h = HashReals(HashReals(RwHashBytes(0, sv->nrec, sizeof(PetscInt) * (size_t)sv->nshots), sv->src, sv->nshots * f->dim), sv->rec, sv->ntotal * f->dim);
-  PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT " shots, %" PetscInt_FMT " receivers at %016llx", sv->nshots, sv->ntotal, (unsigned long long)h));
-  PetscCall(RwAppJournalAddLine(j, "survey", v));
-  PetscCall(RwAppJournalAddHash(j, "observations", HashReals(0, sv->data, sv->ntotal * sv->nt)));
-  PetscCall(RwAppJournalAddHash(j, "wavelet of the last band", HashReals(0, f->wavelet, sv->nt - 1)));
   v[0] = 0;
   for (PetscInt b = 0; b < f->nbands; b++) PetscCall(PetscSNPrintf(v + strlen(v), sizeof(v) - strlen(v), "%s%.17g", b ? "," : "", (double)f->bands[b]));
-  PetscCall(RwAppJournalAddLine(j, "bands", v));
-  PetscCall(RwAppJournalChecksum(j, f->x, &h));
-  PetscCall(RwAppJournalAddHash(j, "start", h));
-  PetscCall(RwAppJournalChecksum(j, f->lo, &h));
-  PetscCall(RwAppJournalAddHash(j, "lower bounds", h));
-  PetscCall(RwAppJournalChecksum(j, f->hi, &h));
-  PetscCall(RwAppJournalAddHash(j, "upper bounds", h));
-  PetscCall(RwAppJournalChecksum(j, f->mask, &h));
-  PetscCall(RwAppJournalAddHash(j, "held region", h));
+  PetscCall(RwProblemAddIdentity(f->prob, "bands", v));
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%016llx", (unsigned long long)HashReals(0, f->wavelet, f->sv.nt - 1)));
+  PetscCall(RwProblemAddIdentity(f->prob, "wavelet", v));
+  PetscCall(RwVecChecksum(f->lo, &lo));
+  PetscCall(RwVecChecksum(f->hi, &hi));
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%016llx", (unsigned long long)RwSplitMix64(lo ^ RwSplitMix64(hi))));
+  PetscCall(RwProblemAddIdentity(f->prob, "bounds", v));
   PetscCall(PetscStrncpy(v, TAOBLMVM, sizeof(v)));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-tao_type", v, sizeof(v), &set));
-  PetscCall(RwAppJournalAddLine(j, "tao type", v));
-  PetscCall(RwAppJournalOpen(j));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-tao_type", v, sizeof(v), NULL));
+  PetscCall(RwProblemAddIdentity(f->prob, "tao_type", v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -282,15 +253,14 @@ static PetscErrorCode SetUpJournal(Fwi *f)
 PetscErrorCode FwiInvert(Fwi *f)
 {
   PetscReal  err0, err, Jfirst = -1, Jlast = 0;
-  PetscInt64 c[2], t[2];
+  PetscInt64 solves, fsteps, replayed;
   char       e[128], from[64] = "";
 
   PetscFunctionBegin;
   PetscCall(FwiModelError(f, f->x, &err0));
   PetscCall(SetBand(f, f->nbands - 1));
-  PetscCall(SetUpJournal(f));
-  PetscCall(FormFunctionGradient(NULL, f->x, &Jfirst, f->G, f));
-  PetscCall(VecDestroy(&f->grad0));
+  PetscCall(DescribeInversion(f));
+  PetscCall(RwProblemEvaluate(f->prob, f->x, &Jfirst, f->G));
   for (PetscInt b = 0; b < f->nbands; b++) {
     PetscReal J;
 
@@ -298,14 +268,13 @@ PetscErrorCode FwiInvert(Fwi *f)
     if (b == f->nbands - 1) Jlast = J;
   }
   PetscCall(FwiModelError(f, f->x, &err));
-  PetscCall(RwAppJournalComplete(f->journal));
-  c[0] = f->fsteps, c[1] = f->gradients;
-  PetscCallMPI(MPI_Allreduce(c, t, 2, MPIU_INT64, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCall(RwProblemComplete(f->prob));
+  PetscCall(RwProblemGetCounts(f->prob, NULL, &solves, &fsteps, &replayed));
   if (f->hastrue) PetscCall(PetscSNPrintf(e, sizeof(e), "model error %.4f -> %.4f", (double)err0, (double)err));
   else PetscCall(PetscSNPrintf(e, sizeof(e), "model error not known (no -rw_fwi_true)"));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "J_start %.17g J_final %.17g\n", (double)Jfirst, (double)Jlast));
-  if (f->replayed) PetscCall(PetscSNPrintf(from, sizeof(from), ", %" PetscInt64_FMT " more from the journal", f->replayed));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "final: full-band misfit reduced by a factor %.3f (J %.6e at the start -> %.6e); %s; %.2f forward sweeps per gradient (%" PetscInt64_FMT " shot gradients%s)\n", (double)(Jfirst / Jlast), (double)Jfirst, (double)Jlast, e, t[1] ? (double)t[0] / ((double)t[1] * (f->sv.nt - 1)) : 0.0, t[1], from));
+  if (replayed) PetscCall(PetscSNPrintf(from, sizeof(from), ", %" PetscInt64_FMT " more from the journal", replayed));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "final: full-band misfit reduced by a factor %.3f (J %.6e at the start -> %.6e); %s; %.2f forward sweeps per gradient (%" PetscInt64_FMT " shot gradients%s)\n", (double)(Jfirst / Jlast), (double)Jfirst, (double)Jlast, e, solves ? (double)fsteps / ((double)solves * (f->sv.nt - 1)) : 0.0, solves, from));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -324,19 +293,8 @@ PetscErrorCode FwiDestroy(Fwi *f)
   PetscCall(VecDestroy(&f->lo));
   PetscCall(VecDestroy(&f->hi));
   PetscCall(VecDestroy(&f->mask));
-  PetscCall(VecDestroy(&f->grad0));
-  PetscCall(VecDestroy(&f->mg));
-  PetscCall(VecDestroy(&f->gg));
-  PetscCall(VecDestroy(&f->u0));
-  PetscCall(VecDestroy(&f->gu0));
-  PetscCall(VecDestroy(&f->gi));
-  PetscCall(RwAdjointDestroy(&f->adj));
-  PetscCall(RwObjectiveDestroy(&f->obj));
-  PetscCall(RwModelDestroy(&f->gmodel));
-  PetscCall(RwModelDestroy(&f->model));
-  if (f->W) PetscCall(VecDestroyVecs(f->ngroups, &f->W));
-  PetscCall(RwEnsembleDestroy(&f->e));
-  if (f->journal) PetscCall(RwAppJournalDestroy(&f->journal)); /* after the outputs: a run killed before them resumes from its journal */
+  PetscCall(RwObservationsDestroy(&f->shots));
+  PetscCall(RwProblemDestroy(&f->prob)); /* after the outputs: a run killed before them resumes from its journal */
   for (PetscInt i = 0; i < f->nobs; i++) PetscCall(PetscFree(f->obs[i]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -63,8 +63,8 @@ static PetscErrorCode ToVelocity(Vec m, Vec c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The history and the survey (sources, shot 0's receivers) for the pictures, by rank 0 */
-static PetscErrorCode WriteTables(Fwi *f, const char h5[])
+/* The survey (sources, shot 0's receivers) for the pictures, by rank 0 */
+static PetscErrorCode WriteSurvey(Fwi *f, const char h5[])
 {
   PetscMPIInt rank;
 
@@ -72,10 +72,9 @@ static PetscErrorCode WriteTables(Fwi *f, const char h5[])
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (!rank) {
     hid_t   file;
-    hsize_t dh[2] = {(hsize_t)f->nhist, 4}, ds[2] = {(hsize_t)f->sv.nshots, (hsize_t)f->dim}, dr[2] = {(hsize_t)f->sv.nrec[0], (hsize_t)f->dim};
+    hsize_t ds[2] = {(hsize_t)f->sv.nshots, (hsize_t)f->dim}, dr[2] = {(hsize_t)f->sv.nrec[0], (hsize_t)f->dim};
 
     RwCallHDF5Return(file, H5Fopen, (h5, H5F_ACC_RDWR, H5P_DEFAULT));
-    PetscCall(RwH5WriteArray(file, "history", 2, dh, f->hist));
     PetscCall(RwH5WriteArray(file, "sources", 2, ds, f->sv.src));
     PetscCall(RwH5WriteArray(file, "receivers_shot0", 2, dr, f->sv.rec));
     RwCallHDF5(H5Fclose, (file));
@@ -90,14 +89,16 @@ static PetscErrorCode WriteGather(Fwi *f, const char gather[])
   const PetscInt n0 = f->sv.nrec[0], nt = f->sv.nt, dim = f->dim, nrec[2] = {n0, n0};
   PetscReal     *pred, *both, *rec, src[6];
   Vec            m, fm;
+  RwModel        gmodel;
 
   PetscFunctionBegin;
+  PetscCall(RwProblemGetMemberSolver(f->prob, &gmodel, NULL, NULL));
   PetscCall(RwModelCreateParameters(f->model, &m));
   PetscCall(RwModelGetParameterField(f->model, m, 0, &fm));
   PetscCall(VecCopy(f->x, fm));
   PetscCall(RwModelRestoreParameterField(f->model, m, 0, &fm));
   PetscCall(PetscMalloc3(f->sv.ntotal * nt, &pred, 2 * n0 * nt, &both, 2 * n0 * dim, &rec));
-  PetscCall(RwModelWaveSetWavelet(f->gmodel, 0, NULL));
+  PetscCall(RwModelWaveSetWavelet(gmodel, 0, NULL));
   PetscCall(FwiRecordAll(f, m, pred));
   PetscCall(PetscArraycpy(both, pred, n0 * nt));
   PetscCall(PetscArraycpy(both + n0 * nt, f->sv.data, n0 * nt));
@@ -118,7 +119,7 @@ PetscErrorCode FwiWriteOutputs(Fwi *f)
   const char *all[4] = {"c_true", "c_start", "c_recovered", "gradient_first"}, *names[4], *base;
   PetscInt    nf = 0;
   PetscViewer v;
-  Vec         c;
+  Vec         c, G0;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", f->output));
@@ -131,12 +132,14 @@ PetscErrorCode FwiWriteOutputs(Fwi *f)
   PetscCall(RwIOWriteField(f->model, v, names[nf++] = all[1], f->cstart));
   PetscCall(ToVelocity(f->x, c));
   PetscCall(RwIOWriteField(f->model, v, names[nf++] = all[2], c));
-  PetscCall(RwIOWriteField(f->model, v, names[nf++] = all[3], f->grad0 ? f->grad0 : f->G));
+  PetscCall(RwProblemGetFirstEvaluation(f->prob, NULL, &G0));
+  PetscCall(RwIOWriteField(f->model, v, names[nf++] = all[3], G0 ? G0 : f->G));
   PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "nbl", PETSC_INT, &f->nbl));
+  PetscCall(RwProblemHistoryView(f->prob, v));
   PetscCall(PetscViewerDestroy(&v));
   base = strrchr(h5, '/') ? strrchr(h5, '/') + 1 : h5;
   PetscCall(RwIOWriteXDMF(f->model, xmf, base, nf, names));
-  PetscCall(WriteTables(f, h5));
+  PetscCall(WriteSurvey(f, h5));
   PetscCall(WriteGather(f, gather));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s, %s (%sc_start, c_recovered, gradient_first, history, sources, receivers_shot0) and %s (shot0: shot 0 predicted, shot1: observed)\n", h5, xmf, f->hastrue ? "c_true, " : "", gather));
   PetscCall(VecDestroy(&c));

@@ -83,7 +83,7 @@ PETSC_EXTERN PetscErrorCode RwProblemEvaluate(RwProblem, Vec, PetscReal *, Vec);
 PETSC_EXTERN PetscErrorCode RwProblemComputeGradient(RwProblem, PetscReal *, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwProblemGetTerms(RwProblem, PetscInt *, const char *const *[], const PetscReal *[]);
 PETSC_EXTERN PetscErrorCode RwProblemGetFirstEvaluation(RwProblem, PetscReal *, Vec *);
-PETSC_EXTERN PetscErrorCode RwProblemGetCounts(RwProblem, PetscInt64 *, PetscInt64 *, PetscInt64 *);
+PETSC_EXTERN PetscErrorCode RwProblemGetCounts(RwProblem, PetscInt64 *, PetscInt64 *, PetscInt64 *, PetscInt64 *);
 PETSC_EXTERN PetscErrorCode RwProblemTaoObjectiveAndGradient(Tao, Vec, PetscReal *, Vec, void *);
 PETSC_EXTERN PetscErrorCode RwProblemSetUpTao(RwProblem, Tao);
 PETSC_EXTERN PetscErrorCode RwProblemSolve(RwProblem, Tao);

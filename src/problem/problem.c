@@ -876,13 +876,15 @@ PetscErrorCode RwProblemGetParameters(RwProblem prob, Vec *m, Vec *u0)
 }
 
 /*@
-  RwProblemGetCounts - evaluations made, member solves computed (not taken from a journal), and those taken from one
+  RwProblemGetCounts - what the evaluations took, over all ranks: evaluations
+  made, member solves computed (not taken from a journal), their forward
+  steps (recomputations included), and members taken from a journal
 
-  Not collective
+  Collective
 
   Level: intermediate
 @*/
-PetscErrorCode RwProblemGetCounts(RwProblem prob, PetscInt64 *evaluations, PetscInt64 *solves, PetscInt64 *replayed)
+PetscErrorCode RwProblemGetCounts(RwProblem prob, PetscInt64 *evaluations, PetscInt64 *solves, PetscInt64 *fsteps, PetscInt64 *replayed)
 {
   PetscInt64 mine[2] = {prob->solves, prob->fsteps}, all[2];
 
@@ -891,6 +893,7 @@ PetscErrorCode RwProblemGetCounts(RwProblem prob, PetscInt64 *evaluations, Petsc
   PetscCallMPI(MPI_Allreduce(mine, all, 2, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)prob)));
   if (evaluations) *evaluations = prob->evaluations;
   if (solves) *solves = all[0];
+  if (fsteps) *fsteps = all[1];
   if (replayed) *replayed = prob->replayed;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

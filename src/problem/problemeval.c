@@ -390,7 +390,9 @@ PetscErrorCode RwProblemGetTerms(RwProblem prob, PetscInt *n, const char *const 
 }
 
 /*@
-  RwProblemGetFirstEvaluation - J and the gradient of the first evaluation (the gradient's picture at the start)
+  RwProblemGetFirstEvaluation - J and the gradient of the optimisation's
+  first evaluation (the gradient's picture at the start): the first of the
+  first RwProblemSolve(), or before any solve the first evaluation
 
   Not collective
 
@@ -485,6 +487,7 @@ PetscErrorCode RwProblemSolve(RwProblem prob, Tao tao)
   PetscCall(RwProblemSetUpTao(prob, tao));
   prob->tao    = tao;
   prob->hsolve = prob->nsolve++;
+  if (!prob->hsolve) PetscCall(VecDestroy(&prob->G0)); /* the optimisation's first gradient is its first solve's */
   PetscCall(TaoSolve(tao));
   prob->tao = NULL;
   if (prob->hviewer) PetscCall(PetscViewerFlush(prob->hviewer));

@@ -13,9 +13,10 @@ app="$top_builddir/apps/rewind-fwi"
 . "$top_srcdir/tests/testlib.sh"
 small="-rw_fwi_grid 61,31 -rw_fwi_shots 4 -rw_fwi_record 600 -rw_fwi_iterations 5 -rw_dt 2.4"
 
-run 2 $small -rw_fwi_shot_groups 1 -rw_output "$tmp/g1" -rw_obs_write "$tmp/obs.h5" > "$tmp/g1.txt"
+run 2 $small -rw_ensemble_groups 1 -rw_output "$tmp/g1" -rw_obs_write "$tmp/obs.h5" > "$tmp/g1.txt"
 cat "$tmp/g1.txt"
-run 2 $small -rw_fwi_shot_groups 2 > "$tmp/g2.txt"
+run 2 $small -rw_fwi_shot_groups 2 > "$tmp/g2.txt" # the deprecated name of -rw_ensemble_groups
+grep -q "rw_fwi_shot_groups is deprecated" "$tmp/g2.txt" || { echo "FAIL: -rw_fwi_shot_groups did not warn that it is deprecated"; exit 1; }
 run 1 $small > "$tmp/n1.txt"
 # every line but the seconds: identical for 1 and 2 shot groups
 strip() { grep -E '^(band|final|rewind-fwi|J_start)' "$1" | sed 's/  [0-9.]* s$//; s/, [0-9]* ranks;/;/'; }
@@ -38,19 +39,20 @@ awk -v f="$factor" -v a="$e0" -v b="$e1" 'BEGIN { if (!(f > 1.05 && b < 0.8 * a)
 test -s "$tmp/g1.h5" && test -s "$tmp/g1.xmf" && test -s "$tmp/g1-gather.h5" && test -s "$tmp/obs.h5"
 grep -q 'c_recovered' "$tmp/g1.xmf"
 if command -v h5dump > /dev/null 2>&1; then
-  h5dump -H "$tmp/g1.h5" | grep -q 'DATASET "history"'
+  h5dump -H "$tmp/g1.h5" | grep -q 'GROUP "history"'
+  h5dump -H "$tmp/g1.h5" | grep -q 'DATASET "gradient_norm"'
   h5dump -H "$tmp/obs.h5" | grep -q 'DATASET "data"'
 fi
 # the observation file read back by rewind-gradient (shot 2: its source and 31 receivers)
 app="$top_builddir/apps/rewind-gradient"
 grad="-rw_model_type wave -da_grid_x 101 -da_grid_y 71 -rw_wave_nbl 20 -rw_wave_spacing 20 -rw_dt 2.4 -rw_steps 250"
-run 1 $grad -rw_obs "$tmp/obs.h5" -rw_obs_shot 2 > "$tmp/grad.txt"
+run 1 $grad -rw_obs "$tmp/obs.h5" -rw_obs_member 2 > "$tmp/grad.txt"
 grep -q '^J [0-9]' "$tmp/grad.txt" && grep -q '^norm2_dJdm [1-9]' "$tmp/grad.txt"
 echo "ok: rewind-gradient reads shot 2 of the observations: $(grep '^J ' "$tmp/grad.txt")"
 if run 1 $grad -rw_dt 2.3 -rw_obs "$tmp/obs.h5" > "$tmp/bad.txt" 2>&1; then echo "FAIL: another sample interval was accepted"; exit 1; fi
 grep -q "are sampled every dt = 2.4; the run steps -rw_dt 2.3: expected the same sample interval" "$tmp/bad.txt" || { grep 'PETSC ERROR' "$tmp/bad.txt" | head -3; exit 1; }
 if run 1 $grad -rw_obs "$tmp/obs.h5" -rw_obs_shot 4 > "$tmp/bad.txt" 2>&1; then echo "FAIL: shot 4 of 4 was accepted"; exit 1; fi
-grep -q "hold 4 shots; shot 4 was asked for" "$tmp/bad.txt"
+grep -q "rw_obs_shot is deprecated" "$tmp/bad.txt" && grep -q "rw_obs_member 4: the observations have 4 members (0 .. 3)" "$tmp/bad.txt"
 echo "ok: bad observation files stop with the file's name"
 # SEG-Y: shot 2's gather read back (4-byte floats, coordinates from the headers with their scalars)
 test -s "$tmp/obs-shot2.sgy"

@@ -78,8 +78,8 @@ test -n "$j3" && test "$j3" = "$j2" || { echo "FAIL: starting J $j3 from a SEG-Y
 echo "ok: a 2D SEG-Y model with its traces backwards: starting J $j3, the ordered model's bits"
 
 # 2 shot groups, hdf5 checkpoints in a file per group: 1 group's memory bits
-run 2 $small -rw_fwi_shot_groups 1 > "$tmp/mem.txt"
-run 2 $small -rw_fwi_shot_groups 2 -rw_schedule_type revolve -rw_schedule_ram_slots 4 -rw_store_type hdf5 -rw_store_hdf5_file "$tmp/ck.h5" -rw_store_keep > "$tmp/disk.txt"
+run 2 $small -rw_ensemble_groups 1 > "$tmp/mem.txt"
+run 2 $small -rw_ensemble_groups 2 -rw_schedule_type revolve -rw_schedule_ram_slots 4 -rw_store_type hdf5 -rw_store_hdf5_file "$tmp/ck.h5" -rw_store_keep > "$tmp/disk.txt"
 lines "$tmp/mem.txt" > "$tmp/mem.lines"
 lines "$tmp/disk.txt" | sed 's/[0-9.]* forward sweeps per gradient/X forward sweeps per gradient/' > "$tmp/disk.lines"
 sed -i 's/[0-9.]* forward sweeps per gradient/X forward sweeps per gradient/' "$tmp/mem.lines"
@@ -87,7 +87,7 @@ diff "$tmp/mem.lines" "$tmp/disk.lines" || { echo "FAIL: hdf5 checkpoints in 2 g
 for k in 0 1; do test -s "$tmp/ck-m$k.h5" || { echo "FAIL: no checkpoint file ck-m$k.h5 for group $k"; exit 1; }; done
 test ! -e "$tmp/ck.h5" || { echo "FAIL: the groups shared ck.h5"; exit 1; }
 # a RAM budget alone: RAM, and hdf5 beyond it, in files of each group's own
-run 2 $small -rw_fwi_shot_groups 2 -rw_checkpoint_ram 2MB -rw_store_hdf5_file "$tmp/ram.h5" -rw_store_keep > "$tmp/ram.txt"
+run 2 $small -rw_ensemble_groups 2 -rw_checkpoint_ram 2MB -rw_store_hdf5_file "$tmp/ram.h5" -rw_store_keep > "$tmp/ram.txt"
 lines "$tmp/ram.txt" | sed 's/[0-9.]* forward sweeps per gradient/X forward sweeps per gradient/' > "$tmp/ram.lines"
 diff "$tmp/mem.lines" "$tmp/ram.lines" || { echo "FAIL: a 2 MB budget with hdf5 beyond it differs from memory"; exit 1; }
 for k in 0 1; do test -s "$tmp/ram-m$k.h5" || { echo "FAIL: no disk-level file ram-m$k.h5 for group $k"; exit 1; }; done
