@@ -56,6 +56,21 @@ echo "$out" | grep -q '^verify_taylor_min_order1 [0-9.]* PASS$'
 # the plugin computes what the compiled-in model does, to the last digit printed
 test "$(echo "$out" | sed -n 's/^J //p')" = "$(echo "$drv" | sed -n 's/^J //p')"
 
+# ---- your own inverse problem (examples/problem, doc/problem.md): built by
+# its Makefile against the installed library, run on the shipped data
+echo "# examples/problem against the installed rewind"
+cp -R "$top_srcdir/examples/problem" "$tmp/problem"
+chmod -R u+w "$tmp/problem"
+$MAKE -C "$tmp/problem" CC="$CC" PKG_CONFIG="$PKG_CONFIG" invert >"$tmp/problem/build.log" 2>&1 || { cat "$tmp/problem/build.log"; exit 1; }
+app="$tmp/problem/invert"
+out=$(cd "$tmp/problem" && run 2 -rw_obs "$top_srcdir/doc/example-obs.h5" -rw_heat_bc neumann -rw_heat_scheme implicit -tao_max_it 2 -rw_history_view ascii)
+echo "$out"
+j0=$(echo "$out" | sed -n 's/^solve 0 iteration 0 J \([0-9.e+-]*\) .*/\1/p')
+j2=$(echo "$out" | sed -n 's/^solve 0 iteration 2 J \([0-9.e+-]*\) .*/\1/p')
+awk -v a="$j0" -v b="$j2" 'BEGIN { if (!(a > 0 && b > 0 && b < a)) { print "FAIL: examples/problem: J " a " -> " b; exit 1 } }'
+test -s "$tmp/problem/invert.h5" && test ! -e "$tmp/problem/invert.state" || { echo "FAIL: examples/problem: no invert.h5, or the journal of a completed run was left"; exit 1; }
+echo "ok examples/problem/invert.c built with pkg-config alone: J $j0 -> $j2 in 2 iterations on the shipped example-obs.h5"
+
 # ---- make install prefix=DIR: the installed rewind.pc points at DIR (it is
 # written at install time, not at configure time), and a program builds and
 # runs with nothing but it
