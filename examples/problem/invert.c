@@ -11,7 +11,7 @@ int main(int argc, char **argv)
   RwProblem   prob;
   RwModel     model;
   Tao         tao;
-  Vec         x, lo;
+  Vec         x, lo, hi;
   PetscViewer v;
   char        unknown[64] = "kappa";
 
@@ -26,11 +26,13 @@ int main(int argc, char **argv)
   PetscCall(RwProblemCreateUnknownVector(prob, &x));
   PetscCall(VecSet(x, 1));                                                  /* the start */
   PetscCall(VecDuplicate(x, &lo));
+  PetscCall(VecDuplicate(x, &hi));
   PetscCall(VecSet(lo, 0.05));                                              /* kappa > 0 */
+  PetscCall(VecSet(hi, PETSC_INFINITY));
   PetscCall(TaoCreate(PETSC_COMM_WORLD, &tao));
   PetscCall(TaoSetType(tao, TAOBLMVM));
   PetscCall(TaoSetSolution(tao, x));
-  PetscCall(TaoSetVariableBounds(tao, lo, NULL));
+  PetscCall(TaoSetVariableBounds(tao, lo, hi));
   PetscCall(TaoSetFromOptions(tao));                                        /* -tao_max_it, -tao_monitor, ... */
   PetscCall(RwProblemSolve(prob, tao));                                     /* -rw_history_view ascii: a line an iteration */
   PetscCall(RwProblemComplete(prob));
@@ -41,6 +43,7 @@ int main(int argc, char **argv)
   PetscCall(PetscViewerDestroy(&v));
   PetscCall(TaoDestroy(&tao));
   PetscCall(VecDestroy(&lo));
+  PetscCall(VecDestroy(&hi));
   PetscCall(VecDestroy(&x));
   PetscCall(RwProblemDestroy(&prob));                                       /* after the output: the journal goes */
   PetscCall(PetscFinalize());
