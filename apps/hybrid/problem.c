@@ -6,49 +6,26 @@
   learned model runs with N_theta in place of the reaction, so a perfect
   network would fit the data to rounding.
 
-  Trajectories are members of an RwEnsemble: with -rw_ensemble_groups g each
-  group of ranks solves its members; every member's J and dJ/dtheta go to
-  every rank (one value per member from one rank, the others add zeros, so
-  the reduction is exact) and are summed in member order: the same bits for
-  any split of the ranks.
+  The trajectories are the members of RwObservations (each a known u0 and
+  whole fields observed at steps every, 2 every, ...; kappa, s = 0 and r = 0
+  known for all, so that a file written from them, -rw_obs_write, holds the
+  whole problem), or -rw_obs gives them.  The unknown is the block theta,
+  or with -rw_hybrid_train_kappa theta and log kappa (a map of the program's).
 */
 #include "hybrid.h"
 
-/* ---- the misfit term: 1/2 h^2 sum_i (u_i - d_k,i)^2 at the observed steps ---- */
-static PetscErrorCode ObsValue(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, RwReproSum acc, PetscInt slot, void *ctx)
+/* The program's defaults, set on every model the problem makes and on the truth's, before the options */
+static PetscErrorCode ModelDefaults(RwModel model, void *ctx)
 {
-  Hybrid            *h = (Hybrid *)ctx;
-  HybData           *D = h->current;
-  const PetscScalar *a, *d;
-  PetscInt           n;
+  Hybrid        *h    = (Hybrid *)ctx;
+  const PetscInt M[3] = {h->grid, h->grid, 0};
 
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(u, &n));
-  PetscCall(VecGetArrayRead(u, &a));
-  PetscCall(VecGetArrayRead(D->d[k / D->every - 1], &d));
-  for (PetscInt i = 0; i < n; i++) PetscCall(RwReproSumAdd(acc, slot, w * 0.5 * D->vol * (a[i] - d[i]) * (a[i] - d[i])));
-  PetscCall(VecRestoreArrayRead(D->d[k / D->every - 1], &d));
-  PetscCall(VecRestoreArrayRead(u, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode ObsAdjoint(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, Vec lambda, void *ctx)
-{
-  Hybrid            *h = (Hybrid *)ctx;
-  HybData           *D = h->current;
-  const PetscScalar *a, *d;
-  PetscScalar       *l;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(u, &n));
-  PetscCall(VecGetArrayRead(u, &a));
-  PetscCall(VecGetArrayRead(D->d[k / D->every - 1], &d));
-  PetscCall(VecGetArray(lambda, &l));
-  for (PetscInt i = 0; i < n; i++) l[i] += w * D->vol * (a[i] - d[i]);
-  PetscCall(VecRestoreArray(lambda, &l));
-  PetscCall(VecRestoreArrayRead(D->d[k / D->every - 1], &d));
-  PetscCall(VecRestoreArrayRead(u, &a));
+  PetscCall(RwModelSetGridSizes(model, M));
+  PetscCall(RwModelHeatSetScheme(model, 0));
+  PetscCall(RwModelHeatSetNN(model, PETSC_TRUE));
+  PetscCall(RwModelSetSteps(model, h->nsteps));
+  PetscCall(RwModelSetTimeStep(model, h->dt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -81,7 +58,7 @@ PetscErrorCode HybInitialState(Hybrid *h, PetscInt64 member, Vec u0)
     b.c[j][1] = RwHashUniform01(h->seed + 1000 * member, 3 * j + 1);
     b.a[j]    = 0.15 + 0.6 * RwHashUniform01(h->seed + 1000 * member, 3 * j + 2);
   }
-  PetscCall(RwModelFillField(h->plain, u0, BumpsAt, &b));
+  PetscCall(RwModelFillField(h->model, u0, BumpsAt, &b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -115,170 +92,282 @@ PetscErrorCode HybTruth(Hybrid *h, Vec u0, PetscInt64 n, PetscInt every, Vec *ob
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* theta (and log kappa with -rw_hybrid_train_kappa) into the group's m */
-PetscErrorCode HybSetUnknowns(Hybrid *h, const PetscReal x[], Vec m)
+/* HybGetValues - the n values of x, which the first rank of its communicator holds, on every rank */
+PetscErrorCode HybGetValues(Vec x, PetscInt n, PetscReal v[])
 {
+  const PetscScalar *a;
+  PetscInt           nl;
+
   PetscFunctionBegin;
-  PetscCall(RwModelSetParameterBlock(h->model, m, h->block, x));
+  PetscCall(VecGetLocalSize(x, &nl));
+  PetscCall(VecGetArrayRead(x, &a));
+  for (PetscInt i = 0; i < nl; i++) v[i] = a[i];
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscCallMPI(MPI_Bcast(v, (PetscMPIInt)n, MPIU_REAL, 0, PetscObjectComm((PetscObject)x)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The values of x its rank holds (all on the first rank, none elsewhere) from v */
+static PetscErrorCode SetValues(Vec x, const PetscReal v[])
+{
+  PetscScalar *a;
+  PetscInt     nl;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(x, &nl));
+  PetscCall(VecGetArray(x, &a));
+  for (PetscInt i = 0; i < nl; i++) a[i] = v[i];
+  PetscCall(VecRestoreArray(x, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* HybSetUnknowns - theta (and a uniform kappa = exp(x[P]) with -rw_hybrid_train_kappa) into a model's m; x on every rank */
+PetscErrorCode HybSetUnknowns(Hybrid *h, RwModel model, const PetscReal x[], Vec m)
+{
+  PetscInt b;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelFindParameterBlock(model, "theta", &b));
+  PetscCall(RwModelSetParameterBlock(model, m, b, x));
   if (h->trainkappa) {
     Vec k;
-    PetscCall(RwModelGetParameterField(h->model, m, 0, &k));
+    PetscCall(RwModelGetParameterField(model, m, 0, &k));
     PetscCall(VecSet(k, PetscExpReal(x[h->P])));
-    PetscCall(RwModelRestoreParameterField(h->model, m, 0, &k));
+    PetscCall(RwModelRestoreParameterField(model, m, 0, &k));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CreateModel(Hybrid *h, PetscBool nn, RwModel *model)
+/* ---- -rw_hybrid_train_kappa: x = (theta, log kappa), P + 1 scalars on the first rank ---- */
+static PetscErrorCode CreateDM_Kappa(RwProblem prob, RwModel model, DM *dm, void *ctx)
 {
+  Hybrid *h = (Hybrid *)ctx;
+
   PetscFunctionBegin;
-  PetscCall(RwModelCreate(h->sub, model));
-  PetscCall(RwModelSetType(*model, RWMODELHEAT));
-  PetscCall(RwModelSetFromOptions(*model));
-  PetscCall(RwModelHeatSetScheme(*model, 0));
-  PetscCall(RwModelHeatSetNN(*model, nn));
-  PetscCall(RwModelSetSteps(*model, h->nsteps));
-  PetscCall(RwModelSetTimeStep(*model, h->dt));
-  PetscCall(RwModelSetUp(*model));
+  PetscCall(DMRedundantCreate(PetscObjectComm((PetscObject)model), 0, h->nx, dm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SetPhysical(Hybrid *h, RwModel model, Vec m)
+static PetscErrorCode ToParameters_Kappa(RwProblem prob, RwModel model, Vec x, Vec m, Vec u0, void *ctx)
 {
-  Vec k, s;
+  Hybrid    *h = (Hybrid *)ctx;
+  PetscReal *v;
 
   PetscFunctionBegin;
-  PetscCall(RwModelGetDefaults(model, m, NULL, NULL));
-  PetscCall(RwModelGetParameterField(model, m, 0, &k));
-  PetscCall(VecSet(k, h->kappa));
-  PetscCall(RwModelRestoreParameterField(model, m, 0, &k));
-  PetscCall(RwModelGetParameterField(model, m, 1, &s));
-  PetscCall(VecSet(s, 0));
-  PetscCall(RwModelRestoreParameterField(model, m, 1, &s));
-  PetscCall(RwModelSetParameterScalar(model, m, 0, 0)); /* r = 0 */
+  PetscCall(PetscMalloc1(h->nx, &v));
+  PetscCall(HybGetValues(x, h->nx, v)); /* every rank sets kappa */
+  PetscCall(HybSetUnknowns(h, model, v, m));
+  PetscCall(PetscFree(v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HybSetUp(Hybrid *h)
+/* The start: the base's theta (-rw_nn_weights, Xavier, or -rw_parameter theta=...) and log kappa0 */
+static PetscErrorCode FromParameters_Kappa(RwProblem prob, RwModel model, Vec m, Vec u0, Vec x, void *ctx)
 {
-  RwObjectiveTermOps ops = {0};
-  PetscInt64        *steps;
-  PetscInt           nobs = h->nsteps / h->every, nm;
-  const PetscInt    *members;
-  PetscReal          vol;
+  Hybrid    *h = (Hybrid *)ctx;
+  PetscReal *v;
+  PetscInt   b;
 
   PetscFunctionBegin;
-  PetscCall(RwEnsembleCreate(PETSC_COMM_WORLD, &h->ens));
-  PetscCall(RwEnsembleSetSize(h->ens, h->ntraj));
-  PetscCall(RwEnsembleSetFromOptions(h->ens));
-  PetscCall(RwEnsembleSetUp(h->ens));
-  PetscCall(RwEnsembleGetGroup(h->ens, &h->group, &h->ngroups));
-  PetscCall(RwEnsembleGetSubComm(h->ens, &h->sub));
-  PetscCall(CreateModel(h, PETSC_TRUE, &h->model));
-  PetscCall(CreateModel(h, PETSC_FALSE, &h->plain));
-  PetscCall(RwModelHeatGetNN(h->model, &h->nn));
-  PetscCall(RwModelFindParameterBlock(h->model, "theta", &h->block));
-  PetscCall(RwNNGetNumWeights(h->nn, &h->P));
-  h->nx = h->P + (h->trainkappa ? 1 : 0);
-  PetscCall(RwModelCreateParameters(h->model, &h->m));
+  PetscCall(PetscMalloc1(h->nx, &v));
+  PetscCall(RwModelFindParameterBlock(model, "theta", &b));
+  PetscCall(RwModelGetParameterBlock(model, m, b, v));
+  v[h->P] = PetscLogReal(h->kappa0);
+  PetscCall(SetValues(x, v));
+  PetscCall(PetscFree(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* dJ/dtheta, and d/d(log kappa) of a uniform kappa: kappa sum_i dJ/dkappa_i, summed exactly */
+static PetscErrorCode Gradient_Kappa(RwProblem prob, RwModel model, Vec x, Vec g, Vec gu0, Vec w, void *ctx)
+{
+  Hybrid            *h = (Hybrid *)ctx;
+  PetscReal         *v;
+  const PetscScalar *a;
+  PetscInt           b, nl;
+  Vec                gk;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(h->nx, &v));
+  PetscCall(RwModelFindParameterBlock(model, "theta", &b));
+  PetscCall(RwModelGetParameterBlock(model, g, b, v));
+  PetscCall(RwModelGetParameterField(model, g, 0, &gk));
+  PetscCall(RwVecSumRepro(gk, &v[h->P]));
+  PetscCall(RwModelRestoreParameterField(model, g, 0, &gk));
+  PetscCall(VecGetLocalSize(x, &nl));
+  PetscCall(VecGetArrayRead(x, &a));
+  if (nl) v[h->P] *= PetscExpReal(a[h->P]); /* the first rank, which keeps w */
+  PetscCall(VecRestoreArrayRead(x, &a));
+  PetscCall(SetValues(w, v));
+  PetscCall(PetscFree(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The truth's model: the same defaults (and a file's) and options, without the network */
+static PetscErrorCode CreateTruth(Hybrid *h, RwObservations obs)
+{
+  PetscFunctionBegin;
+  PetscCall(RwModelCreate(PETSC_COMM_WORLD, &h->plain));
+  PetscCall(RwModelSetType(h->plain, RWMODELHEAT));
+  PetscCall(ModelDefaults(h->plain, h));
+  if (obs) PetscCall(RwObservationsSetModelDefaults(obs, h->plain));
+  PetscCall(RwModelSetFromOptions(h->plain));
+  PetscCall(RwModelHeatSetNN(h->plain, PETSC_FALSE));
+  PetscCall(RwModelSetUp(h->plain));
   PetscCall(RwModelCreateParameters(h->plain, &h->mplain));
-  PetscCall(SetPhysical(h, h->model, h->m));
-  PetscCall(SetPhysical(h, h->plain, h->mplain));
-  PetscCall(RwModelSetParameters(h->plain, h->mplain));
-  PetscCall(RwModelGetCellVolume(h->model, &vol));
-  /* this group's trajectories: initial states and observations */
-  PetscCall(RwEnsembleGetMembers(h->ens, &nm, &members));
-  for (PetscInt j = 0; j < nm; j++) {
-    PetscInt e = members[j];
-    HybData *D = &h->data[e];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    D->nobs = nobs, D->every = h->every, D->vol = vol;
-    PetscCall(RwModelCreateState(h->model, &h->u0[e]));
-    PetscCall(HybInitialState(h, e, h->u0[e]));
-    PetscCall(VecDuplicateVecs(h->u0[e], nobs, &D->d));
-    PetscCall(HybTruth(h, h->u0[e], h->nsteps, h->every, D->d, NULL));
+/* The truth's parameters: the observations' known ones (kappa; s = 0, r = 0 embedded), the model's defaults where they give none */
+static PetscErrorCode SetTruthParameters(Hybrid *h, RwObservations obs)
+{
+  const char *const names[2] = {"kappa", "s"};
+  const PetscReal  *r;
+  PetscBool         known;
+  Vec               k, f;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetDefaults(h->plain, h->mplain, NULL, NULL));
+  for (PetscInt i = 0; i < 2; i++) {
+    PetscCall(RwObservationsGetKnown(obs, 0, names[i], &k, NULL, &known));
+    if (!known) continue;
+    PetscCall(RwModelGetParameterField(h->plain, h->mplain, i, &f));
+    PetscCall(VecCopy(k, f));
+    if (i == 0) PetscCall(VecMax(f, NULL, &h->kappa)); /* uniform: the report's true kappa */
+    PetscCall(RwModelRestoreParameterField(h->plain, h->mplain, i, &f));
   }
-  PetscCall(RwObjectiveCreate(h->model, &h->obj));
+  PetscCall(RwObservationsGetKnown(obs, 0, "r", NULL, &r, &known));
+  if (known) PetscCall(RwModelSetParameterScalar(h->plain, h->mplain, 0, r[0]));
+  PetscCall(RwModelSetParameters(h->plain, h->mplain));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The trajectories as observations on the problem's model: a known u0 and the truth's fields each, the physics for all */
+static PetscErrorCode CreateTrajectories(Hybrid *h)
+{
+  PetscInt        nobs = (PetscInt)(h->nsteps / h->every);
+  const PetscReal zero = 0;
+  RwObservations  obs;
+  PetscInt64     *steps;
+  Vec             u0, f, *d;
+
+  PetscFunctionBegin;
+  PetscCall(RwObservationsCreate(PETSC_COMM_WORLD, &obs));
+  PetscCall(RwObservationsSetModel(obs, h->model));
+  PetscCall(RwObservationsSetNumMembers(obs, h->ntraj));
+  PetscCall(RwModelCreateField(h->model, &f));
+  PetscCall(VecSet(f, h->kappa));
+  PetscCall(RwObservationsSetKnown(obs, RW_OBS_ALL_MEMBERS, "kappa", f));
+  PetscCall(VecSet(f, 0));
+  PetscCall(RwObservationsSetKnown(obs, RW_OBS_ALL_MEMBERS, "s", f));
+  PetscCall(RwObservationsSetKnownValues(obs, RW_OBS_ALL_MEMBERS, "r", 1, &zero));
+  PetscCall(SetTruthParameters(h, obs));
   PetscCall(PetscMalloc1(nobs, &steps));
   for (PetscInt j = 0; j < nobs; j++) steps[j] = (j + 1) * h->every;
-  ops.value   = ObsValue;
-  ops.adjoint = ObsAdjoint;
-  PetscCall(RwObjectiveAddTerm(h->obj, "observations", &ops, nobs, steps, NULL, h));
+  PetscCall(RwModelCreateState(h->model, &u0));
+  PetscCall(VecDuplicateVecs(f, nobs, &d));
+  for (PetscInt e = 0; e < h->ntraj; e++) {
+    PetscCall(HybInitialState(h, e, u0));
+    PetscCall(RwObservationsSetKnown(obs, e, "u0", u0));
+    PetscCall(HybTruth(h, u0, h->nsteps, h->every, d, NULL));
+    PetscCall(RwObservationsSetStates(obs, e, nobs, steps, d));
+  }
+  PetscCall(RwProblemSetObservations(h->prob, obs));
+  PetscCall(VecDestroyVecs(nobs, &d));
+  PetscCall(VecDestroy(&u0));
+  PetscCall(VecDestroy(&f));
   PetscCall(PetscFree(steps));
-  PetscCall(RwAdjointCreate(h->model, h->obj, &h->adj));
-  PetscCall(RwAdjointSetFromOptions(h->adj));
-  PetscCall(RwAdjointSetUp(h->adj));
-  PetscCall(VecDuplicate(h->m, &h->g));
-  PetscCall(RwModelCreateState(h->model, &h->gu0));
-  PetscCall(PetscCalloc3(h->nx, &h->x, h->nx, &h->G, h->ntraj * (h->nx + 1), &h->R));
-  PetscCall(RwModelGetParameterBlock(h->model, h->m, h->block, h->x)); /* -rw_nn_weights or Xavier */
+  PetscCall(RwObservationsDestroy(&obs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The run, the network and the bounds of a learned kappa, from the problem's model */
+static PetscErrorCode GetSizes(Hybrid *h)
+{
+  RwAdjoint adj;
+  PetscReal vol;
+  DM        da;
+
+  PetscFunctionBegin;
+  PetscCall(RwProblemGetModel(h->prob, &h->model));
+  PetscCall(RwModelGetStateDM(h->model, &da));
+  PetscCall(DMDAGetInfo(da, NULL, &h->grid, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(RwProblemGetAdjoint(h->prob, &adj));
+  PetscCall(RwAdjointGetSteps(adj, &h->nsteps)); /* -rw_steps and -rw_dt, or a file's, stand over the program's */
+  PetscCall(RwModelGetTimeStep(h->model, &h->dt));
+  PetscCheck(h->fromfile || h->every <= h->nsteps, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_hybrid_observe_every %" PetscInt_FMT " is more than the %" PetscInt64_FMT " steps: nothing would be observed", h->every, h->nsteps);
+  PetscCall(RwModelHeatGetNN(h->model, &h->nn));
+  PetscCheck(h->nn, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "rewind-hybrid learns the heat model's network: -rw_model_type heat with -rw_heat_nn (the default)");
+  PetscCall(RwNNGetNumWeights(h->nn, &h->P));
+  h->nx = h->P + (h->trainkappa ? 1 : 0);
   /* explicit heat on square cells is stable for dt <= h^2 / (4 kappa): a learned
      kappa is kept below that bound, or one line-search step stops the run */
+  PetscCall(RwModelGetCellVolume(h->model, &vol));
   h->logkmax = PetscLogReal(vol / (4 * h->dt));
   h->logkmin = h->logkmax - PetscLogReal(1e6);
   PetscCheck(!h->trainkappa || (h->kappa0 <= PetscExpReal(h->logkmax) && h->kappa0 >= PetscExpReal(h->logkmin)), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_hybrid_kappa0 %g is outside [%g, %g]: the explicit scheme's stability limit h^2 / (4 dt) and 1e-6 of it", (double)h->kappa0, (double)PetscExpReal(h->logkmin), (double)PetscExpReal(h->logkmax));
-  if (h->trainkappa) h->x[h->P] = PetscLogReal(h->kappa0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* J and dJ/dx summed over the trajectories in member order; x and the
-   results are the same on every rank */
-PetscErrorCode HybEvaluate(Hybrid *h, const PetscReal x[], PetscReal *J, PetscReal G[])
+/* A file's trajectories: their number and first observed step, and the truth's parameters */
+static PetscErrorCode FromFile(Hybrid *h, RwObservations obs)
 {
-  PetscInt        nm, w = h->nx + 1;
-  const PetscInt *members;
-  PetscMPIInt     subrank;
+  const PetscInt64 *steps;
+  PetscInt          n;
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(h->sub, &subrank));
-  PetscCall(PetscArrayzero(h->R, h->ntraj * w));
-  PetscCall(HybSetUnknowns(h, x, h->m));
-  PetscCall(RwEnsembleGetMembers(h->ens, &nm, &members));
-  for (PetscInt j = 0; j < nm; j++) {
-    PetscInt   e = members[j];
-    PetscReal  Je, *r = h->R + e * w;
+  PetscCall(RwObservationsGetNumMembers(obs, &h->ntraj));
+  PetscCall(RwObservationsGetStates(obs, 0, &n, &steps, NULL));
+  h->every = n ? (PetscInt)steps[0] : 0;
+  PetscCall(SetTruthParameters(h, obs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    h->current = &h->data[e];
-    PetscCall(RwAdjointSolve(h->adj, h->m, h->u0[e], &Je, h->g, h->gu0));
-    PetscCall(RwModelGetParameterBlock(h->model, h->g, h->block, r + 1));
-    if (h->trainkappa) { /* d/d(log kappa) of a uniform kappa: kappa sum_i dJ/dkappa_i, summed exactly */
-      Vec gk;
-      PetscCall(RwModelGetParameterField(h->model, h->g, 0, &gk));
-      PetscCall(RwVecSumRepro(gk, &r[1 + h->P]));
-      PetscCall(RwModelRestoreParameterField(h->model, h->g, 0, &gk));
-      r[1 + h->P] *= PetscExpReal(x[h->P]);
-    }
-    r[0] = Je;
-    if (subrank) PetscCall(PetscArrayzero(r, w)); /* one rank of the group gives the member's values */
-  }
-  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, h->R, (PetscMPIInt)(h->ntraj * w), MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
-  *J = 0;
-  for (PetscInt i = 0; i < h->nx; i++) G[i] = 0;
-  for (PetscInt e = 0; e < h->ntraj; e++) { /* member order */
-    *J += h->R[e * w];
-    for (PetscInt i = 0; i < h->nx; i++) G[i] += h->R[e * w + 1 + i];
-  }
-  h->nevals++;
+/*
+  HybSetUp - the problem: the embedded trajectories or -rw_obs, the unknown,
+  the journal (name.state with -rw_output name); the truth's model
+*/
+PetscErrorCode HybSetUp(Hybrid *h)
+{
+  const RwProblemUnknownOps kappa = {CreateDM_Kappa, ToParameters_Kappa, FromParameters_Kappa, Gradient_Kappa};
+  char                      journal[PETSC_MAX_PATH_LEN + 8];
+  RwObservations            obs;
+  RwEnsemble                ens;
+  PetscInt                  group;
+
+  PetscFunctionBegin;
+  PetscCall(RwProblemCreate(PETSC_COMM_WORLD, &h->prob));
+  PetscCall(RwProblemSetModelType(h->prob, RWMODELHEAT));
+  PetscCall(RwProblemSetModelDefaults(h->prob, ModelDefaults, h));
+  if (h->trainkappa) PetscCall(RwProblemSetUnknownOps(h->prob, &kappa, h));
+  else PetscCall(RwProblemSetUnknown(h->prob, "theta"));
+  PetscCall(PetscSNPrintf(journal, sizeof(journal), "%s.state", h->output));
+  PetscCall(RwProblemSetJournal(h->prob, h->output[0] ? journal : NULL));
+  PetscCall(RwProblemSetFromOptions(h->prob));
+  PetscCall(RwProblemGetObservations(h->prob, &obs));
+  h->fromfile = obs ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(!(h->fromfile && h->obswrite[0]), PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_obs_write writes the embedded trajectories; it cannot be used with -rw_obs");
+  PetscCall(GetSizes(h));
+  PetscCall(CreateTruth(h, obs));
+  if (!h->fromfile) PetscCall(CreateTrajectories(h));
+  PetscCall(RwProblemSetUp(h->prob));
+  PetscCall(RwProblemGetObservations(h->prob, &obs));
+  if (h->fromfile) PetscCall(FromFile(h, obs));
+  if (h->obswrite[0]) PetscCall(RwObservationsWrite(obs, h->model, h->obswrite));
+  PetscCall(RwProblemGetEnsemble(h->prob, &ens));
+  PetscCall(RwEnsembleGetGroup(ens, &group, &h->ngroups));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode HybDestroy(Hybrid *h)
 {
   PetscFunctionBegin;
-  for (PetscInt e = 0; e < h->ntraj; e++) {
-    if (h->data[e].d) PetscCall(VecDestroyVecs(h->data[e].nobs, &h->data[e].d));
-    PetscCall(VecDestroy(&h->u0[e]));
-  }
-  PetscCall(VecDestroy(&h->m));
+  PetscCall(TaoDestroy(&h->tao));
+  PetscCall(VecDestroy(&h->x));
+  PetscCall(PetscFree2(h->xs, h->xs0));
   PetscCall(VecDestroy(&h->mplain));
-  PetscCall(VecDestroy(&h->g));
-  PetscCall(VecDestroy(&h->gu0));
-  PetscCall(RwAdjointDestroy(&h->adj));
-  PetscCall(RwObjectiveDestroy(&h->obj));
-  PetscCall(RwModelDestroy(&h->model));
   PetscCall(RwModelDestroy(&h->plain));
-  PetscCall(RwEnsembleDestroy(&h->ens));
-  PetscCall(PetscFree3(h->x, h->G, h->R));
-  PetscCall(PetscFree(h->hist));
+  /* after the outputs: a run killed before them resumes from its journal */
+  PetscCall(RwProblemDestroy(&h->prob));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,155 +1,110 @@
 /*
-  Training: TAO (quasi-Newton by default, any -tao_type) or Adam over the
-  unknowns x = theta (and log kappa), one full-batch gradient over every
-  trajectory an epoch; then the report (learned against true reaction,
-  generalisation from an unseen initial state) and the HDF5 output.
+  Training: TAO over the unknowns x = theta (and log kappa), one full-batch
+  gradient over every trajectory an evaluation: quasi-Newton by default, or
+  Adam (the TAO type "adam") with -rw_hybrid_optimizer adam; the progress
+  line from the problem's history; then the report (learned against true
+  reaction, generalisation from an unseen initial state) and name.h5.
 */
 #include "hybrid.h"
-#include <petsctao.h>
 #include <rewind/hdf5.h>
+#include <petscviewerhdf5.h>
 
-static PetscErrorCode Record(Hybrid *h, PetscInt it, PetscReal J, PetscReal gnorm)
+/* The progress line, from the history's row of this iteration */
+static PetscErrorCode Monitor(Tao tao, void *ctx)
 {
+  Hybrid          *h = (Hybrid *)ctx;
+  PetscInt         n, ncols;
+  const PetscReal *rows, *r;
+
   PetscFunctionBegin;
-  if (h->nhist == 0) h->J0 = J;
-  if (h->nhist < h->epochs + 1) {
-    h->hist[3 * h->nhist]     = J;
-    h->hist[3 * h->nhist + 1] = gnorm;
-    h->hist[3 * h->nhist + 2] = MPI_Wtime() - h->t0;
-    h->nhist++;
-  }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "epoch %4" PetscInt_FMT " J %.6e gnorm %.3e seconds %.2f\n", it, (double)J, (double)gnorm, MPI_Wtime() - h->t0));
+  PetscCall(RwProblemGetHistory(h->prob, &n, &ncols, NULL, &rows));
+  r = rows + (n - 1) * ncols;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "epoch %4" PetscInt_FMT " J %.6e gnorm %.3e seconds %.2f\n", (PetscInt)r[h->col[0]], (double)r[h->col[1]], (double)r[h->col[2]], (double)r[h->col[3]]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscReal Norm2(PetscInt n, const PetscReal *g)
+/* Where the progress line's figures stand in a history row */
+static PetscErrorCode FindColumns(Hybrid *h)
 {
-  PetscReal s = 0;
-  for (PetscInt i = 0; i < n; i++) s += g[i] * g[i];
-  return PetscSqrtReal(s);
-}
-
-/* ---- TAO: the unknowns on rank 0 of a world vector, given to every rank ---- */
-static PetscErrorCode TaoFG(Tao tao, Vec X, PetscReal *J, Vec Gv, void *ctx)
-{
-  Hybrid            *h = (Hybrid *)ctx;
-  const PetscScalar *a;
-  PetscScalar       *b;
-  PetscInt           nl;
+  const char *const  want[4] = {"iteration", "J", "gradient_norm", "seconds"};
+  const char *const *names;
+  PetscInt           ncols;
+  PetscBool          same;
 
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(X, &nl));
-  PetscCall(VecGetArrayRead(X, &a));
-  for (PetscInt i = 0; i < nl; i++) h->x[i] = a[i];
-  PetscCall(VecRestoreArrayRead(X, &a));
-  PetscCallMPI(MPI_Bcast(h->x, (PetscMPIInt)h->nx, MPIU_REAL, 0, PETSC_COMM_WORLD));
-  PetscCall(HybEvaluate(h, h->x, J, h->G));
-  PetscCall(VecGetArray(Gv, &b));
-  for (PetscInt i = 0; i < nl; i++) b[i] = h->G[i];
-  PetscCall(VecRestoreArray(Gv, &b));
-  h->J     = *J;
-  h->gnorm = Norm2(h->nx, h->G);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode TaoMon(Tao tao, void *ctx)
-{
-  Hybrid   *h = (Hybrid *)ctx;
-  PetscInt  it;
-  PetscReal f, gn;
-
-  PetscFunctionBegin;
-  PetscCall(TaoGetSolutionStatus(tao, &it, &f, &gn, NULL, NULL, NULL));
-  PetscCall(Record(h, it, f, gn));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode TrainTao(Hybrid *h)
-{
-  Tao          tao;
-  Vec          X;
-  PetscMPIInt  rank;
-  PetscScalar *a;
-  PetscInt     nl;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscCall(VecCreateMPI(PETSC_COMM_WORLD, rank ? 0 : h->nx, h->nx, &X));
-  PetscCall(VecGetLocalSize(X, &nl));
-  PetscCall(VecGetArray(X, &a));
-  for (PetscInt i = 0; i < nl; i++) a[i] = h->x[i];
-  PetscCall(VecRestoreArray(X, &a));
-  PetscCall(TaoCreate(PETSC_COMM_WORLD, &tao));
-  PetscCall(TaoSetType(tao, h->trainkappa ? TAOBLMVM : TAOLMVM));
-  if (h->trainkappa) { /* log kappa in [logkmin, logkmax] (a bounded type: BLMVM unless -tao_type says otherwise) */
-    Vec lo, hi;
-
-    PetscCall(VecDuplicate(X, &lo));
-    PetscCall(VecDuplicate(X, &hi));
-    PetscCall(VecSet(lo, PETSC_NINFINITY));
-    PetscCall(VecSet(hi, PETSC_INFINITY));
-    if (!rank) PetscCall(VecSetValue(lo, h->P, h->logkmin, INSERT_VALUES));
-    if (!rank) PetscCall(VecSetValue(hi, h->P, h->logkmax, INSERT_VALUES));
-    PetscCall(VecAssemblyBegin(lo));
-    PetscCall(VecAssemblyEnd(lo));
-    PetscCall(VecAssemblyBegin(hi));
-    PetscCall(VecAssemblyEnd(hi));
-    PetscCall(TaoSetVariableBounds(tao, lo, hi));
-    PetscCall(VecDestroy(&lo));
-    PetscCall(VecDestroy(&hi));
-  }
-  PetscCall(TaoSetSolution(tao, X));
-  PetscCall(TaoSetObjectiveAndGradient(tao, NULL, TaoFG, h));
-  PetscCall(TaoSetMaximumIterations(tao, h->epochs));
-  PetscCall(TaoSetMaximumFunctionEvaluations(tao, 4 * h->epochs + 10));
-  PetscCall(TaoSetTolerances(tao, 0, 1e-10, 0));
-  PetscCall(TaoSetMonitor(tao, TaoMon, h, NULL));
-  PetscCall(TaoSetFromOptions(tao));
-  PetscCall(TaoSolve(tao));
-  PetscCall(VecGetArray(X, &a));
-  for (PetscInt i = 0; i < nl; i++) h->x[i] = a[i];
-  PetscCall(VecRestoreArray(X, &a));
-  PetscCallMPI(MPI_Bcast(h->x, (PetscMPIInt)h->nx, MPIU_REAL, 0, PETSC_COMM_WORLD));
-  PetscCall(TaoDestroy(&tao));
-  PetscCall(VecDestroy(&X));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ---- Adam (Kingma and Ba 2015), learning rate lr decay^epoch; every rank
-   does the same arithmetic on the same values, so x stays replicated ---- */
-static PetscErrorCode TrainAdam(Hybrid *h)
-{
-  const PetscReal b1 = 0.9, b2 = 0.999, eps = 1e-8;
-  PetscReal      *mo, *ve, J;
-
-  PetscFunctionBegin;
-  PetscCall(PetscCalloc2(h->nx, &mo, h->nx, &ve));
-  for (PetscInt t = 0; t <= h->epochs; t++) {
-    PetscReal lr = h->lr * PetscPowReal(h->decay, (PetscReal)t);
-
-    PetscCall(HybEvaluate(h, h->x, &J, h->G));
-    h->J     = J;
-    h->gnorm = Norm2(h->nx, h->G);
-    PetscCall(Record(h, t, J, h->gnorm));
-    if (t == h->epochs) break;
-    for (PetscInt i = 0; i < h->nx; i++) {
-      mo[i] = b1 * mo[i] + (1 - b1) * h->G[i];
-      ve[i] = b2 * ve[i] + (1 - b2) * h->G[i] * h->G[i];
-      h->x[i] -= lr * (mo[i] / (1 - PetscPowReal(b1, t + 1))) / (PetscSqrtReal(ve[i] / (1 - PetscPowReal(b2, t + 1))) + eps);
+  PetscCall(RwProblemGetHistory(h->prob, NULL, &ncols, &names, NULL));
+  for (PetscInt i = 0; i < 4; i++) {
+    for (h->col[i] = 0; h->col[i] < ncols; h->col[i]++) {
+      PetscCall(PetscStrcmp(names[h->col[i]], want[i], &same));
+      if (same) break;
     }
-    if (h->trainkappa) h->x[h->P] = PetscMin(PetscMax(h->x[h->P], h->logkmin), h->logkmax); /* projected onto the bounds */
+    PetscCheck(h->col[i] < ncols, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The problem's history has no column %s", want[i]);
   }
-  PetscCall(PetscFree2(mo, ve));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* log kappa in [logkmin, logkmax]: a bounded TAO type's bounds, Adam's projection */
+static PetscErrorCode SetKappaBounds(Hybrid *h)
+{
+  Vec lo, hi;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(h->x, &lo));
+  PetscCall(VecDuplicate(h->x, &hi));
+  PetscCall(VecSet(lo, PETSC_NINFINITY));
+  PetscCall(VecSet(hi, PETSC_INFINITY));
+  PetscCall(VecSetValue(lo, h->P, h->logkmin, INSERT_VALUES));
+  PetscCall(VecSetValue(hi, h->P, h->logkmax, INSERT_VALUES));
+  PetscCall(VecAssemblyBegin(lo));
+  PetscCall(VecAssemblyEnd(lo));
+  PetscCall(VecAssemblyBegin(hi));
+  PetscCall(VecAssemblyEnd(hi));
+  PetscCall(TaoSetVariableBounds(h->tao, lo, hi));
+  PetscCall(VecDestroy(&lo));
+  PetscCall(VecDestroy(&hi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The optimiser's defaults, which the options override: TAO LMVM (BLMVM with
+  kappa) for at most -rw_hybrid_epochs iterations; Adam at -rw_hybrid_lr for
+  exactly that many steps, epochs + 1 evaluations (no tolerance can stop it)
+*/
+static PetscErrorCode SetUpTao(Hybrid *h)
+{
+  PetscFunctionBegin;
+  PetscCall(TaoCreate(PETSC_COMM_WORLD, &h->tao));
+  PetscCall(TaoSetType(h->tao, h->adam ? TAOADAM : h->trainkappa ? TAOBLMVM : TAOLMVM));
+  PetscCall(TaoSetMaximumIterations(h->tao, h->epochs));
+  if (h->adam) {
+    PetscCall(TaoAdamSetLearningRate(h->tao, h->lr, h->decay));
+    PetscCall(TaoSetMaximumFunctionEvaluations(h->tao, -1));
+    PetscCall(TaoSetTolerances(h->tao, 0, 0, 0));
+  } else {
+    PetscCall(TaoSetMaximumFunctionEvaluations(h->tao, 4 * h->epochs + 10));
+    PetscCall(TaoSetTolerances(h->tao, 0, 1e-10, 0));
+  }
+  PetscCall(TaoSetSolution(h->tao, h->x));
+  if (h->trainkappa) PetscCall(SetKappaBounds(h));
+  PetscCall(RwProblemSetUpTao(h->prob, h->tao));
+  PetscCall(TaoSetMonitor(h->tao, Monitor, h, NULL));
+  PetscCall(TaoSetFromOptions(h->tao));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* HybTrain - the optimisation from the problem's start (-rw_nn_weights or Xavier; log kappa0); x on every rank after it */
 PetscErrorCode HybTrain(Hybrid *h)
 {
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(3 * (h->epochs + 1), &h->hist));
-  h->t0 = MPI_Wtime();
-  if (h->adam) PetscCall(TrainAdam(h));
-  else PetscCall(TrainTao(h));
+  PetscCall(PetscMalloc2(h->nx, &h->xs, h->nx, &h->xs0));
+  PetscCall(RwProblemCreateUnknownVector(h->prob, &h->x));
+  PetscCall(RwProblemGetUnknown(h->prob, h->x));
+  PetscCall(HybGetValues(h->x, h->nx, h->xs0));
+  PetscCall(FindColumns(h));
+  PetscCall(SetUpTao(h));
+  PetscCall(RwProblemSolve(h->prob, h->tao));
+  PetscCall(RwProblemComplete(h->prob));
+  PetscCall(HybGetValues(h->x, h->nx, h->xs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -159,7 +114,7 @@ PetscErrorCode HybTrain(Hybrid *h)
 /* max |u_learned - u_true| at steps n and 2n from an initial state no trajectory used */
 static PetscErrorCode Generalisation(Hybrid *h, PetscReal err[2])
 {
-  Vec u0, ut, u, v;
+  Vec u0, ut, u, v, base, m;
 
   PetscFunctionBegin;
   PetscCall(RwModelCreateState(h->model, &u0));
@@ -167,8 +122,11 @@ static PetscErrorCode Generalisation(Hybrid *h, PetscReal err[2])
   PetscCall(VecDuplicate(u0, &u));
   PetscCall(VecDuplicate(u0, &v));
   PetscCall(HybInitialState(h, h->ntraj + 77, u0));
-  PetscCall(HybSetUnknowns(h, h->x, h->m));
-  PetscCall(RwModelSetParameters(h->model, h->m));
+  PetscCall(RwProblemGetParameters(h->prob, &base, NULL)); /* the known physics, with the learned unknowns */
+  PetscCall(VecDuplicate(base, &m));
+  PetscCall(VecCopy(base, m));
+  PetscCall(HybSetUnknowns(h, h->model, h->xs, m));
+  PetscCall(RwModelSetParameters(h->model, m));
   PetscCall(VecCopy(u0, u));
   for (PetscInt r = 0; r < 2; r++) {
     for (PetscInt64 k = 0; k < h->nsteps; k++) {
@@ -183,58 +141,91 @@ static PetscErrorCode Generalisation(Hybrid *h, PetscReal err[2])
   PetscCall(VecDestroy(&ut));
   PetscCall(VecDestroy(&u));
   PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The library's part of name.h5, collectively: the history and the first gradient of the unknowns */
+static PetscErrorCode WriteProblem(Hybrid *h, const char file[])
+{
+  PetscViewer v;
+  Vec         G0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerHDF5Open(PETSC_COMM_WORLD, file, FILE_MODE_APPEND, &v));
+  PetscCall(RwProblemHistoryView(h->prob, v));
+  PetscCall(RwProblemGetFirstEvaluation(h->prob, NULL, &G0));
+  if (G0) {
+    PetscCall(PetscObjectSetName((PetscObject)G0, "gradient_first"));
+    PetscCall(VecView(G0, v));
+  }
+  PetscCall(PetscViewerDestroy(&v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* name.h5: theta (with its layers), the history, gradient_first, theta_initial, the reactions and the figures */
 static PetscErrorCode WriteOutput(Hybrid *h, const PetscReal *us, const PetscReal *learned, const PetscReal *truth, PetscReal maxerr, const PetscReal gen[2])
 {
   char        file[PETSC_MAX_PATH_LEN + 8];
   PetscMPIInt rank;
+  PetscReal   J0, J;
+  const PetscReal *terms;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(file, sizeof(file), "%s.h5", h->output));
-  if (h->group == 0) PetscCall(RwNNWriteWeights(h->nn, file, h->x)); /* theta, its layers and activations */
-  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(RwNNWriteWeights(h->nn, file, h->xs)); /* creates the file */
+  PetscCall(WriteProblem(h, file));
+  PetscCall(RwProblemGetFirstEvaluation(h->prob, &J0, NULL));
+  PetscCall(RwProblemGetTerms(h->prob, NULL, NULL, &terms));
+  J = terms[0]; /* the last evaluation's: no regulariser */
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (!rank) {
-    hid_t       f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT), s;
-    hsize_t     n = NSAMPLE, hd[2] = {(hsize_t)h->nhist, 3};
-    const char *names[] = {"reaction_u", "reaction_learned", "reaction_true"};
-    const PetscReal *vals[] = {us, learned, truth};
-    const char *anames[] = {"reaction_max_error", "generalisation_error_T", "generalisation_error_2T", "J0", "J", "rho", "kappa"};
-    PetscReal   avals[]  = {maxerr, gen[0], gen[1], h->J0, h->J, h->rho, h->trainkappa ? PetscExpReal(h->x[h->P]) : h->kappa};
+    hid_t            f, s;
+    hsize_t          n = NSAMPLE, np = (hsize_t)h->P;
+    const char      *names[] = {"reaction_u", "reaction_learned", "reaction_true"};
+    const PetscReal *vals[]  = {us, learned, truth};
+    const char      *anames[] = {"reaction_max_error", "generalisation_error_T", "generalisation_error_2T", "J0", "J", "rho", "kappa"};
+    PetscReal        avals[]  = {maxerr, gen[0], gen[1], J0, J, h->rho, h->trainkappa ? PetscExpReal(h->xs[h->P]) : h->kappa};
 
-    PetscCheck(f >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "Cannot reopen %s", file);
+    RwCallHDF5Return(f, H5Fopen, (file, H5F_ACC_RDWR, H5P_DEFAULT));
     for (int i = 0; i < 3; i++) PetscCall(RwH5WriteArray(f, names[i], 1, &n, vals[i]));
-    PetscCall(RwH5WriteArray(f, "history", 2, hd, h->hist));
-    s = H5Screate(H5S_SCALAR);
+    PetscCall(RwH5WriteArray(f, "theta_initial", 1, &np, h->xs0));
+    RwCallHDF5Return(s, H5Screate, (H5S_SCALAR));
     for (int i = 0; i < 7; i++) {
-      hid_t a = H5Acreate2(f, anames[i], H5T_NATIVE_DOUBLE, s, H5P_DEFAULT, H5P_DEFAULT);
-      H5Awrite(a, H5T_NATIVE_DOUBLE, &avals[i]);
-      H5Aclose(a);
+      hid_t a;
+
+      RwCallHDF5Return(a, H5Acreate2, (f, anames[i], H5T_NATIVE_DOUBLE, s, H5P_DEFAULT, H5P_DEFAULT));
+      RwCallHDF5(H5Awrite, (a, H5T_NATIVE_DOUBLE, &avals[i]));
+      RwCallHDF5(H5Aclose, (a));
     }
-    H5Sclose(s);
-    PetscCheck(H5Fclose(f) >= 0, PETSC_COMM_SELF, PETSC_ERR_FILE_WRITE, "Cannot write %s", file);
+    RwCallHDF5(H5Sclose, (s));
+    RwCallHDF5(H5Fclose, (f));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "output %s: theta, history (J, gnorm, seconds), reaction_u/learned/true\n", file));
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "output %s: theta, theta_initial, gradient_first, /history, reaction_u/learned/true\n", file));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode HybReport(Hybrid *h)
 {
-  PetscReal us[NSAMPLE], learned[NSAMPLE], truth[NSAMPLE], maxerr = 0, gen[2];
+  PetscReal  us[NSAMPLE], learned[NSAMPLE], truth[NSAMPLE], maxerr = 0, gen[2], J0;
+  const PetscReal *terms;
+  PetscInt64 nevals;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < NSAMPLE; i++) {
     us[i]    = (PetscReal)i / (NSAMPLE - 1);
     truth[i] = h->rho * us[i] * (1 - us[i]);
   }
-  RwNNForward(h->nn, h->x, NSAMPLE, us, NSAMPLE, learned, NSAMPLE);
+  RwNNForward(h->nn, h->xs, NSAMPLE, us, NSAMPLE, learned, NSAMPLE);
   for (PetscInt i = 0; i < NSAMPLE; i++) maxerr = PetscMax(maxerr, PetscAbsReal(learned[i] - truth[i]));
   PetscCall(Generalisation(h, gen));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "J0 %.6e J %.6e reduction %.4g evaluations %" PetscInt_FMT "\n", (double)h->J0, (double)h->J, (double)(h->J0 / h->J), h->nevals));
+  PetscCall(RwProblemGetFirstEvaluation(h->prob, &J0, NULL));
+  PetscCall(RwProblemGetTerms(h->prob, NULL, NULL, &terms));
+  PetscCall(RwProblemGetCounts(h->prob, &nevals, NULL, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "J0 %.6e J %.6e reduction %.4g evaluations %" PetscInt64_FMT "\n", (double)J0, (double)terms[0], (double)(J0 / terms[0]), nevals));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "reaction_max_error %.4e (max |N_theta(u) - rho u (1 - u)| on [0, 1]; the true maximum is %.4g)\n", (double)maxerr, (double)(h->rho / 4)));
-  if (h->trainkappa) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kappa learned %.6e true %.6e\n", (double)PetscExpReal(h->x[h->P]), (double)h->kappa));
+  if (h->trainkappa) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kappa learned %.6e true %.6e\n", (double)PetscExpReal(h->xs[h->P]), (double)h->kappa));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "generalisation_error T %.4e 2T %.4e (max |u_learned - u_true| from an unseen initial state)\n", (double)gen[0], (double)gen[1]));
   if (h->output[0]) PetscCall(WriteOutput(h, us, learned, truth, maxerr, gen));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -276,8 +276,27 @@ static PetscErrorCode WriteFields(RwObservations obs, const char file[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The steps of /times: the sensors', else the observed fields' alone, which
+  the schema reads at /times: every member's must be those
+*/
+static PetscErrorCode TimesSteps(RwObservations obs, PetscInt *n, const PetscInt64 *steps[])
+{
+  PetscFunctionBegin;
+  *n = obs->ntimes, *steps = obs->steps;
+  if (!*n) *n = obs->m[0].nstates, *steps = obs->m[0].statesteps;
+  for (PetscInt e = 0; e < obs->nmembers; e++) {
+    RwObsMember *m    = &obs->m[e];
+    PetscBool    same = (PetscBool)(m->nstates == *n);
+
+    for (PetscInt t = 0; same && t < *n; t++) same = (PetscBool)(m->statesteps[t] == (*steps)[t]);
+    PetscCheck(!m->nstates || same, PetscObjectComm((PetscObject)obs), PETSC_ERR_SUP, "The experiments schema holds observed fields at the times of /times: member %" PetscInt_FMT "'s fields are observed at other steps than %s", e, obs->ntimes ? "those the sensors are read at" : "member 0's");
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* On rank 0: the small arrays and attributes, added to the file the fields went into */
-static PetscErrorCode WriteArrays(RwObservations obs, const char file[])
+static PetscErrorCode WriteArrays(RwObservations obs, const char file[], PetscInt ntimes, const PetscInt64 steps[])
 {
   hid_t      f;
   hsize_t    ds[2];
@@ -295,12 +314,12 @@ static PetscErrorCode WriteArrays(RwObservations obs, const char file[])
     ds[0] = (hsize_t)obs->nsensors, ds[1] = (hsize_t)obs->dim;
     PetscCall(RwH5WriteArray(f, "/sensors", 2, ds, obs->coords));
   }
-  if (obs->ntimes) {
+  if (ntimes) {
     PetscReal *t;
 
-    PetscCall(PetscMalloc1(obs->ntimes, &t));
-    for (PetscInt i = 0; i < obs->ntimes; i++) t[i] = obs->steps[i] * dt;
-    ds[0] = (hsize_t)obs->ntimes;
+    PetscCall(PetscMalloc1(ntimes, &t));
+    for (PetscInt i = 0; i < ntimes; i++) t[i] = steps[i] * dt;
+    ds[0] = (hsize_t)ntimes;
     PetscCall(RwH5WriteArray(f, "/times", 1, ds, t));
     PetscCall(PetscFree(t));
   }
@@ -336,13 +355,16 @@ static PetscErrorCode WriteArrays(RwObservations obs, const char file[])
 
 PetscErrorCode RwObservationsWriteExperiments_Private(RwObservations obs, const char file[])
 {
-  PetscMPIInt rank;
+  PetscMPIInt       rank;
+  PetscInt          ntimes;
+  const PetscInt64 *steps;
 
   PetscFunctionBegin;
   PetscCheck(obs->nsensors || !obs->m[0].coords, PetscObjectComm((PetscObject)obs), PETSC_ERR_SUP, "The experiments schema holds sensors shared by every member; these members have their own (write them as shots)");
+  PetscCall(TimesSteps(obs, &ntimes, &steps));
   PetscCall(WriteFields(obs, file));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)obs), &rank));
-  if (!rank) PetscCall(WriteArrays(obs, file));
+  if (!rank) PetscCall(WriteArrays(obs, file, ntimes, steps));
   PetscCallMPI(MPI_Barrier(PetscObjectComm((PetscObject)obs)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
