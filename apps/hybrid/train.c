@@ -222,7 +222,7 @@ PetscErrorCode HybReport(Hybrid *h)
   PetscCall(Generalisation(h, gen));
   PetscCall(RwProblemGetFirstEvaluation(h->prob, &J0, NULL));
   PetscCall(RwProblemGetTerms(h->prob, NULL, NULL, &terms));
-  PetscCall(RwProblemGetCounts(h->prob, &nevals, NULL, NULL));
+  PetscCall(RwProblemGetCounts(h->prob, &nevals, NULL, NULL, NULL));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "J0 %.6e J %.6e reduction %.4g evaluations %" PetscInt64_FMT "\n", (double)J0, (double)terms[0], (double)(J0 / terms[0]), nevals));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "reaction_max_error %.4e (max |N_theta(u) - rho u (1 - u)| on [0, 1]; the true maximum is %.4g)\n", (double)maxerr, (double)(h->rho / 4)));
   if (h->trainkappa) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kappa learned %.6e true %.6e\n", (double)PetscExpReal(h->xs[h->P]), (double)h->kappa));
