@@ -5,6 +5,8 @@
 # bit, on 1, 2 and 3 ranks in 1 and 2 groups (explicit schemes):
 #   heat: rewind-heat-inverse's experiments (sensors, sources, u0), kappa = 1,
 #         and its regulariser given as options (-rw_reg_*);
+#   heat with a network: rewind-hybrid's trajectories (u0, observed fields),
+#         its initial weights;
 #   wave: rewind-fwi's shots (sources, receivers), its starting model; the
 #         app's gradient is masked (absorbing layers, water), so the two are
 #         compared where it is not.
@@ -36,6 +38,24 @@ for np in 1 2 3; do
   done
 done
 echo "ok heat: 4 experiments, J $j0 and dJ/dkappa of rewind-heat-inverse's first evaluation, bit for bit on 1-3 ranks in 1 and (2-3 ranks) 2 groups"
+
+# heat with the network term: rewind-hybrid's trajectories and initial weights
+app="$top_builddir/apps/rewind-hybrid"
+hsmall="-rw_hybrid_grid 16 -rw_hybrid_steps 12 -rw_hybrid_epochs 1 -rw_hybrid_trajectories 4"
+run 1 $hsmall -rw_obs_write "$tmp/hybobs.h5" -rw_output "$tmp/hyb" > /dev/null
+h0=$(attr "$tmp/hyb.h5" J0)
+app=$grad
+for np in 1 2 3; do
+  for g in 1 2; do
+    test $g -le $np || continue
+    run $np -rw_model_type heat -rw_heat_nn -rw_heat_scheme explicit -rw_heat_bc periodic -rw_obs "$tmp/hybobs.h5" -rw_parameter "theta=$tmp/hyb.h5:theta_initial" -rw_ensemble_groups $g -rw_gradient_view "hdf5:$tmp/h$np$g.h5" > "$tmp/h$np$g.txt"
+    j=$(sed -n 's/^J //p' "$tmp/h$np$g.txt")
+    test "$j" = "$h0" || fail "hybrid, $np ranks, $g groups: J $j; rewind-hybrid's first evaluation $h0"
+    h5diff "$tmp/hyb.h5" "$tmp/h$np$g.h5" /gradient_first /dJdtheta > /dev/null || fail "hybrid, $np ranks, $g groups: dJ/dtheta differs from rewind-hybrid's first gradient"
+    cmp -s "$tmp/h11.txt" "$tmp/h$np$g.txt" || fail "hybrid, $np ranks, $g groups: the printed gradients differ from 1 rank's"
+  done
+done
+echo "ok heat with a network: 4 trajectories, J $h0 and dJ/dtheta of rewind-hybrid's first evaluation, bit for bit on 1-3 ranks in 1 and (2-3 ranks) 2 groups"
 
 # wave: rewind-fwi's shots and starting model, one full band, explicit
 app=$fwi
