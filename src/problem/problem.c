@@ -960,7 +960,8 @@ PetscErrorCode RwProblemDestroy(RwProblem *prob)
     }
   }
   PetscCall(PetscFree3(p->mm, p->mu0, p->states));
-  if (p->W) PetscCall(VecDestroyVecs(p->ngroups, &p->W));
+  for (PetscInt k = 0; p->W && k < p->ngroups; k++) PetscCall(VecDestroy(&p->W[k]));
+  PetscCall(PetscFree(p->W));
   for (PetscInt i = 0; i < p->nreg; i++) PetscCall(VecDestroy(&p->reg[i].ref));
   PetscCall(VecDestroy(&p->xg));
   PetscCall(VecDestroy(&p->wg));

@@ -101,7 +101,10 @@ static PetscErrorCode SumMembers(RwProblem prob, Vec x, PetscReal *J, Vec G)
   }
   PetscCall(VecSet(G, 0));
   if (prob->shared) PetscCall(VecCopy(x, prob->xg));
-  else PetscCall(RwEnsembleScatterToGroups(prob->ens, x, prob->xg));
+  else { /* through a vector of x's DM: TAO's trial points need not carry it */
+    PetscCall(VecCopy(x, prob->gx));
+    PetscCall(RwEnsembleScatterToGroups(prob->ens, prob->gx, prob->xg));
+  }
   PetscCall(RwEnsembleGetRounds(prob->ens, &nr));
   for (PetscInt r = 0; r < nr; r++) PetscCall(EvaluateRound(prob, r, J, G));
   PetscCall(RwJournalRecord(prob->journal, prob->nmembers, *J, G));

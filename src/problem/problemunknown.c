@@ -244,7 +244,8 @@ PetscErrorCode RwProblemSetUpUnknown_Private(RwProblem prob)
   PetscCall(DMCreateGlobalVector(prob->gudm, &prob->xg));
   PetscCall(VecDuplicate(prob->xg, &prob->wg));
   PetscCall(DMCreateGlobalVector(prob->udm, &prob->gx));
-  PetscCall(VecDuplicateVecs(prob->gx, prob->ngroups, &prob->W));
+  PetscCall(PetscMalloc1(prob->ngroups, &prob->W));
+  for (PetscInt k = 0; k < prob->ngroups; k++) PetscCall(DMCreateGlobalVector(prob->udm, &prob->W[k])); /* each knows its DM: the ensemble moves it by its pair */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

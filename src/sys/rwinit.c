@@ -91,7 +91,7 @@ PetscErrorCode RwInitializePackage(void)
 }
 
 /*@C
-  RwGetVersion - the rewind version as a string, "rewind 0.1.0"
+  RwGetVersion - the rewind version as a string, "rewind 0.2.0"
 
   Not collective
 

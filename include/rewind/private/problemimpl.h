@@ -83,7 +83,7 @@ struct _p_RwProblem {
   DM                  udm, gudm; /* x's DM on the parent and on the group */
   Vec                 xg, wg;    /* x and a member's dJ/dx, on the group */
   Vec                *W;         /* [ngroups]: a round's members' dJ/dx on the parent */
-  Vec                 mask, gx, x0;
+  Vec                 mask, gx, x0; /* gx: of x's layout on the parent (x on its way to the groups, a regulariser's gradient) */
   RwProblemReg        reg[RW_PROBLEM_MAX_REGS];
   PetscInt            nreg;
   /* the last evaluation, and the first */
