@@ -11,8 +11,9 @@ static char help[] = "rewind-bench: what rewind costs on this machine, against t
                      "  hybrid    heat + a learned network term: gradient/forward, kernel GFLOP/s, against PyTorch\n"
                      "  targets   the performance targets against the figures measured\n"
                      "Sizes: -rw_bench_size tiny|small|large, each overridable (-rw_bench_kernel_grid, ...).\n"
-                     "The options case of the gradient section (-rw_bench_gradient_cases options) takes the\n"
-                     "problem and the schedule from the usual options (-da_grid_x, -rw_steps, -rw_schedule_type, ...).\n"
+                     "The options case of the gradient section (-rw_bench_gradient_cases options) times the problem\n"
+                     "rewind-gradient solves, from the usual options (-da_grid_x, -rw_steps, -rw_schedule_type, -rw_obs, ...);\n"
+                     "-rw_bench_weak_grid nx,ny[,nz] makes its grid a block of that size per rank (weak scaling).\n"
                      "Output: a table on rank 0; -rw_bench_output file.csv,file.json writes it. doc/benchmarks.md explains every figure.\n\n";
 
 #include "bench/bench.h"
@@ -144,7 +145,8 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(RwOptionsInt("-rw_bench_gradient_steps", "Gradient section: time steps of the built-in cases", "rewind-bench", c->gradient_steps, &c->gradient_steps, NULL, 1, PETSC_MAX_INT));
   PetscCall(PetscOptionsString("-rw_bench_gradient_cases", "Gradient cases: storeall, revolve, revolve-hdf5, multilevel, keep (revolve-hdf5 keeping its reverse sweep), weak (1, 2, ... ranks, a block each), options (the problem and schedule of the options database)", "rewind-bench", cases, cases, sizeof(cases), NULL));
   PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_revolve_slots", "RAM slots of the revolve cases (the first also for revolve-hdf5 and multilevel)", 4, c->revolve_slots, &c->nrevolve_slots));
-  PetscCall(PetscOptionsBool("-rw_bench_weak", "Options case: -da_grid_* give the grid of one rank (weak scaling)", "rewind-bench", c->weak, &c->weak, NULL));
+  PetscCall(PetscOptionsBool("-rw_bench_weak", "Options case: weak scaling, a block of -rw_bench_weak_grid per rank", "rewind-bench", c->weak, &c->weak, NULL));
+  PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_weak_grid", "Options case, weak scaling: one rank's block, points per direction (nx,ny[,nz]); the grid has a block per rank", 3, c->weak_grid, &c->nweak_grid));
   PetscCall(RwOptionsInt("-rw_bench_io_grid", "IO section: side of the 2D grid of a checkpoint", "rewind-bench", c->io_grid, &c->io_grid, NULL, 2, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_bench_io_slots", "IO section: checkpoint slots written in turn", "rewind-bench", c->io_slots, &c->io_slots, NULL, 1, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_bench_peer_grid", "Peer section: side of the 2D grid", "rewind-bench", c->peer_grid, &c->peer_grid, NULL, 2, PETSC_MAX_INT));
@@ -159,6 +161,7 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(RwOptionsInt("-rw_bench_wave_gradient_steps", "Wave section: time steps of the gradient problem", "rewind-bench", c->wave_gradient_steps, &c->wave_gradient_steps, NULL, 3, PETSC_MAX_INT));
   PetscCall(PetscOptionsReal("-rw_bench_wave_record", "Wave section: record length in ms of the FWI shots (rewind-fwi: 1000)", "rewind-bench", c->wave_record, &c->wave_record, NULL));
   PetscOptionsEnd();
+  c->weak = (PetscBool)(c->weak || c->nweak_grid > 0);
   PetscCall(BenchParseNames("-rw_bench_sections", sections, BENCH_NSECTIONS, BenchSections, run));
   PetscCall(BenchParseNames("-rw_bench_gradient_cases", cases, BENCH_NGRADIENT, BenchGradientCases, c->gradient));
   PetscCall(BenchParseNames("-rw_bench_kernel_schemes", schemes, 2, schemenames, scheme));
@@ -215,32 +218,23 @@ static PetscErrorCode BenchRunInfo(const BenchConfig *cfg, BenchResults res)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* -help: the options of every object the options case creates, without measuring */
+/* -help: the options of every object the options case creates (the
+   problem's model, objective, driver and ensemble) and of the hdf5 store,
+   without measuring */
 static PetscErrorCode BenchHelp(void)
 {
-  RwModel     model;
-  RwObjective obj;
-  RwAdjoint   adj;
-  RwStore     store;
-  PetscBool   file;
+  RwProblem prob;
+  RwStore   store;
 
   PetscFunctionBegin;
-  PetscCall(RwModelCreate(PETSC_COMM_WORLD, &model));
-  PetscCall(RwModelSetType(model, RWMODELHEAT));
-  PetscCall(RwModelSetFromOptions(model));
-  PetscCall(RwModelSetUp(model));
-  PetscCall(RwObjectiveCreate(model, &obj));
-  PetscCall(RwAdjointCreate(model, obj, &adj));
-  PetscCall(RwAdjointSetFromOptions(adj));
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_store_hdf5_file", &file));
-  if (!file) PetscCall(PetscOptionsSetValue(NULL, "-rw_store_hdf5_file", "checkpoints.h5")); /* required; nothing is created */
+  PetscCall(RwProblemCreate(PETSC_COMM_WORLD, &prob));
+  PetscCall(RwProblemSetFromOptions(prob));
+  PetscCall(RwProblemSetUp(prob));
+  PetscCall(RwProblemDestroy(&prob));
   PetscCall(RwStoreCreate(PETSC_COMM_WORLD, &store));
   PetscCall(RwStoreSetType(store, RWSTOREHDF5));
   PetscCall(RwStoreSetFromOptions(store));
   PetscCall(RwStoreDestroy(&store));
-  PetscCall(RwAdjointDestroy(&adj));
-  PetscCall(RwObjectiveDestroy(&obj));
-  PetscCall(RwModelDestroy(&model));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -39,7 +39,8 @@ typedef struct {
   PetscInt  repeat;            /* timed repetitions; the best is kept */
   PetscInt  gradient_grid, gradient_steps;
   PetscInt  revolve_slots[4], nrevolve_slots;
-  PetscBool weak;              /* -da_grid_* of the options case are per rank */
+  PetscBool weak;              /* the options case's grid has a block of weak_grid per rank */
+  PetscInt  weak_grid[3], nweak_grid;
   PetscInt  io_grid, io_slots;
   PetscInt  peer_grid, peer_steps;
   PetscInt  sum_terms, sum_repeat, sum_reduce_repeat;
@@ -78,7 +79,7 @@ typedef struct {
   Vec         m, u0, target, g, gu0;
   RwAdjoint   adj;
 } BenchProblem;
-PETSC_INTERN PetscErrorCode BenchProblemCreate(RwModel, PetscBool, BenchProblem *);
+PETSC_INTERN PetscErrorCode BenchProblemCreate(RwModel, BenchProblem *);
 PETSC_INTERN PetscErrorCode BenchProblemAdjoint(BenchProblem *, const char[]);
 PETSC_INTERN PetscErrorCode BenchProblemDestroy(BenchProblem *);
 typedef PetscErrorCode (*BenchFn)(void *, PetscInt);

@@ -3,8 +3,8 @@
   alone) for checkpointing schedules and stores, with the forward steps the
   driver took against the schedule's prediction.  Built-in cases run the 2D
   explicit heat problem of -rw_bench_gradient_grid; the "options" case runs
-  the problem and schedule the options database describes, as
-  rewind-gradient would (the scaling studies of jobs/ use it).
+  the problem and schedule the options database describes, through the
+  RwProblem rewind-gradient solves (the scaling studies of jobs/ use it).
 */
 #include "bench.h"
 #include <petscdmda.h>
@@ -95,10 +95,9 @@ static PetscErrorCode GradOverlap(BenchResults res, RwAdjoint adj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One row: gradient time over forward time, steps taken against steps predicted */
-static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, BenchProblem *p, const char *name, const char *opts, PetscReal *fwd, RwAdjointCounts *counts)
+/* One row: gradient time over forward time, steps taken against steps predicted (p's driver's last solve) */
+static PetscErrorCode GradRow(BenchResults res, BenchProblem *p, const char *name, PetscReal fwd, const BenchTiming *tg, RwAdjointCounts *counts)
 {
-  BenchTiming      tg;
   RwSchedule       sched;
   RwScheduleCounts pred;
   RwStore          store;
@@ -107,7 +106,6 @@ static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, BenchPr
   char             stores[64];
 
   PetscFunctionBegin;
-  PetscCall(BenchGradientTime(cfg, p, opts, fwd, &tg));
   PetscCall(RwAdjointGetCounts(p->adj, counts));
   PetscCall(RwAdjointGetSchedule(p->adj, &sched));
   PetscCall(RwScheduleGetPrediction(sched, &pred));
@@ -119,17 +117,28 @@ static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, BenchPr
   PetscCall(PetscSNPrintf(stores, sizeof(stores), "%s%s%s", stype, store ? "+" : "", store ? dtype : ""));
   PetscCall(BenchGradientRowBegin(res, p, name));
   PetscCall(BenchText(res, "store", stores));
-  PetscCall(BenchReal(res, "forward", "s", *fwd));
-  PetscCall(BenchReal(res, "gradient", "s", tg.best));
-  PetscCall(BenchReal(res, "ratio", "", tg.best / *fwd));
+  PetscCall(BenchReal(res, "forward", "s", fwd));
+  PetscCall(BenchReal(res, "gradient", "s", tg->best));
+  PetscCall(BenchReal(res, "ratio", "", tg->best / fwd));
   PetscCall(BenchInt(res, "fwd_steps", counts->forward_steps));
   PetscCall(BenchInt(res, "predicted", pred.forward_steps));
   PetscCall(BenchInt(res, "disk_writes", counts->stores[RW_LEVEL_DISK] + (h5 ? counts->stores[RW_LEVEL_RAM] : 0)));
   PetscCall(BenchReal(res, "in_forward", "s", counts->seconds_forward));
   PetscCall(BenchReal(res, "in_reverse", "s", counts->seconds_reverse));
   PetscCall(BenchReal(res, "store_restore", "s", counts->seconds_store[RW_LEVEL_RAM] + counts->seconds_store[RW_LEVEL_DISK] + counts->seconds_restore[RW_LEVEL_RAM] + counts->seconds_restore[RW_LEVEL_DISK]));
-  PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&tg)));
+  PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(tg)));
   PetscCall(GradOverlap(res, p->adj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A built-in case: its driver from opts, timed, and its row */
+static PetscErrorCode GradCase(const BenchConfig *cfg, BenchResults res, BenchProblem *p, const char *name, const char *opts, PetscReal *fwd, RwAdjointCounts *counts)
+{
+  BenchTiming tg;
+
+  PetscFunctionBegin;
+  PetscCall(BenchGradientTime(cfg, p, opts, fwd, &tg));
+  PetscCall(GradRow(res, p, name, *fwd, &tg, counts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -147,48 +156,132 @@ static void GradSplitRanks(PetscMPIInt P, PetscInt dim, PetscInt p[3])
     }
 }
 
-/* -rw_bench_weak: -da_grid_* give one rank's grid; the run's grid has a block per rank */
-static PetscErrorCode GradWeakGrid(void)
+/* -rw_bench_weak: a block of -rw_bench_weak_grid per rank, the ranks split
+   per direction as GradSplitRanks() does; the program's defaults of the
+   options case's models (RwProblemSetModelDefaults()), which -da_grid_* and
+   -da_processors_* would override */
+typedef struct {
+  PetscInt dim, block[3], p[3], M[3];
+} GradWeak;
+
+static PetscErrorCode GradWeakDefaults(RwModel model, void *ctx)
 {
-  PetscInt    dim = 2, p[3], M;
-  PetscMPIInt size;
-  char        opt[32], val[32];
-  PetscBool   set;
+  GradWeak   *w = (GradWeak *)ctx;
+  PetscMPIInt size, world;
 
   PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)model), &size));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &world));
+  PetscCheck(size == world, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-rw_bench_weak gives every rank a block of one grid: it does not combine with -rw_ensemble_groups");
+  PetscCall(RwModelSetGridSizes(model, w->M));
+  PetscCall(RwModelSetProcessors(model, w->p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GradWeakSetUp(const BenchConfig *cfg, GradWeak *w)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCheck(cfg->nweak_grid > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_bench_weak needs the grid of one rank: give -rw_bench_weak_grid nx,ny[,nz]");
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-rw_heat_dim", &dim, NULL));
-  GradSplitRanks(size, dim, p);
-  for (PetscInt d = 0; d < dim; d++) {
-    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-da_grid_%c", "xyz"[d]));
-    PetscCall(PetscOptionsGetInt(NULL, NULL, opt, &M, &set));
-    PetscCheck(set, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_bench_weak needs the grid of one rank: give %s", opt);
-    PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT, M * p[d]));
-    PetscCall(PetscOptionsSetValue(NULL, opt, val));
-    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-da_processors_%c", "xyz"[d]));
-    PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT, p[d]));
-    PetscCall(PetscOptionsSetValue(NULL, opt, val));
+  w->dim = cfg->nweak_grid;
+  GradSplitRanks(size, w->dim, w->p);
+  for (PetscInt d = 0; d < 3; d++) {
+    w->block[d] = d < w->dim ? cfg->weak_grid[d] : 0;
+    w->M[d]     = w->block[d] * w->p[d];
+    if (d >= w->dim) w->p[d] = 0;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The options case: problem, steps, schedule and stores all from the options database */
-static PetscErrorCode GradOptionsCase(const BenchConfig *cfg, BenchResults res)
+/* The model got the weak grid and a block per rank, unless options overrode them */
+static PetscErrorCode GradWeakCheck(const GradWeak *w, RwModel model)
 {
-  BenchProblem     p;
-  RwModel         model;
-  RwAdjointCounts counts;
-  PetscReal       fwd = 0;
+  DM       da;
+  PetscInt dim, M[3], p[3];
 
   PetscFunctionBegin;
-  if (cfg->weak) PetscCall(GradWeakGrid());
-  PetscCall(RwModelCreate(PETSC_COMM_WORLD, &model));
-  PetscCall(RwModelSetType(model, RWMODELHEAT));
-  PetscCall(RwModelSetFromOptions(model));
-  PetscCall(RwModelSetUp(model));
-  PetscCall(BenchProblemCreate(model, PETSC_TRUE, &p));
-  PetscCall(GradCase(cfg, res, &p, cfg->weak ? "options (weak)" : "options", NULL, &fwd, &counts));
-  PetscCall(BenchProblemDestroy(&p));
+  PetscCall(RwModelGetStateDM(model, &da));
+  PetscCall(DMDAGetInfo(da, &dim, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCheck(dim == w->dim, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_bench_weak_grid gives %" PetscInt_FMT " sides, the model's grid is %" PetscInt_FMT "D: give one side per direction", w->dim, dim);
+  for (PetscInt d = 0; d < dim; d++)
+    PetscCheck(M[d] == w->M[d] && p[d] == w->p[d], PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_bench_weak_grid: %" PetscInt_FMT " ranks along %c of a block of %" PetscInt_FMT " points each make %" PetscInt_FMT " points; the model has %" PetscInt_FMT " on %" PetscInt_FMT " ranks: -da_grid_%c or -da_processors_%c override the weak grid; give one rank's block with -rw_bench_weak_grid alone",
+               w->p[d], "xyz"[d], w->block[d], w->M[d], M[d], p[d], "xyz"[d], "xyz"[d]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The options case: the problem rewind-gradient solves (RwProblem: the
+   model, objective and driver of the options, -rw_obs's members on
+   -rw_ensemble_groups), its gradient on the parent's grids; the row shows
+   this group's driver */
+typedef struct {
+  RwProblem prob;
+  Vec       g, gu0;
+} GradOptions;
+
+/* The forward sweeps of the problem: each group its members', round by round */
+static PetscErrorCode GradOptionsForward(void *ctx, PetscInt calls)
+{
+  GradOptions *o = (GradOptions *)ctx;
+  RwEnsemble   ens;
+  RwAdjoint    adj;
+  PetscInt     nr, e;
+  Vec          m, u0;
+
+  PetscFunctionBegin;
+  PetscCall(RwProblemGetEnsemble(o->prob, &ens));
+  PetscCall(RwEnsembleGetRounds(ens, &nr));
+  PetscCall(RwProblemGetMemberSolver(o->prob, NULL, NULL, &adj));
+  for (PetscInt i = 0; i < calls; i++)
+    for (PetscInt r = 0; r < nr; r++) {
+      PetscCall(RwEnsembleGetRoundMember(ens, r, &e));
+      if (e < 0) continue;
+      PetscCall(RwProblemGetMemberParameters(o->prob, e, &m, &u0));
+      PetscCall(RwAdjointForward(adj, m, u0, NULL, NULL));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* J and the gradient of the whole problem: what rewind-gradient computes */
+static PetscErrorCode GradOptionsGradient(void *ctx, PetscInt calls)
+{
+  GradOptions *o = (GradOptions *)ctx;
+  PetscReal    J;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < calls; i++) PetscCall(RwProblemComputeGradient(o->prob, &J, o->g, o->gu0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GradOptionsCase(const BenchConfig *cfg, BenchResults res)
+{
+  GradOptions     o;
+  GradWeak        w;
+  BenchProblem    view = {0};
+  BenchTiming     tf, tg;
+  RwModel         model;
+  RwAdjointCounts counts;
+
+  PetscFunctionBegin;
+  PetscCall(RwProblemCreate(PETSC_COMM_WORLD, &o.prob));
+  if (cfg->weak) {
+    PetscCall(GradWeakSetUp(cfg, &w));
+    PetscCall(RwProblemSetModelDefaults(o.prob, GradWeakDefaults, &w));
+  }
+  PetscCall(RwProblemSetFromOptions(o.prob));
+  PetscCall(RwProblemSetUp(o.prob));
+  PetscCall(RwProblemGetModel(o.prob, &model));
+  if (cfg->weak) PetscCall(GradWeakCheck(&w, model));
+  PetscCall(RwModelCreateParameters(model, &o.g));
+  PetscCall(RwModelCreateState(model, &o.gu0));
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, GradOptionsForward, &o, &tf));
+  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, GradOptionsGradient, &o, &tg));
+  PetscCall(RwProblemGetMemberSolver(o.prob, &view.model, NULL, &view.adj));
+  PetscCall(GradRow(res, &view, cfg->weak ? "options (weak)" : "options", tf.best, &tg, &counts));
+  PetscCall(VecDestroy(&o.g));
+  PetscCall(VecDestroy(&o.gu0));
+  PetscCall(RwProblemDestroy(&o.prob));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -223,7 +316,7 @@ static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res)
 
   PetscFunctionBegin;
   PetscCall(BenchHeatModel(PETSC_COMM_WORLD, 2, "explicit", M, &model));
-  PetscCall(BenchProblemCreate(model, PETSC_FALSE, &p));
+  PetscCall(BenchProblemCreate(model, &p));
   PetscCall(BenchPath(cfg, "rewind-bench-checkpoints.h5", file, sizeof(file)));
   PetscCall(PetscSNPrintf(steps, sizeof(steps), "-rw_steps %" PetscInt_FMT, cfg->gradient_steps));
   if (cfg->gradient[BENCH_STOREALL]) {
@@ -303,7 +396,7 @@ static PetscErrorCode GradWeakCases(const BenchConfig *cfg, BenchResults res)
     PetscCallMPI(MPI_Comm_split(PETSC_COMM_WORLD, rank < p ? 0 : MPI_UNDEFINED, rank, &sub[n]));
     if (rank >= p) continue;
     PetscCall(BenchHeatModel(sub[n], 2, "explicit", M, &prob[n].model));
-    PetscCall(BenchProblemCreate(prob[n].model, PETSC_FALSE, &prob[n]));
+    PetscCall(BenchProblemCreate(prob[n].model, &prob[n]));
     PetscCall(BenchProblemAdjoint(&prob[n], opts));
   }
   once.repeat = 1;
@@ -353,6 +446,7 @@ PetscErrorCode BenchGradient(const BenchConfig *cfg, BenchResults res)
   if (cfg->gradient[BENCH_WEAK]) PetscCall(GradWeakCases(cfg, res));
   if (cfg->gradient[BENCH_OPTIONS]) PetscCall(GradOptionsCase(cfg, res));
   PetscCall(BenchNote(res, "forward: RwAdjointForward (J alone, nothing stored); gradient: RwAdjointSolve (J, dJ/dm, dJ/du0), best of %" PetscInt_FMT "; fwd_steps: forward steps the driver took, predicted: RwScheduleGetPrediction", cfg->repeat));
+  if (cfg->gradient[BENCH_OPTIONS]) PetscCall(BenchNote(res, "options: forward: RwAdjointForward of every member of the problem, each group its own; gradient: RwProblemComputeGradient (rewind-gradient's J and gradient, summed over the members); the other columns: this group's driver, its last solve"));
   PetscCall(BenchNote(res, "in_forward, in_reverse, store_restore: seconds of the last gradient in ADVANCE, REVERSE (adjoint steps, the first forward step) and STORE/RESTORE actions (RwAdjointGetCounts)"));
   PetscCall(BenchNote(res, "waited, overlap (hdf5 stores with -rw_store_hdf5_async, the default): seconds the last gradient waited for the background writers, and 1 - waited / the writers' seconds, summed over ranks (the store's view gives the MB)"));
   PetscCall(BenchNote(res, "read_waited, read_overlap (hdf5 stores with -rw_store_hdf5_prefetch, the default): the same for the background readers that prefetch the next restore (the store's view gives the reads they served)"));

@@ -208,7 +208,7 @@ PetscErrorCode BenchHybrid(const BenchConfig *cfg, BenchResults res)
   PetscOptionsEnd();
   PetscCall(BenchSectionBegin(res, "hybrid", "heat + a learned reaction N_theta(u): gradient against forward, the network kernels against peak, against PyTorch"));
   PetscCall(HybridModel(grid, steps, hidden, &model));
-  PetscCall(BenchProblemCreate(model, PETSC_FALSE, &p));
+  PetscCall(BenchProblemCreate(model, &p));
   PetscCall(BenchProblemAdjoint(&p, "-rw_schedule_type storeall -rw_store_type memory"));
   PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, HybridForward, &p, &tf));
   PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, HybridGradient, &p, &tg));

@@ -218,7 +218,7 @@ static PetscErrorCode PeerSetUpRewind(const BenchConfig *cfg, Peer *p)
   PetscFunctionBegin;
   PetscCheck(cfg->peer_grid >= 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_peer_grid %" PetscInt_FMT ": the peer needs at least 3 points per direction", cfg->peer_grid);
   PetscCall(BenchHeatModel(PETSC_COMM_WORLD, 2, "explicit", M, &model));
-  PetscCall(BenchProblemCreate(model, PETSC_FALSE, &p->rw));
+  PetscCall(BenchProblemCreate(model, &p->rw));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-rw_steps %" PetscInt_FMT " -rw_schedule_type storeall -rw_store_type memory", cfg->peer_steps));
   PetscCall(BenchProblemAdjoint(&p->rw, opts));
   PetscCall(RwModelGetTimeStep(model, &p->dt));

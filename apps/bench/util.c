@@ -1,6 +1,5 @@
 /* rewind-bench: timing, options of the built-in cases, the heat models they run. */
 #include "bench.h"
-#include "../common/objective.h"
 #include <math.h>
 #include <petscdmda.h>
 
@@ -143,21 +142,19 @@ PetscErrorCode BenchParseNames(const char opt[], const char list[], PetscInt n, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The default problem of a set-up model: kappa, u0, the target of a terminal
-   misfit, or (fromoptions) the objective rewind-gradient makes from the
-   options, and no target; the problem takes over the caller's reference to the model */
-PetscErrorCode BenchProblemCreate(RwModel model, PetscBool fromoptions, BenchProblem *p)
+/* The default problem of a set-up model: kappa, u0, a terminal misfit to
+   the model's default target; the problem takes over the caller's reference to the model */
+PetscErrorCode BenchProblemCreate(RwModel model, BenchProblem *p)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(p, sizeof(*p)));
   p->model = model;
   PetscCall(RwModelCreateParameters(model, &p->m));
   PetscCall(RwModelCreateState(model, &p->u0));
-  if (!fromoptions) PetscCall(RwModelCreateField(model, &p->target));
+  PetscCall(RwModelCreateField(model, &p->target));
   PetscCall(RwModelGetDefaults(model, p->m, p->u0, p->target));
   PetscCall(RwObjectiveCreate(model, &p->obj));
-  if (fromoptions) PetscCall(RwAppObjectiveFromOptions(model, p->obj));
-  else PetscCall(RwObjectiveAddTerminalMisfit(p->obj, p->target, 1.0));
+  PetscCall(RwObjectiveAddTerminalMisfit(p->obj, p->target, 1.0));
   PetscCall(VecDuplicate(p->m, &p->g));
   PetscCall(VecDuplicate(p->u0, &p->gu0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -177,7 +174,7 @@ PetscErrorCode BenchProblemDestroy(BenchProblem *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A driver from the options in opts (a built-in case), or from the options database (opts NULL) */
+/* A driver from the options in opts (a built-in case: its own options database), or from the options database (opts NULL) */
 PetscErrorCode BenchProblemAdjoint(BenchProblem *p, const char *opts)
 {
   PetscOptions o = NULL;

@@ -63,6 +63,8 @@ PETSC_EXTERN PetscErrorCode RwAdjointCreate(RwModel, RwObjective, RwAdjoint *);
 PETSC_EXTERN PetscErrorCode RwAdjointSetOptionsPrefix(RwAdjoint, const char[]);
 PETSC_EXTERN PetscErrorCode RwAdjointAppendOptionsPrefix(RwAdjoint, const char[]);
 PETSC_EXTERN PetscErrorCode RwAdjointGetOptionsPrefix(RwAdjoint, const char *[]);
+PETSC_EXTERN PetscErrorCode RwAdjointSetFileTag(RwAdjoint, const char[]);
+PETSC_EXTERN PetscErrorCode RwAdjointGetFileTag(RwAdjoint, const char *[]);
 PETSC_EXTERN PetscErrorCode RwAdjointSetSteps(RwAdjoint, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwAdjointGetSteps(RwAdjoint, PetscInt64 *);
 PETSC_EXTERN PetscErrorCode RwAdjointSetSchedule(RwAdjoint, RwSchedule);

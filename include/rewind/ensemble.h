@@ -8,6 +8,7 @@
 #define REWIND_ENSEMBLE_H
 
 #include <petscdm.h>
+#include <rewind/adjoint.h>
 
 /*S
   RwEnsemble - members solved on sub-communicators and summed in member order
@@ -32,7 +33,7 @@ PETSC_EXTERN PetscErrorCode RwEnsembleGetRounds(RwEnsemble, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwEnsembleGetRoundMember(RwEnsemble, PetscInt, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwEnsembleGetMemberPrefix(RwEnsemble, PetscInt, char[], size_t);
 PETSC_EXTERN PetscErrorCode RwEnsembleGetMemberFileName(RwEnsemble, PetscInt, const char[], char[], size_t);
-PETSC_EXTERN PetscErrorCode RwEnsembleSetMemberFileOptions(RwEnsemble, PetscInt, const char[]);
+PETSC_EXTERN PetscErrorCode RwEnsembleSetMemberFiles(RwEnsemble, PetscInt, RwAdjoint);
 PETSC_EXTERN PetscErrorCode RwEnsembleSetDM(RwEnsemble, DM, DM);
 PETSC_EXTERN PetscErrorCode RwEnsembleScatterToGroups(RwEnsemble, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwEnsembleGatherMember(RwEnsemble, PetscInt, PetscReal, Vec, PetscReal *, Vec);

@@ -47,6 +47,7 @@ PETSC_EXTERN PetscErrorCode RwModelHeatSetDimension(RwModel, PetscInt);
 PETSC_EXTERN PetscErrorCode RwModelHeatSetBoundaries(RwModel, const char[]);
 PETSC_EXTERN PetscErrorCode RwModelHeatSetSolverDefaults(RwModel, const char[], const char[], PetscReal);
 PETSC_EXTERN PetscErrorCode RwModelSetGridSizes(RwModel, const PetscInt[3]);
+PETSC_EXTERN PetscErrorCode RwModelSetProcessors(RwModel, const PetscInt[3]);
 PETSC_EXTERN PetscErrorCode RwModelHeatSetNN(RwModel, PetscBool);
 PETSC_EXTERN PetscErrorCode RwModelHeatGetNN(RwModel, RwNN *);
 

@@ -45,6 +45,7 @@ PETSC_EXTERN PetscErrorCode RwStoreSetSolve(RwStore, const char[]);
 PETSC_EXTERN PetscErrorCode RwStoreSetComplete(RwStore);
 PETSC_EXTERN PetscErrorCode RwStoreHDF5SetFileOptions(RwStore, const char[], PetscBool, PetscBool);
 PETSC_EXTERN PetscErrorCode RwStoreHDF5GetFileOptions(RwStore, const char **, PetscBool *, PetscBool *);
+PETSC_EXTERN PetscErrorCode RwStoreHDF5SetFileTag(RwStore, const char[]);
 PETSC_EXTERN PetscErrorCode RwStoreSetRestart(RwStore, PetscBool);
 PETSC_EXTERN PetscErrorCode RwStoreGetValidSteps(RwStore, PetscInt64[]);
 PETSC_EXTERN PetscErrorCode RwStoreIsPersistent(RwStore, PetscBool *);

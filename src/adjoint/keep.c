@@ -26,10 +26,11 @@
 #include <rewind/private/adjointimpl.h>
 #include <unistd.h>
 
-/* "ck.h5" -> "ck-reverse.h5" */
+/* "ck.h5" -> "ck-reverse.h5"; the driver's tag m3 first: "ck-m3-reverse.h5" */
 static PetscErrorCode RwKeepFileName(RwAdjoint adj, char name[], size_t len, PetscBool *keep, PetscBool *overwrite)
 {
   const char *file = NULL;
+  char        mine[PETSC_MAX_PATH_LEN];
   size_t      n;
   PetscBool   h5ext;
 
@@ -44,12 +45,13 @@ static PetscErrorCode RwKeepFileName(RwAdjoint adj, char name[], size_t len, Pet
     PetscCall(PetscOptionsGetBool(NULL, prefix, "-rw_store_keep", keep, NULL));
     PetscCall(PetscOptionsGetBool(NULL, prefix, "-rw_store_overwrite", overwrite, NULL));
   }
-  if (adj->keepfile[0]) PetscCall(PetscStrncpy(name, adj->keepfile, len));
-  else if (!file) PetscCall(PetscStrncpy(name, "rewind-reverse.h5", len));
+  if (adj->keepfile[0]) PetscCall(RwFileNameTag(adj->keepfile, adj->filetag, name, len));
+  else if (!file) PetscCall(RwFileNameTag("rewind-reverse.h5", adj->filetag, name, len));
   else {
-    PetscCall(PetscStrendswith(file, ".h5", &h5ext));
-    PetscCall(PetscStrlen(file, &n));
-    PetscCall(PetscSNPrintf(name, len, "%.*s-reverse%s", (int)(h5ext ? n - 3 : n), file, h5ext ? ".h5" : ""));
+    PetscCall(RwFileNameTag(file, adj->filetag, mine, sizeof(mine)));
+    PetscCall(PetscStrendswith(mine, ".h5", &h5ext));
+    PetscCall(PetscStrlen(mine, &n));
+    PetscCall(PetscSNPrintf(name, len, "%.*s-reverse%s", (int)(h5ext ? n - 3 : n), mine, h5ext ? ".h5" : ""));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

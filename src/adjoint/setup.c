@@ -73,6 +73,56 @@ PetscErrorCode RwAdjointGetOptionsPrefix(RwAdjoint adj, const char *prefix[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwAdjointSetFileTag - a tag in the names of the files the driver makes:
+  its hdf5 stores' ("ck.h5" tagged m3 is "ck-m3.h5", whether the name is the
+  default or the user's -rw_store_hdf5_file) and its reverse-sweep keep's
+  ("ck-m3-reverse.h5", or -rw_adjoint_keep_file tagged)
+
+  Logically collective; before the first solve, which makes the stores
+
+  Input Parameters:
++ adj - the driver
+- tag - e.g. "m3": "-m3" goes before the extension of a name's last component; NULL or empty: none
+
+  Notes:
+  Drivers that run side by side, the groups of an ensemble, need files of
+  their own: RwEnsembleSetMemberFiles() gives a member's driver the tag
+  "m<member>" (RwEnsembleGetMemberFileName()'s rule).  The options database
+  is left as the user gave it.  A driver resumed with -rw_restart must have
+  the same tag, so that it finds its files.
+
+  Level: intermediate
+
+.seealso: RwAdjointGetFileTag(), RwEnsembleSetMemberFiles(), RwStoreHDF5SetFileTag()
+@*/
+PetscErrorCode RwAdjointSetFileTag(RwAdjoint adj, const char tag[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCheck(!adj->store[0] && !adj->store[1] && !adj->keep[0], PetscObjectComm((PetscObject)adj), PETSC_ERR_ORDER, "Set the file tag before the first solve, which makes the driver's stores and their files");
+  PetscCall(RwFileTagCheck(PetscObjectComm((PetscObject)adj), tag));
+  PetscCall(PetscStrncpy(adj->filetag, tag ? tag : "", sizeof(adj->filetag)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwAdjointGetFileTag - the tag in the names of the driver's files ("" for none)
+
+  Not collective
+
+  Level: intermediate
+
+.seealso: RwAdjointSetFileTag()
+@*/
+PetscErrorCode RwAdjointGetFileTag(RwAdjoint adj, const char *tag[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  *tag = adj->filetag;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwAdjointSetSteps - the number of time steps n of a run: sets the model's
   (RwModelSetSteps()), which owns the time grid
@@ -263,6 +313,7 @@ PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint adj)
     PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj->store[l], prefix));
     PetscCall(RwStoreSetTypeFromOption(adj->store[l], adj->storetype[l], l == RW_LEVEL_DISK ? "-rw_store_disk_type" : "-rw_store_type"));
+    PetscCall(RwStoreHDF5SetFileTag(adj->store[l], adj->filetag)); /* an ensemble member's files (other types ignore it) */
     PetscCall(RwStoreSetSlots(adj->store[l], pred.max_slots_used[l]));
     PetscCall(RwStoreSetTemplate(adj->store[l], adj->W));
     PetscCall(RwStoreSetInfo(adj->store[l], type, dt));

@@ -346,7 +346,7 @@ PetscErrorCode RwEnsembleGetRoundMember(RwEnsemble ens, PetscInt round, PetscInt
 
   Level: intermediate
 
-.seealso: RwEnsembleGetMemberFileName(), RwEnsembleSetMemberFileOptions()
+.seealso: RwEnsembleGetMemberFileName(), RwEnsembleSetMemberFiles()
 @*/
 PetscErrorCode RwEnsembleGetMemberPrefix(RwEnsemble ens, PetscInt member, char prefix[], size_t len)
 {
@@ -356,6 +356,14 @@ PetscErrorCode RwEnsembleGetMemberPrefix(RwEnsemble ens, PetscInt member, char p
   PetscValidHeaderSpecific(ens, RW_ENSEMBLE_CLASSID, 1);
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)ens, &p));
   PetscCall(PetscSNPrintf(prefix, len, "%sm%" PetscInt_FMT "_", p ? p : "", member));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The tag of a member's files: "m3" */
+static PetscErrorCode RwEnsembleMemberTag(PetscInt member, char tag[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(tag, len, "m%" PetscInt_FMT, member));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -375,69 +383,49 @@ PetscErrorCode RwEnsembleGetMemberPrefix(RwEnsemble ens, PetscInt member, char p
 
   Level: intermediate
 
-.seealso: RwEnsembleSetMemberFileOptions()
+.seealso: RwEnsembleSetMemberFiles()
 @*/
 PetscErrorCode RwEnsembleGetMemberFileName(RwEnsemble ens, PetscInt member, const char file[], char out[], size_t len)
 {
-  const char *slash = strrchr(file, '/'), *dot = strrchr(file, '.');
-  size_t      stem;
+  char tag[32];
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ens, RW_ENSEMBLE_CLASSID, 1);
-  /* a dot in a directory name, or a leading dot (".h5"), is no extension */
-  if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : file)) dot = file + strlen(file);
-  stem = (size_t)(dot - file);
-  PetscCheck(stem + strlen(dot) + 32 < len, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "File name %s is too long for a member's name (%zu characters at most)", file, len - 32);
-  PetscCall(PetscSNPrintf(out, len, "%.*s-m%" PetscInt_FMT "%s", (int)stem, file, member, dot));
+  PetscCall(RwEnsembleMemberTag(member, tag, sizeof(tag)));
+  PetscCall(RwFileNameTag(file, tag, out, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C
-  RwEnsembleSetMemberFileOptions - gives a member's driver checkpoint and keep files of its own
+  RwEnsembleSetMemberFiles - gives a member's driver checkpoint and keep
+  files of its own: "ck.h5" becomes "ck-m3.h5" for member 3
+  (RwAdjointSetFileTag() with the tag of RwEnsembleGetMemberFileName())
 
-  Not collective (sets options in this process's database)
+  Logically collective on the driver; before its first solve
 
   Input Parameters:
 + ens    - the ensemble
-. member - the member
-- prefix - the options prefix of the member's driver (NULL: none)
+. member - the member (or the group, when one driver per group solves the group's members)
+- adj    - the member's driver
 
   Notes:
-  For -rw_store_hdf5_file (default rewind-checkpoints.h5) and
-  -rw_adjoint_keep_file (if given), sets -<prefix>rw_store_hdf5_file to the
-  member's name (RwEnsembleGetMemberFileName()) unless that prefixed option
-  was given.  With a NULL prefix this replaces the option itself, in this
-  process only: use it when one driver per group, without a prefix, solves
-  the group's members, so that groups running side by side never share a file.
+  The tag covers the hdf5 stores' file, the default or the user's
+  -rw_store_hdf5_file, and the reverse-sweep keep's (-rw_adjoint_keep_file),
+  so that groups running side by side never share a file; the options
+  database is left as the user gave it.
 
   Level: intermediate
 
-.seealso: RwEnsembleGetMemberFileName(), RwEnsembleGetMemberPrefix()
+.seealso: RwEnsembleGetMemberFileName(), RwAdjointSetFileTag()
 @*/
-PetscErrorCode RwEnsembleSetMemberFileOptions(RwEnsemble ens, PetscInt member, const char prefix[])
+PetscErrorCode RwEnsembleSetMemberFiles(RwEnsemble ens, PetscInt member, RwAdjoint adj)
 {
-  const char *const names[2] = {"rw_store_hdf5_file", "rw_adjoint_keep_file"};
-  const char *const dflt[2]  = {"rewind-checkpoints.h5", NULL};
+  char tag[32];
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ens, RW_ENSEMBLE_CLASSID, 1);
-  for (int i = 0; i < 2; i++) {
-    char      opt[256], file[PETSC_MAX_PATH_LEN], mine[PETSC_MAX_PATH_LEN];
-    PetscBool set = PETSC_FALSE;
-
-    PetscCall(PetscSNPrintf(opt, sizeof(opt), "-%s%s", prefix ? prefix : "", names[i]));
-    if (prefix && prefix[0]) {
-      PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
-      if (set) continue;
-    }
-    PetscCall(PetscOptionsGetString(NULL, NULL, i ? "-rw_adjoint_keep_file" : "-rw_store_hdf5_file", file, sizeof(file), &set));
-    if (!set && !dflt[i]) continue;
-    if (!set) PetscCall(PetscStrncpy(file, dflt[i], sizeof(file)));
-    PetscCall(RwEnsembleGetMemberFileName(ens, member, file, mine, sizeof(mine)));
-    PetscCall(PetscOptionsSetValue(NULL, opt, mine));
-    /* a default made explicit is not the user's: no "given but never used" warning for it */
-    if (!set) PetscCall(PetscOptionsHasName(NULL, NULL, opt, &set));
-  }
+  PetscCall(RwEnsembleMemberTag(member, tag, sizeof(tag)));
+  PetscCall(RwAdjointSetFileTag(adj, tag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -570,11 +570,11 @@ static PetscErrorCode SetUpGroup(RwProblem prob)
     PetscCall(PetscObjectReference((PetscObject)prob->gadj));
   } else {
     PetscCall(RwEnsembleGetSubComm(prob->ens, &sub));
-    PetscCall(RwEnsembleSetMemberFileOptions(prob->ens, prob->group, NULL));
     PetscCall(CreateModel(prob, sub, &prob->gmodel));
     PetscCall(RwObjectiveCreate(prob->gmodel, &prob->gobj));
     PetscCall(RwObjectiveSetOptionsPrefix(prob->gobj, ((PetscObject)prob)->prefix));
     PetscCall(CreateAdjoint(prob, prob->gmodel, prob->gobj, &prob->gadj));
+    PetscCall(RwEnsembleSetMemberFiles(prob->ens, prob->group, prob->gadj));
   }
   PetscCall(RwModelCreateParameters(prob->gmodel, &prob->gg));
   PetscCall(RwModelCreateState(prob->gmodel, &prob->ggu0));

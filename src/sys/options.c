@@ -246,6 +246,7 @@ static const char *const RwOptionNames[] = {
   "-rw_bench_wave_orders",
   "-rw_bench_wave_record",
   "-rw_bench_weak",
+  "-rw_bench_weak_grid",
   "-rw_check_finite_interval",
   "-rw_checkpoint_disk",
   "-rw_checkpoint_node_memory",

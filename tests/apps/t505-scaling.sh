@@ -8,11 +8,11 @@ REWIND_BENCH="$top_builddir/apps/rewind-bench"
 MPIEXEC=$RW_MPIEXEC
 MPIEXEC_FLAGS=$RW_MPIEXEC_FLAGS
 export REWIND_BENCH MPIEXEC MPIEXEC_FLAGS PYTHON
-tiny="-da_grid_x 24 -da_grid_y 24 -rw_steps 4 -rw_bench_repeat 1 -rw_bench_seconds 0"
+tiny="-rw_steps 4 -rw_bench_repeat 1 -rw_bench_seconds 0"
 # shellcheck disable=SC2086 # $tiny holds several options
-"$top_srcdir/jobs/local/scaling" -n 2 -o "$tmp/s" strong -- $tiny
+"$top_srcdir/jobs/local/scaling" -n 2 -o "$tmp/s" strong -- -da_grid_x 24 -da_grid_y 24 $tiny
 # shellcheck disable=SC2086
-"$top_srcdir/jobs/local/scaling" -n 3 -o "$tmp/w" weak "$top_srcdir/jobs/options/weak.opts" -- $tiny
+"$top_srcdir/jobs/local/scaling" -n 3 -o "$tmp/w" weak "$top_srcdir/jobs/options/weak.opts" -- -rw_bench_weak_grid 24,24 $tiny
 "$PYTHON" - "$tmp/s/strong.csv" "$tmp/w/weak.csv" "$(getconf _NPROCESSORS_ONLN)" <<'PY'
 import csv, sys
 columns = ["study", "ranks", "nodes", "ranks_per_node", "cores_per_node", "oversubscribed", "load_before", "case", "grid", "steps",

@@ -25,7 +25,11 @@ test "$n" -ge 10 || { echo "FAIL: found only $n options to check"; exit 1; }
 echo "ok $n options of jobs/ are listed by rewind-bench -help"
 
 for opts in "$jobs"/options/*.opts; do
-  run 2 -options_file "$opts" -da_grid_x 16 -da_grid_y 16 -rw_steps 2 \
+  # a weak study's grid is a block per rank (-da_grid_x would override it)
+  grid="-da_grid_x 16 -da_grid_y 16"
+  if grep -q -- '^-rw_bench_weak_grid' "$opts"; then grid="-rw_bench_weak_grid 8,8"; fi
+  # shellcheck disable=SC2086 # $grid holds several options
+  run 2 -options_file "$opts" $grid -rw_steps 2 \
     -rw_bench_repeat 1 -rw_bench_seconds 0 -options_left > "$tmp/run.txt" 2>&1 || { cat "$tmp/run.txt"; exit 1; }
   grep -q "There are no unused options" "$tmp/run.txt" || { echo "FAIL: $opts leaves options unused:"; grep -A20 -i "unused" "$tmp/run.txt"; exit 1; }
   echo "ok $(basename "$opts") runs and uses every option"

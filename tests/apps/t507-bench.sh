@@ -132,5 +132,6 @@ bad '-rw_bench_wave_orders: 6 is not 2, 4 or 8' -rw_bench_sections wave -rw_benc
 bad '-rw_bench_output: "out.txt" must end in .csv or .json' -rw_bench_output out.txt
 bad '-rw_bench_gradient_cases: unknown "nope"' -rw_bench_sections gradient -rw_bench_gradient_cases storeall,nope
 bad '-rw_bench_kernel_schemes: unknown "leapfrog"' -rw_bench_kernel_schemes explicit,leapfrog
-bad '-rw_bench_weak needs the grid of one rank: give -da_grid_x' -rw_bench_sections gradient -rw_bench_gradient_cases options -rw_bench_weak
+bad '-rw_bench_weak needs the grid of one rank: give -rw_bench_weak_grid' -rw_bench_sections gradient -rw_bench_gradient_cases options -rw_bench_weak
+bad '-da_grid_x or -da_processors_x override the weak grid' -rw_bench_sections gradient -rw_bench_gradient_cases options -rw_bench_weak_grid 12,12 -da_grid_x 30 -rw_steps 2
 bad '-rw_bench_peer_grid 2: the peer needs at least 3 points' -rw_bench_sections peer -rw_bench_peer_grid 2

@@ -6,6 +6,7 @@
 */
 #include "rwtest.h"
 #include <rewind/private/storeimpl.h> /* RwStoreLogView_Private */
+#include <unistd.h>
 
 #define NMEMBERS 4
 static const char *opts = "-da_grid_x 20 -da_grid_y 16 -rw_steps 12 -rw_heat_scheme explicit";
@@ -213,6 +214,58 @@ START_TEST(test_scatter)
 }
 END_TEST
 
+/* Whether rank 0 sees dir/name; every rank gets the answer */
+static PetscBool exists(const char dir[], const char name[])
+{
+  char path[PETSC_MAX_PATH_LEN];
+  int  yes = 0;
+
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  if (!rw_test_rank()) yes = access(path, F_OK) == 0;
+  RW_CHECK(MPI_Bcast(&yes, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+  return yes ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* Member 2's driver writes its checkpoints to dir/ck-m2.h5 and keeps its
+   reverse sweep in dir/ck-m2-reverse.h5 when the user gave
+   -rw_store_hdf5_file dir/ck.h5, which the options database still holds
+   as given, and nothing under a member's prefix */
+static void member_files(RwEnsemble e)
+{
+  RwModel       model;
+  RwTestProblem p;
+  RwStore       store;
+  const char   *file, *prefix, *tag;
+  char          dir[PETSC_MAX_PATH_LEN], o[2 * PETSC_MAX_PATH_LEN], given[PETSC_MAX_PATH_LEN + 16], s[PETSC_MAX_PATH_LEN + 16];
+  PetscBool     keep, overwrite, has;
+  PetscReal     J;
+
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
+  snprintf(o, sizeof(o), "%s -rw_schedule_type revolve -rw_schedule_ram_slots 3 -rw_store_type hdf5 -rw_store_hdf5_file %s/ck.h5 -rw_adjoint_keep_interval 4", opts, dir);
+  RW_CHECK(rw_test_model(o, &model));
+  RW_CHECK(rw_test_problem(model, &p));
+  RW_CHECK(RwEnsembleSetMemberFiles(e, 2, p.adj));
+  RW_CHECK(RwAdjointGetFileTag(p.adj, &tag));
+  ck_assert_str_eq(tag, "m2");
+  RW_CHECK(RwAdjointSolve(p.adj, p.m, p.u0, &J, p.g, p.gu0));
+  ck_assert(exists(dir, "ck-m2.h5") && exists(dir, "ck-m2-reverse.h5") && exists(dir, "ck-m2-reverse-gradient.h5"));
+  ck_assert(!exists(dir, "ck.h5") && !exists(dir, "ck-reverse.h5"));
+  RW_CHECK(RwAdjointGetStore(p.adj, RW_LEVEL_RAM, &store));
+  RW_CHECK(RwStoreHDF5GetFileOptions(store, &file, &keep, &overwrite));
+  snprintf(given, sizeof(given), "%s/ck.h5", dir);
+  ck_assert_str_eq(file, given); /* the store's file is the user's; the tag makes its path */
+  RW_CHECK(PetscObjectGetOptionsPrefix((PetscObject)p.adj, &prefix));
+  RW_CHECK(PetscOptionsGetString(NULL, prefix, "-rw_store_hdf5_file", s, sizeof(s), NULL));
+  ck_assert_str_eq(s, given);
+  RW_CHECK(PetscOptionsHasName(NULL, "m2_", "-rw_store_hdf5_file", &has));
+  ck_assert(!has);
+  rw_assert_error(RwAdjointSetFileTag(p.adj, "m3"), "before the first solve");
+  rw_assert_error(RwStoreHDF5SetFileTag(store, "a/b"), "without '/'");
+  RW_CHECK(rw_test_problem_destroy(&p));
+  RW_CHECK(RwModelDestroy(&model));
+  if (!rw_test_rank()) ck_assert_msg(rmdir(dir) == 0, "the member's files were left in %s", dir);
+}
+
 START_TEST(test_api)
 {
   RwEnsemble e = NULL;
@@ -251,12 +304,7 @@ START_TEST(test_api)
   ck_assert_str_eq(s, "run.d/ck-m12");
   RW_CHECK(RwEnsembleGetMemberFileName(e, 0, "/tmp/.h5", s, sizeof(s)));
   ck_assert_str_eq(s, "/tmp/.h5-m0");
-  RW_CHECK(PetscOptionsSetValue(NULL, "-rw_store_hdf5_file", "dir/ck.h5"));
-  RW_CHECK(RwEnsembleSetMemberFileOptions(e, 2, "m2_"));
-  RW_CHECK(PetscOptionsGetString(NULL, "m2_", "-rw_store_hdf5_file", s, sizeof(s), NULL));
-  ck_assert_str_eq(s, "dir/ck-m2.h5");
-  RW_CHECK(PetscOptionsClearValue(NULL, "-rw_store_hdf5_file"));
-  RW_CHECK(PetscOptionsClearValue(NULL, "-m2_rw_store_hdf5_file"));
+  member_files(e);
   RW_CHECK(RwEnsembleDestroy(&e));
 }
 END_TEST

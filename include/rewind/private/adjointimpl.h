@@ -45,6 +45,7 @@ struct _p_RwAdjoint {
   PetscInt64      keepinterval;  /* -rw_adjoint_keep_interval: reverse steps between keeps; 0: none */
   PetscReal       keepseconds;   /* -rw_adjoint_keep_seconds: seconds between keeps; 0: none */
   char            keepfile[PETSC_MAX_PATH_LEN]; /* -rw_adjoint_keep_file; default from the checkpoint file */
+  char            filetag[RW_FILE_TAG_LEN];     /* RwAdjointSetFileTag(): in the names of the stores' and the keep's files */
   RwStore         keep[2];       /* [0]: states (lambda, x) x 2 buffers; [1]: accumulators x 2 buffers */
   PetscInt64     *keepattach;    /* [sequence, step k, action index, the objective's exact state...] */
   PetscInt        keepobj;        /* integers of the objective's state in keepattach */

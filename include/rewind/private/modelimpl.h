@@ -67,6 +67,7 @@ struct _p_RwModel {
   RwReproSum         gsum;        /* dJ/d(scalar) terms the type adds in a reverse sweep (RwModelAddScalarGradient()) */
   PetscInt64         nbroadcasts; /* broadcasts of scalars, for tests: O(blocks) per parameter set */
   PetscInt           gridsize[3]; /* default grid points per direction (0: the type's), before -da_grid_x ... */
+  PetscInt           procs[3];    /* default ranks per direction (0: PETSc decides), before -da_processors_x ... */
   PetscReal          dt;
   PetscBool          dtset;       /* dt given by the user rather than chosen by the type */
   PetscInt64         n;           /* steps of a run: the time grid is t_k = k dt, k = 0..n */

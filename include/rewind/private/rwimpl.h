@@ -16,6 +16,11 @@ PETSC_EXTERN PetscErrorCode RwTypeFind(PetscObject, PetscFunctionList, const cha
 /* The items in which two checkpoint identities differ ("name value; ...") */
 PETSC_EXTERN void RwIdentityDiff(const char[], const char[], char[], size_t);
 
+/* "ck.h5" tagged m3: "ck-m3.h5", the files of an ensemble's members (src/sys/filename.c) */
+#define RW_FILE_TAG_LEN 64
+PETSC_EXTERN PetscErrorCode RwFileNameTag(const char[], const char[], char[], size_t);
+PETSC_EXTERN PetscErrorCode RwFileTagCheck(MPI_Comm, const char[]);
+
 /* Vectors whose arrays start at staggered offsets within a page (src/sys/vecstagger.c) */
 PETSC_EXTERN size_t         RwStaggerStride(size_t);
 PETSC_EXTERN PetscErrorCode RwVecCreateOnArray(Vec, PetscScalar *, PetscContainer, Vec *);

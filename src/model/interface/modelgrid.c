@@ -227,6 +227,16 @@ PetscErrorCode RwModelGetTimeStep(RwModel model, PetscReal *dt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A program's default per direction (v into dst), which options override; before set-up */
+static PetscErrorCode RwModelSetDefaultPerDirection(RwModel model, const char what[], const char zero[], const PetscInt v[3], PetscInt dst[3])
+{
+  PetscFunctionBegin;
+  PetscCheck(!model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Set the default %s before RwModelSetUp()", what);
+  for (PetscInt d = 0; d < 3; d++) PetscCheck(v[d] >= 0, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Default %s %" PetscInt_FMT " in direction %c must be >= 0 (0: %s)", what, v[d], "xyz"[d], zero);
+  for (PetscInt d = 0; d < 3; d++) dst[d] = v[d];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelSetGridSizes - a program's default number of grid points per
   direction, before -da_grid_x, -da_grid_y, -da_grid_z override it (0: the type's default)
@@ -240,17 +250,36 @@ PetscErrorCode RwModelGetTimeStep(RwModel model, PetscReal *dt)
   calls RwStencilSetUp()) takes its grid from here; for the wave model the
   sizes count the whole grid, absorbing layers included.
 
-.seealso: RwModelSetSteps()
+.seealso: RwModelSetSteps(), RwModelSetProcessors()
 @*/
 PetscErrorCode RwModelSetGridSizes(RwModel model, const PetscInt M[3])
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
-  PetscCheck(!model->setupcalled, PetscObjectComm((PetscObject)model), PETSC_ERR_ORDER, "Set the default grid size before RwModelSetUp()");
-  for (PetscInt d = 0; d < 3; d++) {
-    PetscCheck(M[d] >= 0, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %c must be >= 0 (0: the type's default)", M[d], "xyz"[d]);
-    model->gridsize[d] = M[d];
-  }
+  PetscCall(RwModelSetDefaultPerDirection(model, "grid size", "the type's default", M, model->gridsize));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelSetProcessors - a program's default number of ranks per direction
+  of the grid, before -da_processors_x, -da_processors_y, -da_processors_z
+  override it (0: PETSc decides)
+
+  Logically collective; before RwModelSetUp()
+
+  Level: advanced
+
+  Notes:
+  For a grid whose every rank must own one given block (a weak-scaling
+  study); the product over the grid's directions must be the number of ranks.
+
+.seealso: RwModelSetGridSizes()
+@*/
+PetscErrorCode RwModelSetProcessors(RwModel model, const PetscInt p[3])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(RwModelSetDefaultPerDirection(model, "number of ranks", "PETSc decides", p, model->procs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

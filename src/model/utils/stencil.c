@@ -232,6 +232,7 @@ static PetscErrorCode RwStencilCheckWidthFitsRanks(RwStencil st, DM da)
 
     PetscCall(DMDAGetInfo(da, NULL, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], NULL, NULL, &b[0], &b[1], &b[2], NULL));
     PetscCall(DMDASetSizes(probe, M[0], M[1], M[2]));
+    PetscCall(DMDASetNumProcs(probe, p[0], p[1], p[2])); /* the program's (RwModelSetProcessors()); the options override both alike */
     PetscCall(DMDASetBoundaryType(probe, b[0], b[1], b[2]));
   }
   PetscCall(DMDASetDof(probe, 1));
@@ -260,11 +261,13 @@ static PetscErrorCode RwStencilCreateStateDM(RwStencil st, const PetscInt typesi
   MPI_Comm       comm = PetscObjectComm((PetscObject)st->model);
   DMBoundaryType b[3];
   const char    *prefix;
-  PetscInt       M[3] = {1, 1, 1}, def[3], w = st->width, dof = st->dof;
+  PetscInt       M[3] = {1, 1, 1}, def[3], np[3], w = st->width, dof = st->dof;
 
   PetscFunctionBegin;
   /* a program's default (RwModelSetGridSizes()) before the type's; -da_grid_x ... override both */
   for (PetscInt d = 0; d < 3; d++) def[d] = st->model->gridsize[d] > 0 ? st->model->gridsize[d] : typesizes[d];
+  /* and its ranks per direction (RwModelSetProcessors()), which -da_processors_x ... override */
+  for (PetscInt d = 0; d < 3; d++) np[d] = st->model->procs[d] > 0 ? st->model->procs[d] : PETSC_DECIDE;
   /* non-periodic directions keep ghost layers beyond the boundary for the ghost rule */
   for (PetscInt d = 0; d < 3; d++) {
     PetscCheck((st->bc[d][0] == RW_STENCIL_PERIODIC) == (st->bc[d][1] == RW_STENCIL_PERIODIC), comm, PETSC_ERR_ARG_INCOMP, "Direction %c is periodic on one side only: a periodic direction is periodic on both", "xyz"[d]);
@@ -272,8 +275,8 @@ static PetscErrorCode RwStencilCreateStateDM(RwStencil st, const PetscInt typesi
   }
   switch (st->dim) {
   case 1: PetscCall(DMDACreate1d(comm, b[0], def[0], dof, w, NULL, &st->da)); break;
-  case 2: PetscCall(DMDACreate2d(comm, b[0], b[1], st->type, def[0], def[1], PETSC_DECIDE, PETSC_DECIDE, dof, w, NULL, NULL, &st->da)); break;
-  default: PetscCall(DMDACreate3d(comm, b[0], b[1], b[2], st->type, def[0], def[1], def[2], PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, dof, w, NULL, NULL, NULL, &st->da)); break;
+  case 2: PetscCall(DMDACreate2d(comm, b[0], b[1], st->type, def[0], def[1], np[0], np[1], dof, w, NULL, NULL, &st->da)); break;
+  default: PetscCall(DMDACreate3d(comm, b[0], b[1], b[2], st->type, def[0], def[1], def[2], np[0], np[1], np[2], dof, w, NULL, NULL, NULL, &st->da)); break;
   }
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)st->model, &prefix));
   PetscCall(DMSetOptionsPrefix(st->da, prefix));

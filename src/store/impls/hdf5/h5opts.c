@@ -1,6 +1,7 @@
 /*
-  The hdf5 store's options: the options database (-rw_store_hdf5_*) and the
-  file options a driver sets on a store it derives from another.
+  The hdf5 store's options: the options database (-rw_store_hdf5_*), the
+  file options a driver sets on a store it derives from another, and the tag
+  an ensemble member's driver puts in its stores' file names.
 */
 #include "hdf5impl.h"
 
@@ -66,6 +67,48 @@ PetscErrorCode RwStoreHDF5GetFileOptions(RwStore store, const char **file, Petsc
   *keep      = PETSC_FALSE;
   *overwrite = PETSC_FALSE;
   PetscTryMethod(store, "RwStoreHDF5GetFileOptions_C", (RwStore, const char **, PetscBool *, PetscBool *), (store, file, keep, overwrite));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RwStoreHDF5SetFileTag_HDF5(RwStore store, const char tag[])
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+
+  PetscFunctionBegin;
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Set the hdf5 store's file tag before RwStoreSetUp()");
+  PetscCall(PetscStrncpy(h5->tag, tag ? tag : "", sizeof(h5->tag)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStoreHDF5SetFileTag - a tag in the name of the hdf5 store's file,
+  whatever gave the name (the default, -rw_store_hdf5_file,
+  RwStoreHDF5SetFileOptions()): "ck.h5" tagged m3 is "ck-m3.h5"; ignored by
+  other store types
+
+  Logically collective; before RwStoreSetUp()
+
+  Input Parameters:
++ store - the store
+- tag   - e.g. "m3", put before the extension of the name's last component; NULL or empty: none
+
+  Notes:
+  How the drivers of ensemble members running side by side keep their files
+  apart (RwAdjointSetFileTag()) without writing -rw_store_hdf5_file for
+  them: the options database holds what the user gave, and error messages
+  name the option with the user's value.  A node file (-rw_store_hdf5_comm
+  node) gets its suffix after the tag: ck-m3-node0.h5.
+
+  Level: developer
+
+.seealso: RwStoreHDF5SetFileOptions(), RwAdjointSetFileTag(), RwEnsembleGetMemberFileName()
+@*/
+PetscErrorCode RwStoreHDF5SetFileTag(RwStore store, const char tag[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCall(RwFileTagCheck(PetscObjectComm((PetscObject)store), tag));
+  PetscTryMethod(store, "RwStoreHDF5SetFileTag_C", (RwStore, const char[]), (store, tag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -43,7 +43,8 @@ static PetscErrorCode RwStoreHDF5Layout(RwStore store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The ranks sharing a file and its name: ck.h5 for all ranks, ck-node<i>.h5 per node */
+/* The ranks sharing a file and its name: ck.h5 for all ranks, ck-node<i>.h5
+   per node; a tagged store's ck-m3.h5, ck-m3-node<i>.h5 */
 static PetscErrorCode RwStoreHDF5FileComm(RwStore store)
 {
   RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
@@ -51,9 +52,11 @@ static PetscErrorCode RwStoreHDF5FileComm(RwStore store)
   PetscMPIInt   rank, frank, node = 0, nodes = 1;
   size_t        len;
   PetscBool     h5ext;
+  char          file[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
-  PetscCall(PetscStrncpy(h5->path, h5->file, sizeof(h5->path)));
+  PetscCall(RwFileNameTag(h5->file, h5->tag, file, sizeof(file)));
+  PetscCall(PetscStrncpy(h5->path, file, sizeof(h5->path)));
   if (h5->comm == RW_H5_WORLD) {
     PetscCallMPI(MPI_Comm_dup(comm, &h5->fcomm));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -72,10 +75,10 @@ static PetscErrorCode RwStoreHDF5FileComm(RwStore store)
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &nodes, 1, MPI_INT, MPI_MAX, comm));
   h5->node  = node;
   h5->nodes = nodes;
-  PetscCall(PetscStrendswith(h5->file, ".h5", &h5ext));
-  PetscCall(PetscStrlen(h5->file, &len));
+  PetscCall(PetscStrendswith(file, ".h5", &h5ext));
+  PetscCall(PetscStrlen(file, &len));
   if (h5ext) len -= 3;
-  PetscCall(PetscSNPrintf(h5->path, sizeof(h5->path), "%.*s-node%d%s", (int)len, h5->file, node, h5ext ? ".h5" : ""));
+  PetscCall(PetscSNPrintf(h5->path, sizeof(h5->path), "%.*s-node%d%s", (int)len, file, node, h5ext ? ".h5" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

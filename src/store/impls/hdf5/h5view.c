@@ -55,7 +55,7 @@ PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (!store->setupcalled) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "file %s (%s), not set up\n", h5->file, RwStoreHDF5Comms[h5->comm]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "file %s%s%s (%s), not set up\n", h5->file, h5->tag[0] ? " tagged " : "", h5->tag, RwStoreHDF5Comms[h5->comm]));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (h5->comm == RW_H5_NODE) PetscCall(PetscViewerASCIIPrintf(viewer, "one file per node: %" PetscInt_FMT " files like %s, %s at the end\n", h5->nodes, h5->path, h5->keep ? "kept" : "removed"));

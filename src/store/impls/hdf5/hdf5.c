@@ -83,6 +83,7 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
   PetscCall(PetscFree(store->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileOptions_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5GetFileOptions_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileTag_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -144,6 +145,7 @@ PetscErrorCode RwStoreCreate_HDF5(RwStore store)
   store->ops->prefetch       = RwStorePrefetch_HDF5;
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileOptions_C", RwStoreHDF5SetFileOptions_HDF5));
   PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5GetFileOptions_C", RwStoreHDF5GetFileOptions_HDF5));
+  PetscCall(PetscObjectComposeFunction((PetscObject)store, "RwStoreHDF5SetFileTag_C", RwStoreHDF5SetFileTag_HDF5));
   store->ops->view           = RwStoreView_HDF5;
   store->ops->destroy        = RwStoreDestroy_HDF5;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -15,7 +15,7 @@
     h5opts.c     options
     h5view.c     the view
 
-  Only RwStoreCreate_HDF5() and RwStoreHDF5Set/GetFileOptions() leave the
+  Only RwStoreCreate_HDF5(), RwStoreHDF5Set/GetFileOptions() and RwStoreHDF5SetFileTag() leave the
   library; what the files share is PETSC_INTERN, everything else static.
 */
 #ifndef REWIND_STORE_HDF5IMPL_H
@@ -51,6 +51,7 @@ typedef enum {
 typedef struct {
   /* options */
   char            file[PETSC_MAX_PATH_LEN]; /* -rw_store_hdf5_file */
+  char            tag[RW_FILE_TAG_LEN];     /* RwStoreHDF5SetFileTag(): the file is file with -<tag> (an ensemble member's) */
   RwStoreHDF5Comm comm;                     /* -rw_store_hdf5_comm */
   PetscBool       keep;                     /* -rw_store_keep */
   PetscBool       overwrite;                /* -rw_store_overwrite: replace an existing file */
@@ -179,6 +180,7 @@ PETSC_INTERN PetscErrorCode RwStoreHDF5TakePrefetch(RwStore, Vec *, PetscBool);
 PETSC_INTERN const char *const RwStoreHDF5Comms[];
 PETSC_INTERN PetscErrorCode RwStoreHDF5SetFileOptions_HDF5(RwStore, const char[], PetscBool, PetscBool);
 PETSC_INTERN PetscErrorCode RwStoreHDF5GetFileOptions_HDF5(RwStore, const char **, PetscBool *, PetscBool *);
+PETSC_INTERN PetscErrorCode RwStoreHDF5SetFileTag_HDF5(RwStore, const char[]);
 PETSC_INTERN PetscErrorCode RwStoreSetFromOptions_HDF5(RwStore, PetscOptionItems *);
 
 /* h5view.c: the view */
