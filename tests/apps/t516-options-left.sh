@@ -4,7 +4,8 @@
 # options for one another.  rewind-gradient (1 and 2 ranks; observations of
 # 2 members on 2 groups with hdf5 checkpoints, whose groups write files of
 # their own) and rewind-bench (its smallest section, and the options case in
-# weak scaling) run with -options_view and -options_left: the table lists
+# weak scaling), and rewind-heat-inverse, rewind-hybrid and rewind-fwi (2
+# groups with hdf5 checkpoints) run with -options_view and -options_left: the table lists
 # exactly the options given (no -rw_store_hdf5_file, -m0_..., -da_grid_x
 # that the user did not give) and none of them is left unused.
 . "$top_srcdir/tests/testlib.sh"
@@ -71,3 +72,14 @@ check bench-weak "$bench" 2 -rw_bench_sections gradient -rw_bench_gradient_cases
   -rw_store_type hdf5 -rw_store_hdf5_file "$tmp/bench.h5" -rw_bench_repeat 1 -rw_bench_seconds 0
 grep -q '^  options (weak)  *24x12 ' "$tmp/bench-weak.out" || { cat "$tmp/bench-weak.out"; fail "bench-weak: no options (weak) row of a 24x12 grid"; }
 echo "ok bench-weak: a 12x12 block per rank without -da_grid_x or -da_processors_x in the database"
+
+# the inversion programs, on 2 groups with hdf5 checkpoints: each group's
+# driver gets its file through its tag, not through a written option
+check heat-inverse "$top_builddir/apps/rewind-heat-inverse" 2 -rw_obs "$tmp/obs.h5" -rw_heat_scheme implicit -tao_max_it 1 -rw_ensemble_groups 2 \
+  -rw_store_type hdf5 -rw_store_hdf5_file "$tmp/hi.h5" -rw_output "$tmp/hi-out" -rw_journal none
+check hybrid "$top_builddir/apps/rewind-hybrid" 2 -rw_hybrid_grid 16 -rw_hybrid_steps 8 -rw_hybrid_epochs 1 -rw_hybrid_trajectories 2 -rw_ensemble_groups 2 \
+  -rw_store_type hdf5 -rw_store_hdf5_file "$tmp/hy.h5" -rw_output "$tmp/hy-out"
+check fwi "$top_builddir/apps/rewind-fwi" 2 -rw_fwi_grid 41,21 -rw_fwi_shots 2 -rw_fwi_record 200 -rw_dt 2.4 -rw_fwi_iterations 1 -rw_ensemble_groups 2 \
+  -rw_store_type hdf5 -rw_store_hdf5_file "$tmp/fw.h5" -rw_store_keep -rw_output "$tmp/fw-out"
+for k in 0 1; do test -s "$tmp/fw-m$k.h5" || fail "fwi: no checkpoint file fw-m$k.h5 for group $k"; done
+echo "ok heat-inverse, hybrid, fwi: 2 groups with hdf5 checkpoints, nothing written to the database"
