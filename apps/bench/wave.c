@@ -4,7 +4,8 @@
   bandwidth of the stream section (same process), gradient / forward with
   every state in RAM and with the memory-budgeted default holding a tenth of
   them, and shots per second of rewind-fwi's embedded problem on one rank and
-  on all, with the shots split into groups of ranks (RwEnsemble) or not.
+  on all, with the shots split into groups of ranks or not, through the
+  problem layer rewind-fwi runs (RwProblemEvaluate()).
 */
 #include "bench.h"
 #include <petscdmda.h>
@@ -215,16 +216,12 @@ static PetscErrorCode WaveGradient(const BenchConfig *cfg, BenchResults res)
 #define FWI_NREC  51
 
 typedef struct {
-  RwEnsemble  e;
-  RwModel     parent; /* the layout of the summed gradient, on the ranks taking part */
-  Vec         G, gi;  /* the summed dJ/dm (parent), one shot's (group) */
-  RwModel     model;
-  RwObjective obj;
-  RwAdjoint   adj;
-  Vec         m, u0, g, gu0;
-  PetscReal   src[2 * FWI_SHOTS], rec[2 * FWI_NREC], *d; /* d: every shot's data */
-  PetscInt    nt, groups; /* groups: the ensemble's */
-  PetscBool   active;     /* this rank takes part */
+  RwProblem      prob; /* rewind-fwi's: the shots are its members, solved by groups of ranks */
+  RwObservations shots;
+  Vec            x, G;   /* the unknown m, the run's 2% slower than the data's; dJ/dm */
+  PetscReal      src[2 * FWI_SHOTS], rec[2 * FWI_NREC];
+  PetscInt       nt, groups; /* groups: the ensemble's */
+  PetscBool      active;     /* this rank takes part */
 } WaveShots;
 
 static PetscErrorCode WaveShotsGeometry(WaveShots *S)
@@ -243,15 +240,11 @@ static PetscErrorCode WaveShotsGeometry(WaveShots *S)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A model on comm with the record of -rw_bench_wave_record ms and, for a
-   group (obj not NULL), its receivers' objective and a driver */
-static PetscErrorCode WaveShotsModel(const BenchConfig *cfg, MPI_Comm comm, RwModel *model, RwObjective *obj, RwAdjoint *adj, WaveShots *S)
+/* The steps of a -rw_bench_wave_record ms record at 0.8 of the stability limit at 4 km/s, in whole microseconds */
+static PetscErrorCode WaveShotsSteps(const BenchConfig *cfg, MPI_Comm comm, const char base[], PetscReal *dt, PetscInt *nt)
 {
   PetscOptions opts;
-  PetscReal    dt;
-  PetscInt     nt;
   RwModel      probe;
-  const char  *base = "-rw_wave_dim 2 -rw_wave_space_order 4 -da_grid_x 141 -da_grid_y 91 -rw_wave_nbl 20 -rw_wave_spacing 20 -rw_wave_f0 0.01";
 
   PetscFunctionBegin;
   PetscCall(BenchOptionsPush(&opts, "%s -rw_steps 2", base));
@@ -259,60 +252,82 @@ static PetscErrorCode WaveShotsModel(const BenchConfig *cfg, MPI_Comm comm, RwMo
   PetscCall(RwModelSetType(probe, RWMODELWAVE));
   PetscCall(RwModelSetFromOptions(probe));
   PetscCall(RwModelSetUp(probe));
-  PetscCall(RwModelWaveStableTimeStep(probe, 4.0, &dt));
+  PetscCall(RwModelWaveStableTimeStep(probe, 4.0, dt));
   PetscCall(RwModelDestroy(&probe));
   PetscCall(BenchOptionsPop(&opts));
-  dt = PetscFloorReal(0.8 * dt * 1000) / 1000;
-  nt = (PetscInt)PetscCeilReal(cfg->wave_record / dt) + 1;
-  PetscCall(BenchOptionsPush(&opts, "%s -rw_steps %" PetscInt_FMT " -rw_dt %.17g", base, nt - 1, (double)dt));
-  PetscCall(RwModelCreate(comm, model));
-  PetscCall(RwModelSetType(*model, RWMODELWAVE));
-  PetscCall(RwModelSetFromOptions(*model));
-  PetscCall(RwModelSetUp(*model));
-  if (obj) {
-    S->nt = nt;
-    PetscCall(RwObjectiveCreate(*model, obj));
-    PetscCall(RwObjectiveAddWaveReceivers(*obj, FWI_NREC, S->rec, NULL));
-    PetscCall(RwAdjointCreate(*model, *obj, adj)); /* the default schedule and budget, as rewind-fwi */
-    PetscCall(RwAdjointSetFromOptions(*adj));
-    PetscCall(RwAdjointSetUp(*adj));
-  }
-  PetscCall(BenchOptionsPop(&opts));
+  *dt = PetscFloorReal(0.8 * *dt * 1000) / 1000;
+  *nt = (PetscInt)PetscCeilReal(cfg->wave_record / *dt) + 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The summed gradient's vector on the parent's field grid, one shot's on the
-   group's, and the ensemble's map between them */
-static PetscErrorCode WaveShotsFields(WaveShots *S)
+/* The survey as the problem's members, data zero until recorded: per shot its source and receivers at every step, from rest */
+static PetscErrorCode WaveShotsSurvey(WaveShots *S, MPI_Comm comm, RwModel parent)
 {
-  Vec f, g;
-  DM  fd, fg;
+  PetscInt64 *steps;
+  PetscReal  *zero;
+  Vec         u0;
 
   PetscFunctionBegin;
-  PetscCall(RwModelCreateParameters(S->parent, &g));
-  PetscCall(RwModelGetParameterField(S->parent, g, 0, &f));
-  PetscCall(VecGetDM(f, &fd));
-  PetscCall(VecDuplicate(f, &S->G));
-  PetscCall(RwModelRestoreParameterField(S->parent, g, 0, &f));
-  PetscCall(VecDestroy(&g));
-  PetscCall(RwModelCreateParameters(S->model, &g));
-  PetscCall(RwModelGetParameterField(S->model, g, 0, &f));
-  PetscCall(VecGetDM(f, &fg));
-  PetscCall(VecDuplicate(f, &S->gi));
-  PetscCall(RwModelRestoreParameterField(S->model, g, 0, &f));
-  PetscCall(VecDestroy(&g));
-  PetscCheck(fd && fg, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the wave model's field vectors have no DM");
-  PetscCall(RwEnsembleSetDM(S->e, fg, fd));
+  PetscCall(RwObservationsCreate(comm, &S->shots));
+  PetscCall(RwObservationsSetModel(S->shots, parent));
+  PetscCall(RwObservationsSetNumMembers(S->shots, FWI_SHOTS));
+  PetscCall(PetscMalloc1(S->nt, &steps));
+  for (PetscInt k = 0; k < S->nt; k++) steps[k] = k;
+  PetscCall(RwObservationsSetSteps(S->shots, S->nt, steps));
+  PetscCall(PetscFree(steps));
+  PetscCall(PetscCalloc1(S->nt * FWI_NREC, &zero));
+  for (PetscInt s = 0; s < FWI_SHOTS; s++) {
+    PetscCall(RwObservationsSetSources(S->shots, s, 1, S->src + 2 * s));
+    PetscCall(RwObservationsSetSensors(S->shots, s, FWI_NREC, S->rec));
+    PetscCall(RwObservationsSetData(S->shots, s, zero, 1.0));
+  }
+  PetscCall(PetscFree(zero));
+  PetscCall(RwModelCreateState(parent, &u0));
+  PetscCall(VecSet(u0, 0));
+  PetscCall(RwObservationsSetKnown(S->shots, RW_OBS_ALL_MEMBERS, "u0", u0));
+  PetscCall(VecDestroy(&u0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Shots on `ranks` ranks of the run in `groups` groups (0: RwEnsemble's
-   choice, as many as divide both the ranks and the shots); the other ranks wait */
+/* The data: every shot's traces of the default model, recorded by each group with its model */
+static PetscErrorCode WaveShotsRecord(WaveShots *S)
+{
+  RwModel    gmodel;
+  Vec        mtrue, u0;
+  PetscReal *d;
+
+  PetscFunctionBegin;
+  PetscCall(RwProblemGetMemberSolver(S->prob, &gmodel, NULL, NULL));
+  PetscCall(RwModelCreateParameters(gmodel, &mtrue));
+  PetscCall(RwModelCreateState(gmodel, &u0));
+  PetscCall(RwModelGetDefaults(gmodel, mtrue, u0, NULL));
+  PetscCall(PetscMalloc1(S->nt * FWI_NREC, &d));
+  for (PetscInt s = 0; s < FWI_SHOTS; s++) {
+    PetscCall(RwModelWaveSetSources(gmodel, 1, S->src + 2 * s));
+    PetscCall(RwModelWaveRecord(gmodel, mtrue, FWI_NREC, S->rec, d));
+    PetscCall(RwObservationsSetData(S->shots, s, d, 1.0));
+  }
+  PetscCall(PetscFree(d));
+  PetscCall(VecDestroy(&mtrue));
+  PetscCall(VecDestroy(&u0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Shots on `ranks` ranks of the run in `groups` groups (0: RwEnsemble's
+  choice, as many as divide both the ranks and the shots), as rewind-fwi
+  sets them up (RwProblem with the unknown m, the default schedule and
+  budget, no journal); the other ranks wait
+*/
 static PetscErrorCode WaveShotsCreate(const BenchConfig *cfg, PetscMPIInt ranks, PetscInt groups, WaveShots *S)
 {
-  PetscMPIInt rank;
-  MPI_Comm    comm, sub;
-  Vec         mtrue;
+  const char  *base = "-rw_wave_dim 2 -rw_wave_space_order 4 -da_grid_x 141 -da_grid_y 91 -rw_wave_nbl 20 -rw_wave_spacing 20 -rw_wave_f0 0.01";
+  PetscOptions opts;
+  PetscMPIInt  rank;
+  MPI_Comm     comm;
+  RwModel      parent;
+  RwEnsemble   e;
+  PetscReal    dt;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(S, sizeof(*S)));
@@ -321,30 +336,25 @@ static PetscErrorCode WaveShotsCreate(const BenchConfig *cfg, PetscMPIInt ranks,
   S->active = rank < ranks ? PETSC_TRUE : PETSC_FALSE;
   PetscCallMPI(MPI_Comm_split(PETSC_COMM_WORLD, S->active ? 0 : MPI_UNDEFINED, rank, &comm));
   if (!S->active) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(RwEnsembleCreate(comm, &S->e));
-  PetscCall(RwEnsembleSetSize(S->e, FWI_SHOTS));
-  PetscCall(RwEnsembleSetGroups(S->e, groups));
-  PetscCall(RwEnsembleSetUp(S->e));
-  PetscCall(RwEnsembleGetGroup(S->e, NULL, &S->groups));
-  PetscCall(RwEnsembleGetSubComm(S->e, &sub));
-  PetscCall(WaveShotsModel(cfg, comm, &S->parent, NULL, NULL, NULL));
-  PetscCall(WaveShotsModel(cfg, sub, &S->model, &S->obj, &S->adj, S));
-  PetscCall(WaveShotsFields(S));
-  /* data: the default model's traces; the run's m 2% slower everywhere, so J > 0 */
-  PetscCall(RwModelCreateParameters(S->model, &mtrue));
-  PetscCall(RwModelCreateState(S->model, &S->u0));
-  PetscCall(RwModelGetDefaults(S->model, mtrue, S->u0, NULL));
-  PetscCall(VecDuplicate(mtrue, &S->m));
-  PetscCall(VecCopy(mtrue, S->m));
-  PetscCall(VecScale(S->m, 1.02));
-  PetscCall(PetscMalloc1(FWI_SHOTS * S->nt * FWI_NREC, &S->d));
-  for (PetscInt s = 0; s < FWI_SHOTS; s++) {
-    PetscCall(RwModelWaveSetSources(S->model, 1, S->src + 2 * s));
-    PetscCall(RwModelWaveRecord(S->model, mtrue, FWI_NREC, S->rec, S->d + s * S->nt * FWI_NREC));
-  }
-  PetscCall(VecDestroy(&mtrue));
-  PetscCall(VecDuplicate(S->m, &S->g));
-  PetscCall(VecDuplicate(S->u0, &S->gu0));
+  PetscCall(WaveShotsSteps(cfg, comm, base, &dt, &S->nt));
+  PetscCall(BenchOptionsPush(&opts, "%s -rw_steps %" PetscInt_FMT " -rw_dt %.17g", base, S->nt - 1, (double)dt));
+  PetscCall(RwProblemCreate(comm, &S->prob));
+  PetscCall(RwProblemSetModelType(S->prob, RWMODELWAVE));
+  PetscCall(RwProblemSetUnknown(S->prob, "m"));
+  PetscCall(RwProblemGetEnsemble(S->prob, &e));
+  PetscCall(RwEnsembleSetGroups(e, groups));
+  PetscCall(RwProblemSetFromOptions(S->prob));
+  PetscCall(RwProblemGetModel(S->prob, &parent));
+  PetscCall(WaveShotsSurvey(S, comm, parent));
+  PetscCall(RwProblemSetObservations(S->prob, S->shots));
+  PetscCall(RwProblemSetUp(S->prob));
+  PetscCall(BenchOptionsPop(&opts));
+  PetscCall(RwEnsembleGetGroup(e, NULL, &S->groups));
+  PetscCall(WaveShotsRecord(S));
+  PetscCall(RwProblemCreateUnknownVector(S->prob, &S->x));
+  PetscCall(RwProblemGetUnknown(S->prob, S->x)); /* the default model's m, the data's */
+  PetscCall(VecScale(S->x, 1.02));               /* 2% slower everywhere: J > 0 */
+  PetscCall(VecDuplicate(S->x, &S->G));
   PetscCallMPI(MPI_Comm_free(&comm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -352,52 +362,22 @@ static PetscErrorCode WaveShotsCreate(const BenchConfig *cfg, PetscMPIInt ranks,
 static PetscErrorCode WaveShotsDestroy(WaveShots *S)
 {
   PetscFunctionBegin;
-  PetscCall(RwAdjointDestroy(&S->adj));
-  PetscCall(RwObjectiveDestroy(&S->obj));
-  PetscCall(VecDestroy(&S->m));
-  PetscCall(VecDestroy(&S->u0));
-  PetscCall(VecDestroy(&S->g));
-  PetscCall(VecDestroy(&S->gu0));
-  PetscCall(PetscFree(S->d));
+  PetscCall(VecDestroy(&S->x));
   PetscCall(VecDestroy(&S->G));
-  PetscCall(VecDestroy(&S->gi));
-  PetscCall(RwModelDestroy(&S->model));
-  PetscCall(RwModelDestroy(&S->parent));
-  PetscCall(RwEnsembleDestroy(&S->e));
+  PetscCall(RwObservationsDestroy(&S->shots));
+  PetscCall(RwProblemDestroy(&S->prob));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* One gradient of all shots: each group solves its shots, J summed in shot order */
+/* One gradient of all shots, as rewind-fwi's TAO asks for it: each group solves its shots, J and dJ/dm summed in shot order */
 static PetscErrorCode WaveShotsRun(void *ctx, PetscInt calls)
 {
   WaveShots *S = (WaveShots *)ctx;
-  PetscInt   nr;
+  PetscReal  J;
 
   PetscFunctionBegin;
   if (!S->active) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(RwEnsembleGetRounds(S->e, &nr));
-  for (PetscInt c = 0; c < calls; c++) {
-    PetscReal J;
-    Vec       f;
-
-    PetscCall(RwEnsembleSumBegin(S->e, S->G));
-    for (PetscInt r = 0; r < nr; r++) {
-      PetscInt  i;
-      PetscReal Ji = 0;
-
-      PetscCall(RwEnsembleGetRoundMember(S->e, r, &i));
-      if (i >= 0) {
-        PetscCall(RwModelWaveSetSources(S->model, 1, S->src + 2 * i));
-        PetscCall(RwObjectiveSetWaveReceiverData(S->obj, S->d + i * S->nt * FWI_NREC));
-        PetscCall(RwAdjointSolve(S->adj, S->m, S->u0, &Ji, S->g, S->gu0));
-        PetscCall(RwModelGetParameterField(S->model, S->g, 0, &f));
-        PetscCall(VecCopy(f, S->gi));
-        PetscCall(RwModelRestoreParameterField(S->model, S->g, 0, &f));
-      }
-      PetscCall(RwEnsembleSumAdd(S->e, Ji, i >= 0 ? S->gi : NULL));
-    }
-    PetscCall(RwEnsembleSumEnd(S->e, &J));
-  }
+  for (PetscInt c = 0; c < calls; c++) PetscCall(RwProblemEvaluate(S->prob, S->x, &J, S->G));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -461,7 +441,7 @@ PetscErrorCode BenchWave(const BenchConfig *cfg, BenchResults res)
   PetscCall(BenchNote(res, "forward pair (2D): two forward steps in one pass over the rows (RwModelStepBlock(), -rw_model_step_block 2), per step; bytes and bw are a single step's 56, so bw is what one step a pass would have to move at this rate: a pair moves x_k, the fields and both outputs once, 72 B a point for two steps. The driver's forward sweeps take pairs by default at orders 2 and 4 where a rank's state is past the caches"));
   PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); of_copy_near = bw / copy_near, a copy of all ranks timed just before the case (the targets divide bw by the best copy of the run); isa: the kernels' instruction set (-rw_kernel_isa); \"<form> portable\": the same step with the portable kernel (the same bits), its vs_forward against the dispatched forward", (double)copy));
   PetscCall(BenchNote(res, "gradient rows: 2D order 4, %" PetscInt_FMT "^2 points, %" PetscInt_FMT " steps, 64 receivers; ratio = RwAdjointSolve / RwAdjointForward; budget 1/10: the driver's default schedule and budget (half the node's memory over its ranks) with -rw_checkpoint_node_memory set so that it holds a tenth of the run's states; in_forward, in_reverse: the last repetition's seconds in forward steps (recomputations included) and in reverse steps (RwAdjointCounts)", cfg->wave_gradient_grid, cfg->wave_gradient_steps));
-  PetscCall(BenchNote(res, "shots: rewind-fwi's embedded problem (141x91 points with the layers, h 20 m, order 4, %.0f ms, 8 shots, 51 receivers), one gradient of all shots; groups: RwEnsemble shot groups", (double)cfg->wave_record));
+  PetscCall(BenchNote(res, "shots: rewind-fwi's embedded problem (141x91 points with the layers, h 20 m, order 4, %.0f ms, 8 shots, 51 receivers), one gradient of all shots (RwProblemEvaluate(), as rewind-fwi); groups: its shot groups", (double)cfg->wave_record));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
