@@ -208,9 +208,10 @@ static PetscErrorCode WriteOutput(Hybrid *h, const PetscReal *us, const PetscRea
 
 PetscErrorCode HybReport(Hybrid *h)
 {
-  PetscReal  us[NSAMPLE], learned[NSAMPLE], truth[NSAMPLE], maxerr = 0, gen[2], J0;
+  PetscReal  us[NSAMPLE], learned[NSAMPLE], truth[NSAMPLE], maxerr = 0, gen[2], J0, J = 0;
   const PetscReal *terms;
   PetscInt64 nevals;
+  PetscInt   nterms;
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < NSAMPLE; i++) {
@@ -221,9 +222,10 @@ PetscErrorCode HybReport(Hybrid *h)
   for (PetscInt i = 0; i < NSAMPLE; i++) maxerr = PetscMax(maxerr, PetscAbsReal(learned[i] - truth[i]));
   PetscCall(Generalisation(h, gen));
   PetscCall(RwProblemGetFirstEvaluation(h->prob, &J0, NULL));
-  PetscCall(RwProblemGetTerms(h->prob, NULL, NULL, &terms));
+  PetscCall(RwProblemGetTerms(h->prob, &nterms, NULL, &terms));
+  for (PetscInt i = 0; i < nterms; i++) J += terms[i]; /* the misfit and any regulariser (-rw_reg_*), as J0 */
   PetscCall(RwProblemGetCounts(h->prob, &nevals, NULL, NULL, NULL));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "J0 %.6e J %.6e reduction %.4g evaluations %" PetscInt64_FMT "\n", (double)J0, (double)terms[0], (double)(J0 / terms[0]), nevals));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "J0 %.6e J %.6e reduction %.4g evaluations %" PetscInt64_FMT "\n", (double)J0, (double)J, (double)(J0 / J), nevals));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "reaction_max_error %.4e (max |N_theta(u) - rho u (1 - u)| on [0, 1]; the true maximum is %.4g)\n", (double)maxerr, (double)(h->rho / 4)));
   if (h->trainkappa) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "kappa learned %.6e true %.6e\n", (double)PetscExpReal(h->xs[h->P]), (double)h->kappa));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "generalisation_error T %.4e 2T %.4e (max |u_learned - u_true| from an unseen initial state)\n", (double)gen[0], (double)gen[1]));
