@@ -152,13 +152,12 @@ static PetscErrorCode Experiment(Inverse *inv, PetscInt e, Vec m, Vec u0)
   if (inv->target == INV_KAPPA) PetscCall(RwModelFillField(inv->model, f, ExperimentSource, &e));
   else if (inv->target == INV_S) PetscCall(RwModelFillField(inv->model, f, TrueSource, &e));
   if (inv->target == INV_S) PetscCall(VecCopy(f, inv->xtrue));
-  PetscCall(RwObservationsSetKnown(inv->obs, e, "s", f));
+  if (inv->target != INV_S) PetscCall(RwObservationsSetKnown(inv->obs, e, "s", f)); /* the unknown's truth is not known */
   PetscCall(RwModelRestoreParameterField(inv->model, m, 1, &f));
   if (inv->target == INV_U0) {
     PetscCall(RwModelFillField(inv->model, u0, TrueU0, &e));
     PetscCall(VecCopy(u0, inv->xtrue));
-  }
-  PetscCall(RwObservationsSetKnown(inv->obs, e, "u0", u0));
+  } else PetscCall(RwObservationsSetKnown(inv->obs, e, "u0", u0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -14,6 +14,7 @@
 #include <rewind/adjoint.h>
 #include <rewind/ensemble.h>
 #include <rewind/observations.h>
+#include <rewind/verify.h>
 #include <petsctao.h>
 
 /*S
@@ -41,7 +42,8 @@ PETSC_EXTERN PetscClassId RW_PROBLEM_CLASSID;
   takes the start x from the base parameters (on the parent); gradient turns a
   member's dJ/dm and dJ/du0 into dJ/dx (w, the group's layout).  x of a block
   of global scalars lives on one rank (a DMRedundant): broadcast it if every
-  rank needs it.
+  rank needs it.  toparameters and gradient also run on the parent's model
+  and layouts, for a regulariser of a named parameter (-rw_reg_parameter).
 
 .seealso: RwProblemSetUnknownOps()
 S*/
@@ -89,6 +91,7 @@ PETSC_EXTERN PetscErrorCode RwProblemSetUpTao(RwProblem, Tao);
 PETSC_EXTERN PetscErrorCode RwProblemSolve(RwProblem, Tao);
 PETSC_EXTERN PetscErrorCode RwProblemComplete(RwProblem);
 PETSC_EXTERN PetscErrorCode RwProblemGetTime(RwProblem, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwProblemVerifyTaylor(RwProblem, Vec, PetscInt64, RwTaylorTest *);
 PETSC_EXTERN PetscErrorCode RwProblemAddHistoryColumn(RwProblem, const char[], PetscErrorCode (*)(RwProblem, Vec, PetscReal *, void *), void *);
 PETSC_EXTERN PetscErrorCode RwProblemGetHistory(RwProblem, PetscInt *, PetscInt *, const char *const *[], const PetscReal *[]);
 PETSC_EXTERN PetscErrorCode RwProblemHistoryView(RwProblem, PetscViewer);

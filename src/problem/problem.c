@@ -253,17 +253,20 @@ PetscErrorCode RwProblemSetUnknownOps(RwProblem prob, const RwProblemUnknownOps 
 }
 
 /*@C
-  RwProblemAddRegularizer - adds alpha R(p) to J, R a regulariser of a parameter field (or u0)
+  RwProblemAddRegularizer - adds alpha R(p) to J, R a regulariser of a parameter field, u0 or a block of scalars
 
   Logically collective
 
   Input Parameters:
 + prob  - the problem
 . name  - the parameter (NULL: the unknown)
-. type  - RW_REG_L2 (1/2 |p - ref|^2 h^d), RW_REG_H1, RW_REG_TV (RwRegularize())
+. type  - RW_REG_L2 (1/2 |p - ref|^2 h^d on a grid, 1/2 |p - ref|^2 on a
+          block: weight decay), RW_REG_H1, RW_REG_TV (RwRegularize(); a grid's only)
 . alpha - the weight, >= 0
 . eps   - TV's smoothing
-- ref   - l2's reference, a field of the parameter's grid (NULL: the start of the optimisation)
+- ref   - l2's reference, of the parameter's layout (a field of its grid; for
+          a block that is the unknown, RwProblemCreateUnknownVector()'s), or
+          NULL: what the parameter was at the first evaluation
 
   Options Database Keys:
 + -rw_reg_type <none,l2,h1,tv> - the first regulariser's type (none removes it)
@@ -393,7 +396,7 @@ PetscErrorCode RwProblemSetEvaluationSalt(RwProblem prob, uint64_t salt)
 /* -rw_reg_*: the first regulariser, or a new one */
 static PetscErrorCode RegularizerFromOptions(RwProblem prob, PetscOptionItems *PetscOptionsObject)
 {
-  RwProblemReg r = prob->nreg ? prob->reg[0] : (RwProblemReg){"", RW_REG_NONE, 0, 0.5, NULL};
+  RwProblemReg r = prob->nreg ? prob->reg[0] : (RwProblemReg){"", RW_REG_NONE, 0, 0.5, NULL, NULL};
   PetscInt     type = r.type;
   PetscBool    set[4];
 
@@ -718,8 +721,14 @@ static PetscErrorCode SetUpMemberData(RwProblem prob)
       PetscCall(PetscObjectReference((PetscObject)prob->gu0));
       prob->mm[e] = prob->gm, prob->mu0[e] = prob->gu0;
     }
-    for (PetscInt i = 0; own && i < prob->obs->nknown; i++)
-      if (prob->obs->known[i].member == ObsMember(prob, e)) PetscCall(KnownToMember(prob, e, &prob->obs->known[i], mine));
+    for (PetscInt i = 0; own && i < prob->obs->nknown; i++) {
+      RwObsKnown *k = &prob->obs->known[i];
+
+      if (k->member != ObsMember(prob, e)) continue;
+      /* the unknown would overwrite it without a word: x is one value for every member */
+      PetscCheck(prob->ukind == RW_UNKNOWN_NONE || prob->ukind == RW_UNKNOWN_CUSTOM || strcmp(k->name, prob->unknown), PetscObjectComm((PetscObject)prob), PETSC_ERR_ARG_INCOMP, "Member %" PetscInt_FMT " of the observations%s%s has a %s of its own, but %s is the unknown, one value for every member: remove the member's value or choose another unknown", ObsMember(prob, e), prob->obs->file[0] ? " " : "", prob->obs->file, k->name, prob->unknown);
+      PetscCall(KnownToMember(prob, e, k, mine));
+    }
     if (prob->obs) PetscCall(StatesToMember(prob, e, mine));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -962,11 +971,17 @@ PetscErrorCode RwProblemDestroy(RwProblem *prob)
   PetscCall(PetscFree3(p->mm, p->mu0, p->states));
   for (PetscInt k = 0; p->W && k < p->ngroups; k++) PetscCall(VecDestroy(&p->W[k]));
   PetscCall(PetscFree(p->W));
-  for (PetscInt i = 0; i < p->nreg; i++) PetscCall(VecDestroy(&p->reg[i].ref));
+  for (PetscInt i = 0; i < p->nreg; i++) {
+    PetscCall(VecDestroy(&p->reg[i].ref));
+    PetscCall(VecDestroy(&p->reg[i].x0));
+  }
   PetscCall(VecDestroy(&p->xg));
   PetscCall(VecDestroy(&p->wg));
   PetscCall(VecDestroy(&p->gx));
-  PetscCall(VecDestroy(&p->x0));
+  PetscCall(VecDestroy(&p->rm));
+  PetscCall(VecDestroy(&p->ru0));
+  PetscCall(VecDestroy(&p->rg));
+  PetscCall(VecDestroy(&p->rgu0));
   PetscCall(VecDestroy(&p->mask));
   PetscCall(VecDestroy(&p->G0));
   PetscCall(VecDestroy(&p->gg));

@@ -300,30 +300,155 @@ PetscErrorCode RwProblemGetUnknown(RwProblem prob, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The field a regulariser acts on: x itself (the unknown), or a field or u0 of the parameters m, u0 */
-static PetscErrorCode RegField(RwProblem prob, RwProblemReg *r, Vec x, Vec m, Vec u0, Vec *f, PetscInt *index)
+/* What a regulariser acts on: the unknown x itself (unknown set), or a named parameter */
+static PetscErrorCode RegTarget(RwProblem prob, RwProblemReg *r, PetscBool optimising, RwUnknownKind *kind, PetscInt *index, PetscBool *onx)
 {
-  RwUnknownKind kind;
+  MPI_Comm comm = PetscObjectComm((PetscObject)prob);
 
   PetscFunctionBegin;
-  *index = -1;
-  if (!r->name[0] || !strcmp(r->name, prob->unknown)) {
-    PetscCheck(x && (prob->ukind == RW_UNKNOWN_FIELD || prob->ukind == RW_UNKNOWN_U0), PetscObjectComm((PetscObject)prob), PETSC_ERR_SUP, "A regulariser acts on a field or u0 (-rw_reg_parameter): the unknown %s is not one", prob->unknown[0] ? prob->unknown : "(none)");
-    *f = x;
+  *onx = (PetscBool)(optimising && (!r->name[0] || !strcmp(r->name, prob->unknown)));
+  if (*onx) {
+    PetscCheck(prob->ukind != RW_UNKNOWN_CUSTOM, comm, PETSC_ERR_SUP, "A regulariser of the program's own unknown names the parameter it acts on (-rw_reg_parameter)");
+    *kind = prob->ukind, *index = prob->uindex;
+  } else {
+    PetscCheck(r->name[0], comm, PETSC_ERR_ARG_WRONG, "A regulariser of the whole gradient needs its parameter: -rw_reg_parameter (the problem has no unknown)");
+    PetscCall(ParameterKind(prob->model, r->name, "-rw_reg_parameter", kind, index));
+  }
+  PetscCheck(*kind != RW_UNKNOWN_BLOCK || r->type == RW_REG_L2 || r->type == RW_REG_NONE, comm, PETSC_ERR_SUP, "-rw_reg_type %s of %s: a block of scalars has no grid; it takes l2 (weight decay) only", RwRegTypes[r->type], r->name[0] ? r->name : prob->unknown);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The reference of l2: the one given, or the start, kept at the first evaluation */
+static PetscErrorCode RegReference(RwProblemReg *r, Vec f, Vec *ref)
+{
+  PetscFunctionBegin;
+  if (!r->ref && !r->x0) {
+    PetscCall(VecDuplicate(f, &r->x0));
+    PetscCall(VecCopy(f, r->x0));
+  }
+  *ref = r->ref ? r->ref : r->x0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 1/2 alpha |f - ref|^2 over the entries (no cell volume: a block's scalars), summed the same on any number of ranks */
+static PetscErrorCode BlockL2(PetscReal alpha, Vec f, Vec ref, PetscReal *R, Vec grad)
+{
+  const PetscScalar *a, *c;
+  PetscScalar       *g;
+  PetscInt           n;
+  RwReproSum         acc;
+
+  PetscFunctionBegin;
+  PetscCall(RwReproSumCreate(1, &acc));
+  PetscCall(VecGetLocalSize(f, &n));
+  PetscCall(VecGetArrayRead(f, &a));
+  PetscCall(VecGetArrayRead(ref, &c));
+  PetscCall(VecGetArray(grad, &g));
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscReal e = PetscRealPart(a[i] - c[i]);
+
+    PetscCall(RwReproSumAdd(acc, 0, 0.5 * alpha * e * e));
+    g[i] = alpha * e;
+  }
+  PetscCall(VecRestoreArray(grad, &g));
+  PetscCall(VecRestoreArrayRead(ref, &c));
+  PetscCall(VecRestoreArrayRead(f, &a));
+  PetscCall(RwReproSumAllreduce(acc, PetscObjectComm((PetscObject)f), R));
+  PetscCall(RwReproSumDestroy(&acc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Regulariser r of a named parameter of m, u0 (the parent's layout): its value, its gradient added to g or gu0 */
+static PetscErrorCode RegularizeNamed(RwProblem prob, RwProblemReg *r, Vec m, Vec u0, PetscReal *R, Vec g, Vec gu0)
+{
+  RwModel       model = prob->model;
+  RwUnknownKind kind;
+  PetscInt      index, size;
+  PetscBool     onx;
+  Vec           f, gf, ref = r->ref;
+
+  PetscFunctionBegin;
+  PetscCall(RegTarget(prob, r, PETSC_FALSE, &kind, &index, &onx));
+  if (kind == RW_UNKNOWN_BLOCK) { /* the block's values on every rank, a vector of each: every rank computes the same */
+    PetscScalar *a;
+
+    PetscCheck(!r->ref, PetscObjectComm((PetscObject)prob), PETSC_ERR_SUP, "The l2 regulariser of block %s takes the start as its reference", r->name);
+    PetscCall(RwModelGetParameterBlockInfo(model, index, NULL, &size, NULL, NULL));
+    PetscCall(VecCreateSeq(PETSC_COMM_SELF, size, &f));
+    PetscCall(VecDuplicate(f, &gf));
+    PetscCall(VecGetArray(f, &a));
+    PetscCall(RwModelGetParameterBlock(model, m, index, a));
+    PetscCall(VecRestoreArray(f, &a));
+    PetscCall(RegReference(r, f, &ref));
+    PetscCall(BlockL2(r->alpha, f, ref, R, gf));
+    PetscCall(VecGetArray(f, &a)); /* f now holds the block of g, plus the regulariser's */
+    PetscCall(RwModelGetParameterBlock(model, g, index, a));
+    PetscCall(VecRestoreArray(f, &a));
+    PetscCall(VecAXPY(f, 1, gf));
+    PetscCall(VecGetArray(f, &a));
+    PetscCall(RwModelSetParameterBlock(model, g, index, a));
+    PetscCall(VecRestoreArray(f, &a));
+    PetscCall(VecDestroy(&f));
+    PetscCall(VecDestroy(&gf));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(ParameterKind(prob->model, r->name, "-rw_reg_parameter", &kind, index));
-  PetscCheck(kind != RW_UNKNOWN_BLOCK, PetscObjectComm((PetscObject)prob), PETSC_ERR_SUP, "-rw_reg_parameter %s: a regulariser acts on a field or u0, not on a block of scalars", r->name);
-  PetscCheck(m, PetscObjectComm((PetscObject)prob), PETSC_ERR_SUP, "-rw_reg_parameter %s: an optimisation regularises its unknown %s only", r->name, prob->unknown);
-  if (kind == RW_UNKNOWN_U0) *f = u0;
-  else PetscCall(RwModelGetParameterField(prob->model, m, *index, f));
+  if (kind == RW_UNKNOWN_U0) f = u0;
+  else PetscCall(RwModelGetParameterField(model, m, index, &f));
+  if (r->type == RW_REG_L2) PetscCall(RegReference(r, f, &ref));
+  PetscCall(VecDuplicate(f, &gf));
+  PetscCall(RwRegularize(model, r->type, r->alpha, r->eps, f, ref, R, gf));
+  if (kind == RW_UNKNOWN_U0) PetscCall(VecAXPY(gu0, 1, gf));
+  else {
+    Vec gp;
+
+    PetscCall(RwModelGetParameterField(model, g, index, &gp));
+    PetscCall(VecAXPY(gp, 1, gf));
+    PetscCall(RwModelRestoreParameterField(model, g, index, &gp));
+    PetscCall(RwModelRestoreParameterField(model, m, index, &f));
+  }
+  PetscCall(VecDestroy(&gf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Regulariser r of the unknown x itself: its value, its gradient into G */
+static PetscErrorCode RegularizeX(RwProblem prob, RwProblemReg *r, RwUnknownKind kind, Vec x, PetscReal *R, Vec G)
+{
+  Vec ref = r->ref;
+
+  PetscFunctionBegin;
+  if (r->type == RW_REG_L2) PetscCall(RegReference(r, x, &ref));
+  if (kind == RW_UNKNOWN_BLOCK) PetscCall(BlockL2(r->alpha, x, ref, R, prob->gx));
+  else PetscCall(RwRegularize(prob->model, r->type, r->alpha, r->eps, x, ref, R, prob->gx));
+  PetscCall(VecAXPY(G, 1, prob->gx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Regulariser r of a named parameter in an optimisation: of m(x), u0(x) on the parent, its gradient taken to x by the unknown's map */
+static PetscErrorCode RegularizeThroughX(RwProblem prob, RwProblemReg *r, Vec x, PetscReal *R, Vec G)
+{
+  PetscFunctionBegin;
+  if (!prob->rm) {
+    PetscCall(VecDuplicate(prob->m, &prob->rm));
+    PetscCall(VecDuplicate(prob->m, &prob->rg));
+    PetscCall(VecDuplicate(prob->u0, &prob->ru0));
+    PetscCall(VecDuplicate(prob->u0, &prob->rgu0));
+  }
+  PetscCall(VecCopy(prob->m, prob->rm));
+  PetscCall(VecCopy(prob->u0, prob->ru0));
+  PetscCall((*prob->uops.toparameters)(prob, prob->model, x, prob->rm, prob->ru0, prob->uctx));
+  PetscCall(VecSet(prob->rg, 0));
+  PetscCall(VecSet(prob->rgu0, 0));
+  PetscCall(RegularizeNamed(prob, r, prob->rm, prob->ru0, R, prob->rg, prob->rgu0));
+  PetscCall((*prob->uops.gradient)(prob, prob->model, x, prob->rg, prob->rgu0, prob->gx, prob->uctx));
+  PetscCall(VecAXPY(G, 1, prob->gx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  RwProblemRegularize_Private - adds every regulariser to J and its gradient:
-  of the unknown x into G (an optimisation), or with x NULL of a field or u0
-  of the base parameters into g or gu0 (RwProblemComputeGradient()); the
+  RwProblemRegularize_Private - adds every regulariser to J and its
+  gradient: in an optimisation (x given) into G, of x itself or of a named
+  parameter through x's map; with x NULL, of a named parameter of the base
+  into G (the parameters' gradient) or gu0 (RwProblemComputeGradient()); the
   values go to prob->terms_[1..]
 */
 PetscErrorCode RwProblemRegularize_Private(RwProblem prob, Vec x, PetscReal *J, Vec G, Vec gu0)
@@ -331,32 +456,16 @@ PetscErrorCode RwProblemRegularize_Private(RwProblem prob, Vec x, PetscReal *J, 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < prob->nreg; i++) {
     RwProblemReg *r = &prob->reg[i];
-    Vec           f, gf, ref = r->ref;
+    PetscReal    *R = &prob->terms_[1 + i];
+    RwUnknownKind kind;
     PetscInt      index;
+    PetscBool     onx;
 
-    PetscCall(RegField(prob, r, x, x ? NULL : prob->m, prob->u0, &f, &index));
-    if (!ref && r->type == RW_REG_L2) {
-      if (!prob->x0) { /* the start: the field at the first evaluation */
-        PetscCall(VecDuplicate(f, &prob->x0));
-        PetscCall(VecCopy(f, prob->x0));
-      }
-      ref = prob->x0;
-    }
-    if (x) gf = prob->gx;
-    else PetscCall(VecDuplicate(f, &gf));
-    PetscCall(RwRegularize(prob->model, r->type, r->alpha, r->eps, f, ref, &prob->terms_[1 + i], gf));
-    if (x) PetscCall(VecAXPY(G, 1, gf));
-    else if (index < 0) PetscCall(VecAXPY(gu0, 1, gf));
-    else {
-      Vec gp;
-
-      PetscCall(RwModelGetParameterField(prob->model, G, index, &gp));
-      PetscCall(VecAXPY(gp, 1, gf));
-      PetscCall(RwModelRestoreParameterField(prob->model, G, index, &gp));
-      PetscCall(RwModelRestoreParameterField(prob->model, prob->m, index, &f));
-    }
-    if (!x) PetscCall(VecDestroy(&gf));
-    *J += prob->terms_[1 + i];
+    PetscCall(RegTarget(prob, r, (PetscBool)(x != NULL), &kind, &index, &onx));
+    if (onx) PetscCall(RegularizeX(prob, r, kind, x, R, G));
+    else if (x) PetscCall(RegularizeThroughX(prob, r, x, R, G));
+    else PetscCall(RegularizeNamed(prob, r, prob->m, prob->u0, R, G, gu0));
+    *J += *R;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -30,6 +30,7 @@ typedef struct {
   RwRegType type;
   PetscReal alpha, eps;
   Vec       ref;      /* l2's reference (NULL: the start) */
+  Vec       x0;       /* the start: what it acted on at the first evaluation (l2 without ref) */
 } RwProblemReg;
 
 typedef struct {
@@ -83,7 +84,8 @@ struct _p_RwProblem {
   DM                  udm, gudm; /* x's DM on the parent and on the group */
   Vec                 xg, wg;    /* x and a member's dJ/dx, on the group */
   Vec                *W;         /* [ngroups]: a round's members' dJ/dx on the parent */
-  Vec                 mask, gx, x0; /* gx: of x's layout on the parent (x on its way to the groups, a regulariser's gradient) */
+  Vec                 mask, gx; /* gx: of x's layout on the parent (x on its way to the groups, a regulariser's gradient) */
+  Vec                 rm, ru0, rg, rgu0; /* a regulariser of a named parameter in an optimisation: m(x), u0(x) and its gradient, on the parent */
   RwProblemReg        reg[RW_PROBLEM_MAX_REGS];
   PetscInt            nreg;
   /* the last evaluation, and the first */
