@@ -54,6 +54,13 @@ PETSC_EXTERN PetscClassId RW_STORE_CLASSID;
 PETSC_EXTERN PetscErrorCode RwErrorAgree(MPI_Comm, PetscMPIInt, PetscErrorCode, char[], size_t);
 PETSC_EXTERN PetscErrorCode RwErrorAgreeTest(MPI_Comm, PetscMPIInt, char[], size_t, PetscBool *);
 
+/* A file in use by this run (src/sys/filelock.c): FILE.lock names the run
+   that holds it; a second run is refused, a dead run's lock taken over */
+typedef struct _n_RwFileLock *RwFileLock;
+PETSC_EXTERN PetscErrorCode RwFileLockAcquire(MPI_Comm, PetscBool, const char[], const char[], RwFileLock *);
+PETSC_EXTERN PetscErrorCode RwFileLockRemoveAtExit(RwFileLock, const char[]);
+PETSC_EXTERN PetscErrorCode RwFileLockRelease(RwFileLock *);
+
 PETSC_EXTERN PetscErrorCode RwInitializePackage(void);
 PETSC_EXTERN PetscErrorCode RwFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode RwGetVersion(char[], size_t);

@@ -68,6 +68,7 @@ struct _p_RwJournal {
   PetscBool       isda;
   Vec             w, natural, seq; /* a record: global, natural order, natural on rank 0 */
   VecScatter      tozero;
+  RwFileLock      lock; /* dir.lock: the journal is this run's */
 };
 
 static const char magic[8] = {'R', 'W', 'I', 'N', 'V', 'J', '0', '1'};
@@ -337,6 +338,22 @@ PetscBool RwJournalEnabled(RwJournal j)
   return j && j->dir[0] ? PETSC_TRUE : PETSC_FALSE;
 }
 
+/* Before anything in the directory is read or removed: a second run on the
+   journal is refused with the first one's host and pid */
+static PetscErrorCode Lock(RwJournal j, PetscMPIInt rank)
+{
+  char   dir[PETSC_MAX_PATH_LEN], what[PETSC_MAX_PATH_LEN + 64];
+  size_t n;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(dir, j->dir, sizeof(dir)));
+  PetscCall(PetscStrlen(dir, &n));
+  while (n > 1 && dir[n - 1] == '/') dir[--n] = 0; /* jr/ is locked by jr.lock beside it */
+  PetscCall(PetscSNPrintf(what, sizeof(what), "The journal %s (-rw_journal)", dir));
+  PetscCall(RwFileLockAcquire(JComm(j), (PetscBool)!rank, dir, what, &j->lock));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   RwJournalOpen - with the problem's identity: refuses a kept journal of
   another problem or one not asked to be resumed, and with -rw_restart
@@ -353,6 +370,7 @@ PetscErrorCode RwJournalOpen(RwJournal j, const char identity[])
   PetscCall(PetscStrncpy(j->text, identity, sizeof(j->text)));
   j->problem = RwHashBytes(0, j->text, strlen(j->text));
   PetscCallMPI(MPI_Comm_rank(JComm(j), &rank));
+  PetscCall(Lock(j, rank));
   if (!rank) Open0(j, msg);
   PetscCall(RwErrorAgree(JComm(j), 0, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg))); /* rank 0's verdict */
   PetscCallMPI(MPI_Bcast(&j->replay, 1, MPIU_BOOL, 0, JComm(j)));
@@ -597,6 +615,7 @@ PetscErrorCode RwJournalDestroy(RwJournal *jp)
     Remove0(j, 0);
     (void)rmdir(j->dir);
   }
+  PetscCall(RwFileLockRelease(&j->lock));
   PetscCall(VecDestroy(&j->w));
   PetscCall(VecDestroy(&j->natural));
   PetscCall(VecDestroy(&j->seq));

@@ -117,6 +117,22 @@ static PetscErrorCode RwStoreHDF5Selection(RwStore store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The file is this run's until it closes: a second run on it is refused
+   before it could truncate it or read its half-written checkpoints */
+PetscErrorCode RwStoreHDF5Lock(RwStore store)
+{
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  char          what[RW_H5_WHERELEN], opt[256];
+  PetscMPIInt   frank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
+  RwStoreHDF5Option(store, "-rw_store_hdf5_file", opt, sizeof(opt));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "Checkpoint file %s (%s)", h5->path, opt));
+  PetscCall(RwFileLockAcquire(PetscObjectComm((PetscObject)store), (PetscBool)!frank, h5->path, what, &h5->lock));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Rank 0 of each file tries what HDF5 is about to do, so that a bad path is
    reported with the system's reason and the option that chose it */
 PetscErrorCode RwStoreHDF5CheckPath(RwStore store)
@@ -279,7 +295,6 @@ static PetscErrorCode RwStoreHDF5CreateFile(RwStore store)
   hid_t         space, dcpl;
 
   PetscFunctionBegin;
-  PetscCall(RwStoreHDF5CheckPath(store));
   PetscCall(RwStoreHDF5OpenFile(store));
   if (h5->comm == RW_H5_NODE) PetscCall(RwStoreHDF5GatherBlocks(store, &blocks, &nf));
   RwH5Try(store, -1, 0, RW_H5_CREATE, RwH5NewRoot(store, blocks, nf));
@@ -293,6 +308,26 @@ static PetscErrorCode RwStoreHDF5CreateFile(RwStore store)
   RwCallHDF5(H5Pclose, (dcpl));
   RwCallHDF5(H5Sclose, (space));
   RwH5Try(store, -1, 0, RW_H5_CREATE, H5Fflush(h5->fid, H5F_SCOPE_LOCAL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A new file that could not be made whole (a full disk, a quota) holds no
+   checkpoint: it is removed, not left for a restart to trip over */
+static PetscErrorCode RwStoreHDF5CreateNew(RwStore store)
+{
+  RwStore_HDF5  *h5 = (RwStore_HDF5 *)store->data;
+  PetscErrorCode ierr;
+  PetscMPIInt    frank;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreHDF5CheckPath(store)); /* from here on the file is this run's */
+  ierr = RwStoreHDF5CreateFile(store);
+  if (ierr) {
+    PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
+    if (!frank) (void)unlink(h5->path);
+    h5->owned = PETSC_FALSE;
+  }
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -328,8 +363,9 @@ PetscErrorCode RwStoreSetUp_HDF5(RwStore store)
   PetscCall(PetscMalloc1(PetscMax(store->slots, 1), &h5->dset));
   PetscCall(PetscMalloc1(PetscMax(store->nattach, 1), &h5->attach));
   for (PetscInt64 i = 0; i < store->slots; i++) h5->dset[i] = H5I_INVALID_HID;
+  PetscCall(RwStoreHDF5Lock(store));
   if (store->restart) PetscCall(RwStoreHDF5ReopenFile(store));
-  else PetscCall(RwStoreHDF5CreateFile(store));
+  else PetscCall(RwStoreHDF5CreateNew(store));
   PetscCall(RwStoreHDF5Spaces(store));
   PetscCall(RwStoreHDF5StartWriter(store));
   /* without the copies only where a thread writes or reads a vector of the store's */

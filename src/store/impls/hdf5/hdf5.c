@@ -58,6 +58,7 @@ static PetscErrorCode RwStoreHDF5Close(RwStore store)
   PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
   if (h5->owned && !h5->keep && !frank && unlink(h5->path) && errno != ENOENT) snprintf(msg, sizeof(msg), "Cannot remove checkpoint file %s at the end (use -rw_store_keep to keep it): %s", h5->path, strerror(errno));
   h5->opened = h5->owned = PETSC_FALSE;
+  PetscCall(RwFileLockRelease(&h5->lock));
   PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_WRITE, msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -68,6 +68,7 @@ typedef struct {
   hid_t     fid, dxpl, rdxpl, memspace, filespace, *dset; /* dxpl: collective writes; rdxpl: independent reads */
   int64_t  *attach; /* a slot's attachment as read back, before its record checksum vouches for it */
   PetscBool opened;
+  RwFileLock lock; /* path.lock, held by the file's first rank from set-up to close */
   PetscBool owned; /* created here, or reopened and found to be this problem's: removed at the end unless kept */
   char      filesolve[RW_H5_SOLVELEN]; /* a reopened file's solve, and whether it completed */
   int       filecomplete;
@@ -144,6 +145,7 @@ PETSC_INTERN PetscErrorCode RwStoreHDF5GetValidRecord(RwStore, PetscInt64, Petsc
 PETSC_INTERN PetscErrorCode RwStoreHDF5CheckRecord(RwStore, PetscInt64, PetscInt64, uint64_t *, char[]);
 
 /* h5setup.c: set-up: the grid, the ranks of a file, a new file */
+PETSC_INTERN PetscErrorCode RwStoreHDF5Lock(RwStore);
 PETSC_INTERN PetscErrorCode RwStoreHDF5CheckPath(RwStore);
 PETSC_INTERN PetscErrorCode RwStoreHDF5OpenFile(RwStore);
 PETSC_INTERN PetscErrorCode RwStoreHDF5GatherBlocks(RwStore, int64_t **, PetscMPIInt *);
