@@ -145,9 +145,8 @@ static PetscErrorCode ReportStop(RwAdjoint adj)
 }
 
 /* The gradient fields (and dJdu0, for a one-component state) in ParaView: an XDMF file beside the HDF5 file */
-static PetscErrorCode WriteXDMF(RwModel model, PetscViewer h5, PetscInt nf, const char *const fields[])
+static PetscErrorCode WriteXDMF(RwModel model, const char file[], PetscInt nf, const char *const fields[])
 {
-  const char *file;
   char        xmf[PETSC_MAX_PATH_LEN], ref[PETSC_MAX_PATH_LEN], name[RW_GRADIENT_MAX_FIELDS + 1][64];
   const char *names[RW_GRADIENT_MAX_FIELDS + 1];
   PetscInt    dof, n = 0;
@@ -158,7 +157,6 @@ static PetscErrorCode WriteXDMF(RwModel model, PetscViewer h5, PetscInt nf, cons
   for (PetscInt i = 0; i < nf; i++) PetscCall(PetscSNPrintf(name[n++], sizeof(name[0]), "dJd%s", fields[i]));
   if (dof == 1) PetscCall(PetscStrncpy(name[n++], "dJdu0", sizeof(name[0])));
   for (PetscInt i = 0; i < n; i++) names[i] = name[i];
-  PetscCall(PetscViewerFileGetName(h5, &file));
   PetscCall(RwIOXDMFNames(file, xmf, ref, sizeof(xmf)));
   PetscCall(RwIOWriteXDMF(model, xmf, ref, n, names));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -170,7 +168,9 @@ static PetscErrorCode Report(RwModel model, PetscReal J, Vec g, Vec gu0, const c
   const char *const *fields;
   PetscReal         *v;
   PetscViewer        h5 = NULL;
-  char               name[64];
+  RwOutputFile       out;
+  PetscBool          append;
+  char               name[64], h5file[PETSC_MAX_PATH_LEN];
 
   PetscFunctionBegin;
   PetscCall(RwModelGetParameterInfo(model, &nf, &fields, &nb));
@@ -178,8 +178,17 @@ static PetscErrorCode Report(RwModel model, PetscReal J, Vec g, Vec gu0, const c
   PetscCall(PetscMalloc1(ns + 1, &v));
   PetscCall(RwModelGetParameterScalars(model, g, v));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "J %.17g\n", (double)J));
-  /* PETSc's own viewer syntax: hdf5:file.h5 truncates, hdf5:file.h5::append adds to the file */
-  if (file[0]) PetscCall(PetscOptionsGetViewer(PETSC_COMM_WORLD, NULL, NULL, "-rw_gradient_view", &h5, NULL, NULL));
+  /* PETSc's own viewer syntax: hdf5:file.h5 truncates, hdf5:file.h5::append adds to the file;
+     written whole under a temporary name, so a failure leaves no partial file */
+  if (file[0]) {
+    const char *path;
+
+    PetscCall(PetscStrncpy(h5file, file + 5, sizeof(h5file)));
+    if (strchr(h5file, ':')) *strchr(h5file, ':') = 0;
+    append = (PetscBool)(strstr(file + 5, "::append") != NULL);
+    PetscCall(RwOutputFileBegin(PETSC_COMM_WORLD, h5file, append, "-rw_gradient_view file", &out, &path));
+    PetscCall(PetscViewerHDF5Open(PETSC_COMM_WORLD, path, append ? FILE_MODE_APPEND : FILE_MODE_WRITE, &h5));
+  }
   if (h5) PetscCall(RwIOWriteMetadata(model, h5));
   for (PetscInt i = 0; i < nf; i++) {
     Vec f;
@@ -207,13 +216,14 @@ static PetscErrorCode Report(RwModel model, PetscReal J, Vec g, Vec gu0, const c
     if (h5 && size > 1) PetscCall(WriteBlock(h5, name, size, v + off));
   }
   PetscCall(PetscFree(v));
-  if (h5) PetscCall(WriteXDMF(model, h5, nf, fields));
   PetscCall(PrintVec("u0", gu0));
   PetscCall(PetscObjectSetName((PetscObject)gu0, "dJdu0"));
   if (h5) {
     PetscCall(VecView(gu0, h5));
     PetscCall(PetscViewerHDF5WriteAttribute(h5, "/", "J", PETSC_REAL, &J));
     PetscCall(PetscViewerDestroy(&h5));
+    PetscCall(RwOutputFileEnd(&out));
+    PetscCall(WriteXDMF(model, h5file, nf, fields)); /* once the file it describes is complete */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -21,4 +21,9 @@ PETSC_EXTERN PetscErrorCode RwIOWriteXDMF(RwModel, const char[], const char[], P
 PETSC_EXTERN PetscErrorCode RwIOWriteXDMFSeries(RwModel, const char[], const char[], PetscInt, const PetscReal[], const char *const[], PetscInt, const char *const[]);
 PETSC_EXTERN PetscErrorCode RwIOWriteMetadata(RwModel, PetscViewer);
 
+/* An output file written whole or not at all, under a lock (src/io/output.c) */
+typedef struct _n_RwOutputFile *RwOutputFile;
+PETSC_EXTERN PetscErrorCode RwOutputFileBegin(MPI_Comm, const char[], PetscBool, const char[], RwOutputFile *, const char **);
+PETSC_EXTERN PetscErrorCode RwOutputFileEnd(RwOutputFile *);
+
 #endif

@@ -59,6 +59,7 @@ PETSC_EXTERN PetscErrorCode RwErrorAgreeTest(MPI_Comm, PetscMPIInt, char[], size
 typedef struct _n_RwFileLock *RwFileLock;
 PETSC_EXTERN PetscErrorCode RwFileLockAcquire(MPI_Comm, PetscBool, const char[], const char[], RwFileLock *);
 PETSC_EXTERN PetscErrorCode RwFileLockRemoveAtExit(RwFileLock, const char[]);
+PETSC_EXTERN void           RwFileLockDrop(RwFileLock);
 PETSC_EXTERN PetscErrorCode RwFileLockRelease(RwFileLock *);
 
 PETSC_EXTERN PetscErrorCode RwInitializePackage(void);

@@ -155,12 +155,14 @@ static void Acquire0(RwFileLock l, const char what[], char msg[], char warn[])
 
   Owner(owner, sizeof(owner));
   for (int tries = 0; retry && tries < 16; tries++) {
-    if (!(e = Create(l->path, owner, &l->fd))) return;
-    if (e != EEXIST) {
+    /* an existing lock first: a dead run's is rewritten in place, which needs no new block on a full disk */
+    e = access(l->path, F_OK) ? Create(l->path, owner, &l->fd) : EEXIST;
+    if (!e) return;
+    if (e == EEXIST) TakeOver(l->path, what, owner, &l->fd, &retry, msg, warn);
+    else {
       snprintf(msg, RW_LOCK_MSGLEN, "%s: cannot create its lock file %s: %s", what, l->path, strerror(e));
       return;
     }
-    TakeOver(l->path, what, owner, &l->fd, &retry, msg, warn);
   }
   if (retry) snprintf(msg, RW_LOCK_MSGLEN, "%s: its lock file %s keeps appearing and disappearing: is another run starting on it?", what, l->path);
 }
@@ -231,6 +233,31 @@ PetscErrorCode RwFileLockRemoveAtExit(RwFileLock lock, const char partial[])
 }
 
 /*@C
+  RwFileLockDrop - lets the file go now (its lock file removed) but keeps the
+  lock object for RwFileLockRelease(); safe to call from an error handler
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwFileLockAcquire(), RwFileLockRelease()
+@*/
+void RwFileLockDrop(RwFileLock l)
+{
+  if (!l) return;
+  for (struct _n_RwFileLock **p = &held; *p; p = &(*p)->next)
+    if (*p == l) {
+      *p = l->next;
+      break;
+    }
+  if (l->fd >= 0) {
+    if (SameFile(l->fd, l->path)) (void)unlink(l->path);
+    close(l->fd);
+  }
+  l->fd = -1;
+}
+
+/*@C
   RwFileLockRelease - removes the lock file and lets the file go; NULL-safe
 
   Not collective
@@ -241,20 +268,9 @@ PetscErrorCode RwFileLockRemoveAtExit(RwFileLock lock, const char partial[])
 @*/
 PetscErrorCode RwFileLockRelease(RwFileLock *lock)
 {
-  RwFileLock l;
-
   PetscFunctionBegin;
   if (!lock || !*lock) PetscFunctionReturn(PETSC_SUCCESS);
-  l = *lock;
-  for (struct _n_RwFileLock **p = &held; *p; p = &(*p)->next)
-    if (*p == l) {
-      *p = l->next;
-      break;
-    }
-  if (l->fd >= 0) {
-    if (SameFile(l->fd, l->path)) (void)unlink(l->path);
-    close(l->fd);
-  }
+  RwFileLockDrop(*lock);
   PetscCall(PetscFree(*lock));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
