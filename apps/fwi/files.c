@@ -59,7 +59,35 @@ static PetscErrorCode Pack(Fwi *f, PetscInt dim, PetscInt ns, PetscInt nt, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* HDF5: the shot count, the dimension and dt from the root's attributes; every shot the first one's record length */
+/* Every shot's record length is the one most shots have: a shot cut short
+   or damaged is named as such, whichever shot it is */
+static PetscErrorCode RecordLength(const char file[], PetscInt64 ns, PetscInt *nt)
+{
+  const PetscInt64 any[2] = {-1, -1};
+  PetscInt64      *len, dims[2], best = 0, most = 0, odd, oddlen;
+  char             name[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(ns, &len));
+  for (PetscInt64 s = 0; s < ns; s++) {
+    PetscCall(PetscSNPrintf(name, sizeof(name), "/shot%" PetscInt64_FMT "/data", s));
+    PetscCall(RwIOCheckDataset(PETSC_COMM_WORLD, file, name, 2, any, dims));
+    len[s] = dims[0];
+  }
+  for (PetscInt64 s = 0; s < ns; s++) {
+    PetscInt64 c = 0;
+    for (PetscInt64 t = 0; t < ns; t++) c += len[t] == len[s];
+    if (c > most) most = c, best = len[s];
+  }
+  for (odd = 0; odd < ns && len[odd] == best; odd++) {}
+  oddlen = odd < ns ? len[odd] : best;
+  PetscCall(PetscFree(len));
+  PetscCheck(odd == ns, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "Observations %s: /shot%" PetscInt64_FMT "/data has %" PetscInt64_FMT " samples a trace, %" PetscInt64_FMT " of the %" PetscInt64_FMT " shots have %" PetscInt64_FMT ": every shot needs the same record length (is shot %" PetscInt64_FMT " cut short or damaged?)", file, odd, oddlen, most, ns, best, odd);
+  *nt = (PetscInt)best;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* HDF5: the shot count, the dimension and dt from the root's attributes; every shot the record length most have */
 static PetscErrorCode ReadSurveyHDF5(Fwi *f, const char file[])
 {
   PetscInt64 ns, dim;
@@ -78,16 +106,8 @@ static PetscErrorCode ReadSurveyHDF5(Fwi *f, const char file[])
   PetscCall(RwIOReadAttribute(PETSC_COMM_WORLD, file, "/", "dt", &dt, &found));
   PetscCheck(found && dt > 0, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "Observations %s: no positive attribute dt on / (the sample interval)", file);
   PetscCall(PetscMalloc4(ns, &src, ns, &rec, ns, &data, ns, &nrec));
-  for (PetscInt s = 0; s < ns; s++) {
-    PetscCall(RwWaveObsRead(PETSC_COMM_WORLD, file, s, f->dim, (PetscInt)ns, -1, nt, f->dtset ? f->sv.dt : 0, &src[s], &nrec[s], &rec[s], &data[s]));
-    if (!s) { /* the first shot's record length is every shot's */
-      const PetscInt64 any[2] = {-1, -1};
-      PetscInt64       dims[2];
-
-      PetscCall(RwIOCheckDataset(PETSC_COMM_WORLD, file, "/shot0/data", 2, any, dims));
-      nt = (PetscInt)dims[0];
-    }
-  }
+  PetscCall(RecordLength(file, ns, &nt));
+  for (PetscInt s = 0; s < ns; s++) PetscCall(RwWaveObsRead(PETSC_COMM_WORLD, file, s, f->dim, (PetscInt)ns, -1, nt, f->dtset ? f->sv.dt : 0, &src[s], &nrec[s], &rec[s], &data[s]));
   PetscCheck(nt >= 2, PETSC_COMM_WORLD, PETSC_ERR_FILE_UNEXPECTED, "Observations %s: /shot0/data has %" PetscInt_FMT " samples a trace: expected at least 2", file, nt);
   PetscCall(Pack(f, f->dim, (PetscInt)ns, nt, dt, src, nrec, rec, data));
   PetscCall(PetscFree4(src, rec, data, nrec));

@@ -5,6 +5,7 @@
   finite values) and a mismatch stops with the file, the dataset and the
   expected shape, on every rank alike.
 */
+#include <float.h>
 #include <rewind/private/modelimpl.h>
 #include <rewind/io.h>
 #include <petscviewerhdf5.h>
@@ -192,6 +193,19 @@ PetscErrorCode RwIOReadArray(MPI_Comm comm, const char file[], const char datase
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* On rank 0: an attribute read as one number must hold one number, of a number type */
+static void AttributeIsOneNumber0(hid_t a, const char file[], const char object[], const char name[], char msg[], size_t len)
+{
+  hid_t       t = H5Aget_type(a), sp = H5Aget_space(a);
+  H5T_class_t c = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+  hssize_t    n = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+
+  if (c != H5T_INTEGER && c != H5T_FLOAT) snprintf(msg, len, "Attribute %s of %s in %s is %s: expected one real number", name, object, file, c == H5T_STRING ? "a string" : "not a number");
+  else if (n != 1) snprintf(msg, len, "Attribute %s of %s in %s holds %lld values: expected one real number", name, object, file, (long long)n);
+  if (t >= 0) H5Tclose(t);
+  if (sp >= 0) H5Sclose(sp);
+}
+
 /*@C
   RwIOReadAttribute - a real attribute of an object (group or dataset) of a file
 
@@ -216,9 +230,12 @@ PetscErrorCode RwIOReadAttribute(MPI_Comm comm, const char file[], const char ob
     if (f >= 0) {
       if (H5Aexists_by_name(f, object, name, H5P_DEFAULT) > 0) {
         hid_t a = H5Aopen_by_name(f, object, name, H5P_DEFAULT, H5P_DEFAULT);
-        if (a < 0 || H5Aread(a, H5T_NATIVE_DOUBLE, &v[1]) < 0) snprintf(msg, sizeof(msg), "Cannot read attribute %s of %s in %s as a real number", name, object, file);
-        else if (!PetscIsNormalReal(v[1]) && v[1] != 0) snprintf(msg, sizeof(msg), "Attribute %s of %s in %s is not finite (%g)", name, object, file, v[1]);
-        else v[0] = 1;
+        if (a < 0) snprintf(msg, sizeof(msg), "Cannot open attribute %s of %s in %s", name, object, file);
+        else AttributeIsOneNumber0(a, file, object, name, msg, sizeof(msg));
+        if (!msg[0] && H5Aread(a, H5T_NATIVE_DOUBLE, &v[1]) < 0) snprintf(msg, sizeof(msg), "Cannot read attribute %s of %s in %s as a real number", name, object, file);
+        else if (!msg[0] && PetscIsInfOrNanReal(v[1])) snprintf(msg, sizeof(msg), "Attribute %s of %s in %s is not finite (%g)", name, object, file, v[1]);
+        else if (!msg[0] && !PetscIsNormalReal(v[1]) && v[1] != 0) snprintf(msg, sizeof(msg), "Attribute %s of %s in %s is %g, below the smallest normal number (%g): a value this small is not a meaningful scale", name, object, file, v[1], DBL_MIN);
+        else if (!msg[0]) v[0] = 1;
         if (a >= 0) H5Aclose(a);
       }
       H5Fclose(f);

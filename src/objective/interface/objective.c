@@ -1,4 +1,5 @@
 /* RwObjective: J as a sum of terms over the states of one run. */
+#include <float.h>
 #include <rewind/private/objectiveimpl.h>
 #include <string.h>
 
@@ -96,7 +97,8 @@ PetscErrorCode RwObjectiveAddTerm(RwObjective obj, const char name[], const RwOb
     PetscBool final = (PetscBool)(steps[i] == RW_OBJECTIVE_FINAL_STEP && i == nsteps - 1);
     PetscCheck(final || steps[i] >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Objective term %s: step %" PetscInt64_FMT " (index %" PetscInt_FMT ") must be >= 0, or RW_OBJECTIVE_FINAL_STEP last", name, steps[i], i);
     PetscCheck(final || i == 0 || steps[i] > steps[i - 1], comm, PETSC_ERR_ARG_WRONG, "Objective term %s: steps must increase (step %" PetscInt64_FMT " follows %" PetscInt64_FMT ")", name, steps[i], steps[i - 1]);
-    PetscCheck(!weights || PetscIsNormalReal(weights[i]) || weights[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Objective term %s: weight %g at index %" PetscInt_FMT " is not finite", name, (double)weights[i], i);
+    PetscCheck(!weights || !PetscIsInfOrNanReal(weights[i]), comm, PETSC_ERR_ARG_OUTOFRANGE, "Objective term %s: weight %g at index %" PetscInt_FMT " is not finite", name, (double)weights[i], i);
+    PetscCheck(!weights || PetscIsNormalReal(weights[i]) || weights[i] == 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Objective term %s: weight %g at index %" PetscInt_FMT " is below the smallest normal number (%g)", name, (double)weights[i], i, DBL_MIN);
   }
   t = &obj->terms[obj->nterms];
   PetscCall(PetscMemzero(t, sizeof(*t)));

@@ -20,6 +20,7 @@
   out an evenly spaced grid (the origin its first column), else in the
   file's order, x fastest (the origin the first trace's).
 */
+#include <sys/stat.h>
 #include "waveimpl.h"
 #include "rwconfig.h"
 
@@ -135,11 +136,21 @@ static void SegyOpenRead(const char file[], SegyIn *in, char msg[], size_t len)
   if (!in->fp) snprintf(msg, len, "Cannot open SEG-Y file %s", file);
   else if (segy_binheader(in->fp, bin) || segy_get_bfield(bin, SEGY_BIN_INTERVAL, &in->interval)) snprintf(msg, len, "SEG-Y %s: cannot read the binary header", file);
   else {
+    struct stat st;
+
     in->samples = segy_samples(bin);
     in->format  = segy_format(bin);
     in->trace0  = segy_trace0(bin);
-    in->bsize   = segy_trsize(in->format, in->samples);
-    if (in->samples < 1 || segy_traces(in->fp, &in->traces, in->trace0, in->bsize)) in->traces = 0;
+    /* the reader converts IBM and IEEE floats: integer samples would be read as floats' bits */
+    if (in->format != SEGY_IBM_FLOAT_4_BYTE && in->format != SEGY_IEEE_FLOAT_4_BYTE) snprintf(msg, len, "SEG-Y %s: sample format code %d (binary header byte 3225) is not one rewind reads: expected 1 (IBM float) or 5 (IEEE float)", file, in->format);
+    else if (in->samples < 1) snprintf(msg, len, "SEG-Y %s: %d samples a trace in the binary header (byte 3221): expected at least 1", file, in->samples);
+    else if (segy_traces(in->fp, &in->traces, in->trace0, in->bsize = segy_trsize(in->format, in->samples))) {
+      long long size = stat(file, &st) ? -1 : (long long)st.st_size;
+
+      in->traces = 0;
+      if (size <= in->trace0) snprintf(msg, len, "SEG-Y %s: no traces (the file is %lld bytes, its headers %ld)", file, size, in->trace0);
+      else snprintf(msg, len, "SEG-Y %s is truncated (or has trailing bytes): the %lld bytes after its %ld bytes of headers are not a whole number of traces of %d bytes (240 of header, %d samples of format %d)", file, size - in->trace0, in->trace0, SEGY_TRACE_HEADER_SIZE + in->bsize, in->samples, in->format);
+    }
   }
 }
 #endif
@@ -226,11 +237,11 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscInt dim, Pe
       if (in.interval <= 0) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no sample interval in the binary header (byte 3217): expected %g ms = %ld us", file, (double)dt, lround(dt * 1000)));
       else if (PetscAbsReal(in.interval / 1000.0 - dt) > 1e-9 * dt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has sample interval %d us; expected %ld us, the run's dt %g ms (-rw_dt, or the first gather's)", file, (int)in.interval, lround(dt * 1000), (double)dt));
       else if (nt >= 0 && in.samples != nt) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s has %d samples a trace; expected %" PetscInt_FMT " (the run's steps + 1)", file, in.samples, nt));
-      else if (in.traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces", file));
+      else if (in.traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces: the file ends after its %ld bytes of headers", file, in.trace0));
     }
     if (!msg[0]) {
       float    *buf;
-      PetscBool hasy = PETSC_FALSE;
+      PetscBool hasy = PETSC_FALSE, hasx = PETSC_FALSE;
 
       n[0] = in.traces, n[1] = in.samples;
       PetscCall(PetscMalloc1(dim * in.traces, rec));
@@ -251,6 +262,7 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscInt dim, Pe
         segy_get_field(tr, SEGY_TR_SOURCE_Y, &sy);
         segy_get_field(tr, SEGY_TR_GROUP_Y, &gy);
         hasy = (PetscBool)(hasy || sy || gy);
+        hasx = (PetscBool)(hasx || sx || gx);
         if (!s1 && !sx && !gx) {
           PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: trace %d has no source or receiver coordinates (SourceX byte 73, GroupX byte 81, scalar byte 71 all 0)", file, r));
           break;
@@ -273,6 +285,8 @@ PetscErrorCode RwWaveSegyRead(MPI_Comm comm, const char file[], PetscInt dim, Pe
         }
         for (int k = 0; k < in.samples; k++) (*data)[(size_t)k * in.traces + r] = buf[k];
       }
+      /* a scalar with every x zero: a file whose positions were never filled in, not a survey at x = 0 */
+      if (!msg[0] && !hasx && !hasy) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: the traces have no positions: SourceX (byte 73), GroupX (byte 81), SourceY and GroupY are 0 in all %d traces (whatever the coordinate scalar, byte 71)", file, in.traces));
       /* a 2D line's file has y = 0 everywhere: in 3D that is a file without y, not a survey on y = 0 */
       if (!msg[0] && dim > 2 && !hasy) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: trace 0 has no y coordinates (SourceY byte 77 and GroupY byte 85 are 0 in all %d traces): a 3D gather needs them", file, in.traces));
       PetscCall(PetscFree(buf));
@@ -325,7 +339,7 @@ PetscErrorCode RwWaveSegyReadSpanY(MPI_Comm comm, const char file[], PetscReal y
     SegyIn in;
 
     SegyOpenRead(file, &in, msg, sizeof(msg));
-    if (!msg[0] && in.traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces", file));
+    if (!msg[0] && in.traces < 1) PetscCall(PetscSNPrintf(msg, sizeof(msg), "SEG-Y %s: no traces: the file ends after its %ld bytes of headers", file, in.trace0));
     for (int r = 0; r < in.traces && !msg[0]; r++) {
       PetscReal p[3];
 
