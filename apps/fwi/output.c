@@ -117,16 +117,20 @@ PetscErrorCode FwiWriteOutputs(Fwi *f)
 {
   char        h5[PETSC_MAX_PATH_LEN], xmf[PETSC_MAX_PATH_LEN], gather[PETSC_MAX_PATH_LEN];
   const char *all[4] = {"c_true", "c_start", "c_recovered", "gradient_first"}, *names[4], *base;
-  PetscInt    nf = 0;
-  PetscViewer v;
-  Vec         c, G0;
+  PetscInt     nf = 0;
+  PetscViewer  v;
+  Vec          c, G0;
+  RwOutputFile out;
+  const char  *path;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", f->output));
   PetscCall(PetscSNPrintf(xmf, sizeof(xmf), "%s.xmf", f->output));
   PetscCall(PetscSNPrintf(gather, sizeof(gather), "%s-gather.h5", f->output));
   PetscCall(VecDuplicate(f->x, &c));
-  PetscCall(PetscViewerHDF5Open(PETSC_COMM_WORLD, h5, FILE_MODE_WRITE, &v));
+  /* written whole under a temporary name: a failure leaves no partial file and a kept one as it was */
+  PetscCall(RwOutputFileBegin(PETSC_COMM_WORLD, h5, PETSC_FALSE, "-rw_output file", &out, &path));
+  PetscCall(PetscViewerHDF5Open(PETSC_COMM_WORLD, path, FILE_MODE_WRITE, &v));
   PetscCall(RwIOWriteMetadata(f->model, v));
   if (f->hastrue) PetscCall(RwIOWriteField(f->model, v, names[nf++] = all[0], f->ctrue));
   PetscCall(RwIOWriteField(f->model, v, names[nf++] = all[1], f->cstart));
@@ -137,10 +141,13 @@ PetscErrorCode FwiWriteOutputs(Fwi *f)
   PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "nbl", PETSC_INT, &f->nbl));
   PetscCall(RwProblemHistoryView(f->prob, v));
   PetscCall(PetscViewerDestroy(&v));
+  PetscCall(WriteSurvey(f, path));
+  PetscCall(RwOutputFileEnd(&out));
   base = strrchr(h5, '/') ? strrchr(h5, '/') + 1 : h5;
   PetscCall(RwIOWriteXDMF(f->model, xmf, base, nf, names));
-  PetscCall(WriteSurvey(f, h5));
-  PetscCall(WriteGather(f, gather));
+  PetscCall(RwOutputFileBegin(PETSC_COMM_WORLD, gather, PETSC_FALSE, "-rw_output gather file", &out, &path));
+  PetscCall(WriteGather(f, path));
+  PetscCall(RwOutputFileEnd(&out));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s, %s (%sc_start, c_recovered, gradient_first, history, sources, receivers_shot0) and %s (shot0: shot 0 predicted, shot1: observed)\n", h5, xmf, f->hastrue ? "c_true, " : "", gather));
   PetscCall(VecDestroy(&c));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -102,15 +102,19 @@ PetscErrorCode InvWriteOutput(Inverse *inv, const char prefix[])
 {
   char        h5[PETSC_MAX_PATH_LEN], xmf[PETSC_MAX_PATH_LEN], name[4][64];
   const char *names[4], *field = InvTargets[inv->target], *base;
-  PetscViewer v;
-  PetscInt    n = 0;
-  PetscMPIInt rank;
-  Vec         G0;
+  PetscViewer  v;
+  PetscInt     n = 0;
+  PetscMPIInt  rank;
+  Vec          G0;
+  RwOutputFile out;
+  const char  *path;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", prefix));
   PetscCall(PetscSNPrintf(xmf, sizeof(xmf), "%s.xmf", prefix));
-  PetscCall(PetscViewerHDF5Open(PETSC_COMM_WORLD, h5, FILE_MODE_WRITE, &v));
+  /* written whole under a temporary name: a failure leaves no partial file and a kept one as it was */
+  PetscCall(RwOutputFileBegin(PETSC_COMM_WORLD, h5, PETSC_FALSE, "-rw_output file", &out, &path));
+  PetscCall(PetscViewerHDF5Open(PETSC_COMM_WORLD, path, FILE_MODE_WRITE, &v));
   PetscCall(RwIOWriteMetadata(inv->model, v));
   if (inv->xtrue) {
     PetscCall(PetscSNPrintf(name[n], sizeof(name[n]), "%s_true", field));
@@ -130,11 +134,11 @@ PetscErrorCode InvWriteOutput(Inverse *inv, const char prefix[])
   PetscCall(RwProblemHistoryView(inv->prob, v));
   PetscCall(PetscViewerDestroy(&v));
   for (PetscInt i = 0; i < n; i++) names[i] = name[i];
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) PetscCall(WriteExtras(inv, path));
+  PetscCall(RwOutputFileEnd(&out));
   /* the XDMF file refers to the HDF5 file by its name alone: they sit side by side */
   base = strrchr(h5, '/') ? strrchr(h5, '/') + 1 : h5;
   PetscCall(RwIOWriteXDMF(inv->model, xmf, base, n, names));
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  if (!rank) PetscCall(WriteExtras(inv, h5));
-  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

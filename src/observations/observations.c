@@ -759,11 +759,17 @@ PetscErrorCode RwObservationsGetChecksum(RwObservations obs, uint64_t *sum)
 @*/
 PetscErrorCode RwObservationsWrite(RwObservations obs, RwModel model, const char file[])
 {
+  RwOutputFile out;
+  const char  *path;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(obs, RW_OBSERVATIONS_CLASSID, 1);
   PetscCheck(obs->setupcalled, PetscObjectComm((PetscObject)obs), PETSC_ERR_ORDER, "Call RwObservationsSetUp() before RwObservationsWrite()");
-  if (obs->schema == RW_OBS_EXPERIMENTS) PetscCall(RwObservationsWriteExperiments_Private(obs, file));
-  else PetscCall(RwObservationsWriteShots_Private(obs, file));
+  /* the file appears whole or not at all, and a kept one is left as it was on a failure */
+  PetscCall(RwOutputFileBegin(PetscObjectComm((PetscObject)obs), file, PETSC_FALSE, "observation file", &out, &path));
+  if (obs->schema == RW_OBS_EXPERIMENTS) PetscCall(RwObservationsWriteExperiments_Private(obs, path));
+  else PetscCall(RwObservationsWriteShots_Private(obs, path));
+  PetscCall(RwOutputFileEnd(&out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
