@@ -3,7 +3,8 @@
 # one (a tmpfs remounted read-only) stop with the file and the system's
 # reason, and leave nothing partial behind: no -rw_gradient_view file (a
 # file kept under that name, replaced or appended to, stays as it was, its
-# XDMF file too) and no lock file.  The mounts need root, which the CI has;
+# XDMF file too), no rewind-heat-inverse result file, no lock file; a
+# checkpoint file that fills the disk is named with the reason.  The mounts need root, which the CI has;
 # without it the test runs itself in a user namespace (unshare -rm).
 if [ "$(id -u)" != 0 ] && [ -z "${RW_T520_NS:-}" ]; then
   RW_T520_NS=1 exec unshare -rm sh "$0" "$@"
@@ -60,6 +61,13 @@ fails full-store-again "in file $full/ck.h5 (step" 2 $store -rw_store_overwrite
 ! grep -q "is in use by" "$tmp/full-store-again.out" || { cat "$tmp/full-store-again.out"; fail "full-store-again: refused as in use by a dead run"; }
 rm -f "$full/ck.h5" "$full/ck.h5.lock"
 echo "ok full disk, checkpoint file: named with the reason; the dead run's lock taken over"
+
+# an app's result file: rewind-heat-inverse's -rw_output (fields and history)
+app="$top_builddir/apps/rewind-heat-inverse"
+fails full-output "writing -rw_output file $full/inv.h5 failed: No space left on device" 2 -da_grid_x 64 -da_grid_y 64 -rw_steps 4 -tao_max_it 1 -rw_output "$full/inv" -rw_journal none
+only "$full"
+echo "ok full disk, rewind-heat-inverse's result file: named with the reason, nothing left"
+app="$top_builddir/apps/rewind-gradient"
 
 # read-only: the gradient file is checked before the run, the checkpoint file's lock cannot be made
 fails ro-view "cannot create $ro/g.h5: Read-only file system" 2 -da_grid_x 6 -da_grid_y 6 -rw_steps 2 -rw_gradient_view "hdf5:$ro/g.h5"
