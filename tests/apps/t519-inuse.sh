@@ -77,9 +77,14 @@ echo "ok stale lock: taken over with a warning; the resumed gradient is the same
 app="$top_builddir/apps/rewind-heat-inverse"
 inv="-da_grid_x 12 -da_grid_y 12 -rw_steps 4 -tao_max_it 2 -rw_output $tmp/inv -rw_journal $tmp/jr"
 printf 'host elsewhere pid 4242 since 2026-12-06 08:00:00 UTC\n' > "$tmp/jr.lock"
-(flock -n 9 && exec sleep 60) 9< "$tmp/jr.lock" &
+(flock 9 && exec sleep 60) 9< "$tmp/jr.lock" &
 holder=$!
-sleep 0.2
+i=0
+while flock -n "$tmp/jr.lock" true; do # until the holder has it
+  i=$((i + 1))
+  test $i -lt 500 || fail "flock did not take $tmp/jr.lock"
+  sleep 0.02
+done
 if run 1 $inv > "$tmp/jheld.txt" 2>&1; then kill $holder; fail "a run on a journal in use ran"; fi
 kill $holder
 grep -qF "The journal $tmp/jr (-rw_journal) is in use by host elsewhere pid 4242 (since 2026-12-06 08:00:00 UTC" "$tmp/jheld.txt" || { cat "$tmp/jheld.txt"; fail "journal in use: no message naming its holder"; }
