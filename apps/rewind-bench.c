@@ -221,20 +221,22 @@ static PetscErrorCode BenchRunInfo(const BenchConfig *cfg, BenchResults res)
 /* -help: the options of every object the options case creates (the
    problem's model, objective, driver and ensemble) and of the hdf5 store,
    without measuring */
-static PetscErrorCode BenchHelp(void)
+static PetscErrorCode BenchHelp(const BenchConfig *cfg)
 {
   RwProblem prob;
   RwStore   store;
 
   PetscFunctionBegin;
-  PetscCall(RwProblemCreate(PETSC_COMM_WORLD, &prob));
-  PetscCall(RwProblemSetFromOptions(prob));
-  PetscCall(RwProblemSetUp(prob));
-  PetscCall(RwProblemDestroy(&prob));
+  /* the hdf5 store first: PETSc lists a block of options once, and the problem lists its own store's */
   PetscCall(RwStoreCreate(PETSC_COMM_WORLD, &store));
   PetscCall(RwStoreSetType(store, RWSTOREHDF5));
   PetscCall(RwStoreSetFromOptions(store));
   PetscCall(RwStoreDestroy(&store));
+  PetscCall(RwProblemCreate(PETSC_COMM_WORLD, &prob));
+  PetscCall(RwProblemSetFromOptions(prob));
+  PetscCall(RwProblemSetUp(prob));
+  PetscCall(RwProblemDestroy(&prob));
+  PetscCall(BenchHybridHelp(cfg)); /* the one section that reads options of its own */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -253,7 +255,8 @@ int main(int argc, char **argv)
   PetscCall(BenchReadOptions(&cfg, run, output, sizeof(output)));
   PetscCall(PetscOptionsHasHelp(NULL, &askhelp));
   if (askhelp) {
-    PetscCall(BenchHelp());
+    PetscCall(BenchHelp(&cfg));
+    PetscCall(RwHelpStop(PETSC_COMM_WORLD, &askhelp));
     PetscCall(PetscFinalize());
     return 0;
   }

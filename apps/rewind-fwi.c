@@ -164,30 +164,42 @@ static PetscErrorCode SetUpProblem(Fwi *f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-int main(int argc, char **argv)
+/* The job itself: everything that -help does not do */
+static PetscErrorCode Run(Fwi *f)
 {
-  Fwi         f;
   PetscReal   err0;
   PetscMPIInt size;
+
+  PetscFunctionBegin;
+  if (!f->nobs) { /* the embedded data: the true model's traces plus noise (the same on every rank) */
+    PetscCall(FwiRecordAll(f, f->mtrue, f->sv.data));
+    PetscCall(FwiAddNoise(f));
+  }
+  if (f->obswrite[0]) PetscCall(FwiWriteObservations(f));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(FwiModelError(f, f->x, &err0));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rewind-fwi: %" PetscInt_FMT "D, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " physical points (h %g m), %" PetscInt_FMT " shots, %" PetscInt_FMT " receivers in all, %" PetscInt_FMT " steps of dt %.4g ms, %d ranks; ", f->dim, f->n[0], f->n[1], f->dim > 2 ? f->n[2] : 1, (double)f->h, f->sv.nshots, f->sv.ntotal, f->sv.nt - 1, (double)f->sv.dt, size));
+  if (f->hastrue) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "starting model error %.4f\n", (double)err0));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "no true model (-rw_fwi_true): no model error\n"));
+  PetscCall(FwiInvert(f));
+  if (f->output[0]) PetscCall(FwiWriteOutputs(f));
+  if (f->png) PetscCall(RwAppPlot("-rw_output_png", "plot_fwi.py", f->output, f->output));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  Fwi       f;
+  PetscBool stop;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscMemzero(&f, sizeof(f)));
   PetscCall(PetscTime(&f.t0));
   PetscCall(ReadOptions(&f));
   PetscCall(SetUpProblem(&f));
-  if (!f.nobs) { /* the embedded data: the true model's traces plus noise (the same on every rank) */
-    PetscCall(FwiRecordAll(&f, f.mtrue, f.sv.data));
-    PetscCall(FwiAddNoise(&f));
-  }
-  if (f.obswrite[0]) PetscCall(FwiWriteObservations(&f));
-  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(FwiModelError(&f, f.x, &err0));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "rewind-fwi: %" PetscInt_FMT "D, %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " physical points (h %g m), %" PetscInt_FMT " shots, %" PetscInt_FMT " receivers in all, %" PetscInt_FMT " steps of dt %.4g ms, %d ranks; ", f.dim, f.n[0], f.n[1], f.dim > 2 ? f.n[2] : 1, (double)f.h, f.sv.nshots, f.sv.ntotal, f.sv.nt - 1, (double)f.sv.dt, size));
-  if (f.hastrue) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "starting model error %.4f\n", (double)err0));
-  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "no true model (-rw_fwi_true): no model error\n"));
-  PetscCall(FwiInvert(&f));
-  if (f.output[0]) PetscCall(FwiWriteOutputs(&f));
-  if (f.png) PetscCall(RwAppPlot("-rw_output_png", "plot_fwi.py", f.output, f.output));
+  PetscCall(FwiReadTaoOptions(&f));
+  PetscCall(RwHelpStop(PETSC_COMM_WORLD, &stop)); /* every option is read by now */
+  if (!stop) PetscCall(Run(&f));
   PetscCall(FwiDestroy(&f));
   PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD));
   PetscCall(PetscFinalize());

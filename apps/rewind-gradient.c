@@ -10,9 +10,12 @@ static char help[] = "rewind-gradient: J and its exact gradient for a problem co
                      "                               block or u0 (kappa=k.h5:kappa,theta=w.h5:theta,r=0)\n"
                      "  -rw_ensemble_groups g        solve the members g at a time on g groups of ranks (the same bits, explicit schemes)\n"
                      "  -rw_reg_type l2|h1|tv -rw_reg_parameter p -rw_reg_alpha a   add a regulariser of parameter p to J\n"
-                     "Without -rw_obs, J is the misfit the options give: heat and wave by default a terminal misfit\n"
-                     "  to the model's default target at the last step (-rw_objective_terminal file.h5:dataset for\n"
-                     "  yours); -rw_wave_receivers x,z,... J = 1/2 sum_k sum_r r_k^2 at receivers (data zero)\n"
+                     "Without -rw_obs, J is the misfit the options give; by default the terminal misfit at the last\n"
+                     "  step n, J = (w/2) h^d sum_i (u_n,i - d_i)^2 over the grid points i (h^d the cell volume,\n"
+                     "  w = -rw_objective_terminal_weight, 1), with d a target field (-rw_objective_terminal file.h5:dataset):\n"
+                     "    heat: u the temperature, d by default 0.5 exp(-|x - (0.3,0.6,0.5)|^2 / (2 0.15^2)) on the unit box\n"
+                     "    wave: u the pressure, d by default 0 (J measures the wavefield left at step n);\n"
+                     "  -rw_wave_receivers x,z,... J = 1/2 sum_k sum_r r_k^2 at receivers (data zero)\n"
                      "  -rw_model_plugin <lib.so>    load model types from a shared library first (e.g. examples/oscillator's libosc.so)\n"
                      "  -rw_steps <n>                number of time steps\n"
                      "  -rw_gradient_view hdf5:file  write dJd<name> datasets (natural grid order) and scalars as attributes\n"
@@ -276,13 +279,19 @@ int main(int argc, char **argv)
   RwAdjoint  adj;
   Vec        g, gu0;
   PetscReal  J;
-  PetscBool  ok = PETSC_TRUE;
+  PetscBool  ok = PETSC_TRUE, stop;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(ReadOptions(&o));
   PetscCall(RwProblemCreate(PETSC_COMM_WORLD, &prob));
   PetscCall(RwProblemSetFromOptions(prob));
   PetscCall(RwProblemSetUp(prob));
+  PetscCall(RwHelpStop(PETSC_COMM_WORLD, &stop)); /* every option is read by now */
+  if (stop) {
+    PetscCall(RwProblemDestroy(&prob));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   PetscCall(RwProblemGetModel(prob, &model));
   PetscCall(RwModelCreateParameters(model, &g));
   PetscCall(RwModelCreateState(model, &gu0));

@@ -109,11 +109,11 @@ static PetscErrorCode SetUp(Inverse *inv, AppOptions *o)
     PetscCheck(inv->target == INV_KAPPA, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_kappa0 gives the starting conductivity: it needs -rw_invert kappa");
     PetscCall(InvReadStart(inv, o->kappa0, o->kmin, o->kmax, o->kclip));
   }
-  if (o->obswrite[0]) PetscCall(InvWriteObservations(inv, o->obswrite));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Solve(Inverse *inv, AppOptions *o, Tao *tao)
+/* TAO from the options: the type, bounds and limits of the inversion */
+static PetscErrorCode SetUpTao(Inverse *inv, AppOptions *o, Tao *tao)
 {
   Vec lb, ub;
 
@@ -132,8 +132,6 @@ static PetscErrorCode Solve(Inverse *inv, AppOptions *o, Tao *tao)
   PetscCall(RwProblemSetUpTao(inv->prob, *tao));
   PetscCall(TaoSetMonitor(*tao, InvMonitor, inv, NULL));
   PetscCall(TaoSetFromOptions(*tao));
-  PetscCall(RwProblemSolve(inv->prob, *tao));
-  PetscCall(RwProblemComplete(inv->prob));
   PetscCall(VecDestroy(&lb));
   PetscCall(VecDestroy(&ub));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -190,25 +188,38 @@ static PetscErrorCode Destroy(Inverse *inv)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The job itself: everything that -help does not do */
+static PetscErrorCode Run(Inverse *inv, AppOptions *o, Tao tao)
+{
+  PetscFunctionBegin;
+  if (o->obswrite[0]) PetscCall(InvWriteObservations(inv, o->obswrite));
+  PetscCall(RwProblemSolve(inv->prob, tao));
+  PetscCall(RwProblemComplete(inv->prob));
+  PetscCall(Summary(inv, tao));
+  if (o->output[0]) PetscCall(InvWriteOutput(inv, o->output));
+  if (o->png) {
+    char h5[PETSC_MAX_PATH_LEN], png[PETSC_MAX_PATH_LEN];
+    PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", o->output));
+    PetscCall(PetscSNPrintf(png, sizeof(png), "%s.png", o->output));
+    PetscCall(RwAppPlot("-rw_output_png", "plot_inverse.py", h5, png));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Inverse    inv;
   AppOptions o;
   Tao        tao;
+  PetscBool  stop;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscMemzero(&inv, sizeof(inv)));
   PetscCall(ReadOptions(&inv, &o));
   PetscCall(SetUp(&inv, &o));
-  PetscCall(Solve(&inv, &o, &tao));
-  PetscCall(Summary(&inv, tao));
-  if (o.output[0]) PetscCall(InvWriteOutput(&inv, o.output));
-  if (o.png) {
-    char h5[PETSC_MAX_PATH_LEN], png[PETSC_MAX_PATH_LEN];
-    PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", o.output));
-    PetscCall(PetscSNPrintf(png, sizeof(png), "%s.png", o.output));
-    PetscCall(RwAppPlot("-rw_output_png", "plot_inverse.py", h5, png));
-  }
+  PetscCall(SetUpTao(&inv, &o, &tao));
+  PetscCall(RwHelpStop(PETSC_COMM_WORLD, &stop)); /* every option is read by now */
+  if (!stop) PetscCall(Run(&inv, &o, tao));
   PetscCall(TaoDestroy(&tao));
   PetscCall(Destroy(&inv));
   PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD)); /* a misspelled option would otherwise pass in silence */

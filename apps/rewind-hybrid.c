@@ -60,24 +60,35 @@ static PetscErrorCode ReadOptions(Hybrid *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The job itself: everything that -help does not do */
+static PetscErrorCode Run(Hybrid *h)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Fisher-KPP: %" PetscInt_FMT "^2 grid, %" PetscInt_FMT " trajectories of %" PetscInt64_FMT " steps (dt %g), observed every %" PetscInt_FMT ", rho %g, kappa %g; %" PetscInt_FMT " weights, %s, %" PetscInt_FMT " group(s)\n", h->grid,
+                        h->ntraj, h->nsteps, (double)h->dt, h->every, (double)h->rho, (double)h->kappa, h->P, h->adam ? "Adam" : "TAO", h->ngroups));
+  PetscCall(HybTrain(h));
+  PetscCall(HybReport(h)); /* and the output */
+  if (h->png) {
+    char h5[PETSC_MAX_PATH_LEN], png[PETSC_MAX_PATH_LEN];
+    PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", h->output));
+    PetscCall(PetscSNPrintf(png, sizeof(png), "%s.png", h->output));
+    PetscCall(RwAppPlot("-rw_output_png", "plot_hybrid.py", h5, png));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
-  Hybrid h;
+  Hybrid    h;
+  PetscBool stop;
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscMemzero(&h, sizeof(h)));
   PetscCall(ReadOptions(&h));
   PetscCall(HybSetUp(&h));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Fisher-KPP: %" PetscInt_FMT "^2 grid, %" PetscInt_FMT " trajectories of %" PetscInt64_FMT " steps (dt %g), observed every %" PetscInt_FMT ", rho %g, kappa %g; %" PetscInt_FMT " weights, %s, %" PetscInt_FMT " group(s)\n", h.grid,
-                        h.ntraj, h.nsteps, (double)h.dt, h.every, (double)h.rho, (double)h.kappa, h.P, h.adam ? "Adam" : "TAO", h.ngroups));
-  PetscCall(HybTrain(&h));
-  PetscCall(HybReport(&h)); /* and the output */
-  if (h.png) {
-    char h5[PETSC_MAX_PATH_LEN], png[PETSC_MAX_PATH_LEN];
-    PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", h.output));
-    PetscCall(PetscSNPrintf(png, sizeof(png), "%s.png", h.output));
-    PetscCall(RwAppPlot("-rw_output_png", "plot_hybrid.py", h5, png));
-  }
+  PetscCall(HybSetUpTraining(&h));
+  PetscCall(RwHelpStop(PETSC_COMM_WORLD, &stop)); /* every option is read by now */
+  if (!stop) PetscCall(Run(&h));
   PetscCall(HybDestroy(&h));
   PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD));
   PetscCall(PetscFinalize());

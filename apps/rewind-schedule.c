@@ -73,40 +73,14 @@ static PetscErrorCode ViewActions(RwSchedule s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-int main(int argc, char **argv)
+/* What the program does once the schedule is set up: everything -help does not do */
+static PetscErrorCode Run(RwSchedule s, PetscBool actions, PetscBool validate, PetscBool vset, PetscBool dset, const char draw[])
 {
-  RwSchedule       s;
   RwScheduleCounts c;
-  PetscReal        steps = 0;
-  PetscInt64       n, bytes = 0;
-  char             draw[PETSC_MAX_PATH_LEN] = "", state[64] = "";
-  PetscBool        actions = PETSC_FALSE, validate = PETSC_FALSE, vset, dset, helped;
+  PetscInt64       n;
 
-  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-schedule options", "RwSchedule");
-  PetscCall(PetscOptionsReal("-rw_steps", "Number of time steps n (1e9 is fine)", NULL, steps, &steps, NULL));
-  PetscCall(PetscOptionsBool("-rw_schedule_view_actions", "Print the actions, one a line", NULL, actions, &actions, NULL));
-  PetscCall(PetscOptionsString("-rw_schedule_view_draw", "Draw the schedule into this SVG file", "RwScheduleViewSVG", draw, draw, sizeof(draw), &dset));
-  PetscCall(PetscOptionsBool("-rw_schedule_validate", "Replay and validate the stream (default: when n <= 2e5)", "RwScheduleValidate", validate, &validate, &vset));
-  PetscCall(PetscOptionsString("-rw_state_bytes", "Bytes of one state, for -rw_checkpoint_ram and -rw_checkpoint_disk", "RwScheduleSetStateBytes", state, state, sizeof(state), NULL));
-  PetscOptionsEnd();
-  PetscCall(PetscOptionsHasHelp(NULL, &helped));
-  if (helped) { /* list the schedule's options too, and stop */
-    PetscCall(RwScheduleCreate(PETSC_COMM_WORLD, &s));
-    PetscCall(RwScheduleSetFromOptions(s));
-    PetscCall(RwScheduleDestroy(&s));
-    PetscCall(PetscFinalize());
-    return 0;
-  }
-  n = (PetscInt64)steps;
-  PetscCheck(steps >= 1 && (PetscReal)n == steps && steps < 9e18, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_steps %.17g: expected a whole number of steps >= 1", (double)steps);
-  if (state[0]) PetscCall(RwParseBytes(state, &bytes));
-  PetscCall(RwScheduleCreate(PETSC_COMM_WORLD, &s));
-  PetscCall(RwScheduleSetSteps(s, n));
-  PetscCall(RwScheduleSetStateBytes(s, bytes, bytes));
-  PetscCall(RwScheduleSetFromOptions(s));
-  PetscCall(RwScheduleSetUp(s));
-  PetscCall(PetscObjectViewFromOptions((PetscObject)s, NULL, "-rw_schedule_view"));
+  PetscFunctionBegin;
+  PetscCall(RwScheduleGetSteps(s, &n));
   if (actions) PetscCall(ViewActions(s));
   PetscCall(RwScheduleGetPrediction(s, &c));
   if (vset ? validate : n <= 200000) PetscCall(Validate(s, &c));
@@ -117,6 +91,45 @@ int main(int argc, char **argv)
     PetscCall(PetscStrlen(draw, &len));
     PetscCheck(len > 4 && !strcmp(draw + len - 4, ".svg"), PETSC_COMM_WORLD, PETSC_ERR_SUP, "-rw_schedule_view_draw %s: rewind-schedule draws SVG; name the file *.svg (any browser shows it; rsvg-convert makes a PNG)", draw);
     PetscCall(RwScheduleViewSVG(s, draw));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  RwSchedule s;
+  PetscReal  steps = 0;
+  PetscInt64 n, bytes = 0;
+  char       draw[PETSC_MAX_PATH_LEN] = "", state[64] = "";
+  PetscBool  actions = PETSC_FALSE, validate = PETSC_FALSE, vset, dset, nset, stop, missing;
+
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-schedule options", "RwSchedule");
+  PetscCall(PetscOptionsReal("-rw_steps", "Number of time steps n (required; 1e9 is fine)", NULL, steps, &steps, &nset));
+  PetscCall(PetscOptionsBool("-rw_schedule_view_actions", "Print the actions, one a line", NULL, actions, &actions, NULL));
+  PetscCall(PetscOptionsString("-rw_schedule_view_draw", "Draw the schedule into this SVG file", "RwScheduleViewSVG", draw, draw, sizeof(draw), &dset));
+  PetscCall(PetscOptionsBool("-rw_schedule_validate", "Replay and validate the stream (default: when n <= 2e5)", "RwScheduleValidate", validate, &validate, &vset));
+  PetscCall(PetscOptionsName("-rw_schedule_view", "View the schedule once set up", "RwScheduleView", NULL)); /* read by PetscObjectViewFromOptions(), after -help stops */
+  PetscCall(PetscOptionsString("-rw_state_bytes", "Bytes of one state, for -rw_checkpoint_ram and -rw_checkpoint_disk", "RwScheduleSetStateBytes", state, state, sizeof(state), NULL));
+  PetscOptionsEnd();
+  PetscCall(RwOptionsRequired(PETSC_COMM_WORLD, "-rw_steps", "the number of time steps n, e.g. -rw_steps 10000", nset, &missing));
+  if (missing) {
+    PetscCall(PetscFinalize());
+    return 1;
+  }
+  if (!nset) steps = 1; /* -help alone: the schedule's options as a run of one step reads them */
+  n = (PetscInt64)steps;
+  PetscCheck(steps >= 1 && (PetscReal)n == steps && steps < 9e18, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_steps %.17g: expected a whole number of steps >= 1", (double)steps);
+  if (state[0]) PetscCall(RwParseBytes(state, &bytes));
+  PetscCall(RwScheduleCreate(PETSC_COMM_WORLD, &s));
+  PetscCall(RwScheduleSetSteps(s, n));
+  PetscCall(RwScheduleSetStateBytes(s, bytes, bytes));
+  PetscCall(RwScheduleSetFromOptions(s));
+  PetscCall(RwHelpStop(PETSC_COMM_WORLD, &stop)); /* every option is read by now; set-up may need more (slots) */
+  if (!stop) {
+    PetscCall(RwScheduleSetUp(s));
+    PetscCall(PetscObjectViewFromOptions((PetscObject)s, NULL, "-rw_schedule_view"));
+    PetscCall(Run(s, actions, validate, vset, dset, draw));
   }
   PetscCall(RwScheduleDestroy(&s));
   PetscCall(RwOptionsWarnUnused(PETSC_COMM_WORLD)); /* a misspelled option would otherwise pass in silence */

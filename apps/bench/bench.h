@@ -132,5 +132,6 @@ PETSC_INTERN PetscErrorCode BenchSum(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchWave(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchTargets(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchHybrid(const BenchConfig *, BenchResults);
+PETSC_INTERN PetscErrorCode BenchHybridHelp(const BenchConfig *);
 
 #endif

@@ -183,11 +183,42 @@ static PetscErrorCode HybridModel(PetscInt grid, PetscInt steps, PetscInt hidden
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode BenchHybrid(const BenchConfig *cfg, BenchResults res)
+/* The section's options and their defaults by size (python and script hold PETSC_MAX_PATH_LEN) */
+static PetscErrorCode HybridOptions(const BenchConfig *cfg, PetscInt *grid, PetscInt *steps, PetscInt *hidden, char python[], char script[])
 {
   const PetscInt grids[3] = {24, 128, 256}, stepss[3] = {5, 50, 200};
-  PetscInt       grid = grids[cfg->size], steps = stepss[cfg->size], hidden = 16, block, nlocal;
-  char           python[PETSC_MAX_PATH_LEN] = "/usr/bin/python3", script[PETSC_MAX_PATH_LEN] = "jobs/compare_hybrid_torch.py", weights[PETSC_MAX_PATH_LEN], why[1024] = "";
+
+  PetscFunctionBegin;
+  *grid   = grids[cfg->size];
+  *steps  = stepss[cfg->size];
+  *hidden = 16;
+  PetscCall(PetscStrncpy(python, cfg->size ? "/usr/bin/python3" : "none", PETSC_MAX_PATH_LEN)); /* tests (size tiny): no torch import */
+  PetscCall(PetscStrncpy(script, "jobs/compare_hybrid_torch.py", PETSC_MAX_PATH_LEN));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-bench hybrid section", "rewind-bench");
+  PetscCall(RwOptionsInt("-rw_bench_hybrid_grid", "Hybrid section: side of the 2D grid", "rewind-bench", *grid, grid, NULL, 2, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_hybrid_steps", "Hybrid section: time steps", "rewind-bench", *steps, steps, NULL, 1, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_hybrid_hidden", "Hybrid section: width H of the network 1 -> H -> H -> 1", "rewind-bench", *hidden, hidden, NULL, 1, 4096));
+  PetscCall(PetscOptionsString("-rw_bench_hybrid_python", "Hybrid section: the Python with torch, h5py and numpy that runs the PyTorch comparison (none: skip it)", "rewind-bench", python, python, PETSC_MAX_PATH_LEN, NULL));
+  PetscCall(PetscOptionsString("-rw_bench_hybrid_script", "Hybrid section: jobs/compare_hybrid_torch.py", "rewind-bench", script, script, PETSC_MAX_PATH_LEN, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* BenchHybridHelp - under -help: the section's options, listed without running it */
+PetscErrorCode BenchHybridHelp(const BenchConfig *cfg)
+{
+  PetscInt grid, steps, hidden;
+  char     python[PETSC_MAX_PATH_LEN], script[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  PetscCall(HybridOptions(cfg, &grid, &steps, &hidden, python, script));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BenchHybrid(const BenchConfig *cfg, BenchResults res)
+{
+  PetscInt       grid, steps, hidden, block, nlocal;
+  char           python[PETSC_MAX_PATH_LEN], script[PETSC_MAX_PATH_LEN], weights[PETSC_MAX_PATH_LEN], why[1024] = "";
   RwModel        model;
   RwNN           nn;
   BenchProblem   p;
@@ -198,14 +229,7 @@ PetscErrorCode BenchHybrid(const BenchConfig *cfg, BenchResults res)
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  if (cfg->size == 0) PetscCall(PetscStrncpy(python, "none", sizeof(python))); /* tests: no torch import */
-  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-bench hybrid section", "rewind-bench");
-  PetscCall(RwOptionsInt("-rw_bench_hybrid_grid", "Hybrid section: side of the 2D grid", "rewind-bench", grid, &grid, NULL, 2, PETSC_MAX_INT));
-  PetscCall(RwOptionsInt("-rw_bench_hybrid_steps", "Hybrid section: time steps", "rewind-bench", steps, &steps, NULL, 1, PETSC_MAX_INT));
-  PetscCall(RwOptionsInt("-rw_bench_hybrid_hidden", "Hybrid section: width H of the network 1 -> H -> H -> 1", "rewind-bench", hidden, &hidden, NULL, 1, 4096));
-  PetscCall(PetscOptionsString("-rw_bench_hybrid_python", "Hybrid section: the Python with torch, h5py and numpy that runs the PyTorch comparison (none: skip it)", "rewind-bench", python, python, sizeof(python), NULL));
-  PetscCall(PetscOptionsString("-rw_bench_hybrid_script", "Hybrid section: jobs/compare_hybrid_torch.py", "rewind-bench", script, script, sizeof(script), NULL));
-  PetscOptionsEnd();
+  PetscCall(HybridOptions(cfg, &grid, &steps, &hidden, python, script));
   PetscCall(BenchSectionBegin(res, "hybrid", "heat + a learned reaction N_theta(u): gradient against forward, the network kernels against peak, against PyTorch"));
   PetscCall(HybridModel(grid, steps, hidden, &model));
   PetscCall(BenchProblemCreate(model, &p));

@@ -78,6 +78,7 @@ PetscErrorCode FwiModelError(Fwi *, Vec, PetscReal *);
 /* inversion.c */
 PetscErrorCode FwiSetUpProblem(Fwi *);
 PetscErrorCode FwiRecordAll(Fwi *, Vec, PetscReal *);
+PetscErrorCode FwiReadTaoOptions(Fwi *);
 PetscErrorCode FwiInvert(Fwi *);
 PetscErrorCode FwiDestroy(Fwi *);
 /* output.c */

@@ -191,21 +191,43 @@ static PetscErrorCode SetBand(Fwi *f, PetscInt b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The TAO of a band, from the options */
+static PetscErrorCode CreateTao(Fwi *f, Tao *tao)
+{
+  PetscFunctionBegin;
+  PetscCall(TaoCreate(PETSC_COMM_WORLD, tao));
+  PetscCall(TaoSetType(*tao, TAOBLMVM));
+  PetscCall(TaoSetSolution(*tao, f->x));
+  PetscCall(TaoSetVariableBounds(*tao, f->lo, f->hi));
+  PetscCall(RwProblemSetUpTao(f->prob, *tao));
+  PetscCall(TaoSetMonitor(*tao, Monitor, f, NULL));
+  PetscCall(TaoSetMaximumIterations(*tao, f->iterations));
+  PetscCall(TaoSetTolerances(*tao, 0, 0, 0));
+  PetscCall(TaoSetFromOptions(*tao));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  FwiReadTaoOptions - TAO's options read once before any solve, as each band
+  will read them: -help lists them, and a bad one stops the run before it starts
+*/
+PetscErrorCode FwiReadTaoOptions(Fwi *f)
+{
+  Tao tao;
+
+  PetscFunctionBegin;
+  PetscCall(CreateTao(f, &tao));
+  PetscCall(TaoDestroy(&tao));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SolveBand(Fwi *f, PetscInt b, PetscReal *J)
 {
   Tao tao;
 
   PetscFunctionBegin;
   PetscCall(SetBand(f, b));
-  PetscCall(TaoCreate(PETSC_COMM_WORLD, &tao));
-  PetscCall(TaoSetType(tao, TAOBLMVM));
-  PetscCall(TaoSetSolution(tao, f->x));
-  PetscCall(TaoSetVariableBounds(tao, f->lo, f->hi));
-  PetscCall(RwProblemSetUpTao(f->prob, tao));
-  PetscCall(TaoSetMonitor(tao, Monitor, f, NULL));
-  PetscCall(TaoSetMaximumIterations(tao, f->iterations));
-  PetscCall(TaoSetTolerances(tao, 0, 0, 0));
-  PetscCall(TaoSetFromOptions(tao));
+  PetscCall(CreateTao(f, &tao));
   PetscCall(RwProblemSolve(f->prob, tao));
   PetscCall(TaoGetSolutionStatus(tao, NULL, J, NULL, NULL, NULL, NULL));
   PetscCall(TaoDestroy(&tao));

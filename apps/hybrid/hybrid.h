@@ -45,7 +45,8 @@ PETSC_INTERN PetscErrorCode HybTruth(Hybrid *, Vec, PetscInt64, PetscInt, Vec *,
 PETSC_INTERN PetscErrorCode HybGetValues(Vec, PetscInt, PetscReal[]);
 PETSC_INTERN PetscErrorCode HybSetUnknowns(Hybrid *, RwModel, const PetscReal[], Vec);
 PETSC_INTERN PetscErrorCode HybDestroy(Hybrid *);
-PETSC_INTERN PetscErrorCode HybTrain(Hybrid *);
+PETSC_INTERN PetscErrorCode HybSetUpTraining(Hybrid *);
+PetscErrorCode HybTrain(Hybrid *);
 PETSC_INTERN PetscErrorCode HybReport(Hybrid *);
 
 #endif

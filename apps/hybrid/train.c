@@ -92,8 +92,8 @@ static PetscErrorCode SetUpTao(Hybrid *h)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* HybTrain - the optimisation from the problem's start (-rw_nn_weights or Xavier; log kappa0); x on every rank after it */
-PetscErrorCode HybTrain(Hybrid *h)
+/* HybSetUpTraining - the problem's start (-rw_nn_weights or Xavier; log kappa0) and TAO from the options, before any solve */
+PetscErrorCode HybSetUpTraining(Hybrid *h)
 {
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(h->nx, &h->xs, h->nx, &h->xs0));
@@ -102,6 +102,13 @@ PetscErrorCode HybTrain(Hybrid *h)
   PetscCall(HybGetValues(h->x, h->nx, h->xs0));
   PetscCall(FindColumns(h));
   PetscCall(SetUpTao(h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* HybTrain - the optimisation from the start HybSetUpTraining() set; x on every rank after it */
+PetscErrorCode HybTrain(Hybrid *h)
+{
+  PetscFunctionBegin;
   PetscCall(RwProblemSolve(h->prob, h->tao));
   PetscCall(RwProblemComplete(h->prob));
   PetscCall(HybGetValues(h->x, h->nx, h->xs));

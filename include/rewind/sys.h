@@ -106,9 +106,15 @@ PETSC_EXTERN PetscErrorCode RwOptionsHidden(PetscOptionItems *, const char[], Pe
 PETSC_EXTERN PetscErrorCode RwHelpPrintf(MPI_Comm, const char[], ...);
 PETSC_EXTERN PetscErrorCode RwOptionsHelpOnce(PetscOptionItems *);
 PETSC_EXTERN PetscErrorCode RwOptionsWarnUnused(MPI_Comm);
+/* -help that stops before the first solve; a missing required option in one line (src/sys/help.c) */
+PETSC_EXTERN PetscErrorCode RwHelpStop(MPI_Comm, PetscBool *);
+PETSC_EXTERN PetscErrorCode RwOptionsRequired(MPI_Comm, const char[], const char[], PetscBool, PetscBool *);
+PETSC_EXTERN PetscErrorCode RwOptionsRealArray_Private(PetscOptionItems *, const char[], const char[], const char[], const char[], PetscReal[], PetscInt *, PetscBool *);
 /* inside a PetscOptionsBegin() block, like PetscOptionsRangeInt(): opt, text, man, current, value, set, lo, hi */
 #define RwOptionsInt64(opt, text, man, cur, value, set, lo, hi) RwOptionsInt64_Private(PetscOptionsObject, opt, text, man, cur, value, set, lo, hi)
 #define RwOptionsInt(opt, text, man, cur, value, set, lo, hi)   RwOptionsInt_Private(PetscOptionsObject, opt, text, man, cur, value, set, lo, hi)
 #define RwOptionsBool(opt, text, man, cur, value, set)           RwOptionsBool_Private(PetscOptionsObject, opt, text, man, cur, value, set)
+/* like PetscOptionsRealArray(), with what -help shows as the value used: opt, text, man, now, v, n, set */
+#define RwOptionsRealArray(opt, text, man, now, v, n, set) RwOptionsRealArray_Private(PetscOptionsObject, opt, text, man, now, v, n, set)
 
 #endif

@@ -231,6 +231,10 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscCall(PetscOptionsBool("-rw_restart", "Resume the forward sweep from the checkpoints a killed run kept (hdf5 store, same file)", "RwAdjointSolve", adj->restart, &adj->restart, NULL));
   PetscCall(RwAdjointMonitorSetFromOptions_Private(adj, PetscOptionsObject));
   PetscCall(RwAdjointStopSetFromOptions_Private(adj, PetscOptionsObject));
+  {
+    PetscBool view; /* read by PetscObjectViewFromOptions() after each solve; named here so that -help lists it */
+    PetscCall(PetscOptionsName("-rw_adjoint_view", "View the schedule, stores, step counts and times after each solve", "RwAdjointView", &view));
+  }
   PetscCall(PetscOptionsBool("-rw_adjoint_measured_costs", "After the first solve, re-plan the schedule with the measured step and disk costs", "RwAdjointGetMeasuredCosts", adj->usemeasured, &adj->usemeasured, NULL));
   {
     PetscInt k = (PetscInt)adj->keepinterval;
@@ -331,6 +335,32 @@ PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint adj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Under -help: the stores are made at the first solve, which -help does not
+   reach (RwHelpStop()), so their options are listed here, each level's type's */
+static PetscErrorCode RwAdjointListStoreOptions(RwAdjoint adj)
+{
+  RwScheduleCounts pred;
+  PetscBool        help;
+  const char      *prefix;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsHasHelp(((PetscObject)adj)->options, &help));
+  if (!help) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    RwStore store;
+
+    if (!pred.max_slots_used[l]) continue;
+    PetscCall(RwStoreCreate(PetscObjectComm((PetscObject)adj), &store));
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)store, prefix));
+    PetscCall(RwStoreSetTypeFromOption(store, adj->storetype[l], l == RW_LEVEL_DISK ? "-rw_store_disk_type" : "-rw_store_type"));
+    PetscCall(RwStoreSetFromOptions(store));
+    PetscCall(RwStoreDestroy(&store));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwAdjointSetUp - prepares the schedule, the stores and the work vectors; once
 
@@ -367,6 +397,7 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscCall(RwModelGetNumParameterScalars(adj->model, &nscalars));
   PetscCall(PetscMalloc1(nscalars + 1, &adj->scalars));
   adj->setupcalled = PETSC_TRUE;
+  PetscCall(RwAdjointListStoreOptions(adj));
   PetscCall(PetscObjectViewFromOptions((PetscObject)adj->obj, NULL, "-rw_objective_view"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -84,7 +84,6 @@ static PetscErrorCode RwAdjointSolveBegin(RwAdjoint adj, RwRun *run, Vec m, Vec 
   run->n         = adj->n;
   run->scheduled = PETSC_TRUE;
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
-  PetscCall(RwAdjointMonitorBegin_Private(adj, pred.forward_steps + adj->n));
   PetscCall(RwAdjointSolveIdentity_Private(adj, m, u0));
   PetscCall(RwAdjointCreateStores_Private(adj));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
@@ -92,6 +91,9 @@ static PetscErrorCode RwAdjointSolveBegin(RwAdjoint adj, RwRun *run, Vec m, Vec 
     PetscCall(RwStoreResetCounts(adj->store[l]));
     PetscCall(RwStoreSetSolve(adj->store[l], adj->solve)); /* a new solve: another's checkpoints are not valid for it */
   }
+  /* the progress clock starts with the steps, after the stores' set-up (its own
+     log event, RwStoreSetUp): the time a step takes is what the estimate scales */
+  PetscCall(RwAdjointMonitorBegin_Private(adj, pred.forward_steps + adj->n));
   PetscCall(RwAdjointKeepBegin_Private(adj));
   adj->counts.resumed_from = adj->counts.resumed_reverse_at = -1;
   PetscCall(VecCopy(u0, adj->W)); /* the run starts at x_0 */

@@ -10,7 +10,7 @@
 
 PetscClassId  RW_MODEL_CLASSID, RW_SCHEDULE_CLASSID, RW_STORE_CLASSID;
 PetscLogEvent RW_Forward, RW_Tangent, RW_Adjoint, RW_Reduce;
-PetscLogEvent RW_StoreWrite, RW_StoreRead;
+PetscLogEvent RW_StoreWrite, RW_StoreRead, RW_StoreSetUp;
 
 static PetscBool RwPackageInitialized = PETSC_FALSE;
 static H5E_auto2_t rw_h5_saved_func;
@@ -73,6 +73,7 @@ PetscErrorCode RwInitializePackage(void)
   PetscCall(PetscLogEventRegister("RwReduce", RW_MODEL_CLASSID, &RW_Reduce));
   PetscCall(PetscLogEventRegister("RwStoreWrite", RW_STORE_CLASSID, &RW_StoreWrite));
   PetscCall(PetscLogEventRegister("RwStoreRead", RW_STORE_CLASSID, &RW_StoreRead));
+  PetscCall(PetscLogEventRegister("RwStoreSetUp", RW_STORE_CLASSID, &RW_StoreSetUp)); /* the slots' allocation, or the file's creation */
   PetscCall(PetscLogEventRegister("RwEnsembleSum", RW_ENSEMBLE_CLASSID, &RW_EnsembleSum));
   PetscCall(PetscLogEventRegister("RwEnsembleGather", RW_ENSEMBLE_CLASSID, &RW_EnsembleGather));
   PetscCall(PetscLogEventRegister("RwProblemEval", RW_PROBLEM_CLASSID, &RW_ProblemEvaluate));

@@ -8,7 +8,7 @@
 
 /* Log events shown by -log_view; registered in RwInitializePackage() */
 PETSC_EXTERN PetscLogEvent RW_Forward, RW_Tangent, RW_Adjoint, RW_Reduce;
-PETSC_EXTERN PetscLogEvent RW_StoreWrite, RW_StoreRead;
+PETSC_EXTERN PetscLogEvent RW_StoreWrite, RW_StoreRead, RW_StoreSetUp;
 
 /* Constructor registered under type, or an error listing the known types */
 PETSC_EXTERN PetscErrorCode RwTypeFind(PetscObject, PetscFunctionList, const char[], const char[], void (**)(void));

@@ -356,10 +356,12 @@ PetscErrorCode RwStoreSetUp(RwStore store)
   if (store->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
   RwStoreCheckTyped(store);
   PetscCheck(store->templ, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetTemplate() before RwStoreSetUp()");
+  PetscCall(PetscLogEventBegin(RW_StoreSetUp, store, 0, 0, 0));
   PetscCall(PetscMalloc1(store->slots, &store->step));
   PetscCall(PetscCalloc2(store->nattach, &store->attach, store->slots * store->nattach, &store->slotattach));
   for (PetscInt64 i = 0; i < store->slots; i++) store->step[i] = -1;
   PetscTryTypeMethod(store, setup);
+  PetscCall(PetscLogEventEnd(RW_StoreSetUp, store, 0, 0, 0));
   store->setupcalled = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -491,6 +491,15 @@ PetscErrorCode RwModelWaveSetOrigin(RwModel model, PetscInt n, const PetscReal o
 
 /* ---- options ------------------------------------------------------------------ */
 
+/* "a,b,c": what -help shows as the value an array option will use */
+static PetscErrorCode WaveNow(PetscInt n, const PetscReal v[], char now[], size_t len)
+{
+  PetscFunctionBegin;
+  now[0] = 0;
+  for (PetscInt i = 0; i < n; i++) PetscCall(PetscSNPrintf(now + strlen(now), len - strlen(now), "%s%g", i ? "," : "", (double)v[i]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwModelSetFromOptions_Wave(RwModel model, PetscOptionItems *PetscOptionsObject)
 {
   RwModel_Wave *w = (RwModel_Wave *)model->data;
@@ -498,6 +507,7 @@ static PetscErrorCode RwModelSetFromOptions_Wave(RwModel model, PetscOptionItems
   PetscReal     v[3 * 1024];
   PetscInt      nv;
   PetscBool     set;
+  char          now[128];
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Acoustic wave model options");
@@ -507,7 +517,8 @@ static PetscErrorCode RwModelSetFromOptions_Wave(RwModel model, PetscOptionItems
   PetscCall(PetscOptionsInt("-rw_wave_nbl", "Absorbing layer: points at each end of each direction, inside the grid", "RwModelCreate_Wave", w->nbl, &w->nbl, NULL));
   PetscCheck(w->nbl >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-rw_wave_nbl %" PetscInt_FMT ": expected 0 or more points", w->nbl);
   nv = 3;
-  PetscCall(PetscOptionsRealArray("-rw_wave_spacing", "Grid spacing, one value or one per direction (e.g. m)", "RwModelCreate_Wave", v, &nv, &set));
+  PetscCall(WaveNow(w->dim, w->h, now, sizeof(now)));
+  PetscCall(RwOptionsRealArray("-rw_wave_spacing", "Grid spacing, one value or one per direction (e.g. m)", "RwModelCreate_Wave", now, v, &nv, &set));
   if (set) {
     PetscCheck(nv == 1 || nv == w->dim, comm, PETSC_ERR_ARG_SIZ, "-rw_wave_spacing: %" PetscInt_FMT " values; expected 1 or %" PetscInt_FMT, nv, w->dim);
     for (PetscInt d = 0; d < 3; d++) {
@@ -516,7 +527,8 @@ static PetscErrorCode RwModelSetFromOptions_Wave(RwModel model, PetscOptionItems
     }
   }
   nv = 3;
-  PetscCall(PetscOptionsRealArray("-rw_wave_origin", "Coordinates of the physical region's first point (the grid starts nbl points before)", "RwModelCreate_Wave", v, &nv, &set));
+  PetscCall(WaveNow(w->dim, w->origin, now, sizeof(now)));
+  PetscCall(RwOptionsRealArray("-rw_wave_origin", "Coordinates of the physical region's first point (the grid starts nbl points before)", "RwModelCreate_Wave", now, v, &nv, &set));
   if (set) {
     PetscCheck(nv == w->dim, comm, PETSC_ERR_ARG_SIZ, "-rw_wave_origin: %" PetscInt_FMT " values; expected %" PetscInt_FMT, nv, w->dim);
     for (PetscInt d = 0; d < nv; d++) w->origin[d] = v[d];
@@ -526,13 +538,16 @@ static PetscErrorCode RwModelSetFromOptions_Wave(RwModel model, PetscOptionItems
   w->t0 = 1 / w->f0;
   PetscCall(PetscOptionsReal("-rw_wave_t0", "Delay of the Ricker wavelet (default 1/f0)", "RwModelCreate_Wave", w->t0, &w->t0, NULL));
   nv = 2;
-  PetscCall(PetscOptionsRealArray("-rw_wave_velocity_range", "The default velocity: top,bottom (a gradient with depth and a lateral ripple)", "RwModelCreate_Wave", w->cdefault, &nv, &set));
+  PetscCall(WaveNow(2, w->cdefault, now, sizeof(now)));
+  PetscCall(RwOptionsRealArray("-rw_wave_velocity_range", "The default velocity: top,bottom (a gradient with depth and a lateral ripple)", "RwModelCreate_Wave", now, w->cdefault, &nv, &set));
   PetscCheck(!set || (nv == 2 && w->cdefault[0] > 0 && w->cdefault[1] > 0), comm, PETSC_ERR_ARG_OUTOFRANGE, "-rw_wave_velocity_range: expected two positive velocities top,bottom");
   PetscCall(PetscOptionsString("-rw_wave_velocity", "The default velocity from HDF5: file.h5:dataset, on the whole grid or the physical region (padded by its edge values)", "RwModelCreate_Wave", w->velocity, w->velocity, sizeof(w->velocity), NULL));
   PetscCall(PetscOptionsReal("-rw_wave_dt_safety", "Default dt as a fraction of the stability limit", "RwModelCreate_Wave", w->safety, &w->safety, NULL));
   PetscCheck(w->safety > 0 && w->safety <= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-rw_wave_dt_safety %g: expected a fraction in (0, 1]", (double)w->safety);
   nv = (PetscInt)(sizeof(v) / sizeof(v[0]));
-  PetscCall(PetscOptionsRealArray("-rw_wave_sources", "Source positions x,z[,x,z...] (dim values per source), physical coordinates", "RwModelWaveSetSources", v, &nv, &set));
+  if (w->nsrc) PetscCall(PetscSNPrintf(now, sizeof(now), "%" PetscInt_FMT " sources set by the program", w->nsrc));
+  else PetscCall(PetscStrncpy(now, "one source, near the centre of the physical region", sizeof(now)));
+  PetscCall(RwOptionsRealArray("-rw_wave_sources", "Source positions x,z[,x,z...] (dim values per source), physical coordinates", "RwModelWaveSetSources", now, v, &nv, &set));
   if (set) {
     PetscCheck(nv % w->dim == 0, comm, PETSC_ERR_ARG_SIZ, "-rw_wave_sources: %" PetscInt_FMT " values; expected %" PetscInt_FMT " per source", nv, w->dim);
     PetscCall(RwModelWaveSetSources_Wave(model, nv / w->dim, v));

@@ -1,4 +1,4 @@
-/* The memory store: RAM slots, allocated (and zeroed) once at set-up; writes
+/* The memory store: RAM slots, allocated once at set-up (touched when first used); writes
    and reads are copies, but a write that gives the slot the caller's vector
    (RwStoreWriteTake()) and a read that frees its slot (RwStoreReadAndFree())
    exchange the caller's vector with the slot's instead.
@@ -21,8 +21,10 @@ typedef struct {
   Vec *slot;
 } RwStore_Memory;
 
-/* Every slot in one zeroed block: first touched here, once, so no sweep pays
-   its page faults */
+/* Every slot in one block, not touched here: a slot's pages are first touched
+   when a state is first stored in it, so the first step starts at once rather
+   than after zeroing every slot (store-all of 2000 states of 2 MiB took 5 s
+   before step 1), and a slot never used costs nothing */
 static PetscErrorCode MemorySlotsInBlock(RwStore store, RwStore_Memory *mem)
 {
   /* consecutive slots start at staggered offsets within a page, so the
@@ -38,7 +40,6 @@ static PetscErrorCode MemorySlotsInBlock(RwStore store, RwStore_Memory *mem)
 #if defined(MADV_HUGEPAGE)
   (void)madvise(a, whole, MADV_HUGEPAGE); /* advice: where it is refused the block works in small pages */
 #endif
-  PetscCall(PetscMemzero(a, size));
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &block));
   PetscCall(PetscContainerSetPointer(block, raw));
   PetscCall(PetscContainerSetUserDestroy(block, PetscContainerUserDestroyDefault)); /* when the last vector made on it is destroyed: a vector may leave the store (RwStoreWriteTake(), RwStoreReadAndFree()) */
