@@ -444,15 +444,21 @@ PetscErrorCode RwIOWriteField(RwModel model, PetscViewer viewer, const char name
 }
 
 /* What every grid of an XDMF file shares: the points, origin and spacing of a
-   3D co-rectilinear mesh in XDMF's order (z, y, x), and the datasets' shape */
+   3D co-rectilinear mesh in XDMF's order (z, y, x), which is also the
+   attributes' shape */
 typedef struct {
-  char topo[96], data[96], origin[128], spacing[128];
+  char topo[96], origin[128], spacing[128];
 } RwIOXDMFGeom;
 
 /*
   A 1D or 2D grid is written as a one-layer 3D grid: XDMF's 2DCoRectMesh puts
   its two directions in ParaView's y-z plane, where the default camera sees it
-  edge on; a one-layer 3D grid spans x (and y) as the model does
+  edge on; a one-layer 3D grid spans x (and y) as the model does.  The
+  attributes' Dimensions are the topology's (1 ny nx, not ny nx): ParaView's
+  legacy XDMF reader takes an attribute's first dimension as its count of
+  points.  A model whose last direction is depth (the wave's) is drawn with
+  that coordinate negated (origin -z0, spacing -h), so that depth points
+  downwards and the surface is on top, as in the model's pictures
 */
 static PetscErrorCode RwIOXDMFGeometry(RwModel model, RwIOXDMFGeom *g)
 {
@@ -474,9 +480,11 @@ static PetscErrorCode RwIOXDMFGeometry(RwModel model, RwIOXDMFGeom *g)
   }
   /* the missing directions: one point, at 0, as thick as the finest spacing */
   for (PetscInt d = dim; d < 3; d++) h[d] = hmin;
+  if (model->depthlast) {
+    x0[dim - 1] = -x0[dim - 1];
+    h[dim - 1]  = -h[dim - 1];
+  }
   PetscCall(PetscSNPrintf(g->topo, sizeof(g->topo), "%lld %lld %lld", (long long)n[2], (long long)n[1], (long long)n[0]));
-  g->data[0] = 0;
-  for (PetscInt d = 0; d < dim; d++) PetscCall(PetscSNPrintf(g->data + strlen(g->data), sizeof(g->data) - strlen(g->data), "%s%lld", d ? " " : "", (long long)shape[d]));
   PetscCall(PetscSNPrintf(g->origin, sizeof(g->origin), "%.17g %.17g %.17g", (double)x0[2], (double)x0[1], (double)x0[0]));
   PetscCall(PetscSNPrintf(g->spacing, sizeof(g->spacing), "%.17g %.17g %.17g", (double)h[2], (double)h[1], (double)h[0]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -495,7 +503,7 @@ static void RwIOXDMFGrid(FILE *fp, const RwIOXDMFGeom *g, const char indent[], c
     const char *sep  = names[i][0] == '/' ? "" : "/";
 
     fprintf(fp, "%s <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n", indent, base);
-    fprintf(fp, "%s  <DataItem Dimensions=\"%s\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s%s%s</DataItem>\n%s </Attribute>\n", indent, g->data, h5, group, sep, names[i], indent);
+    fprintf(fp, "%s  <DataItem Dimensions=\"%s\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s%s%s</DataItem>\n%s </Attribute>\n", indent, g->topo, h5, group, sep, names[i], indent);
   }
   fprintf(fp, "%s</Grid>\n", indent);
 }
@@ -675,6 +683,8 @@ PetscErrorCode RwIOWriteMetadata(RwModel model, PetscViewer v)
     }
   }
   PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "dimension", PETSC_INT, &dim));
+  /* which direction is depth, growing downwards (the XDMF file draws it so) */
+  if (model->depthlast) PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "depth_axis", PETSC_STRING, dim == 2 ? "y" : "z"));
   PetscCall(RwModelGetTimeStep(model, &dt));
   PetscCall(RwModelGetSteps(model, &n));
   PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "dt", PETSC_REAL, &dt));
