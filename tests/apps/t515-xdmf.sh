@@ -48,6 +48,9 @@ check "$tmp/fwi.xmf" 2
 grep -q 'Dimensions="1 56 71" NumberType' "$tmp/fwi.xmf" || { cat "$tmp/fwi.xmf"; echo "FAIL: the attributes' Dimensions are not the topology's"; exit 1; }
 mkdir "$tmp/elsewhere"
 (cd "$tmp/elsewhere" && check ../fwi.xmf 2)
+# rendering without a display is refused with the way out, not a crash
+if env -u DISPLAY "$PVPYTHON" "$top_srcdir/jobs/render_xdmf.py" "$tmp/fwi.xmf" c_true "$tmp/fwi.png" > "$tmp/render.out" 2>&1; then echo "FAIL: render_xdmf.py without a display succeeded"; exit 1; fi
+grep -q "xvfb-run -a pvpython" "$tmp/render.out" || { cat "$tmp/render.out"; echo "FAIL: render_xdmf.py without a display does not suggest xvfb-run"; exit 1; }
 run 2 -rw_fwi_dim 3 -rw_fwi_grid 9,9,9 -rw_wave_nbl 4 -rw_fwi_record 100 -rw_fwi_receiver_spacing 60 -rw_fwi_smooth 40 -rw_fwi_bands 0 -rw_fwi_iterations 1 -rw_output "$tmp/fwi3" > /dev/null
 check "$tmp/fwi3.xmf" 3
 echo "ok: ParaView reads every XDMF file as the grids were written"
