@@ -738,3 +738,58 @@ PetscErrorCode RwH5WriteArray(hid_t loc, const char name[], int rank, const hsiz
   RwCallHDF5(H5Sclose, (space));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* On rank 0: a string attribute of an object, replacing any of that name; a reason in msg on failure */
+static void RwIOStringAttribute0(hid_t f, const char obj[], const char name[], const char value[], const char file[], char msg[], size_t len)
+{
+  hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR), a = -1;
+
+  if (type >= 0) H5Tset_size(type, strlen(value) + 1);
+  if (H5Aexists_by_name(f, obj, name, H5P_DEFAULT) > 0) H5Adelete_by_name(f, obj, name, H5P_DEFAULT);
+  if (type >= 0 && space >= 0) a = H5Acreate_by_name(f, obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (a < 0 || H5Awrite(a, type, value) < 0) snprintf(msg, len, "Cannot write attribute %s of %s in %s", name, obj, file);
+  if (a >= 0) H5Aclose(a);
+  if (space >= 0) H5Sclose(space);
+  if (type >= 0) H5Tclose(type);
+}
+
+/*@C
+  RwIOWriteDatasetInfo - says what datasets of a closed output file hold: a
+  units attribute (UDUNITS-style; "1" for a pure number) and a long_name
+  attribute on each, as netCDF's conventions name them, so that h5py,
+  ParaView and plot scripts can label them
+
+  Collective (rank 0 writes)
+
+  Input Parameters:
++ comm - the ranks that wrote the file
+. file - the HDF5 file, closed by every writer
+. n    - the number of datasets
+- info - their paths, units and long names; a path the file lacks (an optional output) is passed over
+
+  Level: intermediate
+
+.seealso: RwIOWriteMetadata()
+@*/
+PetscErrorCode RwIOWriteDatasetInfo(MPI_Comm comm, const char file[], PetscInt n, const RwIODatasetInfo info[])
+{
+  PetscMPIInt rank;
+  char        msg[512] = "";
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    hid_t f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT);
+
+    if (f < 0) snprintf(msg, sizeof(msg), "Cannot open %s to add its datasets' units (missing, read-only, or not HDF5)", file);
+    for (PetscInt i = 0; f >= 0 && i < n && !msg[0]; i++) {
+      if (H5Lexists(f, info[i].path, H5P_DEFAULT) <= 0) continue;
+      RwIOStringAttribute0(f, info[i].path, "units", info[i].units, file, msg, sizeof(msg));
+      if (!msg[0]) RwIOStringAttribute0(f, info[i].path, "long_name", info[i].long_name, file, msg, sizeof(msg));
+    }
+    if (f >= 0 && H5Fclose(f) < 0 && !msg[0]) snprintf(msg, sizeof(msg), "Cannot close %s after adding its datasets' units", file);
+    H5Eclear2(H5E_DEFAULT);
+  }
+  PetscCall(RwErrorAgree(comm, 0, PETSC_ERR_FILE_WRITE, msg, sizeof(msg)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
