@@ -127,7 +127,7 @@ def plot_history(prefix, out):
     ax.set_title("total reduction %.3g x in %d iterations, %d bands" % (1 / total[-1], len(total) - len(start), len(start)), fontsize=10)
     ax.set_xlabel("iteration (all bands; dotted: a new band)")
     ax.set_ylabel("ratio to the start (log)")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="lower left")
     fig.tight_layout()
     fig.savefig(out + "-history.png", dpi=90)
     plt.close(fig)
