@@ -573,7 +573,10 @@ PetscErrorCode RwIOXDMFNames(const char h5[], char xmf[], char ref[], size_t len
   Notes:
   Every grid is a 3D co-rectilinear mesh, one point thick in the directions a
   1D or 2D model lacks, so that it lies in ParaView's x-y plane with the
-  model's origin and spacing.
+  model's origin and spacing; a model whose last direction is depth (the
+  wave's) has that coordinate negated, so that depth points downwards.  Every
+  attribute has the topology's dimensions, which each of ParaView's XDMF
+  readers needs to read every point.
 
   Level: intermediate
 
