@@ -80,6 +80,7 @@ static PetscErrorCode SetUp(Inverse *inv, AppOptions *o)
   PetscCall(PetscSNPrintf(journal, sizeof(journal), "%s.state", o->output[0] ? o->output : "rewind-heat-inverse"));
   PetscCall(RwProblemSetJournal(inv->prob, journal));
   PetscCall(RwProblemAddHistoryColumn(inv->prob, "error", InvRelativeError, inv));
+  PetscCall(RwProblemSetHistoryColumnInfo(inv->prob, "error", "1", "relative error of the iterate ||x - x_true|| / ||x_true|| (-1: no truth)"));
   PetscCall(RwProblemSetFromOptions(inv->prob));
   if (!o->obs[0]) PetscCall(InvCreateDefault(inv));
   PetscCall(RwProblemSetUp(inv->prob));

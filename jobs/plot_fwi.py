@@ -7,8 +7,9 @@ Writes OUT-PREFIX-models.png (true, start and recovered velocity and the
 gradient of the first iteration over the whole grid, the physical region
 outlined, the sources and shot 0's receivers marked; in 3D the vertical
 slice through shot 0), OUT-PREFIX-gather.png (shot 0: observed, predicted by
-the recovered model, residual) and OUT-PREFIX-history.png (relative misfit
-and, when a true model was known, model error per iteration).  Needs h5py
+the recovered model, residual) and OUT-PREFIX-history.png (the misfit's total reduction over all
+bands, band changes marked, and, when a true model was known, the model
+error per iteration).  Needs h5py
 and matplotlib (Debian: python3-h5py python3-matplotlib).
 """
 import sys
@@ -76,8 +77,8 @@ def plot_models(prefix, out):
 
 
 def plot_gather(prefix, out):
-    with h5py.File(prefix + "-gather.h5", "r") as f:
-        pred, obs, dt = f["shot0/data"][()], f["shot1/data"][()], float(f.attrs["dt"])
+    with h5py.File(prefix + "-gather.h5", "r") as f:  # shot<i>/observed, shot<i>/predicted
+        pred, obs, dt = f["shot0/predicted"][()], f["shot0/observed"][()], float(f.attrs["dt"])
         rec = f["shot0/receivers"][()]
     t1 = (obs.shape[0] - 1) * dt
     if rec.shape[1] == 2:  # a line: the receivers' x
@@ -98,20 +99,35 @@ def plot_gather(prefix, out):
 
 
 def plot_history(prefix, out):
-    # the library's history (RwProblemHistoryView): a dataset a column; a band is a solve
+    # the library's history (RwProblemHistoryView): a dataset a column, named
+    # by the attribute "columns"; a band is a solve.  J is each band's own
+    # (low-passed) misfit, so the curve is J over the first J of its band,
+    # chained across bands: the product of the bands' reductions, the total
     with h5py.File(prefix + ".h5", "r") as f:
-        h = {k: f["history"][k][()] for k in ("solve", "J", "error")}
-    first = {}
-    for s, J in zip(h["solve"], h["J"]):
-        first.setdefault(s, J)
-    relative = [J / first[s] for s, J in zip(h["solve"], h["J"])]
+        g = f["history"]
+        columns = g.attrs["columns"]
+        columns = (columns.decode() if isinstance(columns, bytes) else columns).split()
+        h = {k: g[k][()] for k in ("solve", "J", "error") if k in columns}
+    solve, J = h["solve"], h["J"]
+    total, scale, start = [], 1.0, {}
+    for i, (s, j) in enumerate(zip(solve, J)):
+        if s not in start:
+            if i:  # the new band starts where the last one ended
+                scale = total[-1]
+            start[s] = (i, j)
+        total.append(scale * j / start[s][1])
     fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(relative, "o-", label="relative misfit J / J(band start)")
-    if (h["error"] >= 0).all():
-        ax.plot(h["error"], "s-", label="model error ||c - c_true|| / ||c_true||")
-    ax.set_xlabel("iteration (all bands)")
-    ax.set_ylabel("ratio")
-    ax.legend()
+    ax.semilogy(total, "o-", ms=3, label="misfit reduction, all bands (J / J(band start), chained)")
+    if "error" in h and (h["error"] >= 0).all():
+        ax.semilogy(h["error"] / h["error"][0], "s-", ms=3, label="model error / its start")
+    for s, (i, _) in sorted(start.items()):
+        if i:
+            ax.axvline(i - 0.5, color="gray", ls=":", lw=1)
+        ax.annotate("band %d" % s, (i, 1), xycoords=("data", "axes fraction"), xytext=(2, -12), textcoords="offset points", fontsize=8, color="gray")
+    ax.set_title("total reduction %.3g x in %d iterations, %d bands" % (1 / total[-1], len(total) - len(start), len(start)), fontsize=10)
+    ax.set_xlabel("iteration (all bands; dotted: a new band)")
+    ax.set_ylabel("ratio to the start (log)")
+    ax.legend(fontsize=8, loc="lower left")
     fig.tight_layout()
     fig.savefig(out + "-history.png", dpi=90)
     plt.close(fig)

@@ -10,7 +10,29 @@ series (-rw_adjoint_monitor_solution), the last by default.
 import os
 import sys
 
-from paraview import simple as pv
+if len(sys.argv) < 4:
+    sys.exit("usage: pvpython render_xdmf.py FILE.xmf FIELD OUT.png [TIME]")
+# ParaView's renderer needs an X display here and crashes without one: say so first
+if sys.platform.startswith("linux") and not os.environ.get("DISPLAY"):
+    sys.exit("render_xdmf.py: no display (DISPLAY is not set) and ParaView needs one to render; "
+             "run it under a virtual X server: xvfb-run -a pvpython %s (Debian package xvfb)" % " ".join(sys.argv))
+
+from paraview import simple as pv  # noqa: E402
+
+
+
+def depth_axis(xmf):
+    """the direction the HDF5 file's metadata names as depth (depth_axis), or None"""
+    import re
+    import h5py
+
+    m = re.search(r'Format="HDF">([^:<]+):', open(xmf).read())
+    if not m:
+        return None
+    with h5py.File(os.path.join(os.path.dirname(xmf), m.group(1)), "r") as f:
+        a = f.attrs.get("depth_axis")
+    return a.decode() if isinstance(a, bytes) else a
+
 
 xmf, field, png = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
 reader = pv.Xdmf3ReaderS(FileName=xmf)
@@ -34,9 +56,11 @@ bar.ComponentTitle = ""
 bar.Visibility = 1
 view.OrientationAxesVisibility = 1
 view.AxesGrid.Visibility = 1
-view.AxesGrid.XTitle = "x"
-view.AxesGrid.YTitle = "y"
-view.AxesGrid.ZTitle = "z"
+titles = {"x": "x", "y": "y", "z": "z"}
+down = depth_axis(xmf)
+if down:  # rewind drew depth downwards: the coordinate is minus the depth
+    titles[down] = "-depth"
+view.AxesGrid.XTitle, view.AxesGrid.YTitle, view.AxesGrid.ZTitle = titles["x"], titles["y"], titles["z"]
 title = pv.Text(Text="%s%s" % (os.path.basename(sys.argv[1]), "" if time is None else ", t = %g" % time))
 pv.Show(title, view).WindowLocation = "Upper Center"
 view.InteractionMode = "2D" if reader.GetDataInformation().GetBounds()[5] == reader.GetDataInformation().GetBounds()[4] else "3D"

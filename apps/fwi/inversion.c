@@ -89,6 +89,8 @@ PetscErrorCode FwiSetUpProblem(Fwi *f)
   if (f->output[0]) PetscCall(PetscSNPrintf(journal, sizeof(journal), "%s.state", f->output));
   PetscCall(RwProblemSetJournal(f->prob, journal));
   PetscCall(RwProblemAddHistoryColumn(f->prob, "error", ErrorColumn, f));
+  PetscCall(RwProblemSetHistoryColumnInfo(f->prob, "error", "1", "relative model error ||c - c_true|| / ||c_true|| on the physical region (-1: no truth)"));
+  PetscCall(RwProblemSetUnits(f->prob, "(source units)^2", "s^2/km^2"));
   PetscCall(RwProblemSetFromOptions(f->prob));
   PetscCall(RwProblemGetModel(f->prob, &f->model));
   PetscCall(FwiCheckSurvey(f));

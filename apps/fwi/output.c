@@ -1,7 +1,7 @@
 /*
   rewind-fwi's files: the observations of the embedded problem (HDF5, SEG-Y
   shot gathers, and its true and starting models in both forms), and
-  the results (HDF5 + XDMF fields, history, survey, shot 0's gather).
+  the results (HDF5 + XDMF fields, history, survey, every shot's gather).
 */
 #include "fwi.h"
 #include <petscviewerhdf5.h>
@@ -83,13 +83,56 @@ static PetscErrorCode WriteSurvey(Fwi *f, const char h5[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Shot 0's gather: predicted by the recovered model (file shot 0) and observed, full band (file shot 1) */
+/*
+  Every shot's gather, on rank 0: /shot<i>/observed and /shot<i>/predicted
+  (by the recovered model) [nt, nrec], /shot<i>/receivers [nrec, dim],
+  /shot<i>/source [dim]; attributes shots, dim, dt
+*/
+static PetscErrorCode WriteGather0(Fwi *f, const char gather[], const PetscReal *pred)
+{
+  const FwiSurvey *sv = &f->sv;
+  hid_t            file, g, space, a;
+  int              ns = (int)sv->nshots, nd = (int)f->dim;
+
+  PetscFunctionBegin;
+  RwCallHDF5Return(file, H5Fcreate, (gather, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  RwCallHDF5Return(space, H5Screate, (H5S_SCALAR));
+  RwCallHDF5Return(a, H5Acreate2, (file, "shots", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT));
+  RwCallHDF5(H5Awrite, (a, H5T_NATIVE_INT, &ns));
+  RwCallHDF5(H5Aclose, (a));
+  RwCallHDF5Return(a, H5Acreate2, (file, "dim", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT));
+  RwCallHDF5(H5Awrite, (a, H5T_NATIVE_INT, &nd));
+  RwCallHDF5(H5Aclose, (a));
+  RwCallHDF5Return(a, H5Acreate2, (file, "dt", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT));
+  RwCallHDF5(H5Awrite, (a, H5T_NATIVE_DOUBLE, &sv->dt));
+  RwCallHDF5(H5Aclose, (a));
+  RwCallHDF5(H5Sclose, (space));
+  for (PetscInt s = 0; s < sv->nshots; s++) {
+    char    name[32];
+    hsize_t d1[1] = {(hsize_t)f->dim}, d2[2] = {(hsize_t)sv->nrec[s], (hsize_t)f->dim}, d3[2] = {(hsize_t)sv->nt, (hsize_t)sv->nrec[s]};
+
+    PetscCall(PetscSNPrintf(name, sizeof(name), "shot%" PetscInt_FMT, s));
+    RwCallHDF5Return(g, H5Gcreate2, (file, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    PetscCall(RwH5WriteArray(g, "observed", 2, d3, sv->data + sv->off[s] * sv->nt));
+    PetscCall(RwH5WriteArray(g, "predicted", 2, d3, pred + sv->off[s] * sv->nt));
+    PetscCall(RwH5WriteArray(g, "receivers", 2, d2, sv->rec + sv->off[s] * f->dim));
+    PetscCall(RwH5WriteArray(g, "source", 1, d1, sv->src + s * f->dim));
+    RwCallHDF5(H5Gclose, (g));
+  }
+  RwCallHDF5(H5Fclose, (file));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The gathers: every shot observed (full band) and predicted by the recovered model, and their units */
 static PetscErrorCode WriteGather(Fwi *f, const char gather[])
 {
-  const PetscInt n0 = f->sv.nrec[0], nt = f->sv.nt, dim = f->dim, nrec[2] = {n0, n0};
-  PetscReal     *pred, *both, *rec, src[6];
-  Vec            m, fm;
-  RwModel        gmodel;
+  PetscReal      *pred;
+  Vec             m, fm;
+  RwModel         gmodel;
+  PetscMPIInt     rank;
+  RwIODatasetInfo *info;
+  char            (*path)[40];
+  PetscInt        n = 0;
 
   PetscFunctionBegin;
   PetscCall(RwProblemGetMemberSolver(f->prob, &gmodel, NULL, NULL));
@@ -97,18 +140,44 @@ static PetscErrorCode WriteGather(Fwi *f, const char gather[])
   PetscCall(RwModelGetParameterField(f->model, m, 0, &fm));
   PetscCall(VecCopy(f->x, fm));
   PetscCall(RwModelRestoreParameterField(f->model, m, 0, &fm));
-  PetscCall(PetscMalloc3(f->sv.ntotal * nt, &pred, 2 * n0 * nt, &both, 2 * n0 * dim, &rec));
+  PetscCall(PetscMalloc1(f->sv.ntotal * f->sv.nt, &pred));
   PetscCall(RwModelWaveSetWavelet(gmodel, 0, NULL));
   PetscCall(FwiRecordAll(f, m, pred));
-  PetscCall(PetscArraycpy(both, pred, n0 * nt));
-  PetscCall(PetscArraycpy(both + n0 * nt, f->sv.data, n0 * nt));
-  PetscCall(PetscArraycpy(rec, f->sv.rec, n0 * dim));
-  PetscCall(PetscArraycpy(rec + n0 * dim, f->sv.rec, n0 * dim));
-  PetscCall(PetscArraycpy(src, f->sv.src, dim));
-  PetscCall(PetscArraycpy(src + dim, f->sv.src, dim));
-  PetscCall(RwWaveObsWrite(PETSC_COMM_WORLD, gather, 2, dim, f->sv.dt, src, nrec, rec, nt, both));
-  PetscCall(PetscFree3(pred, both, rec));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) PetscCall(WriteGather0(f, gather, pred));
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(PetscFree(pred));
   PetscCall(VecDestroy(&m));
+  PetscCall(PetscMalloc2(4 * f->sv.nshots, &info, 4 * f->sv.nshots, &path));
+  for (PetscInt s = 0; s < f->sv.nshots; s++) {
+    const char *what[4] = {"observed", "predicted", "receivers", "source"};
+    const char *units[4] = {"source units", "source units", "m", "m"};
+    const char *lname[4] = {"observed pressure at the receivers, [time step, receiver]", "pressure at the receivers predicted by the recovered model, [time step, receiver]", "receiver coordinates, a row a receiver (x first, depth last)", "source coordinates (x first, depth last)"};
+
+    for (PetscInt k = 0; k < 4; k++, n++) {
+      PetscCall(PetscSNPrintf(path[n], sizeof(path[n]), "shot%" PetscInt_FMT "/%s", s, what[k]));
+      info[n] = (RwIODatasetInfo){path[n], units[k], lname[k]};
+    }
+  }
+  PetscCall(RwIOWriteDatasetInfo(PETSC_COMM_WORLD, gather, n, info));
+  PetscCall(PetscFree2(info, path));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What every dataset of prefix.h5 holds, in the wave model's units (m, ms, km/s) */
+static PetscErrorCode WriteUnits(const char h5[])
+{
+  const RwIODatasetInfo info[] = {
+    {"c_true",          "km/s",                        "true velocity (that made the data)"                                     },
+    {"c_start",         "km/s",                        "starting velocity"                                                      },
+    {"c_recovered",     "km/s",                        "recovered velocity"                                                     },
+    {"gradient_first",  "(source units)^2/(s^2/km^2)", "gradient dJ/dm of the first evaluation, m = 1/c^2 the squared slowness"},
+    {"sources",         "m",                           "source coordinates, a row a shot (x first, depth last)"                },
+    {"receivers_shot0", "m",                           "shot 0's receiver coordinates, a row a receiver (x first, depth last)" }
+  };
+
+  PetscFunctionBegin;
+  PetscCall(RwIOWriteDatasetInfo(PETSC_COMM_WORLD, h5, (PetscInt)PETSC_STATIC_ARRAY_LENGTH(info), info));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -142,13 +211,14 @@ PetscErrorCode FwiWriteOutputs(Fwi *f)
   PetscCall(RwProblemHistoryView(f->prob, v));
   PetscCall(PetscViewerDestroy(&v));
   PetscCall(WriteSurvey(f, path));
+  PetscCall(WriteUnits(path));
   PetscCall(RwOutputFileEnd(&out));
   base = strrchr(h5, '/') ? strrchr(h5, '/') + 1 : h5;
   PetscCall(RwIOWriteXDMF(f->model, xmf, base, nf, names));
   PetscCall(RwOutputFileBegin(PETSC_COMM_WORLD, gather, PETSC_FALSE, "-rw_output gather file", &out, &path));
   PetscCall(WriteGather(f, path));
   PetscCall(RwOutputFileEnd(&out));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s, %s (%sc_start, c_recovered, gradient_first, history, sources, receivers_shot0) and %s (shot0: shot 0 predicted, shot1: observed)\n", h5, xmf, f->hastrue ? "c_true, " : "", gather));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "wrote %s, %s (%sc_start, c_recovered, gradient_first, history, sources, receivers_shot0) and %s (shot<i>/observed and shot<i>/predicted: every shot's gather, observed and predicted by the recovered model)\n", h5, xmf, f->hastrue ? "c_true, " : "", gather));
   PetscCall(VecDestroy(&c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

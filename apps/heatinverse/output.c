@@ -94,6 +94,27 @@ static PetscErrorCode WriteExtras(Inverse *inv, const char file[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The heat model is nondimensional (unit square, unit time scale): every dataset is a pure number */
+static PetscErrorCode WriteUnits(Inverse *inv, const char h5[])
+{
+  const char     *f = InvTargets[inv->target];
+  char            p[5][64], l[5][128];
+  const char     *what[4] = {"true", "initial", "recovered", "error"}, *lw[4] = {"true %s (that made the data)", "initial guess of %s", "%s recovered from the data", "error of the recovered %s: recovered - true"};
+  RwIODatasetInfo info[8];
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < 4; i++) {
+    PetscCall(PetscSNPrintf(p[i], sizeof(p[i]), "%s_%s", f, what[i]));
+    PetscCall(PetscSNPrintf(l[i], sizeof(l[i]), lw[i], f));
+    info[i] = (RwIODatasetInfo){p[i], "1", l[i]};
+  }
+  PetscCall(PetscSNPrintf(l[4], sizeof(l[4]), "gradient dJ/d%s of the first evaluation, at the initial guess", f));
+  info[4] = (RwIODatasetInfo){"gradient_first", "1", l[4]};
+  info[5] = (RwIODatasetInfo){"sensors", "1", "sensor coordinates, a row a sensor, x first"};
+  PetscCall(RwIOWriteDatasetInfo(PETSC_COMM_WORLD, h5, 6, info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   InvWriteOutput - <prefix>.h5 and <prefix>.xmf: <field>_true, <field>_initial,
   <field>_recovered, <field>_error (recovered - true), gradient_first, /history
@@ -136,6 +157,7 @@ PetscErrorCode InvWriteOutput(Inverse *inv, const char prefix[])
   for (PetscInt i = 0; i < n; i++) names[i] = name[i];
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   if (!rank) PetscCall(WriteExtras(inv, path));
+  PetscCall(WriteUnits(inv, path));
   PetscCall(RwOutputFileEnd(&out));
   /* the XDMF file refers to the HDF5 file by its name alone: they sit side by side */
   base = strrchr(h5, '/') ? strrchr(h5, '/') + 1 : h5;

@@ -170,6 +170,23 @@ static PetscErrorCode WriteProblem(Hybrid *h, const char file[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What every dataset of name.h5 holds: the heat model is nondimensional, so every one is a pure number */
+static PetscErrorCode WriteUnits(const char file[])
+{
+  const RwIODatasetInfo info[] = {
+    {"theta",            "1", "the network's weights and biases, layer by layer (attribute layers), then log kappa when learned"},
+    {"theta_initial",    "1", "theta before training"                                                                           },
+    {"gradient_first",   "1", "gradient dJ/dtheta of the first evaluation, at theta_initial"                                    },
+    {"reaction_u",       "1", "states u at which the reactions are sampled, on [0, 1]"                                          },
+    {"reaction_learned", "1", "learned reaction N_theta(u)"                                                                     },
+    {"reaction_true",    "1", "true reaction rho u (1 - u)"                                                                     }
+  };
+
+  PetscFunctionBegin;
+  PetscCall(RwIOWriteDatasetInfo(PETSC_COMM_WORLD, file, (PetscInt)PETSC_STATIC_ARRAY_LENGTH(info), info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* name.h5: theta (with its layers), the history, gradient_first, theta_initial, the reactions and the figures */
 static PetscErrorCode WriteOutput(Hybrid *h, const PetscReal *us, const PetscReal *learned, const PetscReal *truth, PetscReal maxerr, const PetscReal gen[2])
 {
@@ -209,6 +226,7 @@ static PetscErrorCode WriteOutput(Hybrid *h, const PetscReal *us, const PetscRea
     RwCallHDF5(H5Fclose, (f));
   }
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(WriteUnits(file));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "output %s: theta, theta_initial, gradient_first, /history, reaction_u/learned/true\n", file));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -20,6 +20,11 @@ PETSC_EXTERN PetscErrorCode RwIOXDMFNames(const char[], char[], char[], size_t);
 PETSC_EXTERN PetscErrorCode RwIOWriteXDMF(RwModel, const char[], const char[], PetscInt, const char *const[]);
 PETSC_EXTERN PetscErrorCode RwIOWriteXDMFSeries(RwModel, const char[], const char[], PetscInt, const PetscReal[], const char *const[], PetscInt, const char *const[]);
 PETSC_EXTERN PetscErrorCode RwIOWriteMetadata(RwModel, PetscViewer);
+/* What a dataset of an output holds: its path, its units (UDUNITS-style, "1" for a pure number) and a long name */
+typedef struct {
+  const char *path, *units, *long_name;
+} RwIODatasetInfo;
+PETSC_EXTERN PetscErrorCode RwIOWriteDatasetInfo(MPI_Comm, const char[], PetscInt, const RwIODatasetInfo[]);
 
 /* An output file written whole or not at all, under a lock (src/io/output.c) */
 typedef struct _n_RwOutputFile *RwOutputFile;

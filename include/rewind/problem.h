@@ -95,6 +95,8 @@ PETSC_EXTERN PetscErrorCode RwProblemVerifyTaylor(RwProblem, Vec, PetscInt64, Rw
 PETSC_EXTERN PetscErrorCode RwProblemAddHistoryColumn(RwProblem, const char[], PetscErrorCode (*)(RwProblem, Vec, PetscReal *, void *), void *);
 PETSC_EXTERN PetscErrorCode RwProblemGetHistory(RwProblem, PetscInt *, PetscInt *, const char *const *[], const PetscReal *[]);
 PETSC_EXTERN PetscErrorCode RwProblemHistoryView(RwProblem, PetscViewer);
+PETSC_EXTERN PetscErrorCode RwProblemSetUnits(RwProblem, const char[], const char[]);
+PETSC_EXTERN PetscErrorCode RwProblemSetHistoryColumnInfo(RwProblem, const char[], const char[], const char[]);
 PETSC_EXTERN PetscErrorCode RwProblemView(RwProblem, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwProblemDestroy(RwProblem *);
 

@@ -461,15 +461,21 @@ PetscErrorCode RwIOWriteField(RwModel model, PetscViewer viewer, const char name
 }
 
 /* What every grid of an XDMF file shares: the points, origin and spacing of a
-   3D co-rectilinear mesh in XDMF's order (z, y, x), and the datasets' shape */
+   3D co-rectilinear mesh in XDMF's order (z, y, x), which is also the
+   attributes' shape */
 typedef struct {
-  char topo[96], data[96], origin[128], spacing[128];
+  char topo[96], origin[128], spacing[128];
 } RwIOXDMFGeom;
 
 /*
   A 1D or 2D grid is written as a one-layer 3D grid: XDMF's 2DCoRectMesh puts
   its two directions in ParaView's y-z plane, where the default camera sees it
-  edge on; a one-layer 3D grid spans x (and y) as the model does
+  edge on; a one-layer 3D grid spans x (and y) as the model does.  The
+  attributes' Dimensions are the topology's (1 ny nx, not ny nx): ParaView's
+  legacy XDMF reader takes an attribute's first dimension as its count of
+  points.  A model whose last direction is depth (the wave's) is drawn with
+  that coordinate negated (origin -z0, spacing -h), so that depth points
+  downwards and the surface is on top, as in the model's pictures
 */
 static PetscErrorCode RwIOXDMFGeometry(RwModel model, RwIOXDMFGeom *g)
 {
@@ -491,9 +497,11 @@ static PetscErrorCode RwIOXDMFGeometry(RwModel model, RwIOXDMFGeom *g)
   }
   /* the missing directions: one point, at 0, as thick as the finest spacing */
   for (PetscInt d = dim; d < 3; d++) h[d] = hmin;
+  if (model->depthlast) {
+    x0[dim - 1] = -x0[dim - 1];
+    h[dim - 1]  = -h[dim - 1];
+  }
   PetscCall(PetscSNPrintf(g->topo, sizeof(g->topo), "%lld %lld %lld", (long long)n[2], (long long)n[1], (long long)n[0]));
-  g->data[0] = 0;
-  for (PetscInt d = 0; d < dim; d++) PetscCall(PetscSNPrintf(g->data + strlen(g->data), sizeof(g->data) - strlen(g->data), "%s%lld", d ? " " : "", (long long)shape[d]));
   PetscCall(PetscSNPrintf(g->origin, sizeof(g->origin), "%.17g %.17g %.17g", (double)x0[2], (double)x0[1], (double)x0[0]));
   PetscCall(PetscSNPrintf(g->spacing, sizeof(g->spacing), "%.17g %.17g %.17g", (double)h[2], (double)h[1], (double)h[0]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -512,7 +520,7 @@ static void RwIOXDMFGrid(FILE *fp, const RwIOXDMFGeom *g, const char indent[], c
     const char *sep  = names[i][0] == '/' ? "" : "/";
 
     fprintf(fp, "%s <Attribute Name=\"%s\" AttributeType=\"Scalar\" Center=\"Node\">\n", indent, base);
-    fprintf(fp, "%s  <DataItem Dimensions=\"%s\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s%s%s</DataItem>\n%s </Attribute>\n", indent, g->data, h5, group, sep, names[i], indent);
+    fprintf(fp, "%s  <DataItem Dimensions=\"%s\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">%s:%s%s%s</DataItem>\n%s </Attribute>\n", indent, g->topo, h5, group, sep, names[i], indent);
   }
   fprintf(fp, "%s</Grid>\n", indent);
 }
@@ -582,7 +590,10 @@ PetscErrorCode RwIOXDMFNames(const char h5[], char xmf[], char ref[], size_t len
   Notes:
   Every grid is a 3D co-rectilinear mesh, one point thick in the directions a
   1D or 2D model lacks, so that it lies in ParaView's x-y plane with the
-  model's origin and spacing.
+  model's origin and spacing; a model whose last direction is depth (the
+  wave's) has that coordinate negated, so that depth points downwards.  Every
+  attribute has the topology's dimensions, which each of ParaView's XDMF
+  readers needs to read every point.
 
   Level: intermediate
 
@@ -692,6 +703,8 @@ PetscErrorCode RwIOWriteMetadata(RwModel model, PetscViewer v)
     }
   }
   PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "dimension", PETSC_INT, &dim));
+  /* which direction is depth, growing downwards (the XDMF file draws it so) */
+  if (model->depthlast) PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "depth_axis", PETSC_STRING, dim == 2 ? "y" : "z"));
   PetscCall(RwModelGetTimeStep(model, &dt));
   PetscCall(RwModelGetSteps(model, &n));
   PetscCall(PetscViewerHDF5WriteAttribute(v, "/", "dt", PETSC_REAL, &dt));
@@ -743,5 +756,60 @@ PetscErrorCode RwH5WriteArray(hid_t loc, const char name[], int rank, const hsiz
   if (count) RwCallHDF5(H5Dwrite, (d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v));
   RwCallHDF5(H5Dclose, (d));
   RwCallHDF5(H5Sclose, (space));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* On rank 0: a string attribute of an object, replacing any of that name; a reason in msg on failure */
+static void RwIOStringAttribute0(hid_t f, const char obj[], const char name[], const char value[], const char file[], char msg[], size_t len)
+{
+  hid_t type = H5Tcopy(H5T_C_S1), space = H5Screate(H5S_SCALAR), a = -1;
+
+  if (type >= 0) H5Tset_size(type, strlen(value) + 1);
+  if (H5Aexists_by_name(f, obj, name, H5P_DEFAULT) > 0) H5Adelete_by_name(f, obj, name, H5P_DEFAULT);
+  if (type >= 0 && space >= 0) a = H5Acreate_by_name(f, obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (a < 0 || H5Awrite(a, type, value) < 0) snprintf(msg, len, "Cannot write attribute %s of %s in %s", name, obj, file);
+  if (a >= 0) H5Aclose(a);
+  if (space >= 0) H5Sclose(space);
+  if (type >= 0) H5Tclose(type);
+}
+
+/*@C
+  RwIOWriteDatasetInfo - says what datasets of a closed output file hold: a
+  units attribute (UDUNITS-style; "1" for a pure number) and a long_name
+  attribute on each, as netCDF's conventions name them, so that h5py,
+  ParaView and plot scripts can label them
+
+  Collective (rank 0 writes)
+
+  Input Parameters:
++ comm - the ranks that wrote the file
+. file - the HDF5 file, closed by every writer
+. n    - the number of datasets
+- info - their paths, units and long names; a path the file lacks (an optional output) is passed over
+
+  Level: intermediate
+
+.seealso: RwIOWriteMetadata()
+@*/
+PetscErrorCode RwIOWriteDatasetInfo(MPI_Comm comm, const char file[], PetscInt n, const RwIODatasetInfo info[])
+{
+  PetscMPIInt rank;
+  char        msg[512] = "";
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  if (!rank) {
+    hid_t f = H5Fopen(file, H5F_ACC_RDWR, H5P_DEFAULT);
+
+    if (f < 0) snprintf(msg, sizeof(msg), "Cannot open %s to add its datasets' units (missing, read-only, or not HDF5)", file);
+    for (PetscInt i = 0; f >= 0 && i < n && !msg[0]; i++) {
+      if (H5Lexists(f, info[i].path, H5P_DEFAULT) <= 0) continue;
+      RwIOStringAttribute0(f, info[i].path, "units", info[i].units, file, msg, sizeof(msg));
+      if (!msg[0]) RwIOStringAttribute0(f, info[i].path, "long_name", info[i].long_name, file, msg, sizeof(msg));
+    }
+    if (f >= 0 && H5Fclose(f) < 0 && !msg[0]) snprintf(msg, sizeof(msg), "Cannot close %s after adding its datasets' units", file);
+    H5Eclear2(H5E_DEFAULT);
+  }
+  PetscCall(RwErrorAgree(comm, 0, PETSC_ERR_FILE_WRITE, msg, sizeof(msg)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,8 +8,9 @@
 
   -rw_history_view ascii prints a row as it comes; hdf5:file.h5 writes the
   group /history (one dataset a column, attribute "columns" naming them in
-  order) when a solve ends; a program writes it into its own output with
-  RwProblemHistoryView().  A resumed run rebuilds it while it replays.
+  order; each dataset's units and long_name, J's and the unknown's units from
+  RwProblemSetUnits()) when a solve ends; a program writes it into its own
+  output with RwProblemHistoryView().  A resumed run rebuilds it while it replays.
 */
 #include <rewind/private/problemimpl.h>
 #include <petscviewerhdf5.h>
@@ -36,6 +37,87 @@ PetscErrorCode RwProblemAddHistoryColumn(RwProblem prob, const char name[], Pets
   PetscCall(PetscStrncpy(c->name, name, sizeof(c->name)));
   c->fn  = fn;
   c->ctx = ctx;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwProblemSetUnits - the units of J and of the unknown, which the history's
+  datasets carry (J, its terms and the gradient's norm); "1" (a pure number,
+  the default) for a nondimensional model
+
+  Logically collective
+
+  Input Parameters:
++ prob - the problem
+. J    - J's units, e.g. "(source units)^2"
+- x    - the unknown's units, e.g. "s^2/km^2"
+
+  Level: intermediate
+
+.seealso: RwProblemHistoryView()
+@*/
+PetscErrorCode RwProblemSetUnits(RwProblem prob, const char J[], const char x[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscCall(PetscStrncpy(prob->junits, J, sizeof(prob->junits)));
+  PetscCall(PetscStrncpy(prob->xunits, x, sizeof(prob->xunits)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwProblemSetHistoryColumnInfo - the units and long name of a column of the
+  program's own, which its dataset carries (by default "1" and its name)
+
+  Logically collective; after RwProblemAddHistoryColumn()
+
+  Level: intermediate
+
+.seealso: RwProblemAddHistoryColumn(), RwProblemSetUnits()
+@*/
+PetscErrorCode RwProblemSetHistoryColumnInfo(RwProblem prob, const char name[], const char units[], const char long_name[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  for (PetscInt i = 0; i < prob->ncolumns; i++)
+    if (!strcmp(prob->columns[i].name, name)) {
+      PetscCall(PetscStrncpy(prob->columns[i].units, units, sizeof(prob->columns[i].units)));
+      PetscCall(PetscStrncpy(prob->columns[i].long_name, long_name, sizeof(prob->columns[i].long_name)));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  SETERRQ(PetscObjectComm((PetscObject)prob), PETSC_ERR_ARG_WRONG, "The history has no column %s of the program's own: add it with RwProblemAddHistoryColumn() first", name);
+}
+
+/* A history column's units and long name: the fixed ones are known, a term is in J's units, a program's own column a pure number */
+static PetscErrorCode ColumnInfo(RwProblem prob, PetscInt c, char units[], char lname[], size_t len)
+{
+  const char *name = prob->colnames[c];
+  const char *J    = prob->junits[0] ? prob->junits : "1", *x = prob->xunits[0] ? prob->xunits : "1";
+  PetscInt    nt;
+
+  PetscFunctionBegin;
+  PetscCall(RwProblemGetTerms(prob, &nt, NULL, NULL));
+  PetscCall(PetscStrncpy(units, "1", len));
+  if (!strcmp(name, "solve")) PetscCall(PetscStrncpy(lname, "solve (a band or stage of the program) the row belongs to, from 0", len));
+  else if (!strcmp(name, "iteration")) PetscCall(PetscStrncpy(lname, "TAO iteration within the solve, from 0", len));
+  else if (!strcmp(name, "J")) {
+    PetscCall(PetscStrncpy(units, J, len));
+    PetscCall(PetscStrncpy(lname, "objective J: the sum of the terms (misfit and regularisers)", len));
+  } else if (c >= 3 && c < 3 + nt) {
+    PetscCall(PetscStrncpy(units, J, len));
+    PetscCall(PetscSNPrintf(lname, len, "term %s of J", name));
+  } else if (!strcmp(name, "gradient_norm")) {
+    if (strcmp(J, "1") || strcmp(x, "1")) PetscCall(PetscSNPrintf(units, len, "(%s)/(%s)", J, x));
+    PetscCall(PetscStrncpy(lname, "2-norm of dJ/dx, x the unknown", len));
+  } else if (!strcmp(name, "seconds")) {
+    PetscCall(PetscStrncpy(units, "s", len));
+    PetscCall(PetscStrncpy(lname, "wall-clock time since the problem was set up", len));
+  } else {
+    const RwHistoryColumn *own = &prob->columns[c - (prob->hcols - prob->ncolumns)];
+
+    if (own->units[0]) PetscCall(PetscStrncpy(units, own->units, len));
+    PetscCall(PetscStrncpy(lname, own->long_name[0] ? own->long_name : name, len));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -192,6 +274,14 @@ PetscErrorCode RwProblemHistoryView(RwProblem prob, PetscViewer v)
       PetscCall(PetscSNPrintf(names + n, sizeof(names) - n, "%s%s", c ? " " : "", prob->colnames[c]));
     }
     PetscCall(PetscViewerHDF5WriteAttribute(v, "/history", "columns", PETSC_STRING, names));
+    for (PetscInt c = 0; c < prob->hcols; c++) {
+      char path[128], units[160], lname[160];
+
+      PetscCall(ColumnInfo(prob, c, units, lname, sizeof(units)));
+      PetscCall(PetscSNPrintf(path, sizeof(path), "/history/%s", prob->colnames[c]));
+      PetscCall(PetscViewerHDF5WriteAttribute(v, path, "units", PETSC_STRING, units));
+      PetscCall(PetscViewerHDF5WriteAttribute(v, path, "long_name", PETSC_STRING, lname));
+    }
     PetscCall(PetscViewerHDF5PopGroup(v));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,10 +1,12 @@
 #!/bin/sh
-# The XDMF files the apps write, opened by ParaView's own reader (pvpython):
-# a 1D, 2D and 3D gradient, an inversion's result, a 2D and a 3D
-# full-waveform inversion's result and a time series of
-# states (-rw_adjoint_monitor_solution) span x, y, z as the model's grid does
-# (a 2D grid in the x-y plane, not edge on in y-z), with the HDF5 values in
-# natural order at every point, and the series at step x dt (xdmfcheck.py).
+# The XDMF files the apps write, opened by each of ParaView's XDMF readers
+# (pvpython: the legacy XDMF Reader, Xdmf3 S and T): a 1D, 2D and 3D
+# gradient, an inversion's result, a 2D and a 3D full-waveform inversion's
+# result and a time series of states (-rw_adjoint_monitor_solution) span
+# x, y, z as the model's grid does (a 2D grid in the x-y plane, not edge on in
+# y-z; the wave model's depth drawn downwards), with the HDF5 value of every
+# point in natural order, and the series at step x dt (xdmfcheck.py).  The
+# FWI result is also opened by a relative path from another directory.
 # The states a sweep writes are the same on 1 and 2 ranks, bit for bit.
 app="$top_builddir/apps/rewind-gradient"
 . "$top_srcdir/tests/testlib.sh"
@@ -43,6 +45,12 @@ check "$tmp/inv.xmf" 2
 app="$top_builddir/apps/rewind-fwi"
 run 2 -rw_fwi_grid 31,16 -rw_fwi_shots 2 -rw_fwi_record 200 -rw_dt 2.4 -rw_fwi_bands 0 -rw_fwi_iterations 1 -rw_output "$tmp/fwi" > /dev/null
 check "$tmp/fwi.xmf" 2
+grep -q 'Dimensions="1 56 71" NumberType' "$tmp/fwi.xmf" || { cat "$tmp/fwi.xmf"; echo "FAIL: the attributes' Dimensions are not the topology's"; exit 1; }
+mkdir "$tmp/elsewhere"
+(cd "$tmp/elsewhere" && check ../fwi.xmf 2)
+# rendering without a display is refused with the way out, not a crash
+if env -u DISPLAY "$PVPYTHON" "$top_srcdir/jobs/render_xdmf.py" "$tmp/fwi.xmf" c_true "$tmp/fwi.png" > "$tmp/render.out" 2>&1; then echo "FAIL: render_xdmf.py without a display succeeded"; exit 1; fi
+grep -q "xvfb-run -a pvpython" "$tmp/render.out" || { cat "$tmp/render.out"; echo "FAIL: render_xdmf.py without a display does not suggest xvfb-run"; exit 1; }
 run 2 -rw_fwi_dim 3 -rw_fwi_grid 9,9,9 -rw_wave_nbl 4 -rw_fwi_record 100 -rw_fwi_receiver_spacing 60 -rw_fwi_smooth 40 -rw_fwi_bands 0 -rw_fwi_iterations 1 -rw_output "$tmp/fwi3" > /dev/null
 check "$tmp/fwi3.xmf" 3
 echo "ok: ParaView reads every XDMF file as the grids were written"

@@ -33,7 +33,7 @@ for np in 1 2 3; do
     run $np -rw_obs "$tmp/heat.h5" -rw_heat_scheme explicit -rw_heat_bc neumann -rw_parameter kappa=1 -rw_reg_type tv -rw_reg_alpha 100 -rw_reg_tv_eps 0.5 -rw_reg_parameter kappa -rw_ensemble_groups $g -rw_gradient_view "hdf5:$tmp/g$np$g.h5" > "$tmp/g$np$g.txt"
     j=$(sed -n 's/^J //p' "$tmp/g$np$g.txt")
     test "$j" = "$j0" || fail "heat, $np ranks, $g groups: J $j; rewind-heat-inverse's first evaluation $j0"
-    h5diff "$tmp/inv.h5" "$tmp/g$np$g.h5" /gradient_first /dJdkappa > /dev/null || fail "heat, $np ranks, $g groups: dJ/dkappa differs from rewind-heat-inverse's first gradient"
+    h5diff --exclude-attribute /gradient_first "$tmp/inv.h5" "$tmp/g$np$g.h5" /gradient_first /dJdkappa > /dev/null || fail "heat, $np ranks, $g groups: dJ/dkappa differs from rewind-heat-inverse's first gradient"
     cmp -s "$tmp/g11.txt" "$tmp/g$np$g.txt" || fail "heat, $np ranks, $g groups: the printed gradients differ from 1 rank's"
   done
 done
@@ -51,7 +51,7 @@ for np in 1 2 3; do
     run $np -rw_model_type heat -rw_heat_nn -rw_heat_scheme explicit -rw_heat_bc periodic -rw_obs "$tmp/hybobs.h5" -rw_parameter "theta=$tmp/hyb.h5:theta_initial" -rw_ensemble_groups $g -rw_gradient_view "hdf5:$tmp/h$np$g.h5" > "$tmp/h$np$g.txt"
     j=$(sed -n 's/^J //p' "$tmp/h$np$g.txt")
     test "$j" = "$h0" || fail "hybrid, $np ranks, $g groups: J $j; rewind-hybrid's first evaluation $h0"
-    h5diff "$tmp/hyb.h5" "$tmp/h$np$g.h5" /gradient_first /dJdtheta > /dev/null || fail "hybrid, $np ranks, $g groups: dJ/dtheta differs from rewind-hybrid's first gradient"
+    h5diff --exclude-attribute /gradient_first "$tmp/hyb.h5" "$tmp/h$np$g.h5" /gradient_first /dJdtheta > /dev/null || fail "hybrid, $np ranks, $g groups: dJ/dtheta differs from rewind-hybrid's first gradient"
     cmp -s "$tmp/h11.txt" "$tmp/h$np$g.txt" || fail "hybrid, $np ranks, $g groups: the printed gradients differ from 1 rank's"
   done
 done

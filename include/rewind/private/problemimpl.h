@@ -37,6 +37,7 @@ typedef struct {
   char name[64];
   PetscErrorCode (*fn)(RwProblem, Vec, PetscReal *, void *);
   void *ctx;
+  char  units[64], long_name[128]; /* for its dataset (RwProblemSetHistoryColumnInfo()) */
 } RwHistoryColumn;
 
 struct _RwProblemOps {
@@ -107,6 +108,7 @@ struct _p_RwProblem {
   PetscInt        ncolumns;
   char           *colnames[RW_PROBLEM_MAX_COLUMNS + RW_PROBLEM_MAX_REGS + 8];
   PetscInt        nhist, hcols, hmax;
+  char            junits[64], xunits[64]; /* J's and the unknown's units, for the history's datasets (RwProblemSetUnits()) */
   PetscInt        hsolve, nsolve; /* the RwProblemSolve() in progress, and how many began */
   PetscReal      *hist;     /* nhist rows of hcols: iteration, J, terms, gradient norm, seconds, the program's columns */
   PetscViewer     hviewer;  /* -rw_history_view */

@@ -893,6 +893,7 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
   model->observed   = 0;
   model->nfields    = 1;
   model->fieldnames = RwWaveFieldNames;
+  model->depthlast  = PETSC_TRUE; /* x first, depth last (Devito's order) */
   PetscCall(RwModelCreatePack_Private(model));
   /* everything the time loop touches, allocated once here */
   PetscCall(RwDMCreateVecStaggered(model->fda, PETSC_FALSE, &w->eta)); /* staggered: a pass streams these beside the states */
