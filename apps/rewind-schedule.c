@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-schedule options", "RwSchedule");
-  PetscCall(PetscOptionsReal("-rw_steps", "Number of time steps n (1e9 is fine)", NULL, steps, &steps, NULL));
+  PetscCall(RwOptionsReal("-rw_steps", "Number of time steps n (1e9 is fine)", NULL, steps, &steps, NULL, 1, 9e18, RW_RANGE_OPEN_HI));
   PetscCall(PetscOptionsBool("-rw_schedule_view_actions", "Print the actions, one a line", NULL, actions, &actions, NULL));
   PetscCall(PetscOptionsString("-rw_schedule_view_draw", "Draw the schedule into this SVG file", "RwScheduleViewSVG", draw, draw, sizeof(draw), &dset));
   PetscCall(PetscOptionsBool("-rw_schedule_validate", "Replay and validate the stream (default: when n <= 2e5)", "RwScheduleValidate", validate, &validate, &vset));
@@ -106,6 +106,7 @@ int main(int argc, char **argv)
   PetscCall(RwScheduleSetStateBytes(s, bytes, bytes));
   PetscCall(RwScheduleSetFromOptions(s));
   PetscCall(RwScheduleSetUp(s));
+  PetscCall(RwOptionsCheckUnknown(PETSC_COMM_WORLD)); /* a misspelled option, before the schedule is replayed */
   PetscCall(PetscObjectViewFromOptions((PetscObject)s, NULL, "-rw_schedule_view"));
   if (actions) PetscCall(ViewActions(s));
   PetscCall(RwScheduleGetPrediction(s, &c));

@@ -349,6 +349,12 @@ PetscErrorCode RwStencilSetUp(RwStencil st, const char name[], const PetscInt de
   PetscFunctionBegin;
   if (st->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(ninputs >= 0 && ninputs <= RW_STENCIL_MAX_INPUTS, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "A pass with %" PetscInt_FMT " inputs: expected at most %d", ninputs, RW_STENCIL_MAX_INPUTS);
+  {
+    const char *prefix;
+
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)model, &prefix));
+    PetscCall(RwOptionsCheckPetsc(PetscObjectComm((PetscObject)model), prefix)); /* -da_grid_x 4294967328 is no 32 */
+  }
   PetscCall(RwStencilCreateStateDM(st, def));
   PetscCall(PetscObjectSetName((PetscObject)st->da, name));
   PetscCall(RwStencilCreateFieldDM(st));
