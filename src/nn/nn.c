@@ -327,7 +327,7 @@ static int ReadStringAttribute(hid_t d, const char *name, char *val, size_t len)
     char *v = NULL;
 
     m   = H5Tcopy(H5T_C_S1);
-    bad = H5Tset_size(m, H5T_VARIABLE) < 0 || H5Aread(a, m, &v) < 0 || !v ? -1 : 0;
+    bad = H5Tset_size(m, H5T_VARIABLE) < 0 || H5Tset_cset(m, H5Tget_cset(t)) < 0 || H5Aread(a, m, &v) < 0 || !v ? -1 : 0; /* h5py writes UTF-8 */
     if (!bad) snprintf(val, len, "%s", v);
     if (v) H5free_memory(v);
     H5Tclose(m);
@@ -336,7 +336,7 @@ static int ReadStringAttribute(hid_t d, const char *name, char *val, size_t len)
     char   buf[64] = "";
 
     m   = H5Tcopy(H5T_C_S1);
-    bad = n == 0 || n >= sizeof(buf) || H5Tset_size(m, n) < 0 || H5Aread(a, m, buf) < 0 ? -1 : 0;
+    bad = n == 0 || n >= sizeof(buf) || H5Tset_size(m, n) < 0 || H5Tset_cset(m, H5Tget_cset(t)) < 0 || H5Aread(a, m, buf) < 0 ? -1 : 0;
     if (!bad) snprintf(val, len, "%.*s", (int)n, buf);
     H5Tclose(m);
   }

@@ -771,6 +771,7 @@ PetscErrorCode RwProblemSetUp(RwProblem prob)
   PetscCall(SetUpMemberData(prob));
   PetscCall(SetUpGroupObjective(prob));
   PetscCall(RwProblemSetUpUnknown_Private(prob));
+  PetscCall(RwProblemCheckRegularizers_Private(prob));
   PetscCall(RwAdjointSetUp(prob->gadj)); /* the parent's driver solves only when it is the group's */
   PetscCall(RwOptionsCheckUnknown(PetscObjectComm((PetscObject)prob))); /* before the journal: a refused run leaves none */
   if (prob->ukind != RW_UNKNOWN_NONE) PetscCall(RwJournalCreate(prob, prob->udm, prob->nmembers + 1, prob->journaldir, &prob->journal));
