@@ -42,6 +42,6 @@ PetscErrorCode RwCheckArraySize(MPI_Comm comm, const char what[], PetscReal coun
   PetscFunctionBegin;
   PetscCheck(!PetscIsInfOrNanReal(count) && count >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: %g entries: not a size (%s)", what, (double)count, cause);
   PetscCheck(count <= PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: %.6g entries (%.3g GiB), more than a PetscInt indexes (%d): lower %s", what, (double)count, (double)(bytes / 1073741824.0), PETSC_MAX_INT, cause);
-  PetscCheck(mem <= 0 || bytes <= mem, comm, PETSC_ERR_MEM, "%s: %.6g entries (%.3g GiB), more than this machine's memory (%.3g GiB): lower %s", what, (double)count, (double)(bytes / 1073741824.0), (double)(mem / 1073741824.0), cause);
+  PetscCheck(mem <= 0 || bytes <= mem, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: %.3g GiB, more than this machine's memory (%.3g GiB): lower %s", what, (double)(bytes / 1073741824.0), (double)(mem / 1073741824.0), cause);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -135,6 +135,11 @@ real|hybrid|-rw_hybrid_optimizer adam|-tao_adam_learning_rate_decay|X|nan 0 2
 real|hybrid|-rw_hybrid_optimizer adam|-tao_adam_beta1|X|nan 1 -0.1
 real|hybrid|-rw_hybrid_optimizer adam|-tao_adam_beta2|X|nan 1
 real|hybrid|-rw_hybrid_optimizer adam|-tao_adam_epsilon|X|nan 0
+case|hybrid|||-rw_hybrid_trajectories 1000000 -rw_hybrid_steps 1000000|a rank's part of the observed states of every trajectory: 1.19e+05 GiB, more than this machine's memory
+case|gradient|||-rw_heat_dim 2 -da_grid_x 2000000000 -da_grid_y 2000000000|a rank's part of the grid's states (about 8 vectors of it): 4e+18 entries (2.38e+11 GiB), more than a PetscInt indexes (2147483647): lower -da_grid_x, -da_grid_y
+case|gradient|||-da_grid_x 4294967328|-da_grid_x 4294967328: expected a whole number in [1, 2147483647]
+case|fwi|||-rw_fwi_grid 4294967337,21|-rw_fwi_grid 4294967337,21: value 1: expected a whole number in [8, 2147483647]
+case|fwi|||-rw_fwi_grid 0,16|-rw_fwi_grid 0,16: value 1: expected a whole number in [8, 2147483647]
 int4|bench||-rw_bench_repeat|X|
 int|bench||-rw_bench_sum_terms|X|
 int|bench||-rw_bench_kernel_grid|X|
@@ -174,6 +179,11 @@ check() { # check N PROGRAM OPTIONS EXPECTED
   echo "$verdict" > "$tmp/v$n"
 }
 
+# a 1D grid of 2e9 points (119 GiB of states) is refused where memory is smaller than that
+mem=$(awk '/^MemTotal:/ { print $2 }' /proc/meminfo 2> /dev/null || echo 0)
+if [ "${mem:-0}" -gt 0 ] && [ "$mem" -lt 100000000 ]; then
+  echo "gradient|-rw_heat_dim 1 -da_grid_x 2000000000|a rank's part of the grid's states (about 8 vectors of it): 119 GiB, more than this machine's memory" >> "$tmp/cases"
+fi
 export OMPI_MCA_ess_singleton_isolated=1
 n=0
 while IFS='|' read -r prog opts expect; do
