@@ -257,6 +257,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFinalize());
     return 0;
   }
+  PetscCall(RwOptionsCheckUnknown(PETSC_COMM_WORLD)); /* a misspelled option, before the sections run */
   run[0] = (PetscBool)(run[0] || run[1] || run[6]); /* the kernels' and wave's fractions of bandwidth need the stream section */
   PetscCall(BenchResultsCreate(PETSC_COMM_WORLD, &res));
   PetscCall(BenchRunInfo(&cfg, res));

@@ -105,8 +105,8 @@ int main(int argc, char **argv)
   PetscCall(RwScheduleSetSteps(s, n));
   PetscCall(RwScheduleSetStateBytes(s, bytes, bytes));
   PetscCall(RwScheduleSetFromOptions(s));
+  PetscCall(RwOptionsCheckUnknown(PETSC_COMM_WORLD)); /* a misspelled option, before the set-up it may explain fails */
   PetscCall(RwScheduleSetUp(s));
-  PetscCall(RwOptionsCheckUnknown(PETSC_COMM_WORLD)); /* a misspelled option, before the schedule is replayed */
   PetscCall(PetscObjectViewFromOptions((PetscObject)s, NULL, "-rw_schedule_view"));
   if (actions) PetscCall(ViewActions(s));
   PetscCall(RwScheduleGetPrediction(s, &c));

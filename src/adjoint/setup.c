@@ -347,6 +347,7 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
   if (adj->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwOptionsCheckUnknown(PetscObjectComm((PetscObject)adj))); /* a misspelled option, before the set-up it may explain fails */
   PetscCall(RwAdjointPrepareSchedule(adj));
   PetscCall(RwAdjointGetSchedule(adj, &sched));
   PetscCall(RwAdjointDefaultSchedule(sched, &chosen));
@@ -364,7 +365,6 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->dT));
   PetscCall(RwModelGetNumParameterScalars(adj->model, &nscalars));
   PetscCall(PetscMalloc1(nscalars + 1, &adj->scalars));
-  PetscCall(RwOptionsCheckUnknown(PetscObjectComm((PetscObject)adj))); /* a misspelled option, before the first solve */
   adj->setupcalled = PETSC_TRUE;
   PetscCall(PetscObjectViewFromOptions((PetscObject)adj->obj, NULL, "-rw_objective_view"));
   PetscFunctionReturn(PETSC_SUCCESS);
