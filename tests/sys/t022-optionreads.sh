@@ -2,10 +2,10 @@
 # Every integer and real option of rewind is read through the checked helpers
 # of src/sys/options.c (RwOptionsInt, RwOptionsReal, their arrays,
 # RwOptionsGetInt): PETSc's own readers wrap 4294967298 to 2 and accept NaN.
-# A raw PETSc numeric option read anywhere else in src/ or apps/ fails here.
+# A raw PETSc numeric option read anywhere else in src/, apps/ or examples/ fails here.
 set -eu
 raw='PetscOptions(Get)?(Int|Int64|Real|Scalar|BoundedInt|RangeInt|BoundedReal|RangeReal)(Array)?[[:space:]]*\('
-hits=$(cd "$top_srcdir" && grep -rnE --include='*.c' --include='*.h' "$raw" src apps | grep -v '^src/sys/options.c:' || true)
+hits=$(cd "$top_srcdir" && grep -rnE --include='*.c' --include='*.h' "$raw" src apps examples | grep -v '^src/sys/options.c:' || true)
 if test -n "$hits"; then
   echo "FAIL: raw PETSc numeric option reads; use RwOptionsInt/RwOptionsReal/RwOptionsIntArray/RwOptionsRealArray/RwOptionsGetInt (src/sys/options.c):"
   printf '%s\n' "$hits"
