@@ -205,6 +205,20 @@ done < "$tmp/cases"
 echo "$n bad option values over 6 programs: $((n - bad)) refused clearly, $bad not"
 test "$bad" = 0
 
+# The edges of the ranges are accepted: the checks refuse nothing a user may mean
+good() { # good PROGRAM OPTIONS...: runs to the end
+  prog=$1
+  shift
+  "$top_builddir/apps/rewind-$prog" "$@" > "$tmp/good.txt" 2>&1 || { echo "FAIL: rewind-$prog $* was refused"; grep 'PETSC ERROR' "$tmp/good.txt" | head -4; exit 1; }
+  echo "ok: rewind-$prog $* accepted"
+}
+mkdir "$tmp/good" "$tmp/good/g" "$tmp/good/f" "$tmp/good/i" "$tmp/good/h"
+good gradient $(base gradient "$tmp/good/g") -rw_heat_scheme implicit -rw_heat_theta 1 -rw_kernel_stream_stores -1 -rw_debug_kill_at_step -1 -rw_adjoint_stop_steady 0
+good fwi $(base fwi "$tmp/good/f") -rw_fwi_noise 0 -rw_fwi_smooth 0 -rw_fwi_offset_max 0 -tao_max_funcs -1
+good heat-inverse $(base heat-inverse "$tmp/good/i") -rw_obs_member -1 -rw_reg_alpha 0 -rw_inv_discrepancy 0 -rw_inv_noise 1
+good schedule -rw_steps 1e9 -rw_schedule_ram_slots 10
+good hybrid $(base hybrid "$tmp/good/h") -rw_hybrid_optimizer adam -tao_adam_beta1 0 -rw_hybrid_lr_decay 1
+
 # A refusal leaves nothing that blocks the corrected rerun: a regulariser of a
 # parameter the model lacks was found in the first evaluation, after the
 # journal was written, and the rerun was refused ("holds an earlier run's evaluations")
