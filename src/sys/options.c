@@ -294,14 +294,15 @@ static PetscErrorCode RwOptionsText(PetscOptionItems *PetscOptionsObject, const 
 @*/
 PetscErrorCode RwOptionsReal_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscReal current, PetscReal *value, PetscBool *set, PetscReal lo, PetscReal hi, RwRange range)
 {
-  char        cur[32], r[96], why[160];
+  char        cur[32], r[96], what[128], why[160];
   const char *str;
   PetscBool   given, ok;
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(cur, sizeof(cur), "%g", (double)current));
   PetscCall(RwRangeText(lo, hi, range, r, sizeof(r)));
-  PetscCall(RwOptionsText(PetscOptionsObject, opt, text, r, man, cur, &str, &given));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "a finite number%s%s", r[0] ? " in " : "", r));
+  PetscCall(RwOptionsText(PetscOptionsObject, opt, text, what, man, cur, &str, &given));
   if (set) *set = given;
   if (!given) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwParseReal(str ? str : "", lo, hi, range, value, &ok, why, sizeof(why)));
@@ -383,7 +384,7 @@ PetscErrorCode RwOptionsIntArray_Private(PetscOptionItems *PetscOptionsObject, c
   PetscBool   given, ok;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(r, sizeof(r), "whole numbers in [%" PetscInt_FMT ", %" PetscInt_FMT "]", lo, hi));
+  PetscCall(PetscSNPrintf(r, sizeof(r), "whole numbers in [%" PetscInt_FMT ", %" PetscInt_FMT "], separated by commas", lo, hi));
   PetscCall(RwOptionsText(PetscOptionsObject, opt, text, r, man, "", &str, &given));
   if (set) *set = given;
   if (!given) PetscFunctionReturn(PETSC_SUCCESS);
@@ -419,7 +420,7 @@ PetscErrorCode RwOptionsIntArray_Private(PetscOptionItems *PetscOptionsObject, c
 @*/
 PetscErrorCode RwOptionsRealArray_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscReal values[], PetscInt *n, PetscBool *set, PetscReal lo, PetscReal hi, RwRange range)
 {
-  char        r[96], why[160];
+  char        r[96], what[160], why[160];
   const char *str;
   char      **items;
   int         m;
@@ -427,7 +428,8 @@ PetscErrorCode RwOptionsRealArray_Private(PetscOptionItems *PetscOptionsObject, 
 
   PetscFunctionBegin;
   PetscCall(RwRangeText(lo, hi, range, r, sizeof(r)));
-  PetscCall(RwOptionsText(PetscOptionsObject, opt, text, r, man, "", &str, &given));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "finite numbers%s%s, separated by commas", r[0] ? " in " : "", r));
+  PetscCall(RwOptionsText(PetscOptionsObject, opt, text, what, man, "", &str, &given));
   if (set) *set = given;
   if (!given) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwOptionsSplit(PetscOptionsObject, opt, str, *n, &m, &items));
