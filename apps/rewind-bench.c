@@ -134,7 +134,7 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   BenchPreset(size, c);
   PetscCall(PetscOptionsString("-rw_bench_output", "Write the results: file.csv and/or file.json (comma separated)", "rewind-bench", output, output, len, NULL));
   PetscCall(PetscOptionsString("-rw_bench_dir", "Directory of checkpoint and plain-write files", "rewind-bench", c->dir, c->dir, sizeof(c->dir), NULL));
-  PetscCall(PetscOptionsReal("-rw_bench_seconds", "Least seconds of one timed repetition", "rewind-bench", c->seconds, &c->seconds, NULL));
+  PetscCall(RwOptionsReal("-rw_bench_seconds", "Least seconds of one timed repetition", "rewind-bench", c->seconds, &c->seconds, NULL, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   PetscCall(RwOptionsInt("-rw_bench_repeat", "Timed repetitions of each measurement; the best is kept", "rewind-bench", c->repeat, &c->repeat, NULL, 1, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_bench_stream_size", "Doubles per array per rank of the stream section", "rewind-bench", c->stream_n, &c->stream_n, NULL, 1, PETSC_MAX_INT));
   PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_kernel_grid", "Kernel grids: 2D sides; 1D and 3D grids get as many points", 4, c->kernel_grid, &c->nkernel_grid));
@@ -159,7 +159,7 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_wave_orders", "Wave section: space orders of the step cases (2, 4, 8)", 3, c->wave_orders, &c->nwave_orders));
   PetscCall(RwOptionsInt("-rw_bench_wave_gradient_grid", "Wave section: side of the 2D gradient problem", "rewind-bench", c->wave_gradient_grid, &c->wave_gradient_grid, NULL, 16, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_bench_wave_gradient_steps", "Wave section: time steps of the gradient problem", "rewind-bench", c->wave_gradient_steps, &c->wave_gradient_steps, NULL, 3, PETSC_MAX_INT));
-  PetscCall(PetscOptionsReal("-rw_bench_wave_record", "Wave section: record length in ms of the FWI shots (rewind-fwi: 1000)", "rewind-bench", c->wave_record, &c->wave_record, NULL));
+  PetscCall(RwOptionsReal("-rw_bench_wave_record", "Wave section: record length in ms of the FWI shots (rewind-fwi: 1000)", "rewind-bench", c->wave_record, &c->wave_record, NULL, 0, 1e7, RW_RANGE_OPEN_LO));
   PetscOptionsEnd();
   c->weak = (PetscBool)(c->weak || c->nweak_grid > 0);
   PetscCall(BenchParseNames("-rw_bench_sections", sections, BENCH_NSECTIONS, BenchSections, run));
@@ -260,6 +260,7 @@ int main(int argc, char **argv)
     PetscCall(PetscFinalize());
     return 0;
   }
+  PetscCall(RwOptionsCheckUnknown(PETSC_COMM_WORLD)); /* a misspelled option, before the sections run */
   run[0] = (PetscBool)(run[0] || run[1] || run[6]); /* the kernels' and wave's fractions of bandwidth need the stream section */
   PetscCall(BenchResultsCreate(PETSC_COMM_WORLD, &res));
   PetscCall(BenchRunInfo(&cfg, res));

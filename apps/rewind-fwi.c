@@ -50,15 +50,15 @@ static PetscErrorCode ReadGrid(Fwi *f, PetscOptionItems *PetscOptionsObject)
   PetscBool set;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsIntArray("-rw_fwi_grid", "Physical grid points, x first, depth last", NULL, g, &n, &f->gridset));
+  PetscCall(RwOptionsIntArray("-rw_fwi_grid", "Physical grid points, x first, depth last", NULL, g, &n, &f->gridset, 8, PETSC_MAX_INT));
   if (f->gridset) {
     PetscCheck(n == f->dim, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_fwi_grid: %" PetscInt_FMT " values for a %" PetscInt_FMT "D problem: expected %" PetscInt_FMT, n, f->dim, f->dim);
-    for (PetscInt d = 0; d < f->dim; d++) PetscCheck(g[d] >= 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_fwi_grid: %" PetscInt_FMT " points in direction %c: expected at least 8 per direction", g[d], "xyz"[d]);
     for (PetscInt d = 0; d < f->dim; d++) f->n[d] = g[d];
+    PetscCall(RwCheckArraySize(PETSC_COMM_WORLD, "the velocity models of the physical grid", 3.0 * g[0] * g[1] * (f->dim > 2 ? g[2] : 1), sizeof(PetscReal), "-rw_fwi_grid"));
   }
-  PetscCall(PetscOptionsReal("-rw_fwi_spacing", "Grid spacing (m)", NULL, f->h, &f->h, &f->spacingset));
+  PetscCall(RwOptionsReal("-rw_fwi_spacing", "Grid spacing (m)", NULL, f->h, &f->h, &f->spacingset, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
   n = 3;
-  PetscCall(PetscOptionsRealArray("-rw_fwi_origin", "The physical region's first point (m)", NULL, o, &n, &set));
+  PetscCall(RwOptionsRealArray("-rw_fwi_origin", "The physical region's first point (m)", NULL, NULL, o, &n, &set, -PETSC_MAX_REAL, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   if (set) {
     PetscCheck(n == f->dim, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-rw_fwi_origin: %" PetscInt_FMT " values for a %" PetscInt_FMT "D problem: expected %" PetscInt_FMT, n, f->dim, f->dim);
     PetscCall(FwiSetOrigin(f, "-rw_fwi_origin", o, 0));
@@ -94,25 +94,24 @@ static PetscErrorCode ReadOptions(Fwi *f)
   n = FWI_MAX_FILES;
   PetscCall(PetscOptionsStringArray("-rw_fwi_obs", "Observations: HDF5 (doc/wave.md) or SEG-Y shot gathers (files, or a pattern with %d)", NULL, f->obs, &n, &set));
   f->nobs = set ? n : 0;
-  PetscCall(PetscOptionsInt("-rw_fwi_dim", "Dimension (2 or 3)", NULL, f->dim, &f->dim, &set));
-  PetscCheck(f->dim == 2 || f->dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_fwi_dim %" PetscInt_FMT ": expected 2 or 3", f->dim);
+  PetscCall(RwOptionsInt("-rw_fwi_dim", "Dimension (2 or 3)", NULL, f->dim, &f->dim, &set, 2, 3));
   if (f->nobs && !set) f->dim = 0; /* the observations say */
   f->nshots = f->dim > 2 ? 4 : 8;
-  PetscCall(PetscOptionsInt("-rw_fwi_shots", "Shots of the embedded problem; with -rw_fwi_obs, those the files must hold", NULL, f->nshots, &f->nshots, &f->shotsset));
+  PetscCall(RwOptionsInt("-rw_fwi_shots", "Shots of the embedded problem; with -rw_fwi_obs, those the files must hold", NULL, f->nshots, &f->nshots, &f->shotsset, 1, 100000));
   PetscCall(PetscOptionsString("-rw_fwi_start", "Starting velocity: file.h5:dataset or a SEG-Y depth section", NULL, f->start, f->start, sizeof(f->start), NULL));
   PetscCall(PetscOptionsString("-rw_fwi_true", "A known true velocity, for the model error", NULL, f->truth, f->truth, sizeof(f->truth), NULL));
-  PetscCall(PetscOptionsReal("-rw_fwi_receiver_spacing", "Receiver spacing (m)", NULL, f->recspacing, &f->recspacing, NULL));
-  PetscCall(PetscOptionsReal("-rw_fwi_offset_max", "A moving spread: receivers within this horizontal offset (m) of the shot (0: all)", NULL, f->offmax, &f->offmax, NULL));
-  PetscCall(PetscOptionsReal("-rw_fwi_record", "Record length (ms)", NULL, f->record, &f->record, NULL));
+  PetscCall(RwOptionsReal("-rw_fwi_receiver_spacing", "Receiver spacing (m)", NULL, f->recspacing, &f->recspacing, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
+  PetscCall(RwOptionsReal("-rw_fwi_offset_max", "A moving spread: receivers within this horizontal offset (m) of the shot (0: all)", NULL, f->offmax, &f->offmax, NULL, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
+  PetscCall(RwOptionsReal("-rw_fwi_record", "Record length (ms)", NULL, f->record, &f->record, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
   n = 8;
-  PetscCall(PetscOptionsRealArray("-rw_fwi_bands", "Low-pass corners (kHz) of the frequency continuation; 0: the full band", NULL, f->bands, &n, &set));
+  PetscCall(RwOptionsRealArray("-rw_fwi_bands", "Low-pass corners (kHz) of the frequency continuation; 0: the full band", NULL, NULL, f->bands, &n, &set, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   if (set) f->nbands = n;
-  PetscCall(PetscOptionsInt("-rw_fwi_iterations", "TAO iterations per band", NULL, f->iterations, &f->iterations, NULL));
-  PetscCall(PetscOptionsReal("-rw_fwi_noise", "Noise relative to the largest observed sample", NULL, f->noise, &f->noise, NULL));
-  PetscCall(PetscOptionsReal("-rw_fwi_smooth", "Smoothing radius (m) of the embedded starting model", NULL, f->smooth, &f->smooth, NULL));
-  PetscCall(PetscOptionsReal("-rw_fwi_cmin", "Lower bound on the velocity", NULL, f->cmin, &f->cmin, NULL));
-  PetscCall(PetscOptionsReal("-rw_fwi_cmax", "Upper bound on the velocity", NULL, f->cmax, &f->cmax, NULL));
-  PetscCall(PetscOptionsReal("-rw_fwi_water", "Held top levels: the starting velocity is this everywhere", NULL, f->water, &f->water, NULL));
+  PetscCall(RwOptionsInt("-rw_fwi_iterations", "TAO iterations per band", NULL, f->iterations, &f->iterations, NULL, 0, PETSC_MAX_INT));
+  PetscCall(RwOptionsReal("-rw_fwi_noise", "Noise relative to the largest observed sample", NULL, f->noise, &f->noise, NULL, 0, 1, RW_RANGE_CLOSED));
+  PetscCall(RwOptionsReal("-rw_fwi_smooth", "Smoothing radius (m) of the embedded starting model (0: the true model)", NULL, f->smooth, &f->smooth, NULL, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
+  PetscCall(RwOptionsReal("-rw_fwi_cmin", "Lower bound on the velocity", NULL, f->cmin, &f->cmin, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
+  PetscCall(RwOptionsReal("-rw_fwi_cmax", "Upper bound on the velocity", NULL, f->cmax, &f->cmax, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
+  PetscCall(RwOptionsReal("-rw_fwi_water", "Held top levels: the starting velocity is this everywhere", NULL, f->water, &f->water, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
   PetscCall(PetscOptionsDeprecated("-rw_fwi_shot_groups", "-rw_ensemble_groups", "0.2", "shots are the problem's members"));
   PetscCall(PetscOptionsDeprecated("-rw_fwi_state", "-rw_journal", "0.2", NULL));
   PetscCall(PetscOptionsDeprecated("-rw_fwi_state_keep", "-rw_journal_keep", "0.2", NULL));
@@ -121,8 +120,8 @@ static PetscErrorCode ReadOptions(Fwi *f)
   PetscCall(PetscOptionsString("-rw_output", "Prefix of the HDF5/XDMF outputs", NULL, f->output, f->output, sizeof(f->output), NULL));
   PetscCall(PetscOptionsBool("-rw_output_png", "With -rw_output: also draw the pictures (jobs/plot_fwi.py, by the Python configure found)", NULL, f->png, &f->png, NULL));
   PetscCheck(!f->png || f->output[0], PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_output_png draws the result that -rw_output writes: give -rw_output prefix too");
-  PetscCall(PetscOptionsReal("-rw_dt", "Time step (ms); with -rw_fwi_obs, it must be the files' sample interval", NULL, f->sv.dt, &f->sv.dt, &f->dtset));
-  PetscCall(PetscOptionsInt("-rw_wave_nbl", "Absorbing points at each end of each direction (default 20; 3D 10)", NULL, f->nbl, &f->nbl, &f->nblset));
+  PetscCall(RwOptionsReal("-rw_dt", "Time step (ms); with -rw_fwi_obs, it must be the files' sample interval", NULL, f->sv.dt, &f->sv.dt, &f->dtset, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
+  PetscCall(RwOptionsInt("-rw_wave_nbl", "Absorbing points at each end of each direction (default 20; 3D 10)", NULL, f->nbl, &f->nbl, &f->nblset, 0, PETSC_MAX_INT));
   PetscOptionsEnd();
   PetscCall(RefuseModelGrid());
   PetscCheck(f->nshots >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_fwi_shots %" PetscInt_FMT ": expected at least one shot", f->nshots);

@@ -73,7 +73,7 @@ static PetscErrorCode ReadOptions(AppOptions *o)
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-gradient options", "rewind");
   PetscCall(PetscOptionsString("-rw_gradient_view", "Write the gradient: hdf5:file.h5, or hdf5:file.h5::append to add to a file", NULL, o->view, o->view, sizeof(o->view), NULL));
   PetscCall(PetscOptionsString("-rw_verify", "Verify the gradient: any of taylor, dot, fd (comma separated)", NULL, list, list, sizeof(list), &set));
-  PetscCall(PetscOptionsReal("-rw_verify_dot_tol", "Largest dot-product error accepted, in units of machine epsilon (implicit schemes: raise to what -ksp_rtol allows)", NULL, o->dottol, &o->dottol, NULL));
+  PetscCall(RwOptionsReal("-rw_verify_dot_tol", "Largest dot-product error accepted, in units of machine epsilon (implicit schemes: raise to what -ksp_rtol allows)", NULL, o->dottol, &o->dottol, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
   PetscOptionsEnd();
   if (set) {
     char **words;

@@ -43,11 +43,10 @@ static PetscErrorCode ReadOptions(Inverse *inv, AppOptions *o)
   PetscCall(PetscOptionsString("-rw_obs_write", "Write the embedded problem's observations to this HDF5 file", NULL, o->obswrite, o->obswrite, sizeof(o->obswrite), NULL));
   PetscCall(PetscOptionsString("-rw_kappa0", "Starting conductivity (HDF5 file with dataset /kappa)", NULL, o->kappa0, o->kappa0, sizeof(o->kappa0), NULL));
   PetscCall(PetscOptionsBool("-rw_kappa0_clip", "Clip a -rw_kappa0 start outside the bounds (with a warning) instead of refusing it", NULL, o->kclip, &o->kclip, NULL));
-  PetscCall(PetscOptionsReal("-rw_kappa_min", "Lower bound on kappa", NULL, o->kmin, &o->kmin, NULL));
-  PetscCall(PetscOptionsReal("-rw_kappa_max", "Upper bound on kappa", NULL, o->kmax, &o->kmax, NULL));
+  PetscCall(RwOptionsReal("-rw_kappa_min", "Lower bound on kappa", NULL, o->kmin, &o->kmin, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
+  PetscCall(RwOptionsReal("-rw_kappa_max", "Upper bound on kappa", NULL, o->kmax, &o->kmax, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
   inv->discrepancy = 1.0;
-  PetscCall(PetscOptionsReal("-rw_inv_discrepancy", "Stop when the data misfit reaches tau times its expected value at the noise level (discrepancy principle; 0: off)", NULL, inv->discrepancy, &inv->discrepancy, NULL));
-  PetscCheck(inv->discrepancy >= 0 && PetscIsInfOrNanReal(inv->discrepancy) == PETSC_FALSE, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_discrepancy %g: expected tau >= 0 (1: stop at the noise level, 0: off)", (double)inv->discrepancy);
+  PetscCall(RwOptionsReal("-rw_inv_discrepancy", "Stop when the data misfit reaches tau times its expected value at the noise level (discrepancy principle; 1: at the noise level; 0: off)", NULL, inv->discrepancy, &inv->discrepancy, NULL, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   PetscCall(PetscOptionsString("-rw_output", "Prefix of the output files (prefix.h5, prefix.xmf)", NULL, o->output, o->output, sizeof(o->output), NULL));
   PetscCall(PetscOptionsBool("-rw_output_png", "With -rw_output: also draw prefix.png (jobs/plot_inverse.py, by the Python configure found)", NULL, o->png, &o->png, NULL));
   /* the journal's options are the library's now */

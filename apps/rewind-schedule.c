@@ -105,7 +105,7 @@ int main(int argc, char **argv)
 
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-schedule options", "RwSchedule");
-  PetscCall(PetscOptionsReal("-rw_steps", "Number of time steps n (required; 1e9 is fine)", NULL, steps, &steps, &nset));
+  PetscCall(RwOptionsReal("-rw_steps", "Number of time steps n (required; 1e9 is fine)", NULL, steps, &steps, &nset, 1, 9e18, RW_RANGE_OPEN_HI));
   PetscCall(PetscOptionsBool("-rw_schedule_view_actions", "Print the actions, one a line", NULL, actions, &actions, NULL));
   PetscCall(PetscOptionsString("-rw_schedule_view_draw", "Draw the schedule into this SVG file", "RwScheduleViewSVG", draw, draw, sizeof(draw), &dset));
   PetscCall(PetscOptionsBool("-rw_schedule_validate", "Replay and validate the stream (default: when n <= 2e5)", "RwScheduleValidate", validate, &validate, &vset));
@@ -127,6 +127,7 @@ int main(int argc, char **argv)
   PetscCall(RwScheduleSetFromOptions(s));
   PetscCall(RwHelpStop(PETSC_COMM_WORLD, &stop)); /* every option is read by now; set-up may need more (slots) */
   if (!stop) {
+    PetscCall(RwOptionsCheckUnknown(PETSC_COMM_WORLD)); /* a misspelled option, before the set-up it may explain fails */
     PetscCall(RwScheduleSetUp(s));
     PetscCall(PetscObjectViewFromOptions((PetscObject)s, NULL, "-rw_schedule_view"));
     PetscCall(Run(s, actions, validate, vset, dset, draw));

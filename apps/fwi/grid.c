@@ -64,7 +64,9 @@ PetscErrorCode FwiTimeGrid(Fwi *f)
   else dt = PetscFloorReal(0.8 * limit * 1000) / 1000;
   PetscCheck(dt <= limit, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "Time step %g ms (%s) is above the stability limit of this grid (spacing %g m, space order -rw_wave_space_order) for velocities up to -rw_fwi_cmax %g km/s: expected dt <= %.6g ms (resample the data, or lower -rw_fwi_cmax)", (double)dt, from, (double)f->h, (double)f->cmax, (double)limit);
   f->sv.dt = dt;
+  if (!f->nobs) PetscCall(RwCheckArraySize(PETSC_COMM_WORLD, "the time samples of a trace (the record length over dt, plus 1)", PetscCeilReal(f->record / dt) + 1, sizeof(PetscScalar), "-rw_fwi_record or raise -rw_dt"));
   f->sv.nt = f->nobs ? nt : (PetscInt)PetscCeilReal(f->record / dt) + 1;
+  PetscCall(RwCheckArraySize(PETSC_COMM_WORLD, "the traces of every shot's receivers (observed and band-limited)", 2 * (PetscReal)f->sv.ntotal * f->sv.nt, sizeof(PetscScalar), "-rw_fwi_record, -rw_fwi_shots or the receivers (-rw_fwi_receiver_spacing)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -121,7 +121,8 @@ PetscErrorCode FwiEmbeddedSurvey(Fwi *f)
 
   PetscFunctionBegin;
   for (PetscInt d = 0; d < dim - 1; d++) {
-    L[d]  = (f->n[d] - 1) * f->h;
+    L[d] = (f->n[d] - 1) * f->h;
+    PetscCall(RwCheckArraySize(PETSC_COMM_WORLD, "the receivers of the embedded spread", (PetscReal)f->nshots * PetscFloorReal(L[d] / f->recspacing + 1) * (dim > 2 ? 1 + L[1 - d] / f->recspacing : 1) * dim, sizeof(PetscReal), "-rw_fwi_receiver_spacing"));
     nr[d] = (PetscInt)(L[d] / f->recspacing) + 1;
   }
   nall = nr[0] * nr[1];

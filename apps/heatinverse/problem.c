@@ -183,9 +183,8 @@ PetscErrorCode InvCreateDefault(Inverse *inv)
   PetscCall(RwOptionsInt("-rw_inv_sensors", "Sensors per direction of the default sensor array", NULL, per, &per, NULL, 1, 1000));
   PetscCall(RwOptionsInt("-rw_inv_observe_every", "Steps between observations of the default problem", NULL, every, &every, NULL, 1, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_inv_experiments", "Experiments of the default conductivity problem (1-4)", NULL, nexp, &nexp, NULL, 1, 4));
-  PetscCall(PetscOptionsReal("-rw_inv_noise", "Noise level of the synthetic data, relative to the largest clean value", NULL, level, &level, NULL));
+  PetscCall(RwOptionsReal("-rw_inv_noise", "Noise level of the synthetic data, relative to the largest clean value", NULL, level, &level, NULL, 0, 1, RW_RANGE_OPEN_LO));
   PetscOptionsEnd();
-  PetscCheck(level > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_inv_noise %g must be > 0", (double)level);
   if (inv->target != INV_KAPPA) nexp = 1;
   PetscCall(RwProblemGetModel(inv->prob, &inv->model));
   PetscCall(RwProblemGetAdjoint(inv->prob, &adj));

@@ -252,6 +252,13 @@ static PetscErrorCode CreateTrajectories(Hybrid *h)
   Vec             u0, f, *d;
 
   PetscFunctionBegin;
+  {
+    PetscMPIInt size;
+
+    PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+    /* ntraj * nobs vectors of a rank's part of the grid */
+    PetscCall(RwCheckArraySize(PETSC_COMM_WORLD, "a rank's part of the observed states of every trajectory", PetscCeilReal((PetscReal)h->grid * h->grid / size), (size_t)h->ntraj * (size_t)nobs * sizeof(PetscScalar), "-rw_hybrid_trajectories, -rw_hybrid_steps, -rw_hybrid_observe_every or -rw_hybrid_grid"));
+  }
   PetscCall(RwObservationsCreate(PETSC_COMM_WORLD, &obs));
   PetscCall(RwObservationsSetModel(obs, h->model));
   PetscCall(RwObservationsSetNumMembers(obs, h->ntraj));

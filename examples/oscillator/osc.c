@@ -485,10 +485,9 @@ static PetscErrorCode OscSetFromOptions(RwModel model, PetscOptionItems *PetscOp
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Oscillator model options");
-  PetscCall(PetscOptionsInt("-osc_dim", "Space dimension: 1, 2 or 3", "RwModelCreate_Osc", osc->dim, &osc->dim, NULL));
-  PetscCheck(osc->dim >= 1 && osc->dim <= 3, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-osc_dim %" PetscInt_FMT ": expected 1, 2 or 3", osc->dim);
-  PetscCall(PetscOptionsInt("-osc_block_size", "Damping coefficients N in block w: point I uses w[I mod N]", "RwModelCreate_Osc", osc->nw, &osc->nw, NULL));
-  PetscCheck(osc->nw >= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-osc_block_size %" PetscInt_FMT ": expected at least 1", osc->nw);
+  /* rewind's checked readers: 64-bit and range-checked, so 4294967298 is refused, not read as 2 */
+  PetscCall(RwOptionsInt("-osc_dim", "Space dimension: 1, 2 or 3", "RwModelCreate_Osc", osc->dim, &osc->dim, NULL, 1, 3));
+  PetscCall(RwOptionsInt("-osc_block_size", "Damping coefficients N in block w: point I uses w[I mod N]", "RwModelCreate_Osc", osc->nw, &osc->nw, NULL, 1, PETSC_MAX_INT));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }

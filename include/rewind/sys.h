@@ -102,6 +102,21 @@ PETSC_EXTERN PetscErrorCode RwParseInt64(const char[], PetscInt64, PetscInt64, P
 PETSC_EXTERN PetscErrorCode RwOptionsInt64_Private(PetscOptionItems *, const char[], const char[], const char[], PetscInt64, PetscInt64 *, PetscBool *, PetscInt64, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwOptionsInt_Private(PetscOptionItems *, const char[], const char[], const char[], PetscInt, PetscInt *, PetscBool *, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode RwOptionsBool_Private(PetscOptionItems *, const char[], const char[], const char[], PetscBool, PetscBool *, PetscBool *);
+/* which ends of an option's range are open: RwOptionsReal(..., 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO) is a positive number */
+typedef enum {
+  RW_RANGE_CLOSED  = 0,
+  RW_RANGE_OPEN_LO = 1,
+  RW_RANGE_OPEN_HI = 2,
+  RW_RANGE_OPEN    = 3
+} RwRange;
+PETSC_EXTERN PetscErrorCode RwParseReal(const char[], PetscReal, PetscReal, RwRange, PetscReal *, PetscBool *, char[], size_t);
+PETSC_EXTERN PetscErrorCode RwOptionsReal_Private(PetscOptionItems *, const char[], const char[], const char[], PetscReal, PetscReal *, PetscBool *, PetscReal, PetscReal, RwRange);
+PETSC_EXTERN PetscErrorCode RwOptionsIntArray_Private(PetscOptionItems *, const char[], const char[], const char[], PetscInt[], PetscInt *, PetscBool *, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode RwOptionsRealArray_Private(PetscOptionItems *, const char[], const char[], const char[], const char[], PetscReal[], PetscInt *, PetscBool *, PetscReal, PetscReal, RwRange);
+PETSC_EXTERN PetscErrorCode RwCheckArraySize(MPI_Comm, const char[], PetscReal, size_t, const char[]);
+PETSC_EXTERN PetscErrorCode RwOptionsGetInt(MPI_Comm, const char[], const char[], PetscInt *, PetscBool *, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode RwOptionsCheckPetsc(MPI_Comm, const char[]);
+PETSC_EXTERN PetscErrorCode RwOptionsCheckUnknown(MPI_Comm);
 PETSC_EXTERN PetscErrorCode RwOptionsHidden(PetscOptionItems *, const char[], PetscBool *);
 PETSC_EXTERN PetscErrorCode RwHelpPrintf(MPI_Comm, const char[], ...);
 PETSC_EXTERN PetscErrorCode RwOptionsHelpOnce(PetscOptionItems *);
@@ -109,12 +124,12 @@ PETSC_EXTERN PetscErrorCode RwOptionsWarnUnused(MPI_Comm);
 /* -help that stops before the first solve; a missing required option in one line (src/sys/help.c) */
 PETSC_EXTERN PetscErrorCode RwHelpStop(MPI_Comm, PetscBool *);
 PETSC_EXTERN PetscErrorCode RwOptionsRequired(MPI_Comm, const char[], const char[], PetscBool, PetscBool *);
-PETSC_EXTERN PetscErrorCode RwOptionsRealArray_Private(PetscOptionItems *, const char[], const char[], const char[], const char[], PetscReal[], PetscInt *, PetscBool *);
 /* inside a PetscOptionsBegin() block, like PetscOptionsRangeInt(): opt, text, man, current, value, set, lo, hi */
 #define RwOptionsInt64(opt, text, man, cur, value, set, lo, hi) RwOptionsInt64_Private(PetscOptionsObject, opt, text, man, cur, value, set, lo, hi)
 #define RwOptionsInt(opt, text, man, cur, value, set, lo, hi)   RwOptionsInt_Private(PetscOptionsObject, opt, text, man, cur, value, set, lo, hi)
+#define RwOptionsReal(opt, text, man, cur, value, set, lo, hi, range)   RwOptionsReal_Private(PetscOptionsObject, opt, text, man, cur, value, set, lo, hi, range)
+#define RwOptionsIntArray(opt, text, man, values, n, set, lo, hi)         RwOptionsIntArray_Private(PetscOptionsObject, opt, text, man, values, n, set, lo, hi)
+#define RwOptionsRealArray(opt, text, man, now, values, n, set, lo, hi, range) RwOptionsRealArray_Private(PetscOptionsObject, opt, text, man, now, values, n, set, lo, hi, range)
 #define RwOptionsBool(opt, text, man, cur, value, set)           RwOptionsBool_Private(PetscOptionsObject, opt, text, man, cur, value, set)
-/* like PetscOptionsRealArray(), with what -help shows as the value used: opt, text, man, now, v, n, set */
-#define RwOptionsRealArray(opt, text, man, now, v, n, set) RwOptionsRealArray_Private(PetscOptionsObject, opt, text, man, now, v, n, set)
 
 #endif

@@ -253,8 +253,7 @@ static PetscErrorCode RwSolutionSetFromOptions(RwAdjoint adj, PetscOptionItems *
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsViewer("-rw_adjoint_monitor_solution", "Write the states of each forward sweep to an HDF5 file (hdf5:states.h5), with an XDMF file for ParaView beside it", "RwAdjointMonitorSolution", &viewer, &format, &set));
-  PetscCall(PetscOptionsInt("-rw_adjoint_monitor_solution_every", "With -rw_adjoint_monitor_solution: a state every this many steps, and the last", "RwAdjointMonitorSolution", every, &every, NULL));
-  PetscCheck(every >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_adjoint_monitor_solution_every %" PetscInt_FMT ": expected a number of steps >= 1", every);
+  PetscCall(RwOptionsInt("-rw_adjoint_monitor_solution_every", "With -rw_adjoint_monitor_solution: a state every this many steps, and the last", "RwAdjointMonitorSolution", every, &every, NULL, 1, PETSC_MAX_INT));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERHDF5, &hdf5));
   if (!hdf5) PetscCall(PetscViewerDestroy(&viewer));
@@ -282,8 +281,7 @@ PetscErrorCode RwAdjointMonitorSetFromOptions_Private(RwAdjoint adj, PetscOption
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsBool("-rw_adjoint_monitor", "Print the progress of each solve: phase, step, share done, elapsed and remaining time", "RwAdjointMonitorSet", on, &on, NULL));
-  PetscCall(PetscOptionsReal("-rw_adjoint_monitor_seconds", "At most one progress line per this many seconds (0: every step)", "RwAdjointMonitorSet", seconds, &seconds, NULL));
-  PetscCheck(seconds >= 0, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_adjoint_monitor_seconds %g: expected seconds >= 0", (double)seconds);
+  PetscCall(RwOptionsReal("-rw_adjoint_monitor_seconds", "At most one progress line per this many seconds (0: every step)", "RwAdjointMonitorSet", seconds, &seconds, NULL, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   PetscCall(RwSolutionSetFromOptions(adj, PetscOptionsObject));
   if (!on) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt i = 0; i < adj->nmonitors; i++)

@@ -241,8 +241,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
     PetscCall(RwOptionsInt("-rw_adjoint_keep_interval", "Reverse steps between keeps of the reverse sweep (lambda, gradient so far), from which -rw_restart resumes it (0: none)", "RwAdjointSolve", k, &k, NULL, 0, PETSC_MAX_INT));
     adj->keepinterval = k;
   }
-  PetscCall(PetscOptionsReal("-rw_adjoint_keep_seconds", "Seconds between keeps of the reverse sweep (0: none)", "RwAdjointSolve", adj->keepseconds, &adj->keepseconds, NULL));
-  PetscCheck(adj->keepseconds >= 0, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_adjoint_keep_seconds %g: expected seconds > 0, or 0 for none", (double)adj->keepseconds);
+  PetscCall(RwOptionsReal("-rw_adjoint_keep_seconds", "Seconds between keeps of the reverse sweep (0: none)", "RwAdjointSolve", adj->keepseconds, &adj->keepseconds, NULL, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   PetscCall(PetscOptionsString("-rw_adjoint_keep_file", "File of the reverse-sweep keep (default: the checkpoint file's name with -reverse, or rewind-reverse.h5)", "RwAdjointSolve", adj->keepfile, adj->keepfile, sizeof(adj->keepfile), NULL));
   {
     PetscInt k[5] = {(PetscInt)adj->killat, (PetscInt)adj->killreverse, (PetscInt)adj->killaction, (PetscInt)adj->killsolve, (PetscInt)adj->killkeep};
@@ -257,8 +256,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
     adj->killsolve   = k[3];
     adj->killkeep    = k[4];
   }
-  PetscCall(PetscOptionsReal("-rw_checkpoint_ram_fraction", "Without RAM slots or -rw_checkpoint_ram: the fraction of the node's available memory, shared by its ranks, that checkpoints may use", "RwAdjointSetFromOptions", adj->ramfraction, &adj->ramfraction, NULL));
-  PetscCheck(adj->ramfraction > 0 && adj->ramfraction <= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_checkpoint_ram_fraction %g must be in (0, 1]", (double)adj->ramfraction);
+  PetscCall(RwOptionsReal("-rw_checkpoint_ram_fraction", "Without RAM slots or -rw_checkpoint_ram: the fraction of the node's available memory, shared by its ranks, that checkpoints may use", "RwAdjointSetFromOptions", adj->ramfraction, &adj->ramfraction, NULL, 0, 1, RW_RANGE_OPEN_LO));
   {
     char mem[64] = "";
 
@@ -379,6 +377,7 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
   if (adj->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwOptionsCheckUnknown(PetscObjectComm((PetscObject)adj))); /* a misspelled option, before the set-up it may explain fails */
   PetscCall(RwAdjointPrepareSchedule(adj));
   PetscCall(RwAdjointGetSchedule(adj, &sched));
   PetscCall(RwAdjointDefaultSchedule(sched, &chosen));

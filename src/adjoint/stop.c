@@ -48,8 +48,7 @@ PetscErrorCode RwAdjointSetStopTest(RwAdjoint adj, PetscErrorCode (*test)(RwAdjo
 PetscErrorCode RwAdjointStopSetFromOptions_Private(RwAdjoint adj, PetscOptionItems *PetscOptionsObject)
 {
   PetscFunctionBegin;
-  PetscCall(PetscOptionsReal("-rw_adjoint_stop_steady", "Stop the run at the first step k with max |u_k - u_k-1| <= tol (steady state); -rw_steps is then an upper bound (needs -rw_schedule_type online)", "RwAdjointSetStopTest", adj->stopsteady, &adj->stopsteady, NULL));
-  PetscCheck(adj->stopsteady >= 0, PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-rw_adjoint_stop_steady %g: expected a tolerance > 0 (or 0 for no test)", (double)adj->stopsteady);
+  PetscCall(RwOptionsReal("-rw_adjoint_stop_steady", "Stop the run at the first step k with max |u_k - u_k-1| <= tol (steady state); -rw_steps is then an upper bound (needs -rw_schedule_type online; 0: no test)", "RwAdjointSetStopTest", adj->stopsteady, &adj->stopsteady, NULL, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -141,7 +141,7 @@ PetscErrorCode RwNNSetFromOptions(RwNN nn)
   PetscFunctionBegin;
   PetscOptionsBegin(nn->comm, nn->prefix, "Pointwise neural network (RwNN) options", "RwNN");
   for (PetscInt l = 0; l < nn->nsizes; l++) sizes[l] = nn->sizes[l];
-  PetscCall(PetscOptionsIntArray("-rw_nn_layers", "Layer sizes: inputs, hidden layers..., outputs (e.g. 1,16,16,1)", "RwNNSetLayers", sizes, &n, &set));
+  PetscCall(RwOptionsIntArray("-rw_nn_layers", "Layer sizes: inputs, hidden layers..., outputs (e.g. 1,16,16,1)", "RwNNSetLayers", sizes, &n, &set, 1, PETSC_MAX_INT));
   if (set) {
     PetscCall(RwNNCheckLayers(nn->comm, n, sizes, "-rw_nn_layers"));
     PetscCall(RwNNSetLayers(nn, n, sizes));
@@ -312,6 +312,78 @@ PetscErrorCode RwNNCheckWeights(RwNN nn, const PetscReal theta[], const char wha
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A string attribute of d (fixed or variable length, as h5py writes it) into val; "" when absent, -1 when unreadable */
+static int ReadStringAttribute(hid_t d, const char *name, char *val, size_t len)
+{
+  hid_t a, t, m;
+  int   bad = 0;
+
+  val[0] = 0;
+  if (H5Aexists(d, name) <= 0) return 0;
+  a = H5Aopen(d, name, H5P_DEFAULT);
+  t = a >= 0 ? H5Aget_type(a) : -1;
+  if (t < 0 || H5Tget_class(t) != H5T_STRING) bad = -1;
+  else if (H5Tis_variable_str(t) > 0) {
+    char *v = NULL;
+
+    m   = H5Tcopy(H5T_C_S1);
+    bad = H5Tset_size(m, H5T_VARIABLE) < 0 || H5Tset_cset(m, H5Tget_cset(t)) < 0 || H5Aread(a, m, &v) < 0 || !v ? -1 : 0; /* h5py writes UTF-8 */
+    if (!bad) snprintf(val, len, "%s", v);
+    if (v) H5free_memory(v);
+    H5Tclose(m);
+  } else {
+    size_t n = H5Tget_size(t);
+    char   buf[64] = "";
+
+    m   = H5Tcopy(H5T_C_S1);
+    bad = n == 0 || n >= sizeof(buf) || H5Tset_size(m, n) < 0 || H5Tset_cset(m, H5Tget_cset(t)) < 0 || H5Aread(a, m, buf) < 0 ? -1 : 0;
+    if (!bad) snprintf(val, len, "%.*s", (int)n, buf);
+    H5Tclose(m);
+  }
+  if (t >= 0) H5Tclose(t);
+  if (a >= 0) H5Aclose(a);
+  return bad;
+}
+
+/* The activations the weights were written with (attributes activation and
+   output_activation of theta; "" when absent), read on rank 0 */
+static void ReadActivations0(const char *file, char act[2][32], char *msg, size_t len)
+{
+  const char *names[2] = {"activation", "output_activation"};
+  hid_t       f, d = -1;
+
+  act[0][0] = act[1][0] = 0;
+  if ((f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT)) >= 0 && (d = H5Dopen2(f, "theta", H5P_DEFAULT)) >= 0)
+    for (int w = 0; w < 2 && !msg[0]; w++)
+      if (ReadStringAttribute(d, names[w], act[w], 32) < 0) snprintf(msg, len, "Attribute %s of theta in %s: expected a string (tanh, softplus or identity)", names[w], file);
+  if (d >= 0) H5Dclose(d);
+  if (f >= 0) H5Fclose(f);
+  H5Eclear2(H5E_DEFAULT);
+}
+
+/* The weights' activations, where the file names them, must be those this network runs */
+static PetscErrorCode CheckActivations(RwNN nn, const char file[])
+{
+  const char *opts[2] = {"-rw_nn_activation", "-rw_nn_output_activation"};
+  char        act[2][32], msg[512] = "";
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(nn->comm, &rank));
+  if (!rank) ReadActivations0(file, act, msg, sizeof(msg));
+  PetscCall(RwErrorAgree(nn->comm, 0, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg)));
+  PetscCallMPI(MPI_Bcast(act, sizeof(act), MPI_CHAR, 0, nn->comm));
+  for (int w = 0; w < 2; w++) {
+    const char *runs = RwNNActivations[w ? nn->output : nn->hidden];
+    PetscBool   same;
+
+    if (!act[w][0]) continue; /* files written before the attribute: the options say */
+    PetscCall(PetscStrcmp(act[w], runs, &same));
+    PetscCheck(same, nn->comm, PETSC_ERR_FILE_UNEXPECTED, "Network weights %s: theta was written for %s \"%s\" (attribute %s), this network runs %s %s: give %s %s", file, w ? "output activation" : "activation", act[w], w ? "output_activation" : "activation", opts[w], runs, opts[w], act[w]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The "layers" attribute of dataset theta, read on rank 0 */
 static void ReadLayers0(const char *file, PetscInt64 *n, PetscInt64 sizes[], char *msg, size_t len)
 {
@@ -382,6 +454,7 @@ PetscErrorCode RwNNReadWeights(RwNN nn, const char file[], PetscReal theta[])
     }
     PetscCheck(same, nn->comm, PETSC_ERR_FILE_UNEXPECTED, "Network weights %s: theta has layers %s, this network has -rw_nn_layers %s", file, have, want);
   }
+  PetscCall(CheckActivations(nn, file));
   PetscCall(RwIOCheckDataset(nn->comm, file, "theta", 1, (PetscInt64[]){-1}, dims));
   PetscCheck(dims[0] == expect, nn->comm, PETSC_ERR_FILE_UNEXPECTED, "Network weights %s: dataset theta has %lld values; layers %s need %lld", file, (long long)dims[0], want, (long long)expect);
   PetscCall(RwIOReadArray(nn->comm, file, "theta", 1, &expect, NULL, &data));

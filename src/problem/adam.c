@@ -98,12 +98,14 @@ static PetscErrorCode TaoSetFromOptions_Adam(Tao tao, PetscOptionItems *PetscOpt
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Adam: stochastic-gradient steps with moment estimates");
-  PetscCall(PetscOptionsReal("-tao_adam_learning_rate", "The learning rate lr (the step at the start)", "TaoAdamSetLearningRate", a->lr, &a->lr, NULL));
-  PetscCall(PetscOptionsReal("-tao_adam_learning_rate_decay", "lr_t = lr decay^t", "TaoAdamSetLearningRate", a->decay, &a->decay, NULL));
-  PetscCall(PetscOptionsReal("-tao_adam_beta1", "Decay of the first moment estimate", NULL, a->b1, &a->b1, NULL));
-  PetscCall(PetscOptionsReal("-tao_adam_beta2", "Decay of the second moment estimate", NULL, a->b2, &a->b2, NULL));
-  PetscCall(PetscOptionsReal("-tao_adam_epsilon", "Added to the root of the second moment", NULL, a->eps, &a->eps, NULL));
+  /* a negative learning rate climbs; a decay above 1 grows the step without bound */
+  PetscCall(RwOptionsReal("-tao_adam_learning_rate", "The learning rate lr (the step at the start)", "TaoAdamSetLearningRate", a->lr, &a->lr, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
+  PetscCall(RwOptionsReal("-tao_adam_learning_rate_decay", "lr_t = lr decay^t", "TaoAdamSetLearningRate", a->decay, &a->decay, NULL, 0, 1, RW_RANGE_OPEN_LO));
+  PetscCall(RwOptionsReal("-tao_adam_beta1", "Decay of the first moment estimate", NULL, a->b1, &a->b1, NULL, 0, 1, RW_RANGE_OPEN_HI));
+  PetscCall(RwOptionsReal("-tao_adam_beta2", "Decay of the second moment estimate", NULL, a->b2, &a->b2, NULL, 0, 1, RW_RANGE_OPEN_HI));
+  PetscCall(RwOptionsReal("-tao_adam_epsilon", "Added to the root of the second moment", NULL, a->eps, &a->eps, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
   PetscOptionsHeadEnd();
+  /* values set in code (TaoAdamSetLearningRate()) are checked too */
   PetscCheck(a->lr > 0 && !PetscIsInfOrNanReal(a->lr), PetscObjectComm((PetscObject)tao), PETSC_ERR_ARG_OUTOFRANGE, "-tao_adam_learning_rate %g: expected a step > 0 (a negative one climbs)", (double)a->lr);
   PetscCheck(a->decay > 0 && a->decay <= 1, PetscObjectComm((PetscObject)tao), PETSC_ERR_ARG_OUTOFRANGE, "-tao_adam_learning_rate_decay %g: expected a factor in (0, 1]", (double)a->decay);
   PetscCheck(a->b1 >= 0 && a->b1 < 1 && a->b2 >= 0 && a->b2 < 1, PetscObjectComm((PetscObject)tao), PETSC_ERR_ARG_OUTOFRANGE, "-tao_adam_beta1 %g, -tao_adam_beta2 %g: expected each in [0, 1)", (double)a->b1, (double)a->b2);

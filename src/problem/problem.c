@@ -402,11 +402,9 @@ static PetscErrorCode RegularizerFromOptions(RwProblem prob, PetscOptionItems *P
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsEList("-rw_reg_type", "Regulariser of the unknown (or of -rw_reg_parameter)", "RwProblemAddRegularizer", RwRegTypes, 4, RwRegTypes[type], &type, &set[0]));
-  PetscCall(PetscOptionsReal("-rw_reg_alpha", "Regularisation weight", "RwProblemAddRegularizer", r.alpha, &r.alpha, &set[1]));
-  PetscCall(PetscOptionsReal("-rw_reg_tv_eps", "TV smoothing (gradient units)", "RwProblemAddRegularizer", r.eps, &r.eps, &set[2]));
+  PetscCall(RwOptionsReal("-rw_reg_alpha", "Regularisation weight", "RwProblemAddRegularizer", r.alpha, &r.alpha, &set[1], 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
+  PetscCall(RwOptionsReal("-rw_reg_tv_eps", "TV smoothing (gradient units)", "RwProblemAddRegularizer", r.eps, &r.eps, &set[2], 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
   PetscCall(PetscOptionsString("-rw_reg_parameter", "The parameter regularised (default: the unknown)", "RwProblemAddRegularizer", r.name, r.name, sizeof(r.name), &set[3]));
-  PetscCheck(r.alpha >= 0 && !PetscIsInfOrNanReal(r.alpha), PetscObjectComm((PetscObject)prob), PETSC_ERR_ARG_OUTOFRANGE, "-rw_reg_alpha %g: expected a weight >= 0", (double)r.alpha);
-  PetscCheck(r.eps > 0 && !PetscIsInfOrNanReal(r.eps), PetscObjectComm((PetscObject)prob), PETSC_ERR_ARG_OUTOFRANGE, "-rw_reg_tv_eps %g: expected a smoothing > 0", (double)r.eps);
   if (!(set[0] || set[1] || set[2] || set[3])) PetscFunctionReturn(PETSC_SUCCESS);
   r.type = (RwRegType)type;
   if (!prob->nreg) PetscCall(RwProblemAddRegularizer(prob, r.name, r.type, r.alpha, r.eps, NULL));
@@ -459,6 +457,7 @@ PetscErrorCode RwProblemSetFromOptions(RwProblem prob)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
   RwProblemCheckNotSetUp(prob);
+  PetscCall(RwOptionsCheckPetsc(PetscObjectComm((PetscObject)prob), ((PetscObject)prob)->prefix)); /* -tao_max_it ..., before any work */
   PetscObjectOptionsBegin((PetscObject)prob);
   PetscCall(ObservationsFromOptions(prob, PetscOptionsObject));
   PetscCall(PetscOptionsStringArray("-rw_parameter", "Known parameters of every member: name=file.h5:dataset or name=value, comma separated (fields, blocks, u0)", "RwProblemSetFromOptions", specs, &n, &set));
@@ -772,7 +771,9 @@ PetscErrorCode RwProblemSetUp(RwProblem prob)
   PetscCall(SetUpMemberData(prob));
   PetscCall(SetUpGroupObjective(prob));
   PetscCall(RwProblemSetUpUnknown_Private(prob));
+  PetscCall(RwProblemCheckRegularizers_Private(prob));
   PetscCall(RwAdjointSetUp(prob->gadj)); /* the parent's driver solves only when it is the group's */
+  PetscCall(RwOptionsCheckUnknown(PetscObjectComm((PetscObject)prob))); /* before the journal: a refused run leaves none */
   if (prob->ukind != RW_UNKNOWN_NONE) PetscCall(RwJournalCreate(prob, prob->udm, prob->nmembers + 1, prob->journaldir, &prob->journal));
   PetscCall(RwProblemHistorySetUp_Private(prob));
   PetscCall(PetscTime(&prob->t0));

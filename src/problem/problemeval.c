@@ -455,6 +455,12 @@ PetscErrorCode RwProblemSetUpTao(RwProblem prob, Tao tao)
   PetscValidHeaderSpecific(tao, TAO_CLASSID, 2);
   PetscCall(PetscObjectQuery((PetscObject)tao, "RwProblem", &owner));
   if (owner == (PetscObject)prob) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    const char *prefix;
+
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)tao, &prefix));
+    PetscCall(RwOptionsCheckPetsc(PetscObjectComm((PetscObject)tao), prefix)); /* before TaoSetFromOptions(): -tao_max_it 4294967298 is no 2 */
+  }
   PetscCall(TaoSetObjectiveAndGradient(tao, NULL, RwProblemTaoObjectiveAndGradient, prob));
   PetscCall(TaoSetMonitor(tao, RwProblemHistoryMonitor_Private, prob, NULL));
   PetscCall(PetscObjectCompose((PetscObject)tao, "RwProblem", (PetscObject)prob));

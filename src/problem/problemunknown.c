@@ -445,6 +445,24 @@ static PetscErrorCode RegularizeThroughX(RwProblem prob, RwProblemReg *r, Vec x,
 }
 
 /*
+  RwProblemCheckRegularizers_Private - at set-up, what every regulariser acts
+  on exists and takes its type: the first evaluation would find out only after
+  the first solves, with the journal written
+*/
+PetscErrorCode RwProblemCheckRegularizers_Private(RwProblem prob)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < prob->nreg; i++) {
+    RwUnknownKind kind;
+    PetscInt      index;
+    PetscBool     onx;
+
+    PetscCall(RegTarget(prob, &prob->reg[i], (PetscBool)(prob->ukind != RW_UNKNOWN_NONE), &kind, &index, &onx));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   RwProblemRegularize_Private - adds every regulariser to J and its
   gradient: in an optimisation (x given) into G, of x itself or of a named
   parameter through x's map; with x NULL, of a named parameter of the base

@@ -87,36 +87,3 @@ PetscErrorCode RwOptionsRequired(MPI_Comm comm, const char opt[], const char wha
   PetscCall(PetscFPrintf(comm, PETSC_STDERR, "%s: missing %s: %s (%s -help lists every option)\n", name, opt, what, name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/*@C
-  RwOptionsRealArray - PetscOptionsRealArray() whose -help shows the value
-  that will be used, as the caller words it (PETSc shows only the first
-  element of the array passed in, which for an option with a computed
-  default is not what the run uses)
-
-  Synopsis:
-  PetscErrorCode RwOptionsRealArray(const char opt[], const char text[], const char man[], const char now[], PetscReal v[], PetscInt *n, PetscBool *set)
-
-  Collective (on the options block's communicator)
-
-  Input Parameters:
-+ opt, text, man - as PetscOptionsRealArray()
-- now            - what -help shows between < and >: "10,10", "one source near the centre"
-
-  Input/Output Parameters:
-+ v - the values read
-- n - in: room in v; out: the number read
-
-  Level: developer
-
-.seealso: PetscOptionsRealArray(), RwHelpStop()
-@*/
-PetscErrorCode RwOptionsRealArray_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], const char now[], PetscReal v[], PetscInt *n, PetscBool *set)
-{
-  const char *prefix = PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "";
-
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsGetRealArray(PetscOptionsObject->options, PetscOptionsObject->prefix, opt, v, n, set));
-  if (PetscOptionsObject->printhelp && PetscOptionsObject->count == 1 && !PetscOptionsObject->alreadyprinted) PetscCall((*PetscHelpPrintf)(PetscOptionsObject->comm, "  -%s%s <%s>: %s (%s)\n", prefix, opt + 1, now, text, man ? man : ""));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}

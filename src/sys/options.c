@@ -8,6 +8,7 @@
 #include <rewind/private/rwimpl.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /*@C
@@ -192,6 +193,338 @@ PetscErrorCode RwOptionsInt_Private(PetscOptionItems *PetscOptionsObject, const 
   PetscCall(RwOptionsInt64_Private(PetscOptionsObject, opt, text, man, current, &v, &given, lo, hi));
   if (set) *set = given;
   if (given) *value = (PetscInt)v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The range as text: "[0, 1]", "(0, inf)", or "" when any finite number will do */
+static PetscErrorCode RwRangeText(PetscReal lo, PetscReal hi, RwRange range, char text[], size_t len)
+{
+  char l[32], h[32];
+
+  PetscFunctionBegin;
+  text[0] = 0;
+  if (lo <= -PETSC_MAX_REAL && hi >= PETSC_MAX_REAL) PetscFunctionReturn(PETSC_SUCCESS);
+  /* snprintf, not PetscSNPrintf, which writes 0 as "0." */
+  if (lo <= -PETSC_MAX_REAL) PetscCall(PetscStrncpy(l, "-inf", sizeof(l)));
+  else snprintf(l, sizeof(l), "%g", (double)lo);
+  if (hi >= PETSC_MAX_REAL) PetscCall(PetscStrncpy(h, "inf", sizeof(h)));
+  else snprintf(h, sizeof(h), "%g", (double)hi);
+  PetscCall(PetscSNPrintf(text, len, "%c%s, %s%c", (range & RW_RANGE_OPEN_LO) || lo <= -PETSC_MAX_REAL ? '(' : '[', l, h, (range & RW_RANGE_OPEN_HI) || hi >= PETSC_MAX_REAL ? ')' : ']'));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwParseReal - parses a finite number and checks it lies in the range given
+
+  Not collective
+
+  Input Parameters:
++ str    - the text
+. lo, hi - the ends of the range (-PETSC_MAX_REAL, PETSC_MAX_REAL: none)
+- range  - which ends are open: RW_RANGE_CLOSED, RW_RANGE_OPEN_LO, RW_RANGE_OPEN_HI, RW_RANGE_OPEN
+
+  Output Parameters:
++ value - the number (unchanged unless ok)
+. ok    - whether str is a finite number in range
+- why   - when not ok, what was expected, of length len
+
+  Notes:
+  NaN and Inf are refused, so is any text after the number ("1e-3x").
+
+  Level: developer
+
+.seealso: RwOptionsReal(), RwParseInt64()
+@*/
+PetscErrorCode RwParseReal(const char str[], PetscReal lo, PetscReal hi, RwRange range, PetscReal *value, PetscBool *ok, char why[], size_t len)
+{
+  char  *end, r[96];
+  double v;
+
+  PetscFunctionBegin;
+  errno = 0;
+  v     = strtod(str, &end);
+  *ok   = (PetscBool)(end != str && !*end && !PetscIsInfOrNanReal((PetscReal)v) && errno != ERANGE);
+  if (*ok) *ok = (PetscBool)((range & RW_RANGE_OPEN_LO ? v > lo : v >= lo) && (range & RW_RANGE_OPEN_HI ? v < hi : v <= hi));
+  if (*ok) *value = (PetscReal)v;
+  else {
+    PetscCall(RwRangeText(lo, hi, range, r, sizeof(r)));
+    if (r[0]) PetscCall(PetscSNPrintf(why, len, "expected a finite number in %s", r));
+    else PetscCall(PetscSNPrintf(why, len, "expected a finite number"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The text of an option of an options block: -help lists it with its range
+   and current value (unless hidden); *str is NULL when the option is given
+   without a value */
+static PetscErrorCode RwOptionsText(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char range[], const char man[], const char cur[], const char **str, PetscBool *given)
+{
+  char      full[512], ignored[8];
+  PetscBool hidden;
+
+  PetscFunctionBegin;
+  PetscCall(RwOptionsHidden(PetscOptionsObject, opt, &hidden));
+  if (!hidden) {
+    if (range[0]) PetscCall(PetscSNPrintf(full, sizeof(full), "%s (%s)", text, range));
+    else PetscCall(PetscStrncpy(full, text, sizeof(full)));
+    /* for -help only: the value is read whole below, never cut to a buffer */
+    PetscCall(PetscOptionsString(opt, full, man, cur, ignored, sizeof(ignored), NULL));
+  }
+  PetscCall(PetscOptionsFindPair(PetscOptionsObject->options, PetscOptionsObject->prefix, opt, str, given));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwOptionsReal - a real option with a range, inside a PetscOptionsBegin() block: NaN, Inf,
+  trailing text and values outside the range are refused, naming the option
+
+  Synopsis:
+  PetscErrorCode RwOptionsReal(const char opt[], const char text[], const char man[], PetscReal current, PetscReal *value, PetscBool *set, PetscReal lo, PetscReal hi, RwRange range)
+
+  Collective (on the options block's communicator)
+
+  Notes:
+  lo = -PETSC_MAX_REAL and hi = PETSC_MAX_REAL accept any finite number;
+  range says which ends are open (RW_RANGE_OPEN_LO for a positive number
+  with lo = 0). -help lists the option with its range and current value.
+
+  Level: intermediate
+
+.seealso: RwOptionsInt64(), RwOptionsRealArray(), RwParseReal()
+@*/
+PetscErrorCode RwOptionsReal_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscReal current, PetscReal *value, PetscBool *set, PetscReal lo, PetscReal hi, RwRange range)
+{
+  char        cur[32], r[96], what[128], why[160];
+  const char *str;
+  PetscBool   given, ok;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(cur, sizeof(cur), "%g", (double)current));
+  PetscCall(RwRangeText(lo, hi, range, r, sizeof(r)));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "a finite number%s%s", r[0] ? " in " : "", r));
+  PetscCall(RwOptionsText(PetscOptionsObject, opt, text, what, man, cur, &str, &given));
+  if (set) *set = given;
+  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwParseReal(str ? str : "", lo, hi, range, value, &ok, why, sizeof(why)));
+  PetscCheck(ok, PetscOptionsObject->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s%s %s: %s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1, str && str[0] ? str : "(no value)", why);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwOptionsGetInt - PetscOptionsGetInt() with a range: read as a 64-bit number and checked
+  against [lo, hi] before it is narrowed, for options read outside an options block
+
+  Collective
+
+  Input Parameters:
++ comm   - the communicator of the reader (for the error)
+. prefix - the options prefix, or NULL
+. name   - the option
+- lo, hi - the range accepted
+
+  Output Parameters:
++ value - the value (unchanged unless given)
+- set   - whether given
+
+  Level: developer
+
+.seealso: RwOptionsInt()
+@*/
+PetscErrorCode RwOptionsGetInt(MPI_Comm comm, const char prefix[], const char name[], PetscInt *value, PetscBool *set, PetscInt lo, PetscInt hi)
+{
+  const char *str;
+  char        why[160];
+  PetscInt64  v;
+  PetscBool   given, ok;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsFindPair(NULL, prefix, name, &str, &given));
+  if (set) *set = given;
+  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwParseInt64(str ? str : "", lo, hi, &v, &ok, why, sizeof(why)));
+  PetscCheck(ok, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s%s %s: %s", prefix ? prefix : "", name + 1, str && str[0] ? str : "(no value)", why);
+  *value = (PetscInt)v;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Splits "a,b,c" into at most nmax items, refusing more (PETSc would drop them in silence) */
+static PetscErrorCode RwOptionsSplit(PetscOptionItems *PetscOptionsObject, const char opt[], const char str[], PetscInt nmax, int *n, char ***items)
+{
+  PetscFunctionBegin;
+  PetscCheck(str && str[0], PetscOptionsObject->comm, PETSC_ERR_ARG_WRONG, "-%s%s: no value given: expected up to %" PetscInt_FMT " values separated by commas", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1, nmax);
+  PetscCall(PetscStrToArray(str, ',', n, items));
+  if (*n > nmax) PetscCall(PetscStrToArrayDestroy(*n, *items));
+  PetscCheck(*n <= nmax, PetscOptionsObject->comm, PETSC_ERR_ARG_SIZ, "-%s%s %s: %d values: expected at most %" PetscInt_FMT, PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1, str, *n, nmax);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwOptionsIntArray - integers separated by commas, each a 64-bit number checked against
+  [lo, hi] before it is narrowed, inside a PetscOptionsBegin() block
+
+  Synopsis:
+  PetscErrorCode RwOptionsIntArray(const char opt[], const char text[], const char man[], PetscInt values[], PetscInt *n, PetscBool *set, PetscInt lo, PetscInt hi)
+
+  Collective (on the options block's communicator)
+
+  Notes:
+  On entry *n is the room in values; on return, the number given. More values
+  than the room, a missing value, or one out of range are refused, naming the option.
+
+  Level: intermediate
+
+.seealso: RwOptionsInt(), RwOptionsRealArray()
+@*/
+PetscErrorCode RwOptionsIntArray_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], PetscInt values[], PetscInt *n, PetscBool *set, PetscInt lo, PetscInt hi)
+{
+  char        r[96], why[160];
+  const char *str;
+  char      **items;
+  int         m;
+  PetscBool   given, ok;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(r, sizeof(r), "whole numbers in [%" PetscInt_FMT ", %" PetscInt_FMT "], separated by commas", lo, hi));
+  PetscCall(RwOptionsText(PetscOptionsObject, opt, text, r, man, "", &str, &given));
+  if (set) *set = given;
+  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwOptionsSplit(PetscOptionsObject, opt, str, *n, &m, &items));
+  for (int i = 0; i < m; i++) {
+    PetscInt64 v = 0;
+
+    PetscCall(RwParseInt64(items[i], lo, hi, &v, &ok, why, sizeof(why)));
+    if (!ok) PetscCall(PetscStrToArrayDestroy(m, items));
+    PetscCheck(ok, PetscOptionsObject->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s%s %s: value %d: %s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1, str, i + 1, why);
+    values[i] = (PetscInt)v;
+  }
+  *n = m;
+  PetscCall(PetscStrToArrayDestroy(m, items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwOptionsRealArray - reals separated by commas, each finite and in the range, inside a
+  PetscOptionsBegin() block
+
+  Synopsis:
+  PetscErrorCode RwOptionsRealArray(const char opt[], const char text[], const char man[], const char now[], PetscReal values[], PetscInt *n, PetscBool *set, PetscReal lo, PetscReal hi, RwRange range)
+
+  Collective (on the options block's communicator)
+
+  Notes:
+  On entry *n is the room in values; on return, the number given. As RwOptionsReal() for each value.
+  now, if not NULL, is what -help shows as the value that will be used ("10,10", "one source near
+  the centre"): PETSc would show the first element of values, which for an option with a computed
+  default is not what the run uses.
+
+  Level: intermediate
+
+.seealso: RwOptionsReal(), RwOptionsIntArray()
+@*/
+PetscErrorCode RwOptionsRealArray_Private(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], const char man[], const char now[], PetscReal values[], PetscInt *n, PetscBool *set, PetscReal lo, PetscReal hi, RwRange range)
+{
+  char        r[96], what[160], why[160];
+  const char *str;
+  char      **items;
+  int         m;
+  PetscBool   given, ok;
+
+  PetscFunctionBegin;
+  PetscCall(RwRangeText(lo, hi, range, r, sizeof(r)));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "finite numbers%s%s, separated by commas", r[0] ? " in " : "", r));
+  PetscCall(RwOptionsText(PetscOptionsObject, opt, text, what, man, now ? now : "", &str, &given));
+  if (set) *set = given;
+  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwOptionsSplit(PetscOptionsObject, opt, str, *n, &m, &items));
+  for (int i = 0; i < m; i++) {
+    PetscCall(RwParseReal(items[i], lo, hi, range, &values[i], &ok, why, sizeof(why)));
+    if (!ok) PetscCall(PetscStrToArrayDestroy(m, items));
+    PetscCheck(ok, PetscOptionsObject->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s%s %s: value %d: %s", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1, str, i + 1, why);
+  }
+  *n = m;
+  PetscCall(PetscStrToArrayDestroy(m, items));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PETSc's own options that rewind's programs use, with their least value:
+   PETSc parses them as plain integers (-da_grid_x 4294967328 runs 32 points)
+   or accepts NaN, so rewind checks their text first */
+static const struct {
+  const char *name;
+  PetscReal   lo;
+  PetscBool   whole;
+} RwPetscOptions[] = {
+  {"da_grid_x", 1, PETSC_TRUE}, {"da_grid_y", 1, PETSC_TRUE}, {"da_grid_z", 1, PETSC_TRUE}, {"da_processors_x", 1, PETSC_TRUE}, {"da_processors_y", 1, PETSC_TRUE}, {"da_processors_z", 1, PETSC_TRUE}, {"da_refine", 0, PETSC_TRUE}, {"da_overlap", 0, PETSC_TRUE},
+  {"ksp_max_it", 0, PETSC_TRUE}, {"ksp_gmres_restart", 1, PETSC_TRUE}, {"tao_max_it", 0, PETSC_TRUE}, {"tao_max_funcs", -1, PETSC_TRUE}, {"tao_ls_max_funcs", 1, PETSC_TRUE},
+  {"ksp_rtol", 0, PETSC_FALSE}, {"ksp_atol", 0, PETSC_FALSE}, {"ksp_divtol", 0, PETSC_FALSE}, {"tao_gatol", 0, PETSC_FALSE}, {"tao_grtol", 0, PETSC_FALSE}, {"tao_gttol", 0, PETSC_FALSE}, {"tao_steptol", 0, PETSC_FALSE}, {"tao_fmin", -PETSC_MAX_REAL, PETSC_FALSE},
+};
+
+/* Whether a token of the options text is an option's name rather than a value (-1, -.5) */
+static PetscBool RwIsOptionName(const char tok[])
+{
+  return (PetscBool)(tok[0] == '-' && tok[1] && !(tok[1] >= '0' && tok[1] <= '9') && tok[1] != '.');
+}
+
+/* Checks one given option against its entry of RwPetscOptions, if it has one */
+static PetscErrorCode RwOptionsCheckPetscOne(MPI_Comm comm, const char prefix[], const char name[], const char value[])
+{
+  char      full[256], why[160];
+  PetscBool ok, same;
+
+  PetscFunctionBegin;
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(RwPetscOptions); i++) {
+    PetscInt64 n;
+    PetscReal  x;
+
+    PetscCall(PetscSNPrintf(full, sizeof(full), "-%s%s", prefix ? prefix : "", RwPetscOptions[i].name));
+    PetscCall(PetscStrcasecmp(full, name, &same));
+    if (!same) continue;
+    if (RwPetscOptions[i].whole) PetscCall(RwParseInt64(value, (PetscInt64)RwPetscOptions[i].lo, PETSC_MAX_INT, &n, &ok, why, sizeof(why)));
+    else PetscCall(RwParseReal(value, RwPetscOptions[i].lo, PETSC_MAX_REAL, RW_RANGE_CLOSED, &x, &ok, why, sizeof(why)));
+    PetscCheck(ok, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s %s: %s", full, value[0] ? value : "(no value)", why);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwOptionsCheckPetsc - checks the text of PETSc's own size options (-da_grid_x, -tao_max_it, ...)
+  and tolerances (-ksp_rtol, -tao_gatol, ...) under a prefix, before PETSc parses them
+
+  Collective
+
+  Input Parameters:
++ comm   - the communicator of the object about to read them
+- prefix - its options prefix, or NULL
+
+  Notes:
+  PETSc reads them with a plain integer conversion, so 4294967328 becomes 32;
+  they are refused here, naming the option, when not a whole number in
+  [least, PETSC_MAX_INT], and tolerances when not finite or negative. Objects
+  call it before DMSetFromOptions(), KSPSetFromOptions() and TaoSetFromOptions().
+  It reads the options' text without marking them used.
+
+  Level: developer
+
+.seealso: RwOptionsInt(), RwOptionsReal()
+@*/
+PetscErrorCode RwOptionsCheckPetsc(MPI_Comm comm, const char prefix[])
+{
+  char  *all, **tok;
+  int    n;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  PetscCall(PetscStrToArray(all, ' ', &n, &tok));
+  PetscCall(PetscFree(all));
+  for (int k = 0; k < n; k++) {
+    PetscErrorCode ierr;
+
+    if (!RwIsOptionName(tok[k])) continue;
+    ierr = RwOptionsCheckPetscOne(comm, prefix, tok[k], k + 1 < n && !RwIsOptionName(tok[k + 1]) ? tok[k + 1] : "");
+    if (ierr) PetscCall(PetscStrToArrayDestroy(n, tok));
+    PetscCall(ierr);
+  }
+  PetscCall(PetscStrToArrayDestroy(n, tok));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -494,6 +827,68 @@ static PetscBool RwIsFinalizeOption(const char name[])
     if (!strncmp(name, RwFinalizeOptions[i], l) && (!name[l] || name[l] == '_')) return PETSC_TRUE;
   }
   return PETSC_FALSE;
+}
+
+/* Whether name is in the table of rewind's options */
+static PetscBool RwIsKnownOption(const char name[])
+{
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(RwOptionNames); i++)
+    if (!strcmp(name, RwOptionNames[i])) return PETSC_TRUE;
+  return PETSC_FALSE;
+}
+
+/*@C
+  RwOptionsCheckUnknown - before the first solve: reports every given -rw_* option that is no
+  option of rewind and that nothing has read, with the known name it is closest to;
+  -rw_options_strict makes it an error
+
+  Collective
+
+  Input Parameter:
+. comm - the communicator of the caller (every rank has the same options, so all agree)
+
+  Notes:
+  RwProblemSetUp(), RwAdjointSetUp() and the programs call it once their objects have read
+  their options; it reports once a process (rank 0 of PETSC_COMM_WORLD prints), and marks
+  what it reported as read, so RwOptionsWarnUnused() does not repeat it after the run.
+
+  Level: intermediate
+
+.seealso: RwOptionsWarnUnused()
+@*/
+PetscErrorCode RwOptionsCheckUnknown(MPI_Comm comm)
+{
+  static PetscBool reported = PETSC_FALSE;
+  PetscBool        strict   = PETSC_FALSE;
+  PetscInt         nused;
+  char            *all, **tok, **used, best[256];
+  int              n;
+  PetscMPIInt      rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-rw_options_strict", &strict, NULL));
+  if (reported && !strict) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscOptionsGetAll(NULL, &all));
+  PetscCall(PetscStrToArray(all, ' ', &n, &tok));
+  PetscCall(PetscFree(all));
+  PetscCall(RwOptionsUsedNames(&nused, &used));
+  for (int k = 0; k < n; k++) {
+    PetscBool read;
+
+    if (strncmp(tok[k], "-rw_", 4) || RwIsKnownOption(tok[k])) continue;
+    PetscCall(PetscOptionsUsed(NULL, tok[k] + 1, &read));
+    if (read) continue;
+    PetscCall(RwSuggestOption(tok[k], used, nused, best, sizeof(best)));
+    PetscCheck(!strict, comm, PETSC_ERR_ARG_WRONG, "%s: no such option (-rw_options_strict)%s%s%s", tok[k], best[0] ? "; did you mean " : "", best, best[0] ? "?" : "");
+    if (!rank) PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "rewind: warning: option %s is unknown%s%s%s\n", tok[k], best[0] ? "; did you mean " : "", best, best[0] ? "?" : ""));
+    PetscCall(PetscOptionsHasName(NULL, NULL, tok[k], &read)); /* reported: not again after the run */
+  }
+  reported = PETSC_TRUE;
+  for (PetscInt i = 0; i < nused; i++) PetscCall(PetscFree(used[i]));
+  PetscCall(PetscFree(used));
+  PetscCall(PetscStrToArrayDestroy(n, tok));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C

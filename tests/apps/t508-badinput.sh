@@ -20,12 +20,17 @@ fails() { # fails NAME MESSAGE NP OPTIONS...: the run exits nonzero and says MES
 fails wrapped-steps "-rw_steps 4294967306: expected a whole number in [1, 2147483647]" 1 $small -rw_steps 4294967306
 fails not-integer "-rw_check_finite_interval 2.5: expected a whole number in [1, 2147483647]" 1 $small -rw_check_finite_interval 2.5
 
-# a misspelled option: the run stands (exit 0), one warning on 2 ranks, with the suggestion
+# a misspelled option: the run stands (exit 0), one warning on 2 ranks before
+# the solve (before J is printed), with the suggestion, and not again after it
 run 2 $small -rw_restar -rw_stpes 3 > "$tmp/typo.out" 2> "$tmp/typo.err"
 grep -q '^J ' "$tmp/typo.out"
-test "$(grep -c 'rewind: option -rw_restar was given but never used; did you mean -rw_restart?' "$tmp/typo.err")" = 1 || { echo "FAIL typo"; cat "$tmp/typo.err"; exit 1; }
-grep -qF 'rewind: option -rw_stpes was given but never used; did you mean -rw_steps?' "$tmp/typo.err"
+test "$(grep -c 'rewind: warning: option -rw_restar is unknown; did you mean -rw_restart?' "$tmp/typo.err")" = 1 || { echo "FAIL typo"; cat "$tmp/typo.err"; exit 1; }
+grep -qF 'rewind: warning: option -rw_stpes is unknown; did you mean -rw_steps?' "$tmp/typo.err"
+! grep -q 'was given but never used' "$tmp/typo.err" || { echo "FAIL typo: reported again after the run"; cat "$tmp/typo.err"; exit 1; }
 echo "ok typo: warned once, with the suggestion"
+# -rw_options_strict: the same misspelling stops the run before it starts
+fails strict "-rw_restar: no such option (-rw_options_strict); did you mean -rw_restart?" 2 $small -rw_restar -rw_options_strict
+! grep -q '^J ' "$tmp/strict.out" || { echo "FAIL strict: the run went ahead"; exit 1; }
 # options PETSc reads in PetscFinalize are not reported
 run 1 $small -log_view ":$tmp/log.txt" -options_left no > /dev/null 2> "$tmp/quiet.err"
 ! grep -q 'was given but never used' "$tmp/quiet.err" || { echo "FAIL: PETSc's finalize options reported"; cat "$tmp/quiet.err"; exit 1; }

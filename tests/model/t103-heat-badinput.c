@@ -11,9 +11,13 @@ START_TEST(test_options)
   rw_assert_error(rw_test_model("-rw_heat_bc robin", &model), "Unknown boundary condition \"robin\" in -rw_heat_bc robin: use periodic, dirichlet or neumann");
   rw_assert_error(rw_test_model("-rw_heat_dim 2 -rw_heat_bc periodic,dirichlet,neumann", &model), "give one boundary condition, or 2");
   rw_assert_error(rw_test_model("-rw_heat_scheme leapfrog", &model), "rw_heat_scheme. Available options: explicit crank-nicolson implicit");
-  rw_assert_error(rw_test_model("-rw_heat_theta 1.5", &model), "-rw_heat_theta 1.5 must be in [0, 1]");
+  rw_assert_error(rw_test_model("-rw_heat_theta 1.5", &model), "rw_heat_theta 1.5: expected a finite number in [0, 1]");
   rw_assert_error(rw_test_model("-rw_heat_dim 4", &model), "rw_heat_dim 4: expected a whole number in [1, 3]");
-  rw_assert_error(rw_test_model("-rw_dt -1", &model), "Time step -rw_dt -1");
+  rw_assert_error(rw_test_model("-rw_dt -1", &model), "rw_dt -1: expected a finite number in (0, inf)");
+  rw_assert_error(rw_test_model("-rw_dt nan", &model), "rw_dt nan: expected a finite number in (0, inf)");
+  rw_assert_error(rw_test_model("-rw_heat_theta 4294967298", &model), "rw_heat_theta 4294967298: expected a finite number in [0, 1]");
+  /* a scheme by name and a theta that disagree: neither wins in silence */
+  rw_assert_error(rw_test_model("-rw_heat_scheme explicit -rw_heat_theta 1", &model), "_rw_heat_theta 1. disagree: give one of them");
   /* a grid with fewer points than ranks */
   snprintf(opts, sizeof(opts), "-rw_heat_dim 1 -da_grid_x %d", rw_test_size() > 1 ? rw_test_size() - 1 : 1);
   rw_assert_error(rw_test_model(opts, &model), rw_test_size() > 1 ? "is too small for" : "must be at least 2");

@@ -5,8 +5,9 @@ START_TEST(test_options)
 {
   RwModel model;
 
-  rw_assert_error(rw_test_model_type("osc", "-osc_dim 4", &model), "-osc_dim 4: expected 1, 2 or 3");
-  rw_assert_error(rw_test_model_type("osc", "-osc_block_size 0", &model), "-osc_block_size 0: expected at least 1");
+  rw_assert_error(rw_test_model_type("osc", "-osc_dim 4", &model), "osc_dim 4: expected a whole number in [1, 3]");
+  rw_assert_error(rw_test_model_type("osc", "-osc_block_size 0", &model), "osc_block_size 0: expected a whole number in [1, 2147483647]");
+  rw_assert_error(rw_test_model_type("osc", "-osc_block_size 4294967298", &model), "osc_block_size 4294967298: expected a whole number in [1, 2147483647]");
   rw_assert_error(rw_test_model_type("osc", "-osc_dim 1 -da_grid_x 1", &model), "must be at least 2");
 }
 END_TEST

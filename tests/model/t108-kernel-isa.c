@@ -138,7 +138,7 @@ START_TEST(test_bad_isa)
   RwModel model;
 
   rw_assert_error(rw_test_model_type("wave", "-rw_kernel_isa sse9", &model), "rw_kernel_isa");
-  rw_assert_error(rw_test_model_type("wave", "-rw_kernel_stream_stores -2", &model), "-rw_kernel_stream_stores -2: give a size in MiB >= 0, or -1 for never");
+  rw_assert_error(rw_test_model_type("wave", "-rw_kernel_stream_stores -2", &model), "rw_kernel_stream_stores -2: expected a whole number in [-1, 2147483647]");
   for (int i = 0; i < RW_KERNEL_ISA_N; i++)
     if (!RwKernelISAAvailable((RwKernelISA)i)) {
       char opts[64];

@@ -160,7 +160,9 @@ START_TEST(test_options)
   RW_CHECK(FromOptions("-rw_schedule_type periodic -rw_schedule_period 1e1", &s));
   RW_CHECK(RwScheduleDestroy(&s));
   rw_assert_error(OptionsError("-rw_schedule_costs 1,2,3"), "-rw_schedule_costs takes 4 costs uf,ub,wd,rd; got 3");
-  rw_assert_error(OptionsError("-rw_schedule_costs 1,2,-3,4"), "Cost wd = -3");
+  rw_assert_error(OptionsError("-rw_schedule_costs 1,2,-3,4"), "-rw_schedule_costs 1,2,-3,4: value 3: expected a finite number in [0, inf)");
+  rw_assert_error(OptionsError("-rw_schedule_costs 1,2,nan,4"), "-rw_schedule_costs 1,2,nan,4: value 3: expected a finite number in [0, inf)");
+  rw_assert_error(OptionsError("-rw_schedule_costs 1,2,3,4,5"), "-rw_schedule_costs 1,2,3,4,5: 5 values: expected at most 4");
   rw_assert_error(OptionsError("-rw_checkpoint_ram 4GX"), "-rw_checkpoint_ram 4GX: unknown unit \"GX\"");
   rw_assert_error(OptionsError("-rw_checkpoint_ram 1KiB"), "-rw_checkpoint_ram = 1024 bytes holds no state: one state is 1048576 bytes per MPI rank");
   rw_assert_error(OptionsError("-rw_schedule_ram_slots many"), "-rw_schedule_ram_slots many: expected a whole number >= 0 or inf");

@@ -397,7 +397,7 @@ START_TEST(test_step_block_input)
 {
   RwModel model;
 
-  rw_assert_error(rw_test_model_type("wave", "-rw_model_step_block 0", &model), "-rw_model_step_block 0: give 1 (one step a pass) or more");
+  rw_assert_error(rw_test_model_type("wave", "-rw_model_step_block 0", &model), "rw_model_step_block 0: expected a whole number in [1, 2147483647]");
   RW_CHECK(RwModelDestroy(&model));
   rw_assert_error(rw_test_model_type("wave", "-rw_model_step_block 3", &model), "-rw_model_step_block 3: the wave model fuses at most 2 steps a pass in 2D");
   RW_CHECK(RwModelDestroy(&model));

@@ -123,6 +123,7 @@ PETSC_INTERN PetscErrorCode RwProblemApplyParameters_Private(RwProblem);
 PETSC_INTERN PetscErrorCode RwProblemToParameters_Private(RwProblem, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwProblemMemberGradient_Private(RwProblem, Vec, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwProblemRegularize_Private(RwProblem, Vec, PetscReal *, Vec, Vec);
+PETSC_INTERN PetscErrorCode RwProblemCheckRegularizers_Private(RwProblem);
 PETSC_INTERN PetscErrorCode RwProblemDescribe_Private(RwProblem, char[], size_t);
 PETSC_INTERN PetscErrorCode RwProblemHistorySetUp_Private(RwProblem);
 PETSC_INTERN PetscErrorCode RwProblemHistoryMonitor_Private(Tao, void *);

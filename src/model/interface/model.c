@@ -169,9 +169,8 @@ static PetscErrorCode RwModelStreamStoresFromOptions(RwModel model, PetscOptionI
   PetscBool set;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsInt("-rw_kernel_stream_stores", "Output size a rank, in MiB, from which the kernels write it with streaming stores, past the caches (0: always; -1: never)", "RwModelSetFromOptions", mib, &mib, &set));
+  PetscCall(RwOptionsInt("-rw_kernel_stream_stores", "Output size a rank, in MiB, from which the kernels write it with streaming stores, past the caches (0: always; -1: never)", "RwModelSetFromOptions", mib, &mib, &set, -1, PETSC_MAX_INT));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(mib >= -1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_kernel_stream_stores %" PetscInt_FMT ": give a size in MiB >= 0, or -1 for never", mib);
   model->streammin = mib < 0 ? -1 : (PetscInt64)mib << 20;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -184,9 +183,8 @@ static PetscErrorCode RwModelStepBlockFromOptions(RwModel model, PetscOptionItem
   PetscBool set;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsInt("-rw_model_step_block", "Forward steps fused into one pass over the grid where the model type can (1: one step a pass; unset: the type's choice)", "RwModelStepBlock", T, &T, &set));
+  PetscCall(RwOptionsInt("-rw_model_step_block", "Forward steps fused into one pass over the grid where the model type can (1: one step a pass; unset: the type's choice)", "RwModelStepBlock", T, &T, &set, 1, PETSC_MAX_INT));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(T >= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_model_step_block %" PetscInt_FMT ": give 1 (one step a pass) or more", T);
   model->stepblock = T;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -229,7 +227,7 @@ PetscErrorCode RwModelSetFromOptions(RwModel model)
   PetscCheck(((PetscObject)model)->type_name, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_WRONGSTATE, "RwModel has no type: call RwModelSetType() or give -rw_model_type");
   {
     PetscReal dt = model->dt;
-    PetscCall(PetscOptionsReal("-rw_dt", "Time step, in the model's time unit, > 0 (unset: the model type's for the grid; -help prints the one used under 'values used' once the grid is built)", "RwModelSetTimeStep", dt, &dt, &set));
+    PetscCall(RwOptionsReal("-rw_dt", "Time step, in the model's time unit (unset: the model type's for the grid; -help prints the one used under 'values used' once the grid is built)", "RwModelSetTimeStep", dt, &dt, &set, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
     if (set) PetscCall(RwModelSetTimeStep(model, dt));
   }
   {

@@ -283,6 +283,13 @@ static PetscErrorCode RwStencilCreateStateDM(RwStencil st, const PetscInt typesi
   PetscCall(DMSetFromOptions(st->da));
   PetscCall(DMDAGetInfo(st->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   for (PetscInt d = 0; d < st->dim; d++) PetscCheck(M[d] >= PetscMax(2, w), comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %" PetscInt_FMT " (-da_grid_%c) must be at least %" PetscInt_FMT, M[d], d, "xyz"[d], PetscMax(2, w));
+  {
+    PetscMPIInt size;
+
+    /* before DMSetUp(), which allocates index maps as large as a rank's part: the driver keeps about 8 states */
+    PetscCallMPI(MPI_Comm_size(comm, &size));
+    PetscCall(RwCheckArraySize(comm, "a rank's part of the grid's states (about 8 vectors of it)", PetscCeilReal((PetscReal)M[0] * M[1] * M[2] * dof / size), 8 * sizeof(PetscScalar), "-da_grid_x, -da_grid_y, -da_grid_z, or run on more ranks"));
+  }
   PetscCall(RwStencilCheckGridFitsRanks(st, M));
   PetscCall(RwStencilCheckWidthFitsRanks(st, st->da));
   PetscCall(DMSetUp(st->da));
@@ -349,6 +356,12 @@ PetscErrorCode RwStencilSetUp(RwStencil st, const char name[], const PetscInt de
   PetscFunctionBegin;
   if (st->setupcalled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(ninputs >= 0 && ninputs <= RW_STENCIL_MAX_INPUTS, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "A pass with %" PetscInt_FMT " inputs: expected at most %d", ninputs, RW_STENCIL_MAX_INPUTS);
+  {
+    const char *prefix;
+
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)model, &prefix));
+    PetscCall(RwOptionsCheckPetsc(PetscObjectComm((PetscObject)model), prefix)); /* -da_grid_x 4294967328 is no 32 */
+  }
   PetscCall(RwStencilCreateStateDM(st, def));
   PetscCall(PetscObjectSetName((PetscObject)st->da, name));
   PetscCall(RwStencilCreateFieldDM(st));

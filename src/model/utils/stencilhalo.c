@@ -246,8 +246,7 @@ PETSC_INTERN PetscErrorCode RwStencilSetUpBlocking_Private(RwStencil st)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)st->model, &prefix));
-  PetscCall(PetscOptionsGetInt(NULL, prefix, "-rw_stencil_block_rows", &rows, &set));
-  PetscCheck(!set || rows >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-rw_stencil_block_rows %" PetscInt_FMT ": expected 0 (no tiles) or a positive count of rows", rows);
+  PetscCall(RwOptionsGetInt(comm, prefix, "-rw_stencil_block_rows", &rows, &set, 0, PETSC_MAX_INT)); /* 0: no tiles */
   st->l2 = 0;
   if (set) {
     st->blockrows = st->dim > 2 ? rows : 0;

@@ -66,8 +66,8 @@ PetscErrorCode RwObjectiveSetFromOptions(RwObjective obj)
   PetscCall(PetscMalloc1(nv, &rec));
   PetscObjectOptionsBegin((PetscObject)obj);
   PetscCall(PetscOptionsString("-rw_objective_terminal", "A terminal misfit to a field: file.h5:dataset", "RwObjectiveAddTerminalMisfit", terminal, terminal, sizeof(terminal), &hasterminal));
-  PetscCall(PetscOptionsReal("-rw_objective_terminal_weight", "Its weight", "RwObjectiveAddTerminalMisfit", weight, &weight, NULL));
-  if (iswave) PetscCall(PetscOptionsRealArray("-rw_wave_receivers", "Receiver positions x,z[,x,z...] (physical coordinates); data zero", "RwObjectiveAddWaveReceivers", rec, &nv, &hasrec));
+  PetscCall(RwOptionsReal("-rw_objective_terminal_weight", "Its weight", "RwObjectiveAddTerminalMisfit", weight, &weight, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
+  if (iswave) PetscCall(RwOptionsRealArray("-rw_wave_receivers", "Receiver positions x,z[,x,z...] (physical coordinates); data zero", "RwObjectiveAddWaveReceivers", NULL, rec, &nv, &hasrec, -PETSC_MAX_REAL, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   PetscOptionsEnd();
   if (hasterminal) PetscCall(TerminalFromOptions(obj, terminal, weight));
   if (hasrec) PetscCall(ReceiversFromOptions(obj, rec, nv));

@@ -549,7 +549,7 @@ PetscErrorCode RwScheduleSetFromOptions(RwSchedule sched)
   else if (!((PetscObject)sched)->type_name) PetscCall(RwScheduleSetType(sched, RWSCHEDULEREVOLVE));
   PetscCall(SetLevelFromOptions(PetscOptionsObject, sched, RW_LEVEL_RAM));
   PetscCall(SetLevelFromOptions(PetscOptionsObject, sched, RW_LEVEL_DISK));
-  PetscCall(PetscOptionsRealArray("-rw_schedule_costs", "Costs uf,ub,wd,rd: forward step, reverse step, disk write, disk read", "RwScheduleSetCosts", c, &nc, &set));
+  PetscCall(RwOptionsRealArray("-rw_schedule_costs", "Costs uf,ub,wd,rd: forward step, reverse step, disk write, disk read", "RwScheduleSetCosts", NULL, c, &nc, &set, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   if (set) {
     PetscCheck(nc == 4, PetscObjectComm((PetscObject)sched), PETSC_ERR_ARG_SIZ, "-rw_schedule_costs takes 4 costs uf,ub,wd,rd; got %" PetscInt_FMT, nc);
     PetscCall(RwScheduleSetCosts(sched, c[0], c[1], c[2], c[3]));

@@ -41,6 +41,27 @@ static PetscErrorCode RwHeatParseBoundaries(RwModel model, const char bcs[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -rw_heat_scheme by name, or -rw_heat_theta by number: both given, they must agree
+   (explicit with theta 1 would otherwise run backward Euler in silence) */
+static PetscErrorCode RwHeatSchemeFromOptions(RwModel model, PetscOptionItems *PetscOptionsObject)
+{
+  RwModel_Heat     *heat      = (RwModel_Heat *)model->data;
+  const char *const schemes[] = {"explicit", "crank-nicolson", "implicit"};
+  const PetscReal   thetas[]  = {0, 0.5, 1};
+  PetscInt          which     = heat->theta == 0 ? 0 : heat->theta == 1 ? 2 : 1;
+  PetscReal         theta     = heat->theta;
+  const char       *pre       = PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "";
+  PetscBool         chosen, set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsEList("-rw_heat_scheme", "Time discretisation by name: explicit (theta 0), crank-nicolson (0.5), implicit (backward Euler, 1)", "RwModelCreate_Heat", schemes, 3, schemes[which], &which, &chosen));
+  PetscCall(RwOptionsReal("-rw_heat_theta", "Time discretisation: 0 explicit Euler, 0.5 Crank-Nicolson, 1 backward Euler", "RwModelCreate_Heat", theta, &theta, &set, 0, 1, RW_RANGE_CLOSED));
+  PetscCheck(!chosen || !set || theta == thetas[which], PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_INCOMP, "-%srw_heat_scheme %s (theta %g) and -%srw_heat_theta %g disagree: give one of them", pre, schemes[which], (double)thetas[which], pre, (double)theta);
+  if (chosen) heat->theta = thetas[which];
+  if (set) heat->theta = theta;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems *PetscOptionsObject)
 {
   RwModel_Heat *heat = (RwModel_Heat *)model->data;
@@ -51,19 +72,9 @@ static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems
   PetscOptionsHeadBegin(PetscOptionsObject, "Heat model options");
   PetscCall(RwOptionsInt("-rw_heat_dim", "Space dimension: 1, 2 or 3", "RwModelCreate_Heat", heat->dim, &heat->dim, NULL, 1, 3));
   PetscCheck(heat->dim >= 1 && heat->dim <= 3, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_heat_dim %" PetscInt_FMT " must be 1, 2 or 3", heat->dim);
-  {
-    const char *const schemes[] = {"explicit", "crank-nicolson", "implicit"};
-    const PetscReal   thetas[]  = {0, 0.5, 1};
-    PetscInt          which     = heat->theta == 0 ? 0 : heat->theta == 1 ? 2 : 1;
-    PetscBool         chosen;
-
-    PetscCall(PetscOptionsEList("-rw_heat_scheme", "Time discretisation by name: explicit (theta 0), crank-nicolson (0.5), implicit (backward Euler, 1)", "RwModelCreate_Heat", schemes, 3, schemes[which], &which, &chosen));
-    if (chosen) heat->theta = thetas[which];
-  }
+  PetscCall(RwHeatSchemeFromOptions(model, PetscOptionsObject));
   PetscCall(PetscOptionsBool("-rw_heat_source_amplitude", "Give the source s an amplitude a_k per step (a time-indexed parameter block a, default 1): s(t_k) = a_k s", "RwModelCreate_Heat", heat->amplitude, &heat->amplitude, NULL));
   PetscCall(PetscOptionsBool("-rw_heat_nn", "Add a learned reaction N_theta(u), a pointwise network (-rw_nn_layers, -rw_nn_activation, ...) whose weights are the block theta; explicit in every scheme", "RwModelHeatSetNN", heat->usenn, &heat->usenn, NULL));
-  PetscCall(PetscOptionsReal("-rw_heat_theta", "Time discretisation: 0 explicit Euler, 0.5 Crank-Nicolson, 1 backward Euler", "RwModelCreate_Heat", heat->theta, &heat->theta, NULL));
-  PetscCheck(heat->theta >= 0 && heat->theta <= 1, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "-rw_heat_theta %g must be in [0, 1] (0 explicit, 0.5 Crank-Nicolson, 1 backward Euler)", (double)heat->theta);
   PetscCall(PetscStrncpy(bcs, RwHeatBCs[heat->bc[0]], sizeof(bcs)));
   PetscCall(PetscOptionsString("-rw_heat_bc", "Boundary conditions: periodic, dirichlet or neumann; one for all directions, or one per direction separated by commas", "RwModelHeatSetBoundaries", bcs, bcs, sizeof(bcs), &set));
   if (set) PetscCall(RwHeatParseBoundaries(model, bcs));

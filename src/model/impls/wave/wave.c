@@ -512,13 +512,12 @@ static PetscErrorCode RwModelSetFromOptions_Wave(RwModel model, PetscOptionItems
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Acoustic wave model options");
   PetscCall(RwOptionsInt("-rw_wave_dim", "Space dimension: 2 or 3", "RwModelCreate_Wave", w->dim, &w->dim, NULL, 2, 3));
-  PetscCall(PetscOptionsInt("-rw_wave_space_order", "Space order of the Laplacian: 2, 4 or 8", "RwModelCreate_Wave", w->order, &w->order, NULL));
+  PetscCall(RwOptionsInt("-rw_wave_space_order", "Space order of the Laplacian: 2, 4 or 8", "RwModelCreate_Wave", w->order, &w->order, NULL, 2, 8));
   PetscCheck(w->order == 2 || w->order == 4 || w->order == 8, comm, PETSC_ERR_ARG_OUTOFRANGE, "-rw_wave_space_order %" PetscInt_FMT ": expected 2, 4 or 8", w->order);
-  PetscCall(PetscOptionsInt("-rw_wave_nbl", "Absorbing layer: points at each end of each direction, inside the grid", "RwModelCreate_Wave", w->nbl, &w->nbl, NULL));
-  PetscCheck(w->nbl >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-rw_wave_nbl %" PetscInt_FMT ": expected 0 or more points", w->nbl);
+  PetscCall(RwOptionsInt("-rw_wave_nbl", "Absorbing layer: points at each end of each direction, inside the grid", "RwModelCreate_Wave", w->nbl, &w->nbl, NULL, 0, PETSC_MAX_INT));
   nv = 3;
   PetscCall(WaveNow(w->dim, w->h, now, sizeof(now)));
-  PetscCall(RwOptionsRealArray("-rw_wave_spacing", "Grid spacing, one value or one per direction (e.g. m)", "RwModelCreate_Wave", now, v, &nv, &set));
+  PetscCall(RwOptionsRealArray("-rw_wave_spacing", "Grid spacing, one value or one per direction (e.g. m)", "RwModelCreate_Wave", now, v, &nv, &set, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
   if (set) {
     PetscCheck(nv == 1 || nv == w->dim, comm, PETSC_ERR_ARG_SIZ, "-rw_wave_spacing: %" PetscInt_FMT " values; expected 1 or %" PetscInt_FMT, nv, w->dim);
     for (PetscInt d = 0; d < 3; d++) {
@@ -528,26 +527,24 @@ static PetscErrorCode RwModelSetFromOptions_Wave(RwModel model, PetscOptionItems
   }
   nv = 3;
   PetscCall(WaveNow(w->dim, w->origin, now, sizeof(now)));
-  PetscCall(RwOptionsRealArray("-rw_wave_origin", "Coordinates of the physical region's first point (the grid starts nbl points before)", "RwModelCreate_Wave", now, v, &nv, &set));
+  PetscCall(RwOptionsRealArray("-rw_wave_origin", "Coordinates of the physical region's first point (the grid starts nbl points before)", "RwModelCreate_Wave", now, v, &nv, &set, -PETSC_MAX_REAL, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   if (set) {
     PetscCheck(nv == w->dim, comm, PETSC_ERR_ARG_SIZ, "-rw_wave_origin: %" PetscInt_FMT " values; expected %" PetscInt_FMT, nv, w->dim);
     for (PetscInt d = 0; d < nv; d++) w->origin[d] = v[d];
   }
-  PetscCall(PetscOptionsReal("-rw_wave_f0", "Peak frequency of the Ricker wavelet (e.g. kHz, with ms and m)", "RwModelCreate_Wave", w->f0, &w->f0, NULL));
-  PetscCheck(w->f0 > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-rw_wave_f0 %g: expected a positive frequency", (double)w->f0);
+  PetscCall(RwOptionsReal("-rw_wave_f0", "Peak frequency of the Ricker wavelet (e.g. kHz, with ms and m)", "RwModelCreate_Wave", w->f0, &w->f0, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
   w->t0 = 1 / w->f0;
-  PetscCall(PetscOptionsReal("-rw_wave_t0", "Delay of the Ricker wavelet (default 1/f0)", "RwModelCreate_Wave", w->t0, &w->t0, NULL));
+  PetscCall(RwOptionsReal("-rw_wave_t0", "Delay of the Ricker wavelet (default 1/f0)", "RwModelCreate_Wave", w->t0, &w->t0, NULL, -PETSC_MAX_REAL, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   nv = 2;
   PetscCall(WaveNow(2, w->cdefault, now, sizeof(now)));
-  PetscCall(RwOptionsRealArray("-rw_wave_velocity_range", "The default velocity: top,bottom (a gradient with depth and a lateral ripple)", "RwModelCreate_Wave", now, w->cdefault, &nv, &set));
+  PetscCall(RwOptionsRealArray("-rw_wave_velocity_range", "The default velocity: top,bottom (a gradient with depth and a lateral ripple)", "RwModelCreate_Wave", now, w->cdefault, &nv, &set, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
   PetscCheck(!set || (nv == 2 && w->cdefault[0] > 0 && w->cdefault[1] > 0), comm, PETSC_ERR_ARG_OUTOFRANGE, "-rw_wave_velocity_range: expected two positive velocities top,bottom");
   PetscCall(PetscOptionsString("-rw_wave_velocity", "The default velocity from HDF5: file.h5:dataset, on the whole grid or the physical region (padded by its edge values)", "RwModelCreate_Wave", w->velocity, w->velocity, sizeof(w->velocity), NULL));
-  PetscCall(PetscOptionsReal("-rw_wave_dt_safety", "Default dt as a fraction of the stability limit", "RwModelCreate_Wave", w->safety, &w->safety, NULL));
-  PetscCheck(w->safety > 0 && w->safety <= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-rw_wave_dt_safety %g: expected a fraction in (0, 1]", (double)w->safety);
+  PetscCall(RwOptionsReal("-rw_wave_dt_safety", "Default dt as a fraction of the stability limit", "RwModelCreate_Wave", w->safety, &w->safety, NULL, 0, 1, RW_RANGE_OPEN_LO));
   nv = (PetscInt)(sizeof(v) / sizeof(v[0]));
   if (w->nsrc) PetscCall(PetscSNPrintf(now, sizeof(now), "%" PetscInt_FMT " sources set by the program", w->nsrc));
   else PetscCall(PetscStrncpy(now, "one source, near the centre of the physical region", sizeof(now)));
-  PetscCall(RwOptionsRealArray("-rw_wave_sources", "Source positions x,z[,x,z...] (dim values per source), physical coordinates", "RwModelWaveSetSources", now, v, &nv, &set));
+  PetscCall(RwOptionsRealArray("-rw_wave_sources", "Source positions x,z[,x,z...] (dim values per source), physical coordinates", "RwModelWaveSetSources", now, v, &nv, &set, -PETSC_MAX_REAL, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   if (set) {
     PetscCheck(nv % w->dim == 0, comm, PETSC_ERR_ARG_SIZ, "-rw_wave_sources: %" PetscInt_FMT " values; expected %" PetscInt_FMT " per source", nv, w->dim);
     PetscCall(RwModelWaveSetSources_Wave(model, nv / w->dim, v));

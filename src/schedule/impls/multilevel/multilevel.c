@@ -337,7 +337,7 @@ static PetscErrorCode SetFromOptions_Multilevel(RwSchedule s, PetscOptionItems *
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Multilevel schedule options");
-  PetscCall(PetscOptionsReal("-rw_schedule_multilevel_max_work", "Largest DP (about n^2/2 (disk slots + 1) steps) solved exactly; beyond it, the best nested schedule", "RwScheduleMultilevelSetMaxWork", w, &w, &set));
+  PetscCall(RwOptionsReal("-rw_schedule_multilevel_max_work", "Largest DP (about n^2/2 (disk slots + 1) steps) solved exactly; beyond it, the best nested schedule", "RwScheduleMultilevelSetMaxWork", w, &w, &set, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   if (set) PetscCall(RwScheduleMultilevelSetMaxWork(s, w));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
