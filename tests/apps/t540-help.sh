@@ -65,8 +65,8 @@ test -z "$(ls "$tmp" | grep -v '^rewind-')" || fail "-help left files: $(ls "$tm
 # the model's options show the values the run uses, not PETSc's first array element
 app="$top_builddir/apps/rewind-gradient"
 run 1 -rw_model_type wave -help > "$tmp/wave.help"
-grep -q -- '-rw_wave_spacing <10.,10.>' "$tmp/wave.help" || fail "wave -help: $(grep -- -rw_wave_spacing "$tmp/wave.help")"
-grep -q -- '-rw_wave_sources <one source, near the centre of the physical region>' "$tmp/wave.help" || fail "wave -help: $(grep -- -rw_wave_sources "$tmp/wave.help")"
+grep -q -E -- '-rw_wave_spacing <now 10\.,10\. :' "$tmp/wave.help" || fail "wave -help: $(grep -- -rw_wave_spacing "$tmp/wave.help")"
+grep -q -- '-rw_wave_sources <now one source, near the centre of the physical region :' "$tmp/wave.help" || fail "wave -help: $(grep -- -rw_wave_sources "$tmp/wave.help")"
 grep -q '^ *heat: u the temperature' "$tmp/rewind-gradient.1" || fail "rewind-gradient -help does not say what J is for heat"
 # and the hdf5 store's options, listed when it is chosen
 run 1 -rw_store_type hdf5 -help | grep -q -- '-rw_store_overwrite:' || fail "-rw_store_type hdf5 -help does not list -rw_store_overwrite"
