@@ -44,6 +44,22 @@ static PetscErrorCode Direction(RwProblem prob, Vec x, PetscInt64 seed, Vec dx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+typedef struct {
+  RwProblem prob;
+  Vec       x, dx, xp, G;
+} TaylorCtx;
+
+/* J(x + eps dx), a whole evaluation, for RwTaylorTestRun_Private() */
+static PetscErrorCode TaylorJ(PetscReal eps, void *ctx, PetscReal *J)
+{
+  TaylorCtx *c = (TaylorCtx *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(VecWAXPY(c->xp, eps, c->dx, c->x));
+  PetscCall(RwProblemEvaluate(c->prob, c->xp, J, c->G));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwProblemVerifyTaylor - Taylor test of RwProblemEvaluate() at x along a
   random direction dx, eps = 0.01 / 2^i for i = 0..4: |J(x + eps dx) - J(x)
@@ -73,7 +89,8 @@ static PetscErrorCode Direction(RwProblem prob, Vec x, PetscInt64 seed, Vec dx)
 PetscErrorCode RwProblemVerifyTaylor(RwProblem prob, Vec x, PetscInt64 seed, RwTaylorTest *t)
 {
   Vec       dx, xp, G;
-  PetscReal J, Jp, slope;
+  PetscReal J, slope;
+  TaylorCtx ctx;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
@@ -86,20 +103,8 @@ PetscErrorCode RwProblemVerifyTaylor(RwProblem prob, Vec x, PetscInt64 seed, RwT
   PetscCall(Direction(prob, x, seed, dx));
   PetscCall(RwProblemEvaluate(prob, x, &J, G));
   PetscCall(RwVecDotRepro(G, dx, &slope, NULL));
-  t->n          = 5;
-  t->min_order1 = PETSC_MAX_REAL;
-  for (PetscInt i = 0; i < t->n; i++) {
-    t->eps[i] = 0.01 / (PetscReal)(1 << i);
-    PetscCall(VecWAXPY(xp, t->eps[i], dx, x));
-    PetscCall(RwProblemEvaluate(prob, xp, &Jp, G));
-    t->r0[i] = PetscAbsReal(Jp - J);
-    t->r1[i] = PetscAbsReal(Jp - J - t->eps[i] * slope);
-    if (i) {
-      t->order0[i]  = PetscLog2Real(t->r0[i - 1] / t->r0[i]);
-      t->order1[i]  = PetscLog2Real(t->r1[i - 1] / t->r1[i]);
-      t->min_order1 = PetscMin(t->min_order1, t->order1[i]);
-    } else t->order0[i] = t->order1[i] = 0;
-  }
+  ctx = (TaylorCtx){prob, x, dx, xp, G};
+  PetscCall(RwTaylorTestRun_Private(J, slope, TaylorJ, &ctx, t));
   PetscCall(VecDestroy(&dx));
   PetscCall(VecDestroy(&xp));
   PetscCall(VecDestroy(&G));

@@ -237,6 +237,49 @@ static PetscErrorCode VerifyDirection(RwAdjoint adj, Vec m, Vec u0, PetscInt64 s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  RwTaylorTestRun_Private - the Taylor test's table from J, the slope <g, d>
+  and J along the direction at eps = 0.01 / 2^i: shared by RwVerifyTaylor()
+  (one solve) and RwProblemVerifyTaylor() (a whole problem), which differ only
+  in how J(x + eps d) is computed
+*/
+PetscErrorCode RwTaylorTestRun_Private(PetscReal J, PetscReal slope, PetscErrorCode (*Jat)(PetscReal, void *, PetscReal *), void *ctx, RwTaylorTest *t)
+{
+  PetscReal Jp;
+
+  PetscFunctionBegin;
+  t->n          = 5;
+  t->min_order1 = PETSC_MAX_REAL;
+  for (PetscInt i = 0; i < t->n; i++) {
+    t->eps[i] = 0.01 / (PetscReal)(1 << i);
+    PetscCall(Jat(t->eps[i], ctx, &Jp));
+    t->r0[i] = PetscAbsReal(Jp - J);
+    t->r1[i] = PetscAbsReal(Jp - J - t->eps[i] * slope);
+    if (i) {
+      t->order0[i]  = PetscLog2Real(t->r0[i - 1] / t->r0[i]);
+      t->order1[i]  = PetscLog2Real(t->r1[i - 1] / t->r1[i]);
+      t->min_order1 = PetscMin(t->min_order1, t->order1[i]);
+    } else t->order0[i] = t->order1[i] = 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  RwAdjoint   adj;
+  Vec         m, u0;
+  VerifyWork *w;
+} TaylorCtx;
+
+/* J(m + eps dm, u0 + eps du0) for RwTaylorTestRun_Private() */
+static PetscErrorCode TaylorJ(PetscReal eps, void *ctx, PetscReal *J)
+{
+  TaylorCtx *c = (TaylorCtx *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(PerturbedJ(c->adj, c->m, c->w->dm, c->u0, c->w->du0, eps, c->w->mp, c->w->up, J));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwVerifyTaylor - Taylor test along a random direction in the parameters and
   the initial state, eps = 0.01 / 2^i for i = 0..4: the zeroth-order residual
@@ -251,24 +294,14 @@ static PetscErrorCode VerifyDirection(RwAdjoint adj, Vec m, Vec u0, PetscInt64 s
 PetscErrorCode RwVerifyTaylor(RwAdjoint adj, Vec m, Vec u0, PetscInt64 seed, RwTaylorTest *t)
 {
   VerifyWork w;
-  PetscReal  J, slope, Jp;
+  TaylorCtx  ctx;
+  PetscReal  J, slope;
 
   PetscFunctionBegin;
   PetscCall(VerifyWorkCreate(adj, m, u0, &w));
   PetscCall(VerifyDirection(adj, m, u0, seed, &w, &J, &slope));
-  t->n          = 5;
-  t->min_order1 = PETSC_MAX_REAL;
-  for (PetscInt i = 0; i < t->n; i++) {
-    t->eps[i] = 0.01 / (PetscReal)(1 << i);
-    PetscCall(PerturbedJ(adj, m, w.dm, u0, w.du0, t->eps[i], w.mp, w.up, &Jp));
-    t->r0[i] = PetscAbsReal(Jp - J);
-    t->r1[i] = PetscAbsReal(Jp - J - t->eps[i] * slope);
-    if (i) {
-      t->order0[i]  = PetscLog2Real(t->r0[i - 1] / t->r0[i]);
-      t->order1[i]  = PetscLog2Real(t->r1[i - 1] / t->r1[i]);
-      t->min_order1 = PetscMin(t->min_order1, t->order1[i]);
-    } else t->order0[i] = t->order1[i] = 0;
-  }
+  ctx = (TaylorCtx){adj, m, u0, &w};
+  PetscCall(RwTaylorTestRun_Private(J, slope, TaylorJ, &ctx, t));
   PetscCall(VerifyWorkDestroy(&w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

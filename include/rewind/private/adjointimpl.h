@@ -4,6 +4,7 @@
 
 #include <rewind/private/objectiveimpl.h>
 #include <rewind/adjoint.h>
+#include <rewind/verify.h>
 #include <signal.h>
 
 PETSC_EXTERN PetscClassId RW_ADJOINT_CLASSID;
@@ -104,6 +105,7 @@ static inline void RwAdjointMaybeKill(RwAdjoint adj, PetscInt64 at, PetscInt64 n
 /* the class's files (adjoint.c lists them): set-up, identity, executor, solve, resume */
 PETSC_INTERN PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointReplan_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwTaylorTestRun_Private(PetscReal, PetscReal, PetscErrorCode (*)(PetscReal, void *, PetscReal *), void *, RwTaylorTest *);
 PETSC_INTERN PetscErrorCode RwAdjointProblemIdentity_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointSolveIdentity_Private(RwAdjoint, Vec, Vec);
 PETSC_INTERN void           RwAdjointOwnAll_Private(RwAdjoint);
