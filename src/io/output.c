@@ -8,11 +8,11 @@
   While a write is under way, every PETSc error names the file and, where
   the file system tells it, the reason (full, read-only).
 */
+#include <rewind/private/rwimpl.h>
 #include <rewind/io.h>
 #include <rewind/hdf5.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define RW_OUT_MSGLEN (3 * PETSC_MAX_PATH_LEN + 512)
@@ -26,17 +26,6 @@ struct _n_RwOutputFile {
   RwFileLock lock;
 };
 
-/* Whether the file system says why a write failed: full, or read-only */
-static void FileSystemReason(const char path[], char buf[], size_t len)
-{
-  struct statvfs fs;
-
-  buf[0] = 0;
-  if (statvfs(path, &fs)) return;
-  if (fs.f_flag & ST_RDONLY) snprintf(buf, len, "%s", strerror(EROFS));
-  else if ((double)fs.f_bavail * (double)fs.f_frsize < 1e6) snprintf(buf, len, "%s (%.0f kB free)", strerror(ENOSPC), (double)fs.f_bavail * (double)fs.f_frsize / 1e3);
-}
-
 /* PETSc's messages inside a write say which file it was, and why if the file system knows */
 static PetscErrorCode RwOutputErrorHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
@@ -44,7 +33,7 @@ static PetscErrorCode RwOutputErrorHandler(MPI_Comm comm, int line, const char *
   char         why[256], msg[RW_OUT_MSGLEN + 512];
 
   if (p != PETSC_ERROR_INITIAL) return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, NULL);
-  FileSystemReason(out->partial, why, sizeof(why));
+  RwFileSystemReason(out->partial, why, sizeof(why));
   /* the run stops here (an app aborts, running no destroy and no exit hook): nothing partial stays */
   if (out->rank == 0) (void)unlink(out->partial);
   RwFileLockDrop(out->lock);
@@ -75,7 +64,7 @@ static void Start0(RwOutputFile out, PetscBool append, char msg[])
   if (n != 0) {
     char why[256];
 
-    FileSystemReason(out->partial, why, sizeof(why));
+    RwFileSystemReason(out->partial, why, sizeof(why));
     snprintf(msg, RW_OUT_MSGLEN, "Cannot append to %s: copying it to %s failed: %s", out->what, out->partial, why[0] ? why : strerror(errno));
   }
   if (in >= 0) close(in);

@@ -3,9 +3,12 @@
   before the extension of the last component, so that the files of the
   members of an ensemble sit beside the name the user gave and keep its type
   (RwEnsembleGetMemberFileName(), RwAdjointSetFileTag(), RwStoreHDF5SetFileTag()).
+  And what the file system says of a failed write (RwFileSystemReason()).
 */
 #include <rewind/private/rwimpl.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 /*@C
   RwFileNameTag - a file name with "-<tag>" before the extension of its last
@@ -50,4 +53,20 @@ PetscErrorCode RwFileTagCheck(MPI_Comm comm, const char tag[])
   PetscCheck(strlen(tag) < RW_FILE_TAG_LEN, comm, PETSC_ERR_ARG_SIZ, "File tag %s: at most %d characters", tag, RW_FILE_TAG_LEN - 1);
   PetscCheck(!strchr(tag, '/'), comm, PETSC_ERR_ARG_WRONG, "File tag %s: expected a name without '/', which goes into the file's name (ck.h5 -> ck-<tag>.h5)", tag);
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  RwFileSystemReason - why a write to path failed, as far as its file system
+  tells: "Read-only file system", or "No space left on device (N kB free)"
+  when less than 1 MB is left; "" when it tells neither (a quota, an I/O
+  error: the caller's own reason stands).  Safe in an error handler.
+*/
+void RwFileSystemReason(const char path[], char buf[], size_t len)
+{
+  struct statvfs fs;
+
+  buf[0] = 0;
+  if (statvfs(path, &fs)) return;
+  if (fs.f_flag & ST_RDONLY) snprintf(buf, len, "%s", strerror(EROFS));
+  else if ((double)fs.f_bavail * (double)fs.f_frsize < 1e6) snprintf(buf, len, "%s (%.0f kB free)", strerror(ENOSPC), (double)fs.f_bavail * (double)fs.f_frsize / 1e3);
 }

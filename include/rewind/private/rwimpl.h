@@ -20,6 +20,8 @@ PETSC_EXTERN void RwIdentityDiff(const char[], const char[], char[], size_t);
 #define RW_FILE_TAG_LEN 64
 PETSC_EXTERN PetscErrorCode RwFileNameTag(const char[], const char[], char[], size_t);
 PETSC_EXTERN PetscErrorCode RwFileTagCheck(MPI_Comm, const char[]);
+/* why a write failed, as the file system tells: read-only, or full (src/sys/filename.c) */
+PETSC_EXTERN void RwFileSystemReason(const char[], char[], size_t);
 
 /* Vectors whose arrays start at staggered offsets within a page (src/sys/vecstagger.c) */
 PETSC_EXTERN size_t         RwStaggerStride(size_t);

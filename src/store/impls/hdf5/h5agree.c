@@ -7,7 +7,6 @@
   collective call, and the phrases the messages share.
 */
 #include "hdf5impl.h"
-#include <sys/statvfs.h>
 
 /* What a failing HDF5 call was doing (RwH5Doing), for the message and the error code */
 static const char *const    RwH5Verbs[] = {"creating", "opening", "writing", "reading", "closing"};
@@ -32,14 +31,15 @@ void RwStoreHDF5Where(RwStore store, PetscInt64 slot, PetscInt64 k, char buf[], 
   else snprintf(buf, len, "checkpoint /slot_%" PetscInt64_FMT " in file %s (step %" PetscInt64_FMT ")", slot, h5->path, k);
 }
 
-/* A failed write most often means a full disk or quota: say how much room is left */
+/* A failed write most often means a full disk, a read-only file system or a quota: say which, as the file system tells */
 void RwStoreHDF5WriteHint(RwStore store, char msg[], size_t len)
 {
-  RwStore_HDF5  *h5 = (RwStore_HDF5 *)store->data;
-  struct statvfs fs;
+  RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
+  char          why[256];
 
   snprintf(msg + strlen(msg), len - strlen(msg), "; the checkpoint is not valid");
-  if (!statvfs(h5->path, &fs)) snprintf(msg + strlen(msg), len - strlen(msg), " (%.4g MB free on the file system; is the disk full or over quota?)", (double)fs.f_bavail * (double)fs.f_frsize / 1e6);
+  RwFileSystemReason(h5->path, why, sizeof(why));
+  snprintf(msg + strlen(msg), len - strlen(msg), " (%s)", why[0] ? why : "the file system has room: is the disk over quota?");
 }
 
 /* Agrees on the status of an HDF5 call every rank made; a failure is reported
