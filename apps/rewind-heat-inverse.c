@@ -197,12 +197,7 @@ static PetscErrorCode Run(Inverse *inv, AppOptions *o, Tao tao)
   PetscCall(RwProblemComplete(inv->prob));
   PetscCall(Summary(inv, tao));
   if (o->output[0]) PetscCall(InvWriteOutput(inv, o->output));
-  if (o->png) {
-    char h5[PETSC_MAX_PATH_LEN], png[PETSC_MAX_PATH_LEN];
-    PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", o->output));
-    PetscCall(PetscSNPrintf(png, sizeof(png), "%s.png", o->output));
-    PetscCall(RwAppPlot("-rw_output_png", "plot_inverse.py", h5, png));
-  }
+  if (o->png) PetscCall(RwAppPlotOutput("plot_inverse.py", o->output));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -68,12 +68,7 @@ static PetscErrorCode Run(Hybrid *h)
                         h->ntraj, h->nsteps, (double)h->dt, h->every, (double)h->rho, (double)h->kappa, h->P, h->adam ? "Adam" : "TAO", h->ngroups));
   PetscCall(HybTrain(h));
   PetscCall(HybReport(h)); /* and the output */
-  if (h->png) {
-    char h5[PETSC_MAX_PATH_LEN], png[PETSC_MAX_PATH_LEN];
-    PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", h->output));
-    PetscCall(PetscSNPrintf(png, sizeof(png), "%s.png", h->output));
-    PetscCall(RwAppPlot("-rw_output_png", "plot_hybrid.py", h5, png));
-  }
+  if (h->png) PetscCall(RwAppPlotOutput("plot_hybrid.py", h->output));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

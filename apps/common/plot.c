@@ -41,3 +41,15 @@ PetscErrorCode RwAppPlot(const char option[], const char script[], const char in
   PetscCheck(!failed, PETSC_COMM_WORLD, PETSC_ERR_LIB, "%s: %s %s failed (its output is above)", option, script, in);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* -rw_output_png of an app whose script draws <prefix>.h5 into <prefix>.png */
+PetscErrorCode RwAppPlotOutput(const char script[], const char prefix[])
+{
+  char h5[PETSC_MAX_PATH_LEN], png[PETSC_MAX_PATH_LEN];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(h5, sizeof(h5), "%s.h5", prefix));
+  PetscCall(PetscSNPrintf(png, sizeof(png), "%s.png", prefix));
+  PetscCall(RwAppPlot("-rw_output_png", script, h5, png));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -5,5 +5,6 @@
 #include <rewind.h>
 
 PetscErrorCode RwAppPlot(const char[], const char[], const char[], const char[]);
+PetscErrorCode RwAppPlotOutput(const char[], const char[]);
 
 #endif
