@@ -284,6 +284,20 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A level's store with the driver's prefix, type (-rw_store_type, -rw_store_disk_type) and file tag, not yet set from the options */
+static PetscErrorCode RwAdjointStoreCreate(RwAdjoint adj, PetscInt l, RwStore *store)
+{
+  const char *prefix;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreCreate(PetscObjectComm((PetscObject)adj), store));
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*store, prefix));
+  PetscCall(RwStoreSetTypeFromOption(*store, adj->storetype[l], l == RW_LEVEL_DISK ? "-rw_store_disk_type" : "-rw_store_type"));
+  PetscCall(RwStoreHDF5SetFileTag(*store, adj->filetag)); /* an ensemble member's files (other types ignore it) */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One store per level the schedule uses, sized to the slots it will hold at
    most; made at the first solve, when the identity of the problem is known */
 PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint adj)
@@ -307,15 +321,9 @@ PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint adj)
   PetscCall(RwModelGetType(adj->model, &type));
   PetscCall(RwModelGetTimeStep(adj->model, &dt));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
-    const char *prefix;
-
     if (adj->store[l] || !pred.max_slots_used[l]) continue;
     if (!adj->problem) PetscCall(RwAdjointProblemIdentity_Private(adj));
-    PetscCall(RwStoreCreate(PetscObjectComm((PetscObject)adj), &adj->store[l]));
-    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
-    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adj->store[l], prefix));
-    PetscCall(RwStoreSetTypeFromOption(adj->store[l], adj->storetype[l], l == RW_LEVEL_DISK ? "-rw_store_disk_type" : "-rw_store_type"));
-    PetscCall(RwStoreHDF5SetFileTag(adj->store[l], adj->filetag)); /* an ensemble member's files (other types ignore it) */
+    PetscCall(RwAdjointStoreCreate(adj, l, &adj->store[l]));
     PetscCall(RwStoreSetSlots(adj->store[l], pred.max_slots_used[l]));
     PetscCall(RwStoreSetTemplate(adj->store[l], adj->W));
     PetscCall(RwStoreSetInfo(adj->store[l], type, dt));
@@ -339,20 +347,16 @@ static PetscErrorCode RwAdjointListStoreOptions(RwAdjoint adj)
 {
   RwScheduleCounts pred;
   PetscBool        help;
-  const char      *prefix;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsHasHelp(((PetscObject)adj)->options, &help));
   if (!help) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
-  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     RwStore store;
 
     if (!pred.max_slots_used[l]) continue;
-    PetscCall(RwStoreCreate(PetscObjectComm((PetscObject)adj), &store));
-    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)store, prefix));
-    PetscCall(RwStoreSetTypeFromOption(store, adj->storetype[l], l == RW_LEVEL_DISK ? "-rw_store_disk_type" : "-rw_store_type"));
+    PetscCall(RwAdjointStoreCreate(adj, l, &store));
     PetscCall(RwStoreSetFromOptions(store));
     PetscCall(RwStoreDestroy(&store));
   }
