@@ -120,7 +120,7 @@ static PetscErrorCode BenchIntList(PetscOptionItems *PetscOptionsObject, const c
 static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char output[], size_t len)
 {
   const char *const schemenames[2] = {"explicit", "implicit"};
-  char              sections[256] = "stream,kernels,gradient,io,peer,sum,wave,hybrid,targets", schemes[64] = "explicit,implicit", cases[256] = "storeall,revolve,revolve-hdf5,multilevel,keep,weak";
+  char              sections[256] = "stream,kernels,gradient,io,peer,sum,wave,hybrid,targets", schemes[64] = "explicit,implicit", cases[256] = "storeall,revolve,revolve-hdf5,multilevel,keep,default,weak";
   PetscBool         scheme[2];
   PetscInt          size = 1;
 
@@ -143,7 +143,7 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(PetscOptionsString("-rw_bench_kernel_schemes", "Kernel schemes: explicit and/or implicit", "rewind-bench", schemes, schemes, sizeof(schemes), NULL));
   PetscCall(RwOptionsInt("-rw_bench_gradient_grid", "Gradient section: side of the 2D grid of the built-in cases", "rewind-bench", c->gradient_grid, &c->gradient_grid, NULL, 2, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_bench_gradient_steps", "Gradient section: time steps of the built-in cases", "rewind-bench", c->gradient_steps, &c->gradient_steps, NULL, 1, PETSC_MAX_INT));
-  PetscCall(PetscOptionsString("-rw_bench_gradient_cases", "Gradient cases: storeall, revolve, revolve-hdf5, multilevel, keep (revolve-hdf5 keeping its reverse sweep), weak (1, 2, ... ranks, a block each), options (the problem and schedule of the options database)", "rewind-bench", cases, cases, sizeof(cases), NULL));
+  PetscCall(PetscOptionsString("-rw_bench_gradient_cases", "Gradient cases: storeall, revolve, revolve-hdf5, multilevel, keep (revolve-hdf5 keeping its reverse sweep), default (no schedule named: the driver chooses), weak (1, 2, ... ranks, a block each), options (the problem and schedule of the options database)", "rewind-bench", cases, cases, sizeof(cases), NULL));
   PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_revolve_slots", "RAM slots of the revolve cases (the first also for revolve-hdf5 and multilevel)", 4, c->revolve_slots, &c->nrevolve_slots));
   PetscCall(PetscOptionsBool("-rw_bench_weak", "Options case: weak scaling, a block of -rw_bench_weak_grid per rank", "rewind-bench", c->weak, &c->weak, NULL));
   PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_weak_grid", "Options case, weak scaling: one rank's block, points per direction (nx,ny[,nz]); the grid has a block per rank", 3, c->weak_grid, &c->nweak_grid));

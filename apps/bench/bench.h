@@ -19,6 +19,7 @@ typedef enum {
   BENCH_REVOLVE_HDF5,
   BENCH_MULTILEVEL,
   BENCH_KEEP,
+  BENCH_DEFAULT,
   BENCH_WEAK,
   BENCH_OPTIONS,
   BENCH_NGRADIENT
@@ -85,6 +86,7 @@ PETSC_INTERN PetscErrorCode BenchProblemDestroy(BenchProblem *);
 typedef PetscErrorCode (*BenchFn)(void *, PetscInt);
 typedef struct {
   PetscReal best, worst; /* seconds per call of the slowest rank: best and worst repetition */
+  PetscReal first;       /* seconds of the first call, untimed in best and worst: what a new object pays once (a driver's first touch of its stores) */
   PetscInt  calls;       /* calls per repetition */
 } BenchTiming;
 PETSC_INTERN PetscErrorCode BenchTime(MPI_Comm, const BenchConfig *, BenchFn, void *, BenchTiming *);

@@ -120,6 +120,7 @@ static PetscErrorCode GradRow(BenchResults res, BenchProblem *p, const char *nam
   PetscCall(BenchReal(res, "forward", "s", fwd));
   PetscCall(BenchReal(res, "gradient", "s", tg->best));
   PetscCall(BenchReal(res, "ratio", "", tg->best / fwd));
+  PetscCall(BenchReal(res, "first", "s", tg->first));
   PetscCall(BenchInt(res, "fwd_steps", counts->forward_steps));
   PetscCall(BenchInt(res, "predicted", pred.forward_steps));
   PetscCall(BenchInt(res, "disk_writes", counts->stores[RW_LEVEL_DISK] + (h5 ? counts->stores[RW_LEVEL_RAM] : 0)));
@@ -343,6 +344,11 @@ static PetscErrorCode GradBuiltinCases(const BenchConfig *cfg, BenchResults res)
     PetscCall(BenchNote(res, "multilevel costs uf,ub,wd,rd = 1,1,%.3g,%.3g: disk write and read in forward steps, as the revolve/hdf5 case measured them (1,1 if it did not run)", (double)wd, (double)rd));
   }
   if (cfg->gradient[BENCH_KEEP]) PetscCall(GradKeepCase(cfg, res, &p, steps, file, &fwd));
+  if (cfg->gradient[BENCH_DEFAULT]) { /* no schedule named: the driver's default, chosen by predicted time at the first solve */
+    PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s -rw_store_type memory", steps));
+    PetscCall(GradCase(cfg, res, &p, "default", opts, &fwd, &counts));
+    PetscCall(BenchNote(res, "default: no -rw_schedule_type; the schedule column is what the driver chose at its first solve, by predicted time (RwAdjointView says why); after revolve's recomputations reach the predicted price of store-all's first touches, later solves keep every state"));
+  }
   PetscCall(BenchProblemDestroy(&p));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -433,7 +439,7 @@ static PetscErrorCode GradWeakCases(const BenchConfig *cfg, BenchResults res)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const BenchGradientCases[] = {"storeall", "revolve", "revolve-hdf5", "multilevel", "keep", "weak", "options"};
+const char *const BenchGradientCases[] = {"storeall", "revolve", "revolve-hdf5", "multilevel", "keep", "default", "weak", "options"};
 
 PetscErrorCode BenchGradient(const BenchConfig *cfg, BenchResults res)
 {
@@ -447,6 +453,7 @@ PetscErrorCode BenchGradient(const BenchConfig *cfg, BenchResults res)
   if (cfg->gradient[BENCH_OPTIONS]) PetscCall(GradOptionsCase(cfg, res));
   PetscCall(BenchNote(res, "forward: RwAdjointForward (J alone, nothing stored); gradient: RwAdjointSolve (J, dJ/dm, dJ/du0), best of %" PetscInt_FMT "; fwd_steps: forward steps the driver took, predicted: RwScheduleGetPrediction", cfg->repeat));
   if (cfg->gradient[BENCH_OPTIONS]) PetscCall(BenchNote(res, "options: forward: RwAdjointForward of every member of the problem, each group its own; gradient: RwProblemComputeGradient (rewind-gradient's J and gradient, summed over the members); the other columns: this group's driver, its last solve"));
+  PetscCall(BenchNote(res, "first: seconds of the first gradient of a new driver, not in the best of: its stores' memory is touched for the first time (a run of rewind-gradient is one such solve)"));
   PetscCall(BenchNote(res, "in_forward, in_reverse, store_restore: seconds of the last gradient in ADVANCE, REVERSE (adjoint steps, the first forward step) and STORE/RESTORE actions (RwAdjointGetCounts)"));
   PetscCall(BenchNote(res, "waited, overlap (hdf5 stores with -rw_store_hdf5_async, the default): seconds the last gradient waited for the background writers, and 1 - waited / the writers' seconds, summed over ranks (the store's view gives the MB)"));
   PetscCall(BenchNote(res, "read_waited, read_overlap (hdf5 stores with -rw_store_hdf5_prefetch, the default): the same for the background readers that prefetch the next restore (the store's view gives the reads they served)"));

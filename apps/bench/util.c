@@ -21,6 +21,7 @@ PetscErrorCode BenchTime(MPI_Comm comm, const BenchConfig *cfg, BenchFn fn, void
   PetscCall(PetscTime(&t1));
   mine = t1 - t0;
   PetscCall(MPIU_Allreduce(&mine, &slowest, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, comm));
+  t->first = slowest;
   t->calls = (PetscInt)PetscMin(1e7, PetscMax(1, PetscCeilReal(cfg->seconds / PetscMax(slowest, 1e-9))));
   t->best  = PETSC_MAX_REAL;
   t->worst = 0;

@@ -83,6 +83,7 @@ static PetscErrorCode RwAdjointSolveBegin(RwAdjoint adj, RwRun *run, Vec m, Vec 
   PetscCall(RwAdjointCheckOnline(adj));
   run->n         = adj->n;
   run->scheduled = PETSC_TRUE;
+  PetscCall(RwAdjointChooseByTime_Private(adj, u0)); /* first solve of a default store-all: keep it if not slower */
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
   PetscCall(RwAdjointSolveIdentity_Private(adj, m, u0));
   PetscCall(RwAdjointCreateStores_Private(adj));
@@ -168,6 +169,7 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
   while (act.type != RW_ACTION_END);
   PetscCall(RwAdjointSolveEnd(adj, &run, J, dJdm, dJdu0));
   PetscCall(RwAdjointEndRun(adj, f0, t0));
+  PetscCall(RwAdjointRentOrBuy_Private(adj));
   if (!adj->solves++ && adj->usemeasured) PetscCall(RwAdjointReplan_Private(adj));
   PetscCall(PetscObjectViewFromOptions((PetscObject)adj, NULL, "-rw_adjoint_view"));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -15,6 +15,19 @@ struct _RwAdjointOps {
 
 #define RW_ADJOINT_MAX_MONITORS 5
 
+/* The default schedule's choice by predicted time (RwAdjointChooseByTime_Private()) */
+typedef struct {
+  PetscBool  pending;    /* store-all was the default because it fits: measure at the first solve */
+  PetscBool  measured;   /* the choice below was made */
+  PetscInt64 maxslots;   /* the states the budget holds */
+  PetscInt64 slots;      /* revolve's best slot count; 0: none tried */
+  PetscBool  revolve;    /* revolve replaced store-all */
+  PetscReal  step, fresh, warm; /* seconds: a forward step, a state copied into untouched memory, into touched memory */
+  PetscReal  storeall, best;    /* predicted seconds of the forward sweeps: store-all, revolve with slots */
+  PetscReal  rent;       /* seconds revolve's solves spent recomputing so far */
+  PetscBool  bought;     /* they reached store-all's touches: later solves keep every state */
+} RwAdjointTimeChoice;
+
 struct _p_RwAdjoint {
   PETSCHEADER(struct _RwAdjointOps);
   RwModel         model;
@@ -30,6 +43,7 @@ struct _p_RwAdjoint {
   PetscReal       ramfraction;   /* -rw_checkpoint_ram_fraction: of the node's available memory, the default RAM budget */
   PetscInt64      nodememory;    /* -rw_checkpoint_node_memory: the node's memory for it (0: MemAvailable) */
   PetscInt64      defaultbudget; /* the default RAM budget per rank the schedule got (0: none) */
+  RwAdjointTimeChoice bytime;    /* store-all by default: kept or replaced by revolve at the first solve, by predicted time (budget.c) */
   PetscInt64      killat;        /* -rw_debug_kill_at_step: SIGKILL itself there (tests of restart) */
   PetscInt64      killreverse;   /* -rw_debug_kill_at_reverse: ... after reversing this step */
   PetscInt64      killaction;    /* -rw_debug_kill_at_action: ... before this schedule action */
@@ -118,6 +132,9 @@ PETSC_INTERN PetscErrorCode RwAdjointMonitorBegin_Private(RwAdjoint, PetscInt64)
 PETSC_INTERN PetscErrorCode RwAdjointMonitorSkip_Private(RwAdjoint, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointMonitorSetFromOptions_Private(RwAdjoint, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode RwAdjointDefaultBudget_Private(RwAdjoint, PetscBool);
+PETSC_INTERN PetscErrorCode RwAdjointChooseByTime_Private(RwAdjoint, Vec);
+PETSC_INTERN PetscErrorCode RwAdjointRentOrBuy_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointViewTimeChoice_Private(RwAdjoint, PetscViewer);
 PETSC_INTERN PetscErrorCode RwAdjointAdvance_Private(RwAdjoint, RwRun *, PetscInt64, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointStore_Private(RwAdjoint, RwRun *, const RwAction *);
 PETSC_INTERN PetscErrorCode RwAdjointStopCheck_Private(RwAdjoint, PetscInt64, PetscBool *);
