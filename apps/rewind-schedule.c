@@ -95,6 +95,27 @@ static PetscErrorCode Run(RwSchedule s, PetscBool actions, PetscBool validate, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The schedule set up; when the options do not make one (revolve without
+   slots, a budget that holds no state, ...), the reason in one line on stderr
+   instead of a PETSc error dump: every set-up error here is the user's
+   options, and the schedule's messages name them */
+static PetscErrorCode SetUpOrSay(RwSchedule s, PetscBool *failed)
+{
+  PetscErrorCode ierr;
+  const char    *text;
+  char          *specific = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = RwScheduleSetUp(s);
+  PetscCall(PetscPopErrorHandler());
+  *failed = (PetscBool)(ierr != PETSC_SUCCESS);
+  if (!*failed) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscErrorMessage(ierr, &text, &specific));
+  PetscCall(PetscFPrintf(PETSC_COMM_WORLD, PETSC_STDERR, "rewind-schedule: %s (rewind-schedule -help lists every option)\n", specific && specific[0] ? specific : text));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   RwSchedule s;
@@ -128,7 +149,12 @@ int main(int argc, char **argv)
   PetscCall(RwHelpStop(PETSC_COMM_WORLD, &stop)); /* every option is read by now; set-up may need more (slots) */
   if (!stop) {
     PetscCall(RwOptionsCheckUnknown(PETSC_COMM_WORLD)); /* a misspelled option, before the set-up it may explain fails */
-    PetscCall(RwScheduleSetUp(s));
+    PetscCall(SetUpOrSay(s, &missing)); /* options that do not make a schedule: one line, not a dump */
+    if (missing) {
+      PetscCall(RwScheduleDestroy(&s));
+      PetscCall(PetscFinalize());
+      return 1;
+    }
     PetscCall(PetscObjectViewFromOptions((PetscObject)s, NULL, "-rw_schedule_view"));
     PetscCall(Run(s, actions, validate, vset, dset, draw));
   }

@@ -82,4 +82,13 @@ test $rc != 0 || fail "rewind-schedule without -rw_steps: exit status 0"
 # one line from the program (mpiexec adds its own about the exit status), no PETSc error dump
 test "$(grep -c '^rewind-schedule' "$tmp/err")" = 1 && grep -q '^rewind-schedule: missing -rw_steps: ' "$tmp/err" || fail "rewind-schedule without -rw_steps did not say so in one line"
 grep -q 'PETSC ERROR' "$tmp/err" && fail "rewind-schedule without -rw_steps printed a PETSc error"
-echo "ok: -help stops before solving and lists every option; a missing -rw_steps is one line"
+# options that make no schedule (revolve without slots): the schedule's reason in one line
+set +e
+run 2 -rw_steps 100 -rw_schedule_type revolve > "$tmp/out" 2> "$tmp/err"
+rc=$?
+set -e
+cat "$tmp/err"
+test $rc != 0 || fail "rewind-schedule revolve without slots: exit status 0"
+test "$(grep -c '^rewind-schedule' "$tmp/err")" = 1 && grep -q '^rewind-schedule: revolve needs RAM slots: give -rw_schedule_ram_slots' "$tmp/err" || fail "rewind-schedule revolve without slots did not say so in one line"
+grep -q 'PETSC ERROR' "$tmp/err" && fail "rewind-schedule revolve without slots printed a PETSc error"
+echo "ok: -help stops before solving and lists every option; a missing -rw_steps or revolve's slots is one line"
