@@ -69,15 +69,15 @@ static PetscErrorCode ReadGrid(Fwi *f, PetscOptionItems *PetscOptionsObject)
 /* The wave model's grid options contradict the app's grid (-rw_fwi_grid, -rw_fwi_spacing, ...): refused by name */
 static PetscErrorCode RefuseModelGrid(void)
 {
-  const char *const wave[6] = {"-da_grid_x", "-da_grid_y", "-da_grid_z", "-rw_wave_spacing", "-rw_wave_dim", "-rw_wave_origin"};
-  const char *const mine[6] = {"-rw_fwi_grid", "-rw_fwi_grid", "-rw_fwi_grid", "-rw_fwi_spacing", "-rw_fwi_dim", "-rw_fwi_origin"};
+  const char *const wave[7] = {"-da_grid_x", "-da_grid_y", "-da_grid_z", "-rw_wave_spacing", "-rw_wave_dim", "-rw_wave_origin", "-rw_wave_sources"};
+  const char *const mine[7] = {"-rw_fwi_grid", "-rw_fwi_grid", "-rw_fwi_grid", "-rw_fwi_spacing", "-rw_fwi_dim", "-rw_fwi_origin", "-rw_fwi_shots (a source a shot, along the surface) or the shots' sources in the -rw_fwi_obs files"};
 
   PetscFunctionBegin;
-  for (int i = 0; i < 6; i++) {
+  for (int i = 0; i < 7; i++) {
     PetscBool set;
 
     PetscCall(PetscOptionsHasName(NULL, NULL, wave[i], &set));
-    PetscCheck(!set, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "%s: rewind-fwi lays out the wave model's grid itself (the physical points plus -rw_wave_nbl a side): give %s instead", wave[i], mine[i]);
+    PetscCheck(!set, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "%s: rewind-fwi lays out the wave model's grid and places each shot's source itself (the physical points plus -rw_wave_nbl a side): give %s instead", wave[i], mine[i]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -33,6 +33,8 @@ with h5py.File(sys.argv[1], "r+") as f:
     f["shot0/data"] = d
 PY
 fails shot0-cut "cut.h5: /shot0/data has 200 samples a trace, 3 of the 4 shots have 251" 1 -rw_fwi_obs "$tmp/cut.h5" -rw_fwi_iterations 1
+# the wave model's own source option would be overwritten by each shot's: refused, naming what to give
+fails wave-sources "-rw_wave_sources: rewind-fwi lays out the wave model's grid and places each shot's source itself" 1 -rw_wave_sources 600,100 -rw_fwi_obs "$tmp/obs.h5"
 
 # SEG-Y, read by rewind-gradient as in t520
 app="$top_builddir/apps/rewind-gradient"

@@ -543,7 +543,7 @@ static PetscErrorCode RwModelSetFromOptions_Wave(RwModel model, PetscOptionItems
   PetscCall(RwOptionsReal("-rw_wave_dt_safety", "Default dt as a fraction of the stability limit", "RwModelCreate_Wave", w->safety, &w->safety, NULL, 0, 1, RW_RANGE_OPEN_LO));
   nv = (PetscInt)(sizeof(v) / sizeof(v[0]));
   if (w->nsrc) PetscCall(PetscSNPrintf(now, sizeof(now), "%" PetscInt_FMT " sources set by the program", w->nsrc));
-  else PetscCall(PetscStrncpy(now, "one source, near the centre of the physical region", sizeof(now)));
+  else PetscCall(PetscStrncpy(now, "one source near the centre of the physical region, unless the program places its own (rewind-fwi: one a shot)", sizeof(now)));
   PetscCall(RwOptionsRealArray("-rw_wave_sources", "Source positions x,z[,x,z...] (dim values per source), physical coordinates", "RwModelWaveSetSources", now, v, &nv, &set, -PETSC_MAX_REAL, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   if (set) {
     PetscCheck(nv % w->dim == 0, comm, PETSC_ERR_ARG_SIZ, "-rw_wave_sources: %" PetscInt_FMT " values; expected %" PetscInt_FMT " per source", nv, w->dim);
