@@ -108,13 +108,16 @@ static PetscErrorCode Synthesize(Inverse *inv, RwObjective sensors, PetscInt e, 
   PetscReal        *data, peak = 0, sigma;
   PetscInt64        n;
   Vec               u, unew;
+  PetscBool         help;
 
   PetscFunctionBegin;
+  PetscCall(PetscOptionsHasHelp(NULL, &help)); /* -help solves nothing: one step lists the solver's options (multigrid levels are made at its first solve), the data's shape is enough for the rest */
   PetscCall(RwObservationsGetSensors(inv->obs, e, &ns, NULL));
   PetscCall(RwObservationsGetSteps(inv->obs, &nt, &steps));
   PetscCall(RwModelGetSteps(inv->model, &n));
   nobs = ns * nt;
-  PetscCall(PetscMalloc1(nobs, &data));
+  PetscCall(PetscCalloc1(nobs, &data));
+  if (help) n = PetscMin(n, 1);
   PetscCall(VecDuplicate(u0, &u));
   PetscCall(VecDuplicate(u0, &unew));
   PetscCall(RwModelSetParameters(inv->model, m));
@@ -126,7 +129,7 @@ static PetscErrorCode Synthesize(Inverse *inv, RwObjective sensors, PetscInt e, 
   }
   PetscCall(RwModelCheckFinite(inv->model));
   for (PetscInt i = 0; i < nobs; i++) peak = PetscMax(peak, PetscAbsReal(data[i]));
-  sigma = level * peak;
+  sigma = help ? 1 : level * peak;
   for (PetscInt i = 0; i < nobs; i++) data[i] += sigma * HashNormal(seed, e * nobs + i);
   PetscCall(RwObservationsSetData(inv->obs, e, data, sigma));
   PetscCall(PetscFree(data));
