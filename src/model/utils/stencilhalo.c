@@ -35,9 +35,11 @@ static PetscErrorCode RwStencilHaloIndices(RwStencil st, IS *isfrom, IS *isto)
     for (PetscInt j = gs[1]; j < gs[1] + gn[1]; j++)
       for (PetscInt i = gs[0]; i < gs[0] + gn[0]; i++)
         for (PetscInt c = 0; c < dof; c++, q++) {
-          PetscBool owned = (PetscBool)(i >= os[0] && i < os[0] + on[0] && j >= os[1] && j < os[1] + on[1] && k >= os[2] && k < os[2] + on[2]);
-          /* ghosts beyond a non-periodic boundary have no source: the ghost rule fills them */
-          if (owned || global[q] < 0) continue;
+          PetscInt out = (i < os[0] || i >= os[0] + on[0]) + (j < os[1] || j >= os[1] + on[1]) + (k < os[2] || k >= os[2] + on[2]);
+          /* ghosts beyond a non-periodic boundary have no source: the ghost rule fills them; a
+             star stencil never reads the box's edges and corners (ghosts outside in two or
+             more directions), which would cost a message to each diagonal neighbour */
+          if (!out || global[q] < 0 || (st->type == DMDA_STENCIL_STAR && out > 1)) continue;
           from[n] = global[q];
           to[n++] = q;
         }
