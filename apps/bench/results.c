@@ -213,7 +213,7 @@ PetscErrorCode BenchCopyBandwidth(BenchResults res, PetscReal *copy)
 /* The best copy bandwidth of all ranks the run measured: the stream
    section's and every case's copy_near (NaN if none ran).  On a shared host
    copy reads 34-38 or 50-63 GB/s from one timing to the next, and the
-   kernels beside it follow only sometimes (doc/benchmarks.md), so a
+   kernels beside it follow only sometimes (doc/notes/benchmarks-log.md), so a
    fraction of one copy swings with the copy; the best is the machine's */
 PetscErrorCode BenchCopyBest(BenchResults res, PetscReal *best)
 {

@@ -44,7 +44,7 @@ static PetscErrorCode StreamRun(void *ctx, PetscInt calls)
    46-54, and a low reference inflates every fraction of copy.  The spread
    is over all rounds.  Rounds do not hide the host's slow stretches, of
    seconds to minutes, in which copy and triad both read 34-38 GB/s
-   (doc/benchmarks.md) */
+   (doc/notes/benchmarks-log.md) */
 #define STREAM_ROUNDS 3
 
 static PetscErrorCode StreamRanks(const BenchConfig *cfg, BenchResults res, StreamCtx *s, PetscMPIInt p, PetscMPIInt size)

@@ -19,7 +19,7 @@
     ./tblock 4000 4 & ./tblock 4000 4; wait    # two cores sharing memory
 
   Prints CPU ns per point per step for T = 1, 2, 4, 8.  Results on the
-  project's 2-vCPU host: doc/benchmarks.md, "Temporal blocking, measured
+  project's 2-vCPU host: doc/notes/benchmarks-log.md, "Temporal blocking, measured
   in a prototype".
 */
 #include <stdio.h>

@@ -9,7 +9,7 @@
   128 KiB on the machines measured) and evict each other: 8 ways for a dozen
   streams.  These vectors start at the next of 64 cache-line offsets in an
   order that puts consecutive ones far apart (13 lines on, mod 64), so the
-  arrays of a pass fall in different sets (doc/benchmarks.md, "Arrays at
+  arrays of a pass fall in different sets (doc/notes/benchmarks-log.md, "Arrays at
   staggered offsets").  Values, layouts and results are those of
   VecDuplicate(): only addresses change.
 */

@@ -74,7 +74,7 @@ static inline PetscReal RwProbeValue(int bad)
    streams' lines RW_PREFETCH_AHEAD points ahead.  The loads of the
    stencil's neighbours from cache kept the hardware's own prefetch of the
    streams behind (the wave forward; the heat forward and adjoint;
-   doc/benchmarks.md).  A hint: it never faults, so it may run past a row's
+   doc/notes/benchmarks-log.md).  A hint: it never faults, so it may run past a row's
    end.  p: the stream at the point ahead, dof scalars a point; one
    prefetch a 64-byte line of 8 scalars */
 #define RW_PREFETCH_BLOCK 16
@@ -93,7 +93,7 @@ static inline void RwPrefetchWrite(PetscScalar *p, PetscInt dof)
    first being read into cache, the read an ordinary store makes, so an
    output costs its bytes once instead of twice.  A stencil row that writes
    16 of the 72 bytes its point moves was 15-22% faster (the wave forward,
-   doc/benchmarks.md).  Where the output fits in a cache the next step would
+   doc/notes/benchmarks-log.md).  Where the output fits in a cache the next step would
    find it there, and ordinary stores win.  RwStreamPair() writes two
    scalars at p, 16-byte aligned (PETSc's arrays are, and a point of a
    two-component state is 16 bytes); RwStreamFence() after the pass orders

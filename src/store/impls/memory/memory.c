@@ -8,7 +8,7 @@
    reads a new state every step otherwise takes a TLB miss every 4 KiB of it
    (the hardware prefetchers stop at those page edges too): writing 200
    states of 1 MiB in turn took 1.02-1.29x the time of writing two
-   alternately with small pages, 1.00-1.08x with huge ones (doc/benchmarks.md,
+   alternately with small pages, 1.00-1.08x with huge ones (doc/notes/benchmarks-log.md,
    "Huge-page slots").  Each slot starts 13 cache lines further into its page
    than the one before, so the states a reverse step reads together do not
    share cache sets (src/sys/vecstagger.c). */
