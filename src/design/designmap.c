@@ -10,7 +10,7 @@
   Three forms side by side: forward, tangent (d kappa for d rho) and adjoint
   (d rho-bar = A^-T (projection' SIMP' kappa-bar), the filter's adjoint its
   transpose solve).  The filter's solve is a KSP (CG with Jacobi by default,
-  rtol 1e-12; -rw_design_ksp_type, ...): results are the same to its tolerance on any rank count.
+  rtol 1e-12; -design_ksp_type, -design_ksp_rtol, ...): results are the same to its tolerance on any rank count.
 */
 #include <rewind/private/modelimpl.h>
 #include <rewind/design.h>
@@ -178,7 +178,7 @@ PetscErrorCode RwDesignMapSetUp(RwDesignMap map)
   PetscCall(DesignMapAssemble(map));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)map->model), &map->ksp));
   PetscCall(RwModelGetOptionsPrefix(map->model, &prefix));
-  PetscCall(PetscSNPrintf(pre, sizeof(pre), "%srw_design_", prefix ? prefix : ""));
+  PetscCall(PetscSNPrintf(pre, sizeof(pre), "%sdesign_", prefix ? prefix : ""));
   PetscCall(KSPSetOptionsPrefix(map->ksp, pre));
   PetscCall(KSPSetOperators(map->ksp, map->A, map->A));
   PetscCall(KSPSetType(map->ksp, KSPCG));
@@ -206,7 +206,7 @@ static PetscErrorCode DesignFilterSolve(RwDesignMap map, Vec b, Vec x, PetscBool
   if (transpose) PetscCall(KSPSolveTranspose(map->ksp, b, x));
   else PetscCall(KSPSolve(map->ksp, b, x));
   PetscCall(KSPGetConvergedReason(map->ksp, &reason));
-  PetscCheck(reason > 0, PetscObjectComm((PetscObject)map->model), PETSC_ERR_NOT_CONVERGED, "The design filter's solve did not converge (%s): see -rw_design_ksp_type, -rw_design_ksp_rtol", KSPConvergedReasons[reason]);
+  PetscCheck(reason > 0, PetscObjectComm((PetscObject)map->model), PETSC_ERR_NOT_CONVERGED, "The design filter's solve did not converge (%s): see -design_ksp_type, -design_ksp_rtol", KSPConvergedReasons[reason]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
