@@ -50,6 +50,11 @@ PETSC_EXTERN PetscErrorCode RwModelSetGridSizes(RwModel, const PetscInt[3]);
 PETSC_EXTERN PetscErrorCode RwModelSetProcessors(RwModel, const PetscInt[3]);
 PETSC_EXTERN PetscErrorCode RwModelHeatSetNN(RwModel, PetscBool);
 PETSC_EXTERN PetscErrorCode RwModelHeatGetNN(RwModel, RwNN *);
+/* the heat model's actuators (h-control, issue 33) */
+PETSC_EXTERN PetscErrorCode RwModelHeatSetHeaters(RwModel, PetscInt, const PetscReal[], const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwModelHeatSetFluxSides(RwModel, const char[]);
+PETSC_EXTERN PetscErrorCode RwModelHeatSetControlNodes(RwModel, PetscInt);
+PETSC_EXTERN PetscErrorCode RwModelHeatGetControl(RwModel, PetscInt *, PetscInt *, PetscInt *);
 
 PETSC_EXTERN PetscFunctionList RwModelList;
 PETSC_EXTERN PetscErrorCode    RwModelRegister(const char[], PetscErrorCode (*)(RwModel));

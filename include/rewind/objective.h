@@ -69,6 +69,9 @@ PETSC_EXTERN PetscErrorCode RwObjectiveAddFieldObservations(RwObjective, PetscIn
 PETSC_EXTERN PetscErrorCode RwObjectiveSetFieldObservationData(RwObjective, PetscInt, const Vec[], PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddSensors(RwObjective, PetscInt, const PetscReal[], PetscInt, const PetscInt64[], const PetscReal[], PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveSetSensorData(RwObjective, PetscInt, const PetscReal[], PetscReal);
+/* control costs on a block of amplitudes (h-control, issue 33) */
+PETSC_EXTERN PetscErrorCode RwObjectiveAddControlEffort(RwObjective, const char[], PetscInt, PetscReal);
+PETSC_EXTERN PetscErrorCode RwObjectiveAddControlSmoothness(RwObjective, const char[], PetscInt, PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveGetNumTerms(RwObjective, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwObjectiveBegin(RwObjective);
 PETSC_EXTERN PetscErrorCode RwObjectiveEvaluate(RwObjective, PetscInt64, Vec);

@@ -150,8 +150,9 @@ PetscErrorCode RwProblemSetAdjointDefaults(RwProblem prob, PetscErrorCode (*fn)(
 }
 
 /*@C
-  RwProblemSetObjectiveTerms - the terms of each member's objective when the
-  problem has no observations (without either: RwObjectiveSetFromOptions())
+  RwProblemSetObjectiveTerms - terms of each member's objective: after the
+  observations' terms, or alone when the problem has none (without either:
+  RwObjectiveSetFromOptions())
 
   Logically collective; before RwProblemSetUp()
 
@@ -504,13 +505,14 @@ static PetscErrorCode CreateAdjoint(RwProblem prob, RwModel model, RwObjective o
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A member's objective: the observations' terms, a program's, or the options' */
+/* A member's objective: the observations' terms and a program's after them (a control
+   cost beside a tracking misfit), or the options' when there is neither */
 static PetscErrorCode AddTerms(RwProblem prob, RwObjective obj)
 {
   PetscFunctionBegin;
   if (prob->obs) PetscCall(RwObservationsAddTerms(prob->obs, obj));
-  else if (prob->terms) PetscCall((*prob->terms)(prob, obj, prob->termsctx));
-  else PetscCall(RwObjectiveSetFromOptions(obj));
+  if (prob->terms) PetscCall((*prob->terms)(prob, obj, prob->termsctx));
+  if (!prob->obs && !prob->terms) PetscCall(RwObjectiveSetFromOptions(obj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -78,6 +78,7 @@ static PetscErrorCode RwModelSetFromOptions_Heat(RwModel model, PetscOptionItems
   PetscCall(PetscStrncpy(bcs, RwHeatBCs[heat->bc[0]], sizeof(bcs)));
   PetscCall(PetscOptionsString("-rw_heat_bc", "Boundary conditions: periodic, dirichlet or neumann; one for all directions, or one per direction separated by commas", "RwModelHeatSetBoundaries", bcs, bcs, sizeof(bcs), &set));
   if (set) PetscCall(RwHeatParseBoundaries(model, bcs));
+  PetscCall(RwHeatActuatorsSetFromOptions(model, PetscOptionsObject));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -108,6 +109,7 @@ static PetscErrorCode RwModelIdentity_Heat(RwModel model, char id[], size_t len)
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(id, len, "%" PetscInt_FMT "D, boundaries %s,%s,%s, theta %.17g%s", heat->dim, RwHeatBCs[heat->bc[0]], RwHeatBCs[heat->bc[1]], RwHeatBCs[heat->bc[2]], (double)heat->theta, heat->amplitude ? ", source amplitude per step" : ""));
+  PetscCall(RwHeatActuatorsIdentity(model, id, len));
   if (heat->nn) { /* the network's shape changes the states; its weights are in m */
     size_t used;
 
@@ -185,6 +187,16 @@ static PetscErrorCode RwModelDefaults_Heat(RwModel model, Vec m, Vec u0, Vec tar
       PetscCall(PetscMalloc1(size, &a));
       for (PetscInt k = 0; k < size; k++) a[k] = 1;
       PetscCall(RwModelSetParameterBlock(model, m, RW_HEAT_BLOCK_A, a));
+      PetscCall(PetscFree(a));
+    }
+    if (((RwModel_Heat *)model->data)->nact) { /* actuators off: the plate as without them */
+      RwModel_Heat *heat = (RwModel_Heat *)model->data;
+      PetscReal    *a;
+      PetscInt      size;
+
+      PetscCall(RwModelGetParameterBlockInfo(model, heat->actblock, NULL, &size, NULL, NULL));
+      PetscCall(PetscCalloc1(size, &a));
+      PetscCall(RwModelSetParameterBlock(model, m, heat->actblock, a));
       PetscCall(PetscFree(a));
     }
     if (((RwModel_Heat *)model->data)->usenn) { /* -rw_nn_weights, or Xavier-uniform from -rw_nn_seed */
@@ -270,6 +282,7 @@ static PetscErrorCode RwModelSetUp_Heat(RwModel model)
   model->fieldnames = RwHeatFieldNames;
   PetscCall(RwModelAddParameterBlock(model, "r", 1, PETSC_FALSE));
   if (heat->amplitude) PetscCall(RwModelAddParameterBlock(model, "a", 1, PETSC_TRUE));
+  PetscCall(RwHeatActuatorsSetUp(model));
   if (heat->usenn) PetscCall(RwHeatCreateNN(model));
   PetscCall(RwModelCreatePack_Private(model));
   if (!model->dtset) PetscCall(RwHeatDefaultTimeStep(model));
@@ -282,6 +295,7 @@ static PetscErrorCode RwModelSetUp_Heat(RwModel model)
   PetscCall(RwVecDuplicateStaggered(heat->s, &heat->gs));
   PetscCall(RwVecDuplicateStaggered(heat->s, &heat->gr));
   if (heat->amplitude) PetscCall(RwVecDuplicateStaggered(heat->s, &heat->sw));
+  PetscCall(RwHeatActuatorsSetUpVectors(model));
   if (heat->theta > 0) {
     PetscCall(RwVecDuplicateStaggered(heat->s, &heat->rhs));
     PetscCall(RwVecDuplicateStaggered(heat->s, &heat->mu));
@@ -303,6 +317,7 @@ static PetscErrorCode RwModelView_Heat(RwModel model, PetscViewer viewer)
   for (PetscInt d = 0; d < heat->dim; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " %c:%s", "xyz"[d], RwHeatBCs[heat->bc[d]]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "\ntime stepping: %s (theta = %g)\n", scheme, (double)heat->theta));
   if (heat->amplitude) PetscCall(PetscViewerASCIIPrintf(viewer, "source amplitude per step: block a of %" PetscInt64_FMT " values, s(t_k) = a_k s\n", model->n));
+  PetscCall(RwHeatActuatorsView(model, viewer));
   if (heat->nn) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "learned reaction N_theta(u), explicit in every scheme: "));
     PetscCall(RwNNView(heat->nn, viewer));
@@ -336,6 +351,8 @@ static PetscErrorCode RwModelDestroy_Heat(RwModel model)
   PetscCall(RwNNDestroy(&heat->nn));
   PetscCall(PetscFree(heat->nnrow));
   PetscCall(RwHeatNNTilesDestroy(model));
+  PetscCall(RwHeatActuatorsDestroy(model));
+  PetscCall(RwHeatActuatorsCompose(model, PETSC_FALSE));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetNN_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatGetNN_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetScheme_C", NULL));
@@ -575,6 +592,10 @@ PetscErrorCode RwModelHeatSetSourceAmplitude(RwModel model, PetscBool on)
 . -rw_heat_bc <periodic,dirichlet,neumann> - one, or one per direction separated by commas (default periodic)
 . -rw_heat_theta <theta>             - 0 explicit Euler (default), 0.5 Crank-Nicolson, 1 backward Euler
 . -rw_heat_source_amplitude          - a per-step amplitude of the source: a time-indexed block a (default 1), s(t_k) = a_k s
+. -rw_heat_heaters <x0,y0,...>       - heaters (Gaussian footprints) at these positions, amplitudes in block control
+. -rw_heat_heater_width <sigma>      - their widths (default 0.05)
+. -rw_heat_flux_sides <x-,y+,...>    - boundary-flux actuators on Neumann sides
+. -rw_heat_control_nodes <C>         - amplitudes per step (0, default) or piecewise linear on C nodes
 . -rw_heat_nn                        - a learned reaction N_theta(u) (block theta; -rw_nn_layers, -rw_nn_activation, -rw_nn_seed, -rw_nn_weights)
 . -rw_dt <dt>                        - time step (default 0.8 of the explicit limit for the default kappa)
 . -da_grid_x, -da_grid_y, -da_grid_z - grid points per direction (default 64, or 32 in 3D)
@@ -621,5 +642,6 @@ PetscErrorCode RwModelCreate_Heat(RwModel model)
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetSourceAmplitude_C", RwModelHeatSetSourceAmplitude_Heat));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetNN_C", RwModelHeatSetNN_Heat));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatGetNN_C", RwModelHeatGetNN_Heat));
+  PetscCall(RwHeatActuatorsCompose(model, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

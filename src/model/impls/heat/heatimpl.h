@@ -33,6 +33,8 @@ typedef struct {
   RwKernelISA  isa;       /* the instruction set the rows run with (the model's) */
 } RwHeatPass;
 
+#define RW_HEAT_MAX_HEATERS 64 /* actuators (heaters and flux sides) of one model */
+
 typedef struct {
   PetscInt  dim;
   RwHeatBC  bc[3];
@@ -53,6 +55,16 @@ typedef struct {
   VecScatter nnscatter;      /* the state's layout to the tiles' (NULL on one rank) */
   Vec        nnu, nnmu, nnxbar; /* u_k, mu and N_u^T (dt mu) at the tiles' points */
   PetscReal *nnybar, *nnsum; /* one tile's dt mu, and its weight sums */
+
+  /* actuators (heatactuators.c): heaters, then flux sides; amplitudes in block "control" */
+  PetscInt  npos, nwidth;  /* heater coordinates and widths given */
+  PetscReal heaterpos[3 * RW_HEAT_MAX_HEATERS], heaterwidth[RW_HEAT_MAX_HEATERS];
+  PetscInt  fluxside[6];   /* 2 d + 0 (low side) or 1 (high side) */
+  PetscInt  nheaters, nflux, nact; /* resolved at set-up */
+  PetscInt  cnodes;        /* 0: a value a step; >= 2: piecewise linear on cnodes nodes */
+  PetscInt  actblock;
+  Vec      *foot;          /* the footprints b_j */
+  PetscReal *actw;         /* dt a_j(k) of the step being taken */
 
   /* parameters, from RwModelSetParameters() */
   Vec              kappa;   /* ghosted, boundary ghosts mirrored */
@@ -107,6 +119,18 @@ PETSC_INTERN PetscErrorCode RwHeatAdjointBegin(RwModel);
 PETSC_INTERN PetscErrorCode RwHeatStepAdjoint(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwHeatAdjointEnd(RwModel, Vec);
 PETSC_INTERN PetscErrorCode RwHeatAdjointAccumulators(RwModel, PetscInt *, Vec[]);
+
+/* heatactuators.c: heaters and boundary fluxes driven by the block "control", three forms */
+PETSC_INTERN PetscErrorCode RwHeatActuatorsSetFromOptions(RwModel, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode RwHeatActuatorsSetUp(RwModel);
+PETSC_INTERN PetscErrorCode RwHeatActuatorsSetUpVectors(RwModel);
+PETSC_INTERN PetscErrorCode RwHeatActuatorsDestroy(RwModel);
+PETSC_INTERN PetscErrorCode RwHeatActuatorsIdentity(RwModel, char[], size_t);
+PETSC_INTERN PetscErrorCode RwHeatActuatorsView(RwModel, PetscViewer);
+PETSC_INTERN PetscErrorCode RwHeatActuatorsCompose(RwModel, PetscBool);
+PETSC_INTERN PetscErrorCode RwHeatActuatorsForward(RwModel, PetscInt64, Vec);
+PETSC_INTERN PetscErrorCode RwHeatActuatorsTangent(RwModel, PetscInt64, Vec);
+PETSC_INTERN PetscErrorCode RwHeatActuatorsAdjoint(RwModel, PetscInt64, Vec);
 
 #define RW_HEAT_BLOCK_R 0 /* the decay rate */
 #define RW_HEAT_BLOCK_A 1 /* the source amplitude per step, with -rw_heat_source_amplitude */

@@ -95,6 +95,7 @@ PetscErrorCode RwHeatStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   PetscCall(VecRestoreArrayRead(heat->s, &c.s));
   PetscCall(VecRestoreArrayRead(heat->kappa, &c.kappa));
   PetscCall(PetscLogFlops((8.0 * heat->dim + 5) * heat->st->own.n[0] * heat->st->own.n[1] * heat->st->own.n[2]));
+  PetscCall(RwHeatActuatorsForward(model, k, y));
   if (heat->theta > 0) PetscCall(HeatSolve(model, k, heat->rhs, u, unew, PETSC_FALSE, "forward step"));
   RwModelFlagNonFinite(model, 0, k + 1, c.probe);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -151,6 +152,7 @@ PetscErrorCode RwHeatStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
 
     if (da != 0) PetscCall(VecAXPY(y, model->dt * da, heat->s));
   }
+  PetscCall(RwHeatActuatorsTangent(model, k, y));
   if (heat->theta > 0) PetscCall(HeatSolve(model, k, heat->rhs, du, dunew, PETSC_FALSE, "tangent"));
   RwModelFlagNonFinite(model, 0, k + 1, c.probe);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -222,6 +224,7 @@ PetscErrorCode RwHeatStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(PetscLogFlops((20.0 * heat->dim + 10) * heat->st->own.n[0] * heat->st->own.n[1] * heat->st->own.n[2]));
   if (heat->usenn) PetscCall(RwHeatNNAdjoint(model, u, g[0], l, &c.probe));
   if (heat->amplitude) PetscCall(HeatAmplitudeAdjoint(model, k, g[0]));
+  PetscCall(RwHeatActuatorsAdjoint(model, k, g[0]));
   RwModelFlagNonFinite(model, 1, k, c.probe);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
