@@ -23,5 +23,6 @@
 #include <rewind/verify.h>
 #include <rewind/io.h>
 #include <rewind/nn.h>
+#include <rewind/horizon.h>
 
 #endif
