@@ -8,6 +8,7 @@
 #define REWIND_HORIZON_H
 
 #include <rewind/adjoint.h>
+#include <rewind/problem.h>
 
 /*S
   RwLyapunov - an estimate of the largest Lyapunov exponent: the mean of the
@@ -42,6 +43,23 @@ typedef struct {
   PetscBool  warned;    /* the window is past the horizon (-rw_adjoint_horizon_warn) */
 } RwHorizonGrowth;
 
+/*S
+  RwEstimate - a statistical estimate over an ensemble: the mean of dJ/dp and
+  of J with their standard errors, and its cost
+
+  Level: intermediate
+
+.seealso: RwHorizonEnsembleSensitivity()
+S*/
+typedef struct {
+  PetscReal  value, error; /* dJ/dp: mean over the members and standard error */
+  PetscReal  J, Jerror;    /* J: the same */
+  PetscInt   members;
+  PetscInt64 steps;        /* model steps taken, forward (with recomputations) and reverse, all members */
+} RwEstimate;
+
+PETSC_EXTERN PetscErrorCode RwHorizonWindowStarts(RwModel, Vec, Vec, PetscInt64, PetscInt64, PetscInt, Vec[]);
+PETSC_EXTERN PetscErrorCode RwHorizonEnsembleSensitivity(RwProblem, const char[], PetscInt, RwEstimate *);
 PETSC_EXTERN PetscErrorCode RwHorizonLyapunov(RwAdjoint, Vec, Vec, PetscInt64, PetscInt64, PetscInt, RwLyapunov *);
 PETSC_EXTERN PetscErrorCode RwHorizonInitialDirection(RwModel, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwAdjointSetHorizonWarn(RwAdjoint, PetscReal);

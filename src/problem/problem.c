@@ -150,8 +150,8 @@ PetscErrorCode RwProblemSetAdjointDefaults(RwProblem prob, PetscErrorCode (*fn)(
 }
 
 /*@C
-  RwProblemSetObjectiveTerms - the terms of each member's objective when the
-  problem has no observations (without either: RwObjectiveSetFromOptions())
+  RwProblemSetObjectiveTerms - terms of each member's objective, added after
+  the observations' (without either: RwObjectiveSetFromOptions())
 
   Logically collective; before RwProblemSetUp()
 
@@ -509,8 +509,8 @@ static PetscErrorCode AddTerms(RwProblem prob, RwObjective obj)
 {
   PetscFunctionBegin;
   if (prob->obs) PetscCall(RwObservationsAddTerms(prob->obs, obj));
-  else if (prob->terms) PetscCall((*prob->terms)(prob, obj, prob->termsctx));
-  else PetscCall(RwObjectiveSetFromOptions(obj));
+  if (prob->terms) PetscCall((*prob->terms)(prob, obj, prob->termsctx)); /* after the observations' (4D-Var's background, a windowed average) */
+  else if (!prob->obs) PetscCall(RwObjectiveSetFromOptions(obj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
