@@ -7,7 +7,8 @@
   - on the heat model (Dirichlet, non-chaotic) the exponent is negative;
   - the estimate is bitwise the same on PETSC_COMM_WORLD and on one rank;
   - the adjoint-growth warning (-rw_adjoint_horizon_warn) fires for a long
-    Lorenz-96 window and not for a short one, nor for heat.
+    Lorenz-96 window and not for a short one, nor for heat;
+  - bad arguments stop with errors that name them.
 */
 #include "rwtest.h"
 
@@ -127,6 +128,24 @@ START_TEST(test_horizon_warning)
 }
 END_TEST
 
+START_TEST(test_bad_input)
+{
+  RwModel         model;
+  RwTestProblem   p;
+  RwLyapunov      ly;
+  RwHorizonGrowth g;
+
+  RW_CHECK(rw_test_model_type("l96", "-da_grid_x 12 -rw_steps 100", &model));
+  RW_CHECK(rw_test_problem(model, &p));
+  rw_assert_error(RwHorizonLyapunov(p.adj, p.m, p.u0, 10, 10, 4, &ly), "must split into 4 blocks");
+  rw_assert_error(RwHorizonLyapunov(p.adj, p.m, p.u0, 0, 10, 1, &ly), "nblocks >= 2");
+  rw_assert_error(RwAdjointGetHorizonGrowth(p.adj, &g), "-rw_adjoint_horizon");
+  rw_assert_error(RwAdjointSetHorizonWarn(p.adj, -1), "must be finite and >= 0");
+  RW_CHECK(rw_test_problem_destroy(&p));
+  RW_CHECK(RwModelDestroy(&model));
+}
+END_TEST
+
 Suite *rw_test_suite(void)
 {
   Suite *s  = suite_create("horizon");
@@ -137,6 +156,7 @@ Suite *rw_test_suite(void)
   tcase_add_test(tc, test_l96_stable);
   tcase_add_test(tc, test_heat_negative);
   tcase_add_test(tc, test_horizon_warning);
+  tcase_add_test(tc, test_bad_input);
   suite_add_tcase(s, tc);
   return s;
 }
