@@ -24,5 +24,6 @@
 #include <rewind/io.h>
 #include <rewind/nn.h>
 #include <rewind/design.h>
+#include <rewind/horizon.h>
 
 #endif

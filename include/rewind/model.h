@@ -40,6 +40,7 @@ typedef struct _p_RwModel *RwModel;
 J*/
 typedef const char *RwModelType;
 #define RWMODELHEAT "heat"
+#define RWMODELL96  "l96" /* Lorenz-96, doc/chaos.md */
 
 PETSC_EXTERN PetscErrorCode RwModelHeatSetScheme(RwModel, PetscReal);
 PETSC_EXTERN PetscErrorCode RwModelHeatSetSourceAmplitude(RwModel, PetscBool);

@@ -65,6 +65,7 @@ PETSC_EXTERN PetscErrorCode RwObjectiveGetOptionsPrefix(RwObjective, const char 
 PETSC_EXTERN PetscErrorCode RwObjectiveAddTerminalMisfit(RwObjective, Vec, PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddDefaultMisfit(RwObjective);
 PETSC_EXTERN PetscErrorCode RwObjectiveSetFromOptions(RwObjective);
+PETSC_EXTERN PetscErrorCode RwObjectiveAddTimeAverage(RwObjective, PetscReal); /* issue 34, doc/chaos.md */
 PETSC_EXTERN PetscErrorCode RwObjectiveAddFieldObservations(RwObjective, PetscInt, const PetscInt64[], const Vec[], PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveSetFieldObservationData(RwObjective, PetscInt, const Vec[], PetscReal);
 PETSC_EXTERN PetscErrorCode RwObjectiveAddSensors(RwObjective, PetscInt, const PetscReal[], PetscInt, const PetscInt64[], const PetscReal[], PetscReal);

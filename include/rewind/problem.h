@@ -83,6 +83,7 @@ PETSC_EXTERN PetscErrorCode RwProblemCreateUnknownVector(RwProblem, Vec *);
 PETSC_EXTERN PetscErrorCode RwProblemGetUnknown(RwProblem, Vec);
 PETSC_EXTERN PetscErrorCode RwProblemEvaluate(RwProblem, Vec, PetscReal *, Vec);
 PETSC_EXTERN PetscErrorCode RwProblemComputeGradient(RwProblem, PetscReal *, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwProblemSolveMember(RwProblem, PetscInt, PetscReal *, Vec *, Vec *); /* issue 34 */
 PETSC_EXTERN PetscErrorCode RwProblemGetTerms(RwProblem, PetscInt *, const char *const *[], const PetscReal *[]);
 PETSC_EXTERN PetscErrorCode RwProblemGetFirstEvaluation(RwProblem, PetscReal *, Vec *);
 PETSC_EXTERN PetscErrorCode RwProblemGetCounts(RwProblem, PetscInt64 *, PetscInt64 *, PetscInt64 *, PetscInt64 *);

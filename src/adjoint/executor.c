@@ -310,9 +310,11 @@ static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
     PetscCall(VecSet(adj->lam[0], 0));
     PetscCall(RwModelAdjointBegin(adj->model)); /* first: the objective's direct dJ/dm may add to the model's sums */
     PetscCall(RwObjectiveAdjointSource(adj->obj, run->n, adj->N, adj->lam[0]));
+    if (adj->horizonon) PetscCall(RwAdjointHorizonBegin_Private(adj));
     run->reversing = PETSC_TRUE;
   }
   PetscCall(RwModelStepAdjoint(adj->model, k, adj->W, adj->N, adj->lam[0], adj->lam[1]));
+  if (adj->horizonon) PetscCall(RwAdjointHorizonRecord_Private(adj, k, adj->lam[0], adj->lam[1]));
   PetscCall(RwObjectiveAdjointSource(adj->obj, k, adj->W, adj->lam[1]));
   RwVecSwap(adj->lam[0], adj->lam[1]); /* lam[0] = lambda_k */
   RwVecSwap(adj->N, adj->W);           /* N = x_k for the next reversal */

@@ -230,6 +230,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   PetscCall(PetscOptionsFList("-rw_store_disk_type", "Store of the disk level of a multilevel schedule", "RwStoreSetType", RwStoreList, adj->storetype[1], adj->storetype[1], sizeof(adj->storetype[1]), NULL));
   PetscCall(PetscOptionsBool("-rw_restart", "Resume the forward sweep from the checkpoints a killed run kept (hdf5 store, same file)", "RwAdjointSolve", adj->restart, &adj->restart, NULL));
   PetscCall(RwAdjointMonitorSetFromOptions_Private(adj, PetscOptionsObject));
+  PetscCall(RwAdjointHorizonSetFromOptions_Private(adj, PetscOptionsObject));
   PetscCall(RwAdjointStopSetFromOptions_Private(adj, PetscOptionsObject));
   {
     PetscBool view; /* read by PetscObjectViewFromOptions() after each solve; named here so that -help lists it */

@@ -83,6 +83,7 @@ PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
   if (c->resumed_from >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  resumed at step %" PetscInt64_FMT " from kept checkpoints (-rw_restart)\n", c->resumed_from));
   if (c->resumed_reverse_at >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  resumed the reverse sweep after step %" PetscInt64_FMT " from its keep (-rw_restart), %" PetscInt64_FMT " steps recomputed to refill checkpoints\n", c->resumed_reverse_at, c->regenerated_steps));
   if (adj->keep[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "  reverse-sweep keeps: %" PetscInt64_FMT " (%.3g MB, %.3g s) on rank 0\n", c->keeps, c->bytes_kept / 1e6, (double)c->seconds_keep));
+  if (adj->horizonon) PetscCall(RwAdjointHorizonView_Private(adj, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "seconds: total %.4g, forward %.4g, reverse %.4g\n", c->seconds_total, c->seconds_forward, c->seconds_reverse));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(PETSC_SUCCESS);

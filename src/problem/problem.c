@@ -511,7 +511,7 @@ static PetscErrorCode AddTerms(RwProblem prob, RwObjective obj)
 {
   PetscFunctionBegin;
   if (prob->obs) PetscCall(RwObservationsAddTerms(prob->obs, obj));
-  if (prob->terms) PetscCall((*prob->terms)(prob, obj, prob->termsctx));
+  if (prob->terms) PetscCall((*prob->terms)(prob, obj, prob->termsctx)); /* after the observations' (a control cost, 4D-Var's background, a windowed average) */
   if (!prob->obs && !prob->terms) PetscCall(RwObjectiveSetFromOptions(obj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -541,3 +541,39 @@ PetscErrorCode RwProblemGetTime(RwProblem prob, PetscReal *seconds)
   *seconds = (PetscReal)(now - prob->t0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@
+  RwProblemSolveMember - one member's J and gradient on its group, for a
+  caller that needs each member's result rather than their sum (ensemble
+  statistics: RwHorizonEnsembleSensitivity())
+
+  Collective on member e's group; call it on those ranks only
+
+  Input Parameters:
++ prob - the problem, set up
+- e    - the member, one of this group's (RwEnsembleGetRoundMember() on RwProblemGetEnsemble())
+
+  Output Parameters:
++ J   - the member's J, on the group's ranks
+. g   - dJ/dm on the group's model, the problem's until its next solve (may be NULL)
+- gu0 - dJ/du0 on the group's model, likewise (may be NULL)
+
+  Level: advanced
+
+  Notes:
+  The member's own data and known values are applied as in an evaluation;
+  the regularisers, which are not a member's, are not added.
+
+.seealso: RwProblemComputeGradient(), RwProblemGetMemberSolver()
+@*/
+PetscErrorCode RwProblemSolveMember(RwProblem prob, PetscInt e, PetscReal *J, Vec *g, Vec *gu0)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscCheck(prob->setupcalled, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call RwProblemSetUp() first");
+  PetscCheck(e >= 0 && e < prob->nmembers && prob->mm[e], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Member %" PetscInt_FMT " is not one of this group's", e);
+  PetscCall(SolveMember(prob, e, NULL, J));
+  if (g) *g = prob->gg;
+  if (gu0) *gu0 = prob->ggu0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

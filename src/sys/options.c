@@ -737,6 +737,11 @@ static const char *const RwOptionNames[] = {
   "-rw_wave_t0",
   "-rw_wave_velocity",
   "-rw_wave_velocity_range",
+  /* issue 34: Lorenz-96, time averages, horizon */
+  "-rw_adjoint_horizon",
+  "-rw_adjoint_horizon_warn",
+  "-rw_l96_forcing",
+  "-rw_objective_time_average",
   /* rewind: end */
   "-da_grid_x", "-da_grid_y", "-da_grid_z", "-da_processors_x", "-da_processors_y", "-da_processors_z", "-ksp_type", "-ksp_rtol", "-ksp_atol", "-ksp_max_it", "-ksp_monitor", "-pc_type",
   "-tao_type", "-tao_monitor", "-tao_max_it", "-tao_gatol", "-tao_grtol", "-tao_view", "-log_view", "-help", "-options_left"};

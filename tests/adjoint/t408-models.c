@@ -20,6 +20,7 @@ static const ModelCases cases[] = {
   {"heat", {"-rw_heat_dim 1 -da_grid_x 23 -rw_heat_bc dirichlet", "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10",
             "-rw_heat_dim 2 -da_grid_x 12 -da_grid_y 10 -rw_heat_nn -rw_nn_layers 1,6,6,1", NULL}},
   {"osc",  {"-osc_dim 1 -da_grid_x 29 -osc_block_size 5", "-osc_dim 2 -da_grid_x 13 -da_grid_y 11 -osc_block_size 7", NULL}},
+  {"l96",  {"-da_grid_x 40", "-da_grid_x 11 -rw_l96_forcing 3.5 -rw_dt 0.05", NULL}},
   {"wave", {"-rw_wave_space_order 2 -da_grid_x 17 -da_grid_y 15 -rw_wave_nbl 3 -rw_wave_f0 0.03", "-rw_wave_space_order 4 -da_grid_x 19 -da_grid_y 16 -rw_wave_nbl 4 -rw_wave_f0 0.03 -rw_wave_sources 61.3,43.9,80.2,57.7",
             "-rw_wave_dim 3 -rw_wave_space_order 8 -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -rw_wave_nbl 2 -rw_wave_f0 0.03", NULL}},
 };

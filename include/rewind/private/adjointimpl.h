@@ -5,6 +5,7 @@
 #include <rewind/private/objectiveimpl.h>
 #include <rewind/adjoint.h>
 #include <rewind/verify.h>
+#include <rewind/horizon.h>
 #include <signal.h>
 
 PETSC_EXTERN PetscClassId RW_ADJOINT_CLASSID;
@@ -84,6 +85,10 @@ struct _p_RwAdjoint {
   Vec             lam[2];        /* lambda_k+1 and lambda_k */
   Vec             dW, dT;        /* tangent states */
   RwAdjointCounts counts;
+  /* the adjoint's growth over a reverse sweep (src/horizon/growth.c, issue 34) */
+  PetscBool       horizonon;     /* -rw_adjoint_horizon: measure it */
+  PetscReal       horizonwarn;   /* -rw_adjoint_horizon_warn: e-foldings past which to warn; 0: never */
+  RwHorizonGrowth horizon;
 };
 
 /* The state of one reversal: where the working state is, how far the forward sweep has come */
@@ -131,6 +136,11 @@ PETSC_INTERN PetscErrorCode RwAdjointMonitorCall_Private(RwAdjoint, RwAdjointPha
 PETSC_INTERN PetscErrorCode RwAdjointMonitorBegin_Private(RwAdjoint, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointMonitorSkip_Private(RwAdjoint, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointMonitorSetFromOptions_Private(RwAdjoint, PetscOptionItems *);
+/* src/horizon/growth.c: the adjoint's growth and the horizon warning (issue 34) */
+PETSC_INTERN PetscErrorCode RwAdjointHorizonSetFromOptions_Private(RwAdjoint, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode RwAdjointHorizonBegin_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointHorizonRecord_Private(RwAdjoint, PetscInt64, Vec, Vec);
+PETSC_INTERN PetscErrorCode RwAdjointHorizonView_Private(RwAdjoint, PetscViewer);
 PETSC_INTERN PetscErrorCode RwAdjointDefaultBudget_Private(RwAdjoint, PetscBool);
 PETSC_INTERN PetscErrorCode RwAdjointChooseByTime_Private(RwAdjoint, Vec);
 PETSC_INTERN PetscErrorCode RwAdjointRentOrBuy_Private(RwAdjoint);

@@ -11,6 +11,7 @@
 PETSC_EXTERN PetscBool RwModelRegisterAllCalled;
 PETSC_EXTERN PetscErrorCode RwModelCreate_Heat(RwModel);
 PETSC_EXTERN PetscErrorCode RwModelCreate_Wave(RwModel);
+PETSC_EXTERN PetscErrorCode RwModelCreate_L96(RwModel);
 
 typedef struct _RwModelOps *RwModelOps;
 struct _RwModelOps {

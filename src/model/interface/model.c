@@ -52,6 +52,7 @@ PetscErrorCode RwModelRegisterAll(void)
   RwModelRegisterAllCalled = PETSC_TRUE;
   PetscCall(RwModelRegister(RWMODELHEAT, RwModelCreate_Heat));
   PetscCall(RwModelRegister(RWMODELWAVE, RwModelCreate_Wave));
+  PetscCall(RwModelRegister(RWMODELL96, RwModelCreate_L96));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -47,7 +47,8 @@ static PetscErrorCode ReceiversFromOptions(RwObjective obj, PetscReal rec[], Pet
   Options Database Keys:
 + -rw_objective_terminal <file.h5:dataset> - a terminal misfit to that field (the observed component)
 . -rw_objective_terminal_weight <w>        - its weight (default 1)
-- -rw_wave_receivers <x,z,...>             - a wave model's receivers, data zero (positions in the model's coordinates)
+. -rw_wave_receivers <x,z,...>             - a wave model's receivers, data zero (positions in the model's coordinates)
+- -rw_objective_time_average <w>           - w times the time average of the mean (RwObjectiveAddTimeAverage())
 
   Level: beginner
 
@@ -56,9 +57,9 @@ static PetscErrorCode ReceiversFromOptions(RwObjective obj, PetscReal rec[], Pet
 PetscErrorCode RwObjectiveSetFromOptions(RwObjective obj)
 {
   char      terminal[PETSC_MAX_PATH_LEN] = "";
-  PetscReal weight = 1, *rec;
+  PetscReal weight = 1, *rec, avg = 0;
   PetscInt  nv = 3 * 4096;
-  PetscBool hasterminal, hasrec = PETSC_FALSE, iswave;
+  PetscBool hasterminal, hasrec = PETSC_FALSE, iswave, hasavg;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(obj, RW_OBJECTIVE_CLASSID, 1);
@@ -68,10 +69,12 @@ PetscErrorCode RwObjectiveSetFromOptions(RwObjective obj)
   PetscCall(PetscOptionsString("-rw_objective_terminal", "A terminal misfit to a field: file.h5:dataset", "RwObjectiveAddTerminalMisfit", terminal, terminal, sizeof(terminal), &hasterminal));
   PetscCall(RwOptionsReal("-rw_objective_terminal_weight", "Its weight", "RwObjectiveAddTerminalMisfit", weight, &weight, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
   if (iswave) PetscCall(RwOptionsRealArray("-rw_wave_receivers", "Receiver positions x,z[,x,z...] (physical coordinates); data zero", "RwObjectiveAddWaveReceivers", NULL, rec, &nv, &hasrec, -PETSC_MAX_REAL, PETSC_MAX_REAL, RW_RANGE_CLOSED));
+  PetscCall(RwOptionsReal("-rw_objective_time_average", "Weight w of the time average of the mean, w (1/n) sum_k (1/P) sum_i u_k,i", "RwObjectiveAddTimeAverage", avg, &avg, &hasavg, -PETSC_MAX_REAL, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   PetscOptionsEnd();
+  if (hasavg) PetscCall(RwObjectiveAddTimeAverage(obj, avg));
   if (hasterminal) PetscCall(TerminalFromOptions(obj, terminal, weight));
   if (hasrec) PetscCall(ReceiversFromOptions(obj, rec, nv));
   PetscCall(PetscFree(rec));
-  if (!hasterminal && !hasrec) PetscCall(RwObjectiveAddDefaultMisfit(obj));
+  if (!hasterminal && !hasrec && !hasavg) PetscCall(RwObjectiveAddDefaultMisfit(obj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
