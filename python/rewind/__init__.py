@@ -15,12 +15,14 @@ import numpy as np
 
 from ._lib import ffi, lib, call, RewindError
 
-__all__ = ["Problem", "RewindError"]
+__all__ = ["Problem", "RewindError", "Model", "Objective", "Adjoint"]
 
 if np.dtype(PETSc.IntType).itemsize != 4 or np.dtype(PETSc.ScalarType) != np.float64:
     raise ImportError("rewind's Python package needs PETSc with 32-bit indices and real double scalars (Debian's petsc-dev)")
 
 _count = itertools.count()
+
+from .objects import Model, Objective, Adjoint  # noqa: E402 (after the checks above)
 
 
 def _agree(comm, problem):
@@ -140,6 +142,18 @@ class Problem:
         if name not in self._params:
             raise KeyError(f"rewind: no parameter {name!r}; this problem's are {', '.join(self.names)}")
         return self._params[name]
+
+    def getParameters(self):
+        """The parameters m and the initial state u0 as petsc4py Vecs: the
+        storage parameter() views (writes through either are the other's)"""
+        from .objects import wrap
+        return wrap(self._m), wrap(self._u0)
+
+    def getGradient(self):
+        """The gradient vectors gradient() and vjp() fill, as petsc4py Vecs"""
+        from .objects import wrap
+        self._gradient_vectors()
+        return wrap(self._g), wrap(self._gu0)
 
     def _touched(self):
         # writes through the views do not pass through PETSc: a get and restore of
