@@ -86,6 +86,13 @@ PETSC_EXTERN PetscErrorCode RwObjectiveImportState(RwObjective, const PetscInt64
 PETSC_EXTERN PetscErrorCode RwObjectiveGetChecksum(RwObjective, uint64_t *);
 PETSC_EXTERN PetscErrorCode RwObjectiveInterpolate(RwObjective, PetscInt, Vec, PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwObjectiveView(RwObjective, PetscViewer);
+/* linear terms <ybar, y> of a run's outputs: vector-Jacobian products (src/objective/terms/linear.c) */
+PETSC_EXTERN PetscErrorCode RwObjectiveAddLinearPoints(RwObjective, PetscInt, const PetscReal[], PetscInt, const PetscInt64[], PetscInt *);
+PETSC_EXTERN PetscErrorCode RwObjectiveAddLinearState(RwObjective, PetscInt, const PetscInt64[], PetscInt *);
+PETSC_EXTERN PetscErrorCode RwObjectiveAddOutputs(RwObjective, RwObjective, PetscInt *);
+PETSC_EXTERN PetscErrorCode RwObjectiveGetLinearSize(RwObjective, PetscInt, PetscInt *);
+PETSC_EXTERN PetscErrorCode RwObjectiveSetLinearWeights(RwObjective, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwObjectiveGetLinearOutputs(RwObjective, PetscInt, PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwObjectiveDestroy(RwObjective *);
 
 /*E

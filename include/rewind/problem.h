@@ -99,6 +99,10 @@ PETSC_EXTERN PetscErrorCode RwProblemHistoryView(RwProblem, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwProblemSetUnits(RwProblem, const char[], const char[]);
 PETSC_EXTERN PetscErrorCode RwProblemSetHistoryColumnInfo(RwProblem, const char[], const char[], const char[]);
 PETSC_EXTERN PetscErrorCode RwProblemView(RwProblem, PetscViewer);
+/* the run as y = F(m, u0) and its vector-Jacobian products (src/problem/problemvjp.c) */
+PETSC_EXTERN PetscErrorCode RwProblemGetOutputSize(RwProblem, PetscInt *);
+PETSC_EXTERN PetscErrorCode RwProblemComputeOutputs(RwProblem, PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwProblemComputeVJP(RwProblem, const PetscReal[], PetscReal[], Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwProblemDestroy(RwProblem *);
 
 /* Adam (Kingma and Ba 2015) as a TAO type, registered by rewind: -tao_type adam */

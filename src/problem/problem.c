@@ -492,7 +492,7 @@ static PetscErrorCode CreateModel(RwProblem prob, MPI_Comm comm, RwModel *model)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode CreateAdjoint(RwProblem prob, RwModel model, RwObjective obj, RwAdjoint *adj)
+PetscErrorCode RwProblemCreateAdjoint_Private(RwProblem prob, RwModel model, RwObjective obj, RwAdjoint *adj)
 {
   const char *prefix;
 
@@ -527,7 +527,7 @@ static PetscErrorCode SetUpModel(RwProblem prob)
   PetscCall(CreateModel(prob, comm, &prob->model));
   PetscCall(RwObjectiveCreate(prob->model, &prob->obj));
   PetscCall(RwObjectiveSetOptionsPrefix(prob->obj, ((PetscObject)prob)->prefix));
-  PetscCall(CreateAdjoint(prob, prob->model, prob->obj, &prob->adj)); /* the driver owns -rw_steps: the run's length */
+  PetscCall(RwProblemCreateAdjoint_Private(prob, prob->model, prob->obj, &prob->adj)); /* the driver owns -rw_steps: the run's length */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -577,7 +577,7 @@ static PetscErrorCode SetUpGroup(RwProblem prob)
     PetscCall(CreateModel(prob, sub, &prob->gmodel));
     PetscCall(RwObjectiveCreate(prob->gmodel, &prob->gobj));
     PetscCall(RwObjectiveSetOptionsPrefix(prob->gobj, ((PetscObject)prob)->prefix));
-    PetscCall(CreateAdjoint(prob, prob->gmodel, prob->gobj, &prob->gadj));
+    PetscCall(RwProblemCreateAdjoint_Private(prob, prob->gmodel, prob->gobj, &prob->gadj));
     PetscCall(RwEnsembleSetMemberFiles(prob->ens, prob->group, prob->gadj));
   }
   PetscCall(RwModelCreateParameters(prob->gmodel, &prob->gg));
@@ -997,6 +997,8 @@ PetscErrorCode RwProblemDestroy(RwProblem *prob)
   PetscCall(DMDestroy(&p->udm));
   PetscCall(RwProblemHistoryDestroy_Private(p));
   /* the group's objects live on the ensemble's communicator: before the ensemble */
+  PetscCall(RwAdjointDestroy(&p->vadj));
+  PetscCall(RwObjectiveDestroy(&p->vobj));
   PetscCall(RwAdjointDestroy(&p->gadj));
   PetscCall(RwObjectiveDestroy(&p->gobj));
   PetscCall(RwModelDestroy(&p->gmodel));

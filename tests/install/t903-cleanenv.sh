@@ -42,4 +42,13 @@ echo "# $clean make -C $tmp/ex/problem CC=$CC"
 $clean make -C "$tmp/ex/problem" CC="$CC" >"$tmp/problem.log" 2>&1 || { cat "$tmp/problem.log"; exit 1; }
 out=$(cd "$tmp/ex/problem" && $clean $RW_MPIEXEC $RW_MPIEXEC_FLAGS -n 2 ./invert -rw_obs "$doc/doc/example-obs.h5" -rw_heat_bc neumann -rw_heat_scheme implicit -tao_max_it 1 -rw_history_view ascii)
 echo "$out" | grep '^solve 0 iteration 1 J ' || { echo "$out"; echo "FAIL: the installed examples/problem did not run an iteration"; exit 1; }
+# the Python package (doc/python.md), when configure found its Python: installed
+# under DIR/lib/python3.X, it finds DIR/lib/librewind by itself
+if test -n "${REWIND_PYTHON:-}"; then
+  pkg=$(ls -d "$p"/lib/python3*/*-packages/rewind 2>/dev/null | head -1)
+  test -f "$pkg/__init__.py" && test -f "$pkg/_config.py" || { echo "FAIL: make install did not install the Python package under $p/lib/python3*"; exit 1; }
+  out=$($clean PYTHONPATH="$(dirname "$pkg")" "$REWIND_PYTHON" -c 'import rewind; p = rewind.Problem("-rw_steps 2 -da_grid_x 8 -da_grid_y 8"); print("J", p.gradient()[0])')
+  echo "$out"
+  echo "$out" | grep -q '^J [-0-9.e+]*$' || { echo "FAIL: the installed Python package computed no J"; exit 1; }
+fi
 echo "ok: installed with make install prefix=DIR, the program and the examples run with env -i"

@@ -46,5 +46,6 @@ PETSC_INTERN PetscErrorCode RwTermAddSensors(RwObjective, PetscInt, const PetscR
 PETSC_INTERN PetscErrorCode RwTermSensorsSetData(RwTerm *, const PetscReal[], PetscReal);
 PETSC_INTERN PetscErrorCode RwTermSensorsSetPoints(RwObjective, RwTerm *, PetscInt, const PetscReal[], const PetscReal[], PetscReal);
 PETSC_INTERN PetscErrorCode RwTermSensorsInterpolate(RwObjective, RwTerm *, Vec, PetscReal[]);
+PETSC_INTERN PetscErrorCode RwTermSensorsGetPoints(RwTerm *, PetscBool *, PetscInt *, const PetscReal **, PetscInt *, const PetscInt64 **);
 
 #endif

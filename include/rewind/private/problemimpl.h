@@ -114,6 +114,10 @@ struct _p_RwProblem {
   PetscViewer     hviewer;  /* -rw_history_view */
   PetscViewerFormat hformat;
   PetscBool       monitorset;
+  /* the outputs y of the member's run and their vector-Jacobian products (problemvjp.c) */
+  RwObjective     vobj;
+  RwAdjoint       vadj;
+  PetscInt        vfirst, vterms; /* vobj's linear terms */
 };
 
 /* problem.c, problemunknown.c, problemeval.c, history.c */
@@ -128,6 +132,7 @@ PETSC_INTERN PetscErrorCode RwProblemDescribe_Private(RwProblem, char[], size_t)
 PETSC_INTERN PetscErrorCode RwProblemHistorySetUp_Private(RwProblem);
 PETSC_INTERN PetscErrorCode RwProblemHistoryMonitor_Private(Tao, void *);
 PETSC_INTERN PetscErrorCode RwProblemHistoryDestroy_Private(RwProblem);
+PETSC_INTERN PetscErrorCode RwProblemCreateAdjoint_Private(RwProblem, RwModel, RwObjective, RwAdjoint *);
 
 /* journal.c */
 PETSC_INTERN PetscErrorCode RwJournalCreate(RwProblem, DM, PetscInt, const char[], RwJournal *);

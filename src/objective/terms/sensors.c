@@ -242,6 +242,21 @@ PetscErrorCode RwTermSensorsSetPoints(RwObjective obj, RwTerm *t, PetscInt nsens
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether term t is a sensor term, and its points and (sorted) steps: the outputs a linear term repeats (RwObjectiveAddOutputs()) */
+PetscErrorCode RwTermSensorsGetPoints(RwTerm *t, PetscBool *is, PetscInt *npoints, const PetscReal **coords, PetscInt *ntimes, const PetscInt64 **steps)
+{
+  RwSensors *c = (RwSensors *)t->ctx;
+
+  PetscFunctionBegin;
+  *is = (PetscBool)(t->ops.value == SensorsValue);
+  if (!*is) PetscFunctionReturn(PETSC_SUCCESS);
+  *npoints = c->nsensors;
+  *coords  = c->coords;
+  *ntimes  = c->ntimes;
+  *steps   = c->steps;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A term like any other: active at its observation steps, which it sorts */
 PetscErrorCode RwTermAddSensors(RwObjective obj, PetscInt nsensors, const PetscReal coords[], PetscInt ntimes, const PetscInt64 steps[], const PetscReal data[], PetscReal sigma)
 {
