@@ -118,6 +118,7 @@ PetscErrorCode RwStoreGetCompress(RwStore store, RwStoreCompressType *type, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if defined(RW_HAVE_ZFP)
 /* This rank's block of the grid, x fastest, for zfp; a state without a DMDA is one row */
 static PetscErrorCode RwCodecBlock(RwStore store)
 {
@@ -140,7 +141,6 @@ static PetscErrorCode RwCodecBlock(RwStore store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#if defined(RW_HAVE_ZFP)
 /* Component comp of the block as a zfp field on array a (strided by dof) */
 static zfp_field *RwCodecField(const RwCodec *c, PetscScalar *a, PetscInt comp)
 {
@@ -269,6 +269,7 @@ static PetscErrorCode RwCodecZfp(RwStore store, Vec u, const PetscScalar a[], vo
   PetscFunctionReturn(PETSC_SUCCESS);
 #else
   PetscFunctionBegin;
+  (void)u, (void)a, (void)out, (void)rec;
   SETERRQ(PetscObjectComm((PetscObject)store), PETSC_ERR_SUP, "This rewind was built without zfp");
 #endif
 }
