@@ -21,8 +21,8 @@ static char help[] = "rewind-bench: what rewind costs on this machine, against t
 #include <unistd.h>
 
 static const char *const BenchSizes[]    = {"tiny", "small", "large"};
-static const char *const BenchSections[] = {"stream", "kernels", "gradient", "io", "peer", "sum", "wave", "hybrid", "targets"};
-#define BENCH_NSECTIONS 9
+static const char *const BenchSections[] = {"stream", "kernels", "gradient", "io", "peer", "sum", "wave", "hybrid", "compression", "targets"};
+#define BENCH_NSECTIONS 10
 
 /* The presets: tiny for tests (seconds), small by default, large for make bench (minutes) */
 typedef struct {
@@ -120,7 +120,7 @@ static PetscErrorCode BenchIntList(PetscOptionItems *PetscOptionsObject, const c
 static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char output[], size_t len)
 {
   const char *const schemenames[2] = {"explicit", "implicit"};
-  char              sections[256] = "stream,kernels,gradient,io,peer,sum,wave,hybrid,targets", schemes[64] = "explicit,implicit", cases[256] = "storeall,revolve,revolve-hdf5,multilevel,keep,default,weak";
+  char              sections[256] = "stream,kernels,gradient,io,peer,sum,wave,hybrid,compression,targets", schemes[64] = "explicit,implicit", cases[256] = "storeall,revolve,revolve-hdf5,multilevel,keep,default,weak";
   PetscBool         scheme[2];
   PetscInt          size = 1;
 
@@ -129,7 +129,7 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(PetscStrncpy(c->dir, ".", sizeof(c->dir)));
   output[0] = 0;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-bench options", "rewind");
-  PetscCall(PetscOptionsString("-rw_bench_sections", "Sections to run: stream, kernels, gradient, io, peer, sum, wave, hybrid, targets (comma separated)", "rewind-bench", sections, sections, sizeof(sections), NULL));
+  PetscCall(PetscOptionsString("-rw_bench_sections", "Sections to run: stream, kernels, gradient, io, peer, sum, wave, hybrid, compression, targets (comma separated)", "rewind-bench", sections, sections, sizeof(sections), NULL));
   PetscCall(PetscOptionsEList("-rw_bench_size", "Preset sizes: tiny (tests, seconds), small, large (make bench, minutes)", "rewind-bench", BenchSizes, 3, BenchSizes[size], &size, NULL));
   BenchPreset(size, c);
   PetscCall(PetscOptionsString("-rw_bench_output", "Write the results: file.csv and/or file.json (comma separated)", "rewind-bench", output, output, len, NULL));
@@ -244,7 +244,7 @@ typedef PetscErrorCode (*BenchSectionFn)(const BenchConfig *, BenchResults);
 
 int main(int argc, char **argv)
 {
-  const BenchSectionFn fn[BENCH_NSECTIONS] = {BenchStream, BenchKernels, BenchGradient, BenchIO, BenchPeer, BenchSum, BenchWave, BenchHybrid, BenchTargets};
+  const BenchSectionFn fn[BENCH_NSECTIONS] = {BenchStream, BenchKernels, BenchGradient, BenchIO, BenchPeer, BenchSum, BenchWave, BenchHybrid, BenchCompression, BenchTargets};
   BenchConfig          cfg;
   BenchResults         res;
   PetscBool            run[BENCH_NSECTIONS], askhelp;

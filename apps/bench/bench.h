@@ -129,6 +129,7 @@ PETSC_INTERN PetscErrorCode BenchCopyNear(const BenchConfig *, PetscReal *);
 PETSC_INTERN PetscErrorCode BenchKernels(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchGradient(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchIO(const BenchConfig *, BenchResults);
+PETSC_INTERN PetscErrorCode BenchCompression(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchPeer(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchSum(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchWave(const BenchConfig *, BenchResults);

@@ -61,6 +61,23 @@ PETSC_EXTERN PetscErrorCode RwStoreFree(RwStore, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwStoreSync(RwStore);
 PETSC_EXTERN PetscErrorCode RwStorePrefetch(RwStore, PetscInt64, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwStoreCanPrefetch(RwStore, PetscBool *);
+
+/*E
+  RwStoreCompressType - how a store keeps its states: as they are, losslessly
+  compressed (byte shuffle + LZ4, through Blosc), or by zfp within a tolerance
+
+  Level: intermediate
+
+.seealso: RwStoreSetCompress(), -rw_store_compress
+E*/
+typedef enum {
+  RW_STORE_COMPRESS_NONE,
+  RW_STORE_COMPRESS_LOSSLESS,
+  RW_STORE_COMPRESS_ZFP
+} RwStoreCompressType;
+PETSC_EXTERN const char *const RwStoreCompressTypes[];
+PETSC_EXTERN PetscErrorCode    RwStoreSetCompress(RwStore, RwStoreCompressType, PetscReal);
+PETSC_EXTERN PetscErrorCode    RwStoreGetCompress(RwStore, RwStoreCompressType *, PetscReal *);
 /*S
   RwStoreCounts - what a store did since its last RwStoreResetCounts(), on this rank
 
@@ -79,6 +96,10 @@ typedef struct {
   PetscInt64 prefetch_hits; /* reads served from one (the others' slots were rewritten first, or never read) */
   PetscReal  seconds_prefetch;      /* the background reader's time on them */
   PetscReal  seconds_prefetch_wait; /* the caller's time waiting for it (part of seconds_read) */
+  PetscInt64 bytes_kept;            /* compressed stores: what the writes' states took once compressed (bytes_written before) */
+  PetscReal  seconds_compress;      /* compressed stores: their time compressing (part of seconds_write) */
+  PetscReal  seconds_decompress;    /* and decompressing (part of seconds_read) */
+  PetscReal  max_error;             /* zfp: the largest absolute error bound of a state written (tolerance times its max-norm) */
 } RwStoreCounts;
 
 PETSC_EXTERN PetscErrorCode RwStoreGetCounts(RwStore, RwStoreCounts *);

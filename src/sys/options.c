@@ -712,6 +712,8 @@ static const char *const RwOptionNames[] = {
   "-rw_state_bytes",
   "-rw_stencil_block_rows",
   "-rw_steps",
+  "-rw_store_compress",
+  "-rw_store_compress_tolerance",
   "-rw_store_disk_type",
   "-rw_store_hdf5_alignment",
   "-rw_store_hdf5_async",

@@ -14,7 +14,7 @@ rows = list(csv.DictReader(open(sys.argv[1])))
 assert rows and list(rows[0]) == ["section", "case", "metric", "value", "unit"], "CSV header"
 doc = json.load(open(sys.argv[2]))
 names = [s["name"] for s in doc["sections"]]
-assert names == ["run", "stream", "kernels", "gradient", "io", "peer", "sum", "wave", "hybrid", "targets"], names
+assert names == ["run", "stream", "kernels", "gradient", "io", "peer", "sum", "wave", "hybrid", "compression", "targets"], names
 
 # the same figures in both files
 flat = {(r["section"], r["case"], r["metric"]): r["value"] for r in rows}
@@ -36,6 +36,7 @@ need = {"stream": ["copy", "copy_per_rank", "triad", "triad_per_rank"],
         "io": ["state", "time", "bw", "of_plain"],
         "peer": ["rewind", "tsadjoint", "rewind_over_ts", "speedup", "relerr_dJdkappa", "relerr_dJdu0", "relerr_J"],
         "wave": [],
+        "compression": ["gradient", "of_none", "ratio", "compress", "decompress", "grad_err"],
         "targets": ["measured", "goal", "verdict"]}
 for name, keys in need.items():
     for r in section(name):
@@ -127,7 +128,7 @@ bad() { # bad EXPECTED OPTIONS...
   grep -q -- "$expected" "$tmp/bad.out" || { echo "FAIL: $* did not say \"$expected\""; grep 'PETSC ERROR' "$tmp/bad.out" | head -5; exit 1; }
   echo "ok bad input: $expected"
 }
-bad '-rw_bench_sections: unknown "bogus"; use any of stream, kernels, gradient, io, peer, sum, wave, hybrid, targets' -rw_bench_sections stream,bogus
+bad '-rw_bench_sections: unknown "bogus"; use any of stream, kernels, gradient, io, peer, sum, wave, hybrid, compression, targets' -rw_bench_sections stream,bogus
 bad '-rw_bench_wave_orders: 6 is not 2, 4 or 8' -rw_bench_sections wave -rw_bench_wave_orders 2,6
 bad '-rw_bench_output: "out.txt" must end in .csv or .json' -rw_bench_output out.txt
 bad '-rw_bench_gradient_cases: unknown "nope"' -rw_bench_sections gradient -rw_bench_gradient_cases storeall,nope

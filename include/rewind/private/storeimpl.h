@@ -31,6 +31,37 @@ PETSC_EXTERN PetscErrorCode RwStoreSetTypeFromOption(RwStore, RwStoreType, const
 PETSC_EXTERN PetscErrorCode RwStoreLogView_Private(void);
 PETSC_EXTERN PetscErrorCode RwStoreCreate_HDF5(RwStore);
 
+/* A compressed state as a store keeps it (src/store/compress/compress.c): the
+   bytes in a slot of fixed capacity, their length, a checksum over them, how
+   they were encoded, and for zfp the absolute error bound they were made with */
+typedef enum {
+  RW_CODEC_RAW,   /* the values as they are (zfp's output did not fit) */
+  RW_CODEC_BLOSC, /* Blosc: byte shuffle + LZ4, lossless */
+  RW_CODEC_ZFP    /* zfp, fixed accuracy */
+} RwCodecMethod;
+typedef struct {
+  size_t        len;
+  uint64_t      sum; /* XXH3-64 of the len bytes kept */
+  RwCodecMethod method;
+  PetscReal     tolabs;
+} RwCodecRecord;
+
+typedef struct {
+  RwStoreCompressType type;
+  PetscReal           tol;           /* zfp: relative to each state's max-norm over the ranks */
+  PetscInt            dim, dof;      /* this rank's block of the grid, for zfp */
+  PetscInt            n[3];
+  size_t              raw, cap;      /* bytes of a state, of a compressed slot */
+  void               *scratch;       /* zfp writes here first: its output may exceed a slot */
+  size_t              scratchcap;
+} RwCodec;
+
+PETSC_EXTERN PetscErrorCode RwCodecSetUp(RwStore);
+PETSC_EXTERN PetscErrorCode RwCodecDestroy(RwCodec *);
+PETSC_EXTERN PetscErrorCode RwCodecEncode(RwStore, Vec, void *, RwCodecRecord *);
+PETSC_EXTERN PetscErrorCode RwCodecDecode(RwStore, const void *, const RwCodecRecord *, PetscInt64, PetscInt64, Vec);
+PETSC_EXTERN PetscErrorCode RwCodecSetFromOptions(RwStore, PetscOptionItems *);
+
 struct _p_RwStore {
   PETSCHEADER(struct _RwStoreOps);
   PetscBool   setupcalled;
@@ -47,6 +78,7 @@ struct _p_RwStore {
   PetscInt    nattach;   /* integers kept with every checkpoint (RwStoreSetAttachmentSize()) */
   PetscInt64 *attach;    /* what the next write keeps */
   PetscInt64 *slotattach; /* what each slot keeps, slot by slot */
+  RwCodec     codec;     /* -rw_store_compress: how states are kept */
   void       *data; /* the type's own state */
 };
 

@@ -186,6 +186,7 @@ PetscErrorCode RwStoreCreate(MPI_Comm comm, RwStore *store)
   PetscValidPointer(store, 2);
   PetscCall(RwInitializePackage());
   PetscCall(PetscHeaderCreate(obj, RW_STORE_CLASSID, "RwStore", "Checkpoint store", "RwStore", comm, RwStoreDestroy, RwStoreView));
+  obj->codec.tol = 1e-6; /* zfp's default relative error bound */
   *store = obj;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -331,6 +332,7 @@ PetscErrorCode RwStoreSetFromOptions(RwStore store)
   PetscCall(PetscOptionsFList("-rw_store_type", "Store type", "RwStoreSetType", RwStoreList, ((PetscObject)store)->type_name, type, sizeof(type), &set));
   if (set) PetscCall(RwStoreSetType(store, type));
   PetscCheck(((PetscObject)store)->type_name, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "RwStore has no type: call RwStoreSetType() or give -rw_store_type");
+  PetscCall(RwCodecSetFromOptions(store, PetscOptionsObject));
   PetscTryTypeMethod(store, setfromoptions, PetscOptionsObject);
   PetscCall(PetscObjectProcessOptionsHandlers((PetscObject)store, PetscOptionsObject));
   PetscOptionsEnd();
@@ -411,6 +413,7 @@ PetscErrorCode RwStoreDestroy(RwStore *store)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscTryTypeMethod(*store, destroy);
+  PetscCall(RwCodecDestroy(&(*store)->codec));
   PetscCall(PetscFree((*store)->step));
   PetscCall(PetscFree2((*store)->attach, (*store)->slotattach));
   PetscCall(PetscFree((*store)->modeltype));

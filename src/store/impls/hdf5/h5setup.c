@@ -357,6 +357,7 @@ PetscErrorCode RwStoreSetUp_HDF5(RwStore store)
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
 
   PetscFunctionBegin;
+  PetscCheck(store->codec.type == RW_STORE_COMPRESS_NONE, PetscObjectComm((PetscObject)store), PETSC_ERR_SUP, "-rw_store_compress %s: the hdf5 store does not compress its checkpoints yet; compress the memory store's (-rw_store_type memory) or use -rw_store_compress none", RwStoreCompressTypes[store->codec.type]);
   PetscCall(RwStoreHDF5Layout(store));
   PetscCall(RwStoreHDF5FileComm(store));
   PetscCall(RwStoreHDF5Selection(store));

@@ -11,14 +11,22 @@
    alternately with small pages, 1.00-1.08x with huge ones (doc/notes/benchmarks-log.md,
    "Huge-page slots").  Each slot starts 13 cache lines further into its page
    than the one before, so the states a reverse step reads together do not
-   share cache sets (src/sys/vecstagger.c). */
+   share cache sets (src/sys/vecstagger.c).
+
+   With -rw_store_compress a slot is a fixed number of bytes instead of a
+   vector: the state's size plus the codec's header, in one block allocated
+   at set-up, so the time loop allocates nothing.  A write encodes the
+   caller's state into it and a read decodes it after checking its checksum
+   (src/store/compress/compress.c); states move by copy, never by exchange. */
 #include <rewind/private/storeimpl.h>
 #include <sys/mman.h>
 
 #define RW_STORE_MEMORY_ALIGN ((size_t)2 << 20) /* a huge page on x86-64 and arm64 */
 
 typedef struct {
-  Vec *slot;
+  Vec           *slot;
+  char          *bytes; /* compressed slots: codec.cap bytes each */
+  RwCodecRecord *rec;   /* what each compressed slot holds */
 } RwStore_Memory;
 
 /* Every slot in one block, not touched here: a slot's pages are first touched
@@ -49,6 +57,40 @@ static PetscErrorCode MemorySlotsInBlock(RwStore store, RwStore_Memory *mem)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode RwStoreWriteCompressed_Memory(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+
+  PetscFunctionBegin;
+  (void)k;
+  PetscCall(RwCodecEncode(store, u, mem->bytes + (size_t)slot * store->codec.cap, &mem->rec[slot]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreReadCompressed_Memory(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+
+  PetscFunctionBegin;
+  PetscCall(RwCodecDecode(store, mem->bytes + (size_t)slot * store->codec.cap, &mem->rec[slot], slot, k, u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Compressed slots: bytes instead of vectors, and copies instead of exchanges */
+static PetscErrorCode RwStoreSetUpCompressed_Memory(RwStore store)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+
+  PetscFunctionBegin;
+  PetscCall(RwCodecSetUp(store));
+  PetscCall(PetscMalloc2((size_t)store->slots * store->codec.cap, &mem->bytes, store->slots, &mem->rec));
+  store->ops->write = RwStoreWriteCompressed_Memory;
+  store->ops->read  = RwStoreReadCompressed_Memory;
+  store->ops->take  = NULL;
+  store->ops->swap  = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwStoreSetUp_Memory(RwStore store)
 {
   RwStore_Memory *mem = (RwStore_Memory *)store->data;
@@ -56,6 +98,10 @@ static PetscErrorCode RwStoreSetUp_Memory(RwStore store)
 
   PetscFunctionBegin;
   if (!store->slots) PetscFunctionReturn(PETSC_SUCCESS);
+  if (store->codec.type != RW_STORE_COMPRESS_NONE) {
+    PetscCall(RwStoreSetUpCompressed_Memory(store));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* vectors of another type (a device's) are duplicated as PETSc makes them */
   PetscCall(PetscObjectTypeCompareAny((PetscObject)store->templ, &plain, VECSEQ, VECMPI, ""));
   if (plain) PetscCall(MemorySlotsInBlock(store, mem));
@@ -110,6 +156,14 @@ static PetscErrorCode RwStoreSwap_Memory(RwStore store, PetscInt64 slot, Vec *u)
 static PetscErrorCode RwStoreView_Memory(RwStore store, PetscViewer viewer)
 {
   PetscFunctionBegin;
+  if (store->codec.type != RW_STORE_COMPRESS_NONE) {
+    const RwStoreCounts *c = &store->counts;
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " compressed RAM slots (%s) of %zu bytes on this rank, for states of %" PetscInt64_FMT " bytes\n", store->slots, RwStoreCompressTypes[store->codec.type], store->codec.cap, store->bytes));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " writes kept %" PetscInt64_FMT " bytes of %" PetscInt64_FMT " (ratio %.3g) in %.3g s, %" PetscInt64_FMT " reads decoded in %.3g s\n", c->writes, c->bytes_kept, c->bytes_written, c->bytes_kept > 0 ? (double)c->bytes_written / (double)c->bytes_kept : 0.0, (double)c->seconds_compress, c->reads, (double)c->seconds_decompress));
+    if (store->codec.type == RW_STORE_COMPRESS_ZFP) PetscCall(PetscViewerASCIIPrintf(viewer, "zfp tolerance %g of each state's max-norm; largest error bound %g\n", (double)store->codec.tol, (double)c->max_error));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " RAM slots of %" PetscInt64_FMT " bytes on this rank\n", store->slots, store->bytes));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " writes (%" PetscInt64_FMT " by taking the caller's vector), %" PetscInt64_FMT " reads by copy, %" PetscInt64_FMT " by exchanging vectors (copies avoided)\n", store->counts.writes, store->counts.takes, store->counts.reads, store->counts.swaps));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -121,6 +175,7 @@ static PetscErrorCode RwStoreDestroy_Memory(RwStore store)
 
   PetscFunctionBegin;
   if (mem->slot) PetscCall(VecDestroyVecs((PetscInt)store->slots, &mem->slot));
+  PetscCall(PetscFree2(mem->bytes, mem->rec));
   PetscCall(PetscFree(store->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,124 @@
+/*
+  Compressed checkpoints (-rw_store_compress, doc/checkpoints.md): for heat
+  (explicit and Crank-Nicolson), heat with a network and wave (2D, order 8),
+  the gradient of a revolve schedule with the same RAM slots kept as they
+  are, losslessly and by zfp at 1e-6: its time and its ratio to the
+  uncompressed one, the compression ratio of the states the sweep stored,
+  the codec's throughput per core (bytes of states over this rank's seconds
+  compressing or decompressing them, the slowest rank's), and the relative
+  2-norm error of dJ/dm against the uncompressed gradient.  The same slots,
+  not the same bytes: what a byte budget would gain is not measured here.
+*/
+#include "bench.h"
+
+typedef struct {
+  const char *name, *type, *options;
+  PetscBool   wave;
+} CompressCase;
+
+static const CompressCase cases[] = {
+  {"heat",         RWMODELHEAT, "-rw_heat_dim 2 -rw_heat_scheme explicit -rw_heat_bc periodic",                       PETSC_FALSE},
+  {"heat-cn",      RWMODELHEAT, "-rw_heat_dim 2 -rw_heat_scheme crank-nicolson -rw_heat_bc periodic",                 PETSC_FALSE},
+  {"heat-network", RWMODELHEAT, "-rw_heat_dim 2 -rw_heat_scheme explicit -rw_heat_nn -rw_nn_layers 1,8,8,1",          PETSC_FALSE},
+  {"wave",         RWMODELWAVE, "-rw_wave_dim 2 -rw_wave_space_order 8",                                             PETSC_TRUE },
+};
+
+static const char *codecs[] = {"none", "lossless", "zfp -rw_store_compress_tolerance 1e-6"};
+
+static PetscErrorCode CompressModel(const CompressCase *c, PetscInt side, RwModel *model)
+{
+  PetscOptions opts;
+
+  PetscFunctionBegin;
+  PetscCall(BenchOptionsPush(&opts, "%s -da_grid_x %" PetscInt_FMT " -da_grid_y %" PetscInt_FMT, c->options, side, side));
+  PetscCall(RwModelCreate(PETSC_COMM_WORLD, model));
+  PetscCall(RwModelSetType(*model, c->type));
+  PetscCall(RwModelSetFromOptions(*model));
+  PetscCall(RwModelSetUp(*model));
+  PetscCall(BenchOptionsPop(&opts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The driver of one codec; its first solve, under the options, makes the stores that read them */
+static PetscErrorCode CompressDriver(BenchProblem *p, PetscInt steps, PetscInt slots, const char codec[])
+{
+  PetscOptions opts;
+
+  PetscFunctionBegin;
+  PetscCall(BenchOptionsPush(&opts, "-rw_steps %" PetscInt_FMT " -rw_schedule_type revolve -rw_schedule_ram_slots %" PetscInt_FMT " -rw_store_type memory -rw_store_compress %s", steps, slots, codec));
+  PetscCall(BenchProblemAdjoint(p, NULL));
+  PetscCall(RwAdjointSolve(p->adj, p->m, p->u0, NULL, p->g, p->gu0));
+  PetscCall(BenchOptionsPop(&opts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Ratio and per-core GB/s of the RAM store's codec over the solves so far (slowest rank's seconds) */
+static PetscErrorCode CompressCounts(BenchProblem *p, PetscReal *ratio, PetscReal *cgbs, PetscReal *dgbs)
+{
+  RwStore       store;
+  RwStoreCounts c;
+  double        t[2], tmax[2];
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointGetStore(p->adj, 0, &store));
+  PetscCall(RwStoreGetCounts(store, &c));
+  t[0] = c.seconds_compress, t[1] = c.seconds_decompress;
+  PetscCallMPI(MPI_Allreduce(t, tmax, 2, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+  *ratio = c.bytes_kept > 0 ? (PetscReal)c.bytes_written / (PetscReal)c.bytes_kept : 1;
+  *cgbs  = tmax[0] > 0 ? c.bytes_written / tmax[0] / 1e9 : 0;
+  *dgbs  = tmax[1] > 0 ? c.bytes_read / tmax[1] / 1e9 : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CompressRun(const BenchConfig *cfg, BenchResults res, const CompressCase *c)
+{
+  const PetscInt side  = c->wave ? cfg->wave_gradient_grid : cfg->gradient_grid;
+  const PetscInt steps = c->wave ? cfg->wave_gradient_steps : cfg->gradient_steps;
+  BenchProblem   p;
+  RwModel        model;
+  Vec            g0;
+  PetscReal      t0 = 0, ratio, cgbs, dgbs, err, ng;
+  BenchTiming    t;
+  char           grid[64];
+
+  PetscFunctionBegin;
+  PetscCall(CompressModel(c, side, &model));
+  PetscCall(BenchProblemCreate(model, &p));
+  PetscCall(BenchGridName(p.model, grid, sizeof(grid)));
+  PetscCall(VecDuplicate(p.g, &g0));
+  for (int k = 0; k < 3; k++) {
+    PetscCall(CompressDriver(&p, steps, cfg->revolve_slots[0], codecs[k]));
+    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchGradientRun, &p, &t));
+    if (!k) {
+      t0 = t.best;
+      PetscCall(VecCopy(p.g, g0));
+      PetscCall(VecNorm(g0, NORM_2, &ng));
+    }
+    PetscCall(CompressCounts(&p, &ratio, &cgbs, &dgbs));
+    PetscCall(VecAXPY(p.g, -1, g0));
+    PetscCall(VecNorm(p.g, NORM_2, &err));
+    PetscCall(BenchRow(res, "%s %s", c->name, k == 2 ? "zfp 1e-6" : codecs[k]));
+    PetscCall(BenchText(res, "grid", grid));
+    PetscCall(BenchInt(res, "steps", steps));
+    PetscCall(BenchInt(res, "slots", cfg->revolve_slots[0]));
+    PetscCall(BenchReal(res, "gradient", "s", t.best));
+    PetscCall(BenchReal(res, "of_none", "", t.best / t0));
+    PetscCall(BenchReal(res, "ratio", "", ratio));
+    PetscCall(BenchReal(res, "compress", "GB/s", cgbs));
+    PetscCall(BenchReal(res, "decompress", "GB/s", dgbs));
+    PetscCall(BenchReal(res, "grad_err", "", ng > 0 ? err / ng : 0));
+  }
+  PetscCall(VecDestroy(&g0));
+  PetscCall(BenchProblemDestroy(&p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode BenchCompression(const BenchConfig *cfg, BenchResults res)
+{
+  PetscFunctionBegin;
+  PetscCall(BenchSectionBegin(res, "compression", "compressed checkpoints: revolve's gradient with the same RAM slots kept as they are, losslessly (shuffle + LZ4) and by zfp"));
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) PetscCall(CompressRun(cfg, res, &cases[i]));
+  PetscCall(BenchNote(res, "ratio: bytes of the states stored over the bytes kept; compress, decompress: GB of states per second of one rank's codec time (the slowest rank's); grad_err: |dJ/dm - dJ/dm uncompressed| / |dJ/dm uncompressed| (2-norms); of_none: gradient time over the uncompressed one, same slots"));
+  PetscCall(BenchSectionEnd(res));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

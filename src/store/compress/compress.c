@@ -1,0 +1,358 @@
+/*
+  Compressed checkpoints (-rw_store_compress): the codec a store runs on a
+  state before it keeps it and after it reads it back.
+
+  lossless  Blosc (Debian's libblosc): a byte shuffle (the 8 bytes of each
+            double regrouped by significance, so exponents and high mantissa
+            bytes sit together) and LZ4 at level 5.  Chosen over zstd and
+            over Blosc with zstd or BloscLZ by their ratio and speed on heat,
+            wave and network states (doc/checkpoints.md, "Compressed slots").
+            The bytes read back are the bytes written: gradients are bitwise
+            those without compression.  Blosc stores a state it cannot shrink
+            as it is, so a slot of the state's size plus Blosc's header
+            always holds it.
+  zfp       zfp (libzfp-dev, optional at configure) in fixed-accuracy mode on
+            this rank's block of the grid, one component after the other: the
+            absolute error of every value is at most the tolerance times the
+            state's max-norm over all ranks.  A state that zfp would not
+            shrink below its own size is kept losslessly instead.
+
+  Each kept state carries its length, how it was encoded and an XXH3-64
+  checksum over the bytes kept (Debian's libxxhash): a read checks the
+  checksum before it decodes, so damaged bytes are refused, never decoded
+  (zfp's decoder trusts its input), and every rank agrees on the refusal.
+*/
+#include "rwconfig.h"
+#include <rewind/private/storeimpl.h>
+#include <petscdmda.h>
+#include <blosc.h>
+#include <xxhash.h>
+#if defined(RW_HAVE_ZFP)
+  #include <zfp.h>
+#endif
+
+const char *const RwStoreCompressTypes[] = {"none", "lossless", "zfp", "RwStoreCompressType", "RW_STORE_COMPRESS_", NULL};
+
+#define RW_CODEC_BLOSC_LEVEL 5
+#define RW_CODEC_MSGLEN      512
+
+/* The options of any store's codec, read by RwStoreSetFromOptions() */
+PetscErrorCode RwCodecSetFromOptions(RwStore store, PetscOptionItems *PetscOptionsObject)
+{
+  RwCodec  *c = &store->codec;
+  char      name[64];
+  PetscBool set, found;
+  PetscInt  i;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(name, RwStoreCompressTypes[c->type], sizeof(name)));
+  PetscCall(PetscOptionsString("-rw_store_compress", "How checkpoints are kept: none, lossless (shuffle + LZ4, bitwise) or zfp (within -rw_store_compress_tolerance)", "RwStoreSetCompress", name, name, sizeof(name), &set));
+  if (set) {
+    PetscCall(PetscEListFind(3, RwStoreCompressTypes, name, &i, &found));
+    PetscCheck(found, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_UNKNOWN_TYPE, "-%srw_store_compress %s: unknown codec; expected none, lossless or zfp", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", name);
+    c->type = (RwStoreCompressType)i;
+  }
+  if (c->type == RW_STORE_COMPRESS_ZFP) PetscCall(RwOptionsReal("-rw_store_compress_tolerance", "zfp's error bound relative to each state's max-norm", "RwStoreSetCompress", c->tol, &c->tol, NULL, 0, 1, RW_RANGE_OPEN_LO));
+  PetscCall(RwStoreSetCompress(store, c->type, c->tol)); /* the checks of a program's own choice */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetCompress - how the store keeps its states
+
+  Logically collective; before RwStoreSetUp()
+
+  Input Parameters:
++ store - the store
+. type  - RW_STORE_COMPRESS_NONE, RW_STORE_COMPRESS_LOSSLESS (byte shuffle + LZ4:
+          states read back bitwise) or RW_STORE_COMPRESS_ZFP (lossy, needs a
+          build with zfp)
+- tol   - for zfp: the absolute error bound of each value, relative to the
+          state's max-norm over the ranks, 0 < tol < 1; ignored otherwise
+
+  Options Database Keys:
++ -rw_store_compress <none,lossless,zfp> - the codec
+- -rw_store_compress_tolerance <tol>     - zfp's relative error bound (default 1e-6)
+
+  Level: intermediate
+
+.seealso: RwStoreGetCompress(), RwStoreGetCounts()
+@*/
+PetscErrorCode RwStoreSetCompress(RwStore store, RwStoreCompressType type, PetscReal tol)
+{
+  const char *prefix;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Choose the store's compression before RwStoreSetUp()");
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)store, &prefix));
+  PetscCheck(type >= RW_STORE_COMPRESS_NONE && type <= RW_STORE_COMPRESS_ZFP, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "Unknown store compression %d: expected none, lossless or zfp", (int)type);
+#if !defined(RW_HAVE_ZFP)
+  PetscCheck(type != RW_STORE_COMPRESS_ZFP, PetscObjectComm((PetscObject)store), PETSC_ERR_SUP, "-%srw_store_compress zfp: this rewind was built without zfp; install libzfp-dev (or zfp), rerun ./configure and rebuild, or use -%srw_store_compress lossless", prefix ? prefix : "", prefix ? prefix : "");
+#endif
+  PetscCheck(type != RW_STORE_COMPRESS_ZFP || (tol > 0 && tol < 1), PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "-%srw_store_compress_tolerance %g: expected a relative error bound in (0, 1)", prefix ? prefix : "", (double)tol);
+  store->codec.type = type;
+  store->codec.tol  = tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetCompress - how the store keeps its states
+
+  Not collective
+
+  Output Parameters:
++ type - the codec
+- tol  - zfp's relative error bound (may be NULL)
+
+  Level: intermediate
+
+.seealso: RwStoreSetCompress()
+@*/
+PetscErrorCode RwStoreGetCompress(RwStore store, RwStoreCompressType *type, PetscReal *tol)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  if (type) *type = store->codec.type;
+  if (tol) *tol = store->codec.tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if defined(RW_HAVE_ZFP)
+/* This rank's block of the grid, x fastest, for zfp; a state without a DMDA is one row */
+static PetscErrorCode RwCodecBlock(RwStore store)
+{
+  RwCodec  *c = &store->codec;
+  DM        dm;
+  PetscBool isda = PETSC_FALSE;
+  PetscInt  n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetDM(store->templ, &dm));
+  if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  c->n[0] = c->n[1] = c->n[2] = 1;
+  if (isda) {
+    PetscCall(DMDAGetInfo(dm, &c->dim, NULL, NULL, NULL, NULL, NULL, NULL, &c->dof, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(DMDAGetCorners(dm, NULL, NULL, NULL, &c->n[0], &c->n[1], &c->n[2]));
+  } else {
+    PetscCall(VecGetLocalSize(store->templ, &n));
+    c->dim = 1, c->dof = 1, c->n[0] = n;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Component comp of the block as a zfp field on array a (strided by dof) */
+static zfp_field *RwCodecField(const RwCodec *c, PetscScalar *a, PetscInt comp)
+{
+  const ptrdiff_t sx = c->dof, sy = sx * c->n[0], sz = sy * c->n[1];
+  zfp_field      *f;
+
+  if (c->dim == 1) {
+    f = zfp_field_1d(a + comp, zfp_type_double, (size_t)c->n[0]);
+    if (f) zfp_field_set_stride_1d(f, sx);
+  } else if (c->dim == 2) {
+    f = zfp_field_2d(a + comp, zfp_type_double, (size_t)c->n[0], (size_t)c->n[1]);
+    if (f) zfp_field_set_stride_2d(f, sx, sy);
+  } else {
+    f = zfp_field_3d(a + comp, zfp_type_double, (size_t)c->n[0], (size_t)c->n[1], (size_t)c->n[2]);
+    if (f) zfp_field_set_stride_3d(f, sx, sy, sz);
+  }
+  return f;
+}
+
+/* The most bytes zfp can write for a state, in fixed-accuracy mode at any tolerance */
+static PetscErrorCode RwCodecZfpBound(RwCodec *c, size_t *bound)
+{
+  zfp_stream *zs = zfp_stream_open(NULL);
+
+  PetscFunctionBegin;
+  PetscCheck(zs, PETSC_COMM_SELF, PETSC_ERR_MEM, "zfp could not open a stream");
+  zfp_stream_set_accuracy(zs, 1e-300); /* the bound is the same for every tolerance; this one makes every bit plane count */
+  *bound = 64;
+  for (PetscInt comp = 0; comp < c->dof; comp++) {
+    zfp_field *f = RwCodecField(c, NULL, 0);
+
+    *bound += zfp_stream_maximum_size(zs, f);
+    zfp_field_free(f);
+  }
+  zfp_stream_close(zs);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+/* Slot capacity and scratch, from the template; called by the types' set-up */
+PetscErrorCode RwCodecSetUp(RwStore store)
+{
+  RwCodec *c = &store->codec;
+
+  PetscFunctionBegin;
+  c->raw = (size_t)store->bytes;
+  c->cap = c->raw + BLOSC_MAX_OVERHEAD; /* Blosc keeps what it cannot shrink as it is */
+  if (c->type != RW_STORE_COMPRESS_ZFP) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(RW_HAVE_ZFP)
+  PetscCall(RwCodecBlock(store));
+  PetscCall(RwCodecZfpBound(c, &c->scratchcap));
+  PetscCall(PetscMalloc(c->scratchcap, &c->scratch));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RwCodecDestroy(RwCodec *c)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(c->scratch));
+  c->scratchcap = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwCodecBlosc(RwCodec *c, const PetscScalar a[], void *out, RwCodecRecord *rec)
+{
+  int len;
+
+  PetscFunctionBegin;
+  len = blosc_compress_ctx(RW_CODEC_BLOSC_LEVEL, BLOSC_SHUFFLE, sizeof(PetscScalar), c->raw, a, out, c->cap, "lz4", 0, 1);
+  PetscCheck(len > 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "Blosc could not compress a state of %zu bytes into %zu (error %d)", c->raw, c->cap, len);
+  rec->len    = (size_t)len;
+  rec->method = RW_CODEC_BLOSC;
+  rec->tolabs = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if defined(RW_HAVE_ZFP)
+/* zfp into the scratch, every component in one stream; *len 0 when zfp failed */
+static size_t RwCodecZfpEncode(RwCodec *c, const PetscScalar a[], PetscReal tolabs)
+{
+  zfp_stream *zs  = zfp_stream_open(NULL);
+  bitstream  *bs  = stream_open(c->scratch, c->scratchcap);
+  size_t      len = 0;
+
+  if (!zs || !bs) goto done;
+  zfp_stream_set_accuracy(zs, tolabs);
+  zfp_stream_set_bit_stream(zs, bs);
+  zfp_stream_rewind(zs);
+  for (PetscInt comp = 0; comp < c->dof; comp++) {
+    zfp_field *f = RwCodecField(c, (PetscScalar *)a, comp);
+
+    len = f ? zfp_compress(zs, f) : 0;
+    zfp_field_free(f);
+    if (!len) break;
+  }
+done:
+  if (zs) zfp_stream_close(zs);
+  if (bs) stream_close(bs);
+  return len;
+}
+#endif
+
+/* zfp within tol times the state's max-norm; a state it does not shrink (or all zeros) goes to Blosc */
+static PetscErrorCode RwCodecZfp(RwStore store, Vec u, const PetscScalar a[], void *out, RwCodecRecord *rec)
+{
+#if defined(RW_HAVE_ZFP)
+  RwCodec  *c = &store->codec;
+  PetscReal norm;
+  size_t    len;
+  int       fits, all;
+
+  PetscFunctionBegin;
+  PetscCall(VecNorm(u, NORM_INFINITY, &norm));
+  rec->tolabs = c->tol * norm;
+  len         = rec->tolabs > 0 ? RwCodecZfpEncode(c, a, rec->tolabs) : 0;
+  fits        = len > 0 && len < c->raw;
+  PetscCallMPI(MPI_Allreduce(&fits, &all, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)store))); /* every rank's part has the same error bound */
+  if (!all) {
+    PetscCall(RwCodecBlosc(c, a, out, rec));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscMemcpy(out, c->scratch, len));
+  rec->len    = len;
+  rec->method = RW_CODEC_ZFP;
+  PetscFunctionReturn(PETSC_SUCCESS);
+#else
+  PetscFunctionBegin;
+  (void)u, (void)a, (void)out, (void)rec;
+  SETERRQ(PetscObjectComm((PetscObject)store), PETSC_ERR_SUP, "This rewind was built without zfp");
+#endif
+}
+
+/* Encodes state u into out (the store's slot, of codec.cap bytes) and describes what it kept; collective */
+PetscErrorCode RwCodecEncode(RwStore store, Vec u, void *out, RwCodecRecord *rec)
+{
+  RwCodec           *c = &store->codec;
+  const PetscScalar *a;
+  PetscLogDouble     t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(VecGetArrayRead(u, &a));
+  if (c->type == RW_STORE_COMPRESS_ZFP) PetscCall(RwCodecZfp(store, u, a, out, rec));
+  else PetscCall(RwCodecBlosc(c, a, out, rec));
+  PetscCall(VecRestoreArrayRead(u, &a));
+  rec->sum = XXH3_64bits(out, rec->len);
+  PetscCall(PetscTime(&t1));
+  store->counts.bytes_kept += (PetscInt64)rec->len;
+  store->counts.seconds_compress += t1 - t0;
+  store->counts.max_error = PetscMax(store->counts.max_error, rec->tolabs);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Why a kept state cannot be decoded on this rank ("" when it can) */
+static void RwCodecDecodeLocal(RwCodec *c, const void *in, const RwCodecRecord *rec, PetscScalar a[], char why[])
+{
+  int n;
+
+  why[0] = 0;
+  if (rec->len > c->cap || XXH3_64bits(in, rec->len) != rec->sum) {
+    snprintf(why, RW_CODEC_MSGLEN, "its %zu compressed bytes fail their checksum (damaged in memory)", rec->len);
+    return;
+  }
+  if (rec->method == RW_CODEC_BLOSC) {
+    n = blosc_decompress_ctx(in, a, c->raw, 1);
+    if (n != (int)c->raw) snprintf(why, RW_CODEC_MSGLEN, "Blosc decoded %d bytes of %zu (error or wrong size)", n, c->raw);
+    return;
+  }
+#if defined(RW_HAVE_ZFP)
+  if (rec->method == RW_CODEC_ZFP) {
+    zfp_stream *zs = zfp_stream_open(NULL);
+    bitstream  *bs = stream_open((void *)in, rec->len);
+    size_t      ok = zs && bs;
+
+    if (ok) {
+      zfp_stream_set_accuracy(zs, rec->tolabs);
+      zfp_stream_set_bit_stream(zs, bs);
+      zfp_stream_rewind(zs);
+    }
+    for (PetscInt comp = 0; ok && comp < c->dof; comp++) {
+      zfp_field *f = RwCodecField(c, a, comp);
+
+      ok = f ? zfp_decompress(zs, f) : 0;
+      zfp_field_free(f);
+    }
+    if (zs) zfp_stream_close(zs);
+    if (bs) stream_close(bs);
+    if (!ok) snprintf(why, RW_CODEC_MSGLEN, "zfp could not decode its %zu bytes", rec->len);
+    return;
+  }
+#endif
+  snprintf(why, RW_CODEC_MSGLEN, "unknown encoding %d", (int)rec->method);
+}
+
+/* Decodes the state kept in a slot into u, after checking its checksum; collective: every rank agrees on a failure */
+PetscErrorCode RwCodecDecode(RwStore store, const void *in, const RwCodecRecord *rec, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  char           why[RW_CODEC_MSGLEN], msg[RW_CODEC_MSGLEN + 128] = "";
+  PetscScalar   *a;
+  PetscLogDouble t0, t1;
+  PetscMPIInt    rank;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(VecGetArrayWrite(u, &a));
+  RwCodecDecodeLocal(&store->codec, in, rec, a, why);
+  PetscCall(VecRestoreArrayWrite(u, &a));
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)store), &rank));
+  if (why[0]) snprintf(msg, sizeof(msg), "Compressed checkpoint slot %" PetscInt64_FMT " (step %" PetscInt64_FMT ") of the %s store on rank %d: %s", slot, k, ((PetscObject)store)->type_name, (int)rank, why);
+  PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg)));
+  PetscCall(PetscTime(&t1));
+  store->counts.seconds_decompress += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
