@@ -15,7 +15,7 @@ problem="$s/problem $s/adjoint $s/schedule/interface $s/model/interface $s/objec
 # hdf5 store's own, read only with -rw_store_type hdf5 or a keep file
 skip='^-rw_debug_|^-rw_store_keep$|^-rw_store_overwrite$'
 # the objective from options: not read when J comes from observations
-withobs='^-rw_objective_terminal|^-rw_wave_receivers$'
+withobs='^-rw_objective_terminal|^-rw_objective_time_average$|^-rw_wave_receivers$'
 # the journal of an optimisation: not made by a program without an unknown
 nojournal='^-rw_journal'
 
