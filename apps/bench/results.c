@@ -10,7 +10,7 @@
 #include <math.h>
 
 #define BENCH_MAXVALS  20
-#define BENCH_MAXNOTES 8
+#define BENCH_MAXNOTES 16
 
 typedef enum {
   BENCH_REAL,

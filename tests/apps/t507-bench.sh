@@ -92,7 +92,7 @@ for r in section("kernels"):
 np = int(sys.argv[3])
 weak = ["weak %d/%d ranks" % (p, np) for p in ([1, 2] if np == 2 else [1])]
 grad = section("gradient")
-assert [r["case"] for r in grad] == ["storeall/memory", "revolve/memory s=3", "revolve/memory s=6", "revolve/hdf5 s=3", "multilevel ram=3 disk=inf", "revolve/hdf5 s=3 keep=2"] + weak, [r["case"] for r in grad]
+assert [r["case"] for r in grad] == ["storeall/memory", "revolve/memory s=3", "revolve/memory s=6", "revolve/hdf5 s=3", "multilevel ram=3 disk=inf", "revolve/hdf5 s=3 keep=2", "default"] + weak, [r["case"] for r in grad]
 for r in grad[-len(weak):]:
     v = r["values"]
     assert v["efficiency_gradient"] > 0 and v["efficiency_forward"] > 0, r
@@ -102,6 +102,7 @@ for r in grad:
     v = r["values"]
     assert v["fwd_steps"] == v["predicted"] and v["gradient"] > 0, r
 assert grad[0]["values"]["fwd_steps"] == 20 and grad[3]["values"]["disk_writes"] > 0
+assert grad[6]["values"]["schedule"] == "storeall" and all(r["values"]["first"] > 0 for r in grad), grad[6]  # tiny states: the default keeps them all
 peer = section("peer")[0]["values"]
 assert max(peer["relerr_dJdkappa"], peer["relerr_dJdu0"]) <= 1e-12, peer
 print("ok %s ranks: %d figures in %d sections" % (sys.argv[3], len(rows), len(names)))
