@@ -42,7 +42,6 @@ typedef struct {
 PETSC_INTERN PetscErrorCode HybSetUp(Hybrid *);
 PETSC_INTERN PetscErrorCode HybInitialState(Hybrid *, PetscInt64, Vec);
 PETSC_INTERN PetscErrorCode HybTruth(Hybrid *, Vec, PetscInt64, PetscInt, Vec *, Vec);
-PETSC_INTERN PetscErrorCode HybGetValues(Vec, PetscInt, PetscReal[]);
 PETSC_INTERN PetscErrorCode HybSetUnknowns(Hybrid *, RwModel, const PetscReal[], Vec);
 PETSC_INTERN PetscErrorCode HybDestroy(Hybrid *);
 PETSC_INTERN PetscErrorCode HybSetUpTraining(Hybrid *);

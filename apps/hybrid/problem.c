@@ -92,21 +92,6 @@ PetscErrorCode HybTruth(Hybrid *h, Vec u0, PetscInt64 n, PetscInt every, Vec *ob
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* HybGetValues - the n values of x, which the first rank of its communicator holds, on every rank */
-PetscErrorCode HybGetValues(Vec x, PetscInt n, PetscReal v[])
-{
-  const PetscScalar *a;
-  PetscInt           nl;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(x, &nl));
-  PetscCall(VecGetArrayRead(x, &a));
-  for (PetscInt i = 0; i < nl; i++) v[i] = a[i];
-  PetscCall(VecRestoreArrayRead(x, &a));
-  PetscCallMPI(MPI_Bcast(v, (PetscMPIInt)n, MPIU_REAL, 0, PetscObjectComm((PetscObject)x)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The values of x its rank holds (all on the first rank, none elsewhere) from v */
 static PetscErrorCode SetValues(Vec x, const PetscReal v[])
 {
@@ -155,7 +140,7 @@ static PetscErrorCode ToParameters_Kappa(RwProblem prob, RwModel model, Vec x, V
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(h->nx, &v));
-  PetscCall(HybGetValues(x, h->nx, v)); /* every rank sets kappa */
+  PetscCall(RwVecGetFirstRankValues(x, h->nx, v)); /* every rank sets kappa */
   PetscCall(HybSetUnknowns(h, model, v, m));
   PetscCall(PetscFree(v));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -99,7 +99,7 @@ PetscErrorCode HybSetUpTraining(Hybrid *h)
   PetscCall(PetscMalloc2(h->nx, &h->xs, h->nx, &h->xs0));
   PetscCall(RwProblemCreateUnknownVector(h->prob, &h->x));
   PetscCall(RwProblemGetUnknown(h->prob, h->x));
-  PetscCall(HybGetValues(h->x, h->nx, h->xs0));
+  PetscCall(RwVecGetFirstRankValues(h->x, h->nx, h->xs0));
   PetscCall(FindColumns(h));
   PetscCall(SetUpTao(h));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -111,7 +111,7 @@ PetscErrorCode HybTrain(Hybrid *h)
   PetscFunctionBegin;
   PetscCall(RwProblemSolve(h->prob, h->tao));
   PetscCall(RwProblemComplete(h->prob));
-  PetscCall(HybGetValues(h->x, h->nx, h->xs));
+  PetscCall(RwVecGetFirstRankValues(h->x, h->nx, h->xs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

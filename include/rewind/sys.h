@@ -95,6 +95,7 @@ PETSC_EXTERN PetscErrorCode RwReproSumImport(RwReproSum, MPI_Comm, const PetscIn
 PETSC_EXTERN PetscErrorCode RwVecDotRepro(Vec, Vec, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwVecSumRepro(Vec, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwVecNormRepro(Vec, PetscReal *);
+PETSC_EXTERN PetscErrorCode RwVecGetFirstRankValues(Vec, PetscInt, PetscReal[]);
 
 /* Integer options checked for range before they are narrowed, and a warning
    about options given but never used (see src/sys/options.c) */
