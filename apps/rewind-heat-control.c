@@ -34,6 +34,8 @@ typedef struct {
   PetscReal   dt, alpha, beta, amin, amax, level[NSENSORS], *a, *target;
   PetscReal   sensors[2 * NSENSORS];
   PetscReal   rms[3], power; /* controlled, uncontrolled, constant power; that power */
+  PetscReal   effort;        /* the effort of the history row's forward run, while haseffort */
+  PetscBool   haseffort;
   PetscInt64 *steps;
   char        output[PETSC_MAX_PATH_LEN];
   PetscBool   png;
@@ -142,21 +144,6 @@ static PetscErrorCode CreateObservations(Control *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x's values (on the first rank) on every rank */
-static PetscErrorCode GetValues(Vec x, PetscInt n, PetscReal v[])
-{
-  const PetscScalar *a;
-  PetscInt           nl;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(x, &nl));
-  PetscCall(VecGetArrayRead(x, &a));
-  for (PetscInt i = 0; i < nl; i++) v[i] = PetscRealPart(a[i]);
-  PetscCall(VecRestoreArrayRead(x, &a));
-  PetscCallMPI(MPI_Bcast(v, (PetscMPIInt)n, MPIU_REAL, 0, PetscObjectComm((PetscObject)x)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* A forward run at amplitudes a: the terms (misfit, effort, smoothness) and, if traj, the sensors' readings */
 static PetscErrorCode Forward(Control *c, const PetscReal a[], PetscReal terms[3], PetscReal *traj)
 {
@@ -185,16 +172,20 @@ static PetscReal RMS(const Control *c, PetscReal misfit)
   return PetscSqrtReal(2 * misfit / (c->nobs * NSENSORS));
 }
 
-/* The history's columns tracking (RMS error at the sensors) and effort, from a forward run at x */
+/* The history's columns tracking (RMS error at the sensors) and effort, from one forward run
+   at x: the columns of a row are filled in order for the same x, so effort takes the run
+   tracking made (and runs its own if called alone) */
 static PetscErrorCode HistoryTracking(RwProblem prob, Vec x, PetscReal *v, void *ctx)
 {
   Control  *c = (Control *)ctx;
   PetscReal t[3];
 
   PetscFunctionBegin;
-  PetscCall(GetValues(x, c->size, c->a));
+  PetscCall(RwVecGetFirstRankValues(x, c->size, c->a));
   PetscCall(Forward(c, c->a, t, NULL));
-  *v = RMS(c, t[0]);
+  *v            = RMS(c, t[0]);
+  c->effort     = t[1];
+  c->haseffort  = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -204,9 +195,13 @@ static PetscErrorCode HistoryEffort(RwProblem prob, Vec x, PetscReal *v, void *c
   PetscReal t[3];
 
   PetscFunctionBegin;
-  PetscCall(GetValues(x, c->size, c->a));
-  PetscCall(Forward(c, c->a, t, NULL));
-  *v = t[1];
+  if (!c->haseffort) {
+    PetscCall(RwVecGetFirstRankValues(x, c->size, c->a));
+    PetscCall(Forward(c, c->a, t, NULL));
+    c->effort = t[1];
+  }
+  *v           = c->effort;
+  c->haseffort = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -376,7 +371,7 @@ static PetscErrorCode Run(Control *c)
   PetscCall(Baselines(c));
   for (PetscInt i = 0; i < c->size; i++) c->a[i] = 0;
   PetscCall(Forward(c, c->a, t, free));
-  PetscCall(GetValues(c->x, c->size, c->a));
+  PetscCall(RwVecGetFirstRankValues(c->x, c->size, c->a));
   PetscCall(Forward(c, c->a, t, achieved));
   c->rms[0] = RMS(c, t[0]);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%" PetscInt_FMT " iterations: J %.6e = tracking misfit %.6e + effort %.6e + smoothness %.6e\n", iters, (double)(t[0] + t[1] + t[2]), (double)t[0], (double)t[1], (double)t[2]));
