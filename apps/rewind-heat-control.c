@@ -316,6 +316,25 @@ static PetscErrorCode WriteArray(hid_t f, const char name[], hsize_t n0, hsize_t
 
 /* <prefix>.h5: the history (collective), then rank 0's arrays: amplitudes, their times, the
    sensor trajectories (target, achieved, uncontrolled) and where sensors and heaters are */
+/* What every dataset holds: the heat model is nondimensional (unit box, unit time scale) */
+static PetscErrorCode WriteUnits(const char h5[])
+{
+  const RwIODatasetInfo info[] = {
+    {"amplitudes",         "1", "heater amplitudes (power), a row a control node or step, a column a heater"},
+    {"amplitude_times",    "1", "times of the amplitudes' rows"                                              },
+    {"times",              "1", "observation times of the sensor rows"                                       },
+    {"target",             "1", "target temperature at the sensors, [time, sensor]"                          },
+    {"achieved",           "1", "temperature at the sensors with the recovered control, [time, sensor]"      },
+    {"uncontrolled",       "1", "temperature at the sensors without heating, [time, sensor]"                },
+    {"sensors",            "1", "sensor coordinates, a row a sensor, x first"                                },
+    {"rms_tracking_error", "1", "RMS tracking error: controlled, uncontrolled, best constant power"          }
+  };
+
+  PetscFunctionBegin;
+  PetscCall(RwIOWriteDatasetInfo(PETSC_COMM_WORLD, h5, (PetscInt)PETSC_STATIC_ARRAY_LENGTH(info), info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode WriteOutput(Control *c, const PetscReal *achieved, const PetscReal *free)
 {
   char         h5[PETSC_MAX_PATH_LEN];
@@ -352,6 +371,7 @@ static PetscErrorCode WriteOutput(Control *c, const PetscReal *achieved, const P
     RwCallHDF5(H5Fclose, (f));
     PetscCall(PetscFree2(tn, to));
   }
+  PetscCall(WriteUnits(path));
   PetscCall(RwOutputFileEnd(&out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

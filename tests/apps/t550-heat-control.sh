@@ -35,7 +35,9 @@ with h5py.File(h5, "r") as f:
     assert abs(rms(free) - y) <= 1e-3 * y, (rms(free), y)
     h = f["history"]
     assert "tracking" in h and "effort" in h and h["J"].size >= 2, list(h)
-print("ok the output parses: amplitudes %s, trajectories %s, RMS as printed" % (a.shape, d.shape))
+    for k in ("amplitudes", "amplitude_times", "times", "target", "achieved", "uncontrolled", "sensors", "rms_tracking_error"):
+        assert f[k].attrs["units"] in ("1", b"1") and f[k].attrs["long_name"], (k, dict(f[k].attrs))
+print("ok the output parses: amplitudes %s, trajectories %s, RMS as printed, units and long names" % (a.shape, d.shape))
 PY
 
 # the same lines on one rank, checkpointed by revolve in 5 slots: the gradients are the same bits
