@@ -172,7 +172,7 @@ def measure(args):
     ranks = [int(x) for x in args.ranks.split(",")]
     N = [args.grid] * 3
     bw = {}
-    text = run(launch + ["-n", str(max(ranks)), os.path.join(args.apps, "rewind-bench"), "-rw_bench_sections", "stream", "-rw_bench_size", "small", "-rw_bench_output", args.out + ".stream.csv"])
+    run(launch + ["-n", str(max(ranks)), os.path.join(args.apps, "rewind-bench"), "-rw_bench_sections", "stream", "-rw_bench_size", "small", "-rw_bench_output", args.out + ".stream.csv"])
     with open(args.out + ".stream.csv") as f:
         for row in csv.DictReader(f):
             if row["section"] == "stream" and row["metric"] == "copy_per_rank":
