@@ -146,17 +146,11 @@ static PetscErrorCode RwTimeStateCopies(Vec W, PetscReal *fresh, PetscReal *warm
    solver up or touch work vectors for the first time); neither is counted */
 static PetscErrorCode RwTimeForwardStep(RwAdjoint adj, Vec u0, PetscReal *step)
 {
-  RwModel        model = adj->model;
-  PetscLogDouble t0, t1;
+  PetscReal first;
 
   PetscFunctionBegin;
-  PetscCall(RwModelStep(model, 0, u0, adj->N));
-  PetscCall(PetscTime(&t0));
-  PetscCall(RwModelStep(model, 0, u0, adj->N));
-  PetscCall(PetscTime(&t1));
-  model->nforward -= 2;
-  model->firstbad[0] = model->firstbad[1] = -1;
-  *step = (PetscReal)(t1 - t0);
+  PetscCall(RwModelTimeStep_Private(adj->model, 0, u0, adj->N, &first));
+  PetscCall(RwModelTimeStep_Private(adj->model, 0, u0, adj->N, step));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -128,6 +128,7 @@ PETSC_EXTERN PetscErrorCode RwModelAddScalarGradientArray(RwModel, PetscInt, Pet
    rank (one broadcast), or written from set (rank 0 keeps what every rank
    passed); the layout's accessors and RwModelSetParameters() share it */
 PETSC_INTERN PetscErrorCode RwModelScalarAccess_Private(RwModel, Vec, PetscInt, PetscInt, PetscReal *, const PetscReal *);
+PETSC_INTERN PetscErrorCode RwModelTimeStep_Private(RwModel, PetscInt64, Vec, Vec, PetscReal *);
 
 /* Values of block b from the last RwModelSetParameters() (or the direction's), the same on every rank */
 static inline const PetscReal *RwModelBlockValues(RwModel model, PetscInt b)

@@ -82,6 +82,25 @@ PetscErrorCode RwModelStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Seconds of one forward step u -> unew that leaves no trace: the step
+   counters and the first non-finite step stay as they were.  For the
+   driver's cost predictions, which must not show in the counts a run
+   reports or in its non-finite checks. */
+PetscErrorCode RwModelTimeStep_Private(RwModel model, PetscInt64 k, Vec u, Vec unew, PetscReal *seconds)
+{
+  PetscInt64     nforward = model->nforward, firstbad = model->firstbad[0];
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(RwModelStep(model, k, u, unew));
+  PetscCall(PetscTime(&t1));
+  model->nforward    = nforward;
+  model->firstbad[0] = firstbad;
+  *seconds           = (PetscReal)(t1 - t0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelStepBlock - T forward steps, u_k -> u_k+1 -> ... -> u_k+T, in one
   pass over the grid where the model type fuses them
