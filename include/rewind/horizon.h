@@ -44,8 +44,8 @@ typedef struct {
 } RwHorizonGrowth;
 
 /*S
-  RwEstimate - a statistical estimate over an ensemble: the mean of dJ/dp and
-  of J with their standard errors, and its cost
+  RwEstimate - a statistical estimate over an ensemble: the mean of dJ/dp, of
+  J and of |dJ/du0| with their standard errors, and its cost
 
   Level: intermediate
 
@@ -54,6 +54,7 @@ S*/
 typedef struct {
   PetscReal  value, error; /* dJ/dp: mean over the members and standard error */
   PetscReal  J, Jerror;    /* J: the same */
+  PetscReal  x0norm, x0error; /* |dJ/du0|, the gradient's norm with respect to the initial state: the same */
   PetscInt   members;
   PetscInt64 steps;        /* model steps taken, forward (with recomputations) and reverse, all members */
 } RwEstimate;
