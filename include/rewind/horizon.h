@@ -62,6 +62,7 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode RwHorizonWindowStarts(RwModel, Vec, Vec, PetscInt64, PetscInt64, PetscInt, Vec[]);
 PETSC_EXTERN PetscErrorCode RwHorizonEnsembleSensitivity(RwProblem, const char[], PetscInt, RwEstimate *);
 PETSC_EXTERN PetscErrorCode RwHorizonLyapunov(RwAdjoint, Vec, Vec, PetscInt64, PetscInt64, PetscInt, RwLyapunov *);
+PETSC_EXTERN PetscErrorCode RwHorizonLyapunovSpectrum(RwAdjoint, Vec, Vec, PetscInt, PetscInt64, PetscInt64, PetscInt, PetscReal[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwHorizonInitialDirection(RwModel, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwAdjointSetHorizonWarn(RwAdjoint, PetscReal);
 PETSC_EXTERN PetscErrorCode RwAdjointGetHorizonGrowth(RwAdjoint, RwHorizonGrowth *);
