@@ -26,8 +26,16 @@ run 3 $opts -rw_ensemble_groups 3 > "$tmp/three.txt" 2>&1 || { cat "$tmp/three.t
 diff "$tmp/one.txt" "$tmp/three.txt" || fail "3 ranks in 3 groups print another table"
 echo "ok 3 ranks in 3 groups: the same table"
 
-bad() { # bad "OPTIONS" "expected message"
-  if run 1 $1 > "$tmp/bad.txt" 2>&1; then fail "$1: accepted"; fi
+# the first exponents: the sum of all 40 is the Jacobian's trace, -40; about 13 are positive
+run 1 -rw_horizon_windows 0.5 -rw_horizon_members 2 -rw_horizon_exponents 40 -rw_horizon_exponents_blocks 4 -rw_horizon_exponents_block 5 > "$tmp/ex.txt" 2>&1 || { cat "$tmp/ex.txt"; fail "-rw_horizon_exponents failed"; }
+test "$(grep -c '^  lambda_' "$tmp/ex.txt")" = 40 || { cat "$tmp/ex.txt"; fail "not 40 exponents"; }
+line=$(grep '^positive exponents: ' "$tmp/ex.txt") || fail "no summary line"
+set -- $(echo "$line" | sed 's/^positive exponents: \([0-9]*\) of 40 (their sum [^)]*); the sum of all \([^;]*\); Kaplan-Yorke dimension \(.*\)$/\1 \2 \3/')
+awk -v n="$1" -v s="$2" -v d="$3" 'BEGIN { exit !(n >= 10 && n <= 16 && s > -40.001 && s < -39.999 && d > 20 && d < 32) }' || fail "summary: $line"
+echo "ok -rw_horizon_exponents 40: $line"
+
+bad() { # bad "OPTIONS" "expected message" [ranks]
+  if run ${3:-1} $1 > "$tmp/bad.txt" 2>&1; then fail "$1: accepted"; fi
   grep -q -- "$2" "$tmp/bad.txt" || { cat "$tmp/bad.txt"; fail "$1: no message \"$2\""; }
   echo "ok $1: $2"
 }
@@ -36,3 +44,4 @@ bad "-rw_horizon_windows 1,0.5" "-rw_horizon_windows must increase: 0.5 follows 
 bad "-rw_horizon_windows 0.001" "a window of 0.001 is shorter than a step of 0.01"
 bad "-rw_horizon_members 1" "-rw_horizon_members"
 bad "-rw_horizon_parameter G" "parameter G is not a block of global scalars of the model; its blocks: F"
+bad "-rw_horizon_windows 0.5 -rw_horizon_exponents 2 -rw_ensemble_groups 2" "-rw_horizon_exponents runs one trajectory on all ranks" 2
