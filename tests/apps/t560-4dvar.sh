@@ -77,7 +77,7 @@ bad() { # bad "OPTIONS" "expected message"
   grep -q -- "$2" "$tmp/bad.txt" || { cat "$tmp/bad.txt"; fail "$1: no message \"$2\""; }
   echo "ok $1: $2"
 }
-bad "-rw_4dvar_sigma_o 0" "-rw_4dvar_sigma_o"
+bad "-rw_4dvar_sigma_o 0" "-rw_4dvar_sigma_o 0: expected a finite number in (0, inf)"
 bad "-rw_4dvar_obs_every 60" "-rw_4dvar_obs_every 60 leaves no observation in the window of 50 steps"
 bad "-rw_4dvar_obs_points 41" "-rw_4dvar_obs_points 41 exceeds the ring's 40 points"
 bad "-rw_output_png" "-rw_output_png draws the result that -rw_output writes"
