@@ -39,8 +39,13 @@ mpi "$build/apps/rewind-hybrid" -rw_hybrid_grid 12 -rw_nn_layers 1,8,8,1 -rw_hyb
 echo "doc-figures: rewind-schedule (doc/schedule-multilevel.svg; doc/schedules.md)"
 mpi "$build/apps/rewind-schedule" -rw_steps 40 -rw_schedule_type multilevel -rw_schedule_ram_slots 3 -rw_schedule_disk_slots 2 -rw_schedule_costs 1,1,2,2 -rw_schedule_view_draw "$src/doc/schedule-multilevel.svg" > "$out/schedule.log"
 
+echo "doc-figures: rewind-4dvar and rewind-horizon (doc/chaos-4dvar.png; doc/chaos.md)"
+mpi "$build/apps/rewind-4dvar" -rw_output "$out/4dvar" > "$out/4dvar.log"
+"$PYTHON" "$src/jobs/plot_4dvar.py" "$out/4dvar.h5" "$src/doc/chaos-4dvar.png"
+mpi "$build/apps/rewind-horizon" -rw_horizon_windows 0.5,1,2,5,10,15,20 > "$out/horizon.log"
+
 echo "doc-figures: what the documents quote, as the code prints it now (full outputs in $out):"
-for f in inverse fwi hybrid; do
+for f in inverse fwi hybrid 4dvar horizon; do
   echo "--- $f"
   tail -n 6 "$out/$f.log"
 done

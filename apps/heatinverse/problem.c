@@ -88,56 +88,6 @@ static PetscErrorCode DefaultSensors(Inverse *inv, PetscInt per, PetscInt every,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A standard normal number from a hash of (seed, index): Box-Muller on two hashed uniforms */
-static PetscReal HashNormal(PetscInt64 seed, PetscInt64 index)
-{
-  PetscReal u0 = RwHashUniform01(seed, 2 * index) + 0x1p-54, u1 = RwHashUniform01(seed, 2 * index + 1);
-
-  return PetscSqrtReal(-2 * PetscLogReal(u0)) * PetscCosReal(2 * PETSC_PI * u1);
-}
-
-/*
-  Experiment e's observations of the truth (m, u0): the model run forward,
-  its sensors read at the observation steps, and noise of `level` times the
-  largest clean value added
-*/
-static PetscErrorCode Synthesize(Inverse *inv, RwObjective sensors, PetscInt e, Vec m, Vec u0, PetscReal level, PetscInt64 seed)
-{
-  PetscInt          ns, nt, nobs, t = 0;
-  const PetscInt64 *steps;
-  PetscReal        *data, peak = 0, sigma;
-  PetscInt64        n;
-  Vec               u, unew;
-  PetscBool         help;
-
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsHasHelp(NULL, &help)); /* -help solves nothing: one step lists the solver's options (multigrid levels are made at its first solve), the data's shape is enough for the rest */
-  PetscCall(RwObservationsGetSensors(inv->obs, e, &ns, NULL));
-  PetscCall(RwObservationsGetSteps(inv->obs, &nt, &steps));
-  PetscCall(RwModelGetSteps(inv->model, &n));
-  nobs = ns * nt;
-  PetscCall(PetscCalloc1(nobs, &data));
-  if (help) n = PetscMin(n, 1);
-  PetscCall(VecDuplicate(u0, &u));
-  PetscCall(VecDuplicate(u0, &unew));
-  PetscCall(RwModelSetParameters(inv->model, m));
-  PetscCall(VecCopy(u0, u));
-  for (PetscInt64 k = 0; k < n && t < nt; k++) {
-    PetscCall(RwModelStep(inv->model, k, u, unew));
-    PetscCall(VecCopy(unew, u));
-    if (steps[t] == k + 1) PetscCall(RwObjectiveInterpolate(sensors, 0, u, data + ns * t++));
-  }
-  PetscCall(RwModelCheckFinite(inv->model));
-  for (PetscInt i = 0; i < nobs; i++) peak = PetscMax(peak, PetscAbsReal(data[i]));
-  sigma = help ? 1 : level * peak;
-  for (PetscInt i = 0; i < nobs; i++) data[i] += sigma * HashNormal(seed, e * nobs + i);
-  PetscCall(RwObservationsSetData(inv->obs, e, data, sigma));
-  PetscCall(PetscFree(data));
-  PetscCall(VecDestroy(&u));
-  PetscCall(VecDestroy(&unew));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Experiment e's truth: its parameters and initial state; what the inversion knows of them, for the observations */
 static PetscErrorCode Experiment(Inverse *inv, PetscInt e, Vec m, Vec u0)
 {
@@ -175,10 +125,6 @@ PetscErrorCode InvCreateDefault(Inverse *inv)
   PetscReal   level = 0.01;
   PetscInt64  n;
   RwAdjoint   adj;
-  RwObjective sensors;
-  PetscInt    ns, nt;
-  const PetscReal  *coords;
-  const PetscInt64 *steps;
   Vec         m, u0;
 
   PetscFunctionBegin;
@@ -196,25 +142,13 @@ PetscErrorCode InvCreateDefault(Inverse *inv)
   PetscCall(RwObservationsSetModel(inv->obs, inv->model));
   PetscCall(RwObservationsSetNumMembers(inv->obs, nexp));
   PetscCall(DefaultSensors(inv, per, every, n));
-  /* the sensors, read from the truth's runs */
-  PetscCall(RwObservationsGetSensors(inv->obs, 0, &ns, &coords));
-  PetscCall(RwObservationsGetSteps(inv->obs, &nt, &steps));
-  PetscCall(RwObjectiveCreate(inv->model, &sensors));
-  {
-    PetscReal *zero;
-
-    PetscCall(PetscCalloc1(ns * nt, &zero));
-    PetscCall(RwObjectiveAddSensors(sensors, ns, coords, nt, steps, zero, 1.0));
-    PetscCall(PetscFree(zero));
-  }
   PetscCall(RwModelCreateParameters(inv->model, &m));
   PetscCall(RwModelCreateState(inv->model, &u0));
   PetscCall(RwModelCreateState(inv->model, &inv->xtrue));
   for (PetscInt e = 0; e < nexp; e++) {
     PetscCall(Experiment(inv, e, m, u0));
-    PetscCall(Synthesize(inv, sensors, e, m, u0, level, 20261130));
+    PetscCall(RwObservationsSynthesize(inv->obs, e, m, u0, level, PETSC_TRUE, 20261130)); /* noise: level x the largest clean value */
   }
-  PetscCall(RwObjectiveDestroy(&sensors));
   PetscCall(VecDestroy(&m));
   PetscCall(VecDestroy(&u0));
   PetscCall(RwProblemSetObservations(inv->prob, inv->obs));

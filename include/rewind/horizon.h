@@ -44,8 +44,8 @@ typedef struct {
 } RwHorizonGrowth;
 
 /*S
-  RwEstimate - a statistical estimate over an ensemble: the mean of dJ/dp and
-  of J with their standard errors, and its cost
+  RwEstimate - a statistical estimate over an ensemble: the mean of dJ/dp, of
+  J and of |dJ/du0| with their standard errors, and its cost
 
   Level: intermediate
 
@@ -54,6 +54,7 @@ S*/
 typedef struct {
   PetscReal  value, error; /* dJ/dp: mean over the members and standard error */
   PetscReal  J, Jerror;    /* J: the same */
+  PetscReal  x0norm, x0error; /* |dJ/du0|, the gradient's norm with respect to the initial state: the same */
   PetscInt   members;
   PetscInt64 steps;        /* model steps taken, forward (with recomputations) and reverse, all members */
 } RwEstimate;
@@ -61,6 +62,7 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode RwHorizonWindowStarts(RwModel, Vec, Vec, PetscInt64, PetscInt64, PetscInt, Vec[]);
 PETSC_EXTERN PetscErrorCode RwHorizonEnsembleSensitivity(RwProblem, const char[], PetscInt, RwEstimate *);
 PETSC_EXTERN PetscErrorCode RwHorizonLyapunov(RwAdjoint, Vec, Vec, PetscInt64, PetscInt64, PetscInt, RwLyapunov *);
+PETSC_EXTERN PetscErrorCode RwHorizonLyapunovSpectrum(RwAdjoint, Vec, Vec, PetscInt, PetscInt64, PetscInt64, PetscInt, PetscReal[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwHorizonInitialDirection(RwModel, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwAdjointSetHorizonWarn(RwAdjoint, PetscReal);
 PETSC_EXTERN PetscErrorCode RwAdjointGetHorizonGrowth(RwAdjoint, RwHorizonGrowth *);

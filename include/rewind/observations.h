@@ -66,5 +66,7 @@ PETSC_EXTERN PetscErrorCode RwObservationsGetChecksum(RwObservations, uint64_t *
 PETSC_EXTERN PetscErrorCode RwObservationsWrite(RwObservations, RwModel, const char[]);
 PETSC_EXTERN PetscErrorCode RwObservationsView(RwObservations, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwObservationsDestroy(RwObservations *);
+/* synthetic data from a run of a known truth (issue 34: rewind-heat-inverse, rewind-4dvar) */
+PETSC_EXTERN PetscErrorCode RwObservationsSynthesize(RwObservations, PetscInt, Vec, Vec, PetscReal, PetscBool, PetscInt64);
 
 #endif

@@ -33,6 +33,15 @@ static inline double RwHashUniform01(int64_t seed, int64_t index)
   return (double)(RwSplitMix64(RwSplitMix64((uint64_t)seed) ^ (uint64_t)index) >> 11) * 0x1p-53;
 }
 
+/* A standard normal number drawn from (seed, index) alone: Box-Muller on two
+   of those uniforms (synthetic noise, RwObservationsSynthesize()) */
+static inline PetscReal RwHashNormal(int64_t seed, int64_t index)
+{
+  PetscReal u0 = RwHashUniform01(seed, 2 * index) + 0x1p-54, u1 = RwHashUniform01(seed, 2 * index + 1);
+
+  return PetscSqrtReal(-2 * PetscLogReal(u0)) * PetscCosReal(2 * PETSC_PI * u1);
+}
+
 PETSC_EXTERN uint64_t       RwChecksumBlock(const PetscInt[3], const PetscInt[3], const PetscInt[3], PetscInt, const PetscScalar[]);
 PETSC_EXTERN PetscErrorCode RwVecChecksum(Vec, uint64_t *);
 

@@ -8,28 +8,44 @@
   spread over sqrt(blocks) its standard error (Benettin, Galgani, Giorgilli
   and Strelcyn 1980).  Norms are the exact reproducible ones: the estimate is
   the same bits on any number of ranks for an explicit model.
+
+  The first p exponents (RwHorizonLyapunovSpectrum()) carry p tangents and
+  orthonormalise them at each renormalisation by modified Gram-Schmidt with
+  exact dot products (the QR method of Benettin et al. 1980 and Shimada and
+  Nagashima 1979): the log of the j-th diagonal of R, summed, gives exponent
+  j.  The first tangent is treated exactly as the single one, so exponent 0
+  is RwHorizonLyapunov()'s, bit for bit.  The span of the tangents with
+  positive exponents is the unstable subspace that shadowing methods (NILSS)
+  work in; its size, the number of positive exponents, sets their cost.
 */
 #include <rewind/private/adjointimpl.h>
 #include <rewind/horizon.h>
 
 typedef struct {
   PetscInt64 transient, interval, blocklen;
-  PetscInt   nblocks;
-  PetscReal *logs; /* the sum of ln |du| per block */
+  PetscInt   nblocks, p;
+  PetscReal *logs; /* [block * p + j]: the sum of ln R_jj per block */
 } RwBenettin;
 
-/* After every step: every interval steps, add ln |du| to its block and reset |du| to 1 */
+/* After every step: every interval steps, orthonormalise the tangents (modified Gram-Schmidt,
+   exact dot products), add ln R_jj to their blocks; one tangent is only rescaled */
 static PetscErrorCode RwBenettinStep(RwAdjoint adj, PetscInt64 k, Vec u, PetscInt ndir, Vec du[], void *ctx)
 {
   RwBenettin *b = (RwBenettin *)ctx;
-  PetscReal   nrm;
+  PetscReal   nrm, r;
 
   PetscFunctionBegin;
   if (k == 0 || k % b->interval) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(RwVecNormRepro(du[0], &nrm));
-  PetscCheck(nrm > 0 && !PetscIsInfOrNanReal(nrm), PetscObjectComm((PetscObject)adj), PETSC_ERR_FP, "Lyapunov estimate: the tangent's norm is %g at step %" PetscInt64_FMT ": renormalise more often (a smaller interval)", (double)nrm, k);
-  if (k > b->transient) b->logs[(k - b->transient - 1) / b->blocklen] += PetscLogReal(nrm);
-  PetscCall(VecScale(du[0], 1 / nrm));
+  for (PetscInt j = 0; j < b->p; j++) {
+    for (PetscInt i = 0; i < j; i++) {
+      PetscCall(RwVecDotRepro(du[i], du[j], &r, NULL));
+      PetscCall(VecAXPY(du[j], -r, du[i]));
+    }
+    PetscCall(RwVecNormRepro(du[j], &nrm));
+    PetscCheck(nrm > 0 && !PetscIsInfOrNanReal(nrm), PetscObjectComm((PetscObject)adj), PETSC_ERR_FP, "Lyapunov estimate: tangent %" PetscInt_FMT "'s norm is %g at step %" PetscInt64_FMT ": renormalise more often (a smaller interval), or ask for fewer exponents than the state has directions", j, (double)nrm, k);
+    if (k > b->transient) b->logs[(k - b->transient - 1) / b->blocklen * b->p + j] += PetscLogReal(nrm);
+    PetscCall(VecScale(du[j], 1 / nrm));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -78,18 +94,51 @@ PetscErrorCode RwHorizonInitialDirection(RwModel model, PetscInt seed, Vec du)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The blocks' mean and the standard error of the mean */
-static void RwBlockStatistics(const RwBenettin *b, PetscReal dt, RwLyapunov *ly)
+/* Exponent j: the blocks' mean and the standard error of the mean */
+static void RwBlockStatistics(const RwBenettin *b, PetscInt j, PetscReal dt, PetscReal *exponent, PetscReal *error)
 {
   const PetscReal tb  = b->blocklen * dt;
   PetscReal       sum = 0, var = 0;
 
-  for (PetscInt i = 0; i < b->nblocks; i++) sum += b->logs[i] / tb;
-  ly->exponent = sum / b->nblocks;
-  for (PetscInt i = 0; i < b->nblocks; i++) var += PetscSqr(b->logs[i] / tb - ly->exponent);
-  ly->error   = b->nblocks > 1 ? PetscSqrtReal(var / (b->nblocks - 1) / b->nblocks) : PETSC_INFINITY;
-  ly->nblocks = b->nblocks;
-  ly->time    = tb * b->nblocks;
+  for (PetscInt i = 0; i < b->nblocks; i++) sum += b->logs[i * b->p + j] / tb;
+  *exponent = sum / b->nblocks;
+  for (PetscInt i = 0; i < b->nblocks; i++) var += PetscSqr(b->logs[i * b->p + j] / tb - *exponent);
+  *error = b->nblocks > 1 ? PetscSqrtReal(var / (b->nblocks - 1) / b->nblocks) : PETSC_INFINITY;
+}
+
+/* The first p exponents along the run from u0, and the time averaged over */
+static PetscErrorCode RwBenettinRun(RwAdjoint adj, Vec m, Vec u0, PetscInt p, PetscInt64 transient, PetscInt64 interval, PetscInt nblocks, PetscReal exponent[], PetscReal error[], PetscReal *time)
+{
+  MPI_Comm   comm = PetscObjectComm((PetscObject)adj);
+  RwBenettin b    = {0};
+  PetscInt64 n;
+  PetscInt   size;
+  PetscReal  dt;
+  Vec       *du;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
+  PetscCall(RwAdjointSetUp(adj));
+  PetscCall(RwAdjointGetSteps(adj, &n));
+  PetscCall(RwModelGetTimeStep(adj->model, &dt));
+  PetscCall(VecGetSize(u0, &size));
+  PetscCheck(p >= 1 && p <= size, comm, PETSC_ERR_ARG_OUTOFRANGE, "Lyapunov estimate: %" PetscInt_FMT " exponents asked of a state of %" PetscInt_FMT " values: need 1 <= exponents <= the state's size", p, size);
+  PetscCheck(interval >= 1 && nblocks >= 2 && transient >= 0 && transient < n, comm, PETSC_ERR_ARG_OUTOFRANGE, "Lyapunov estimate: need interval >= 1 (%" PetscInt64_FMT "), nblocks >= 2 (%" PetscInt_FMT ") and 0 <= transient (%" PetscInt64_FMT ") < steps %" PetscInt64_FMT, interval, nblocks, transient, n);
+  PetscCheck((n - transient) % (interval * nblocks) == 0 && transient % interval == 0, comm, PETSC_ERR_ARG_INCOMP, "Lyapunov estimate: steps %" PetscInt64_FMT " minus transient %" PetscInt64_FMT " must split into %" PetscInt_FMT " blocks of whole renormalisation intervals of %" PetscInt64_FMT " steps, and the transient too", n, transient, nblocks, interval);
+  b.transient = transient;
+  b.interval  = interval;
+  b.nblocks   = nblocks;
+  b.p         = p;
+  b.blocklen  = (n - transient) / nblocks;
+  PetscCall(PetscCalloc1(nblocks * p, &b.logs));
+  PetscCall(VecDuplicateVecs(u0, p, &du));
+  for (PetscInt j = 0; j < p; j++) PetscCall(RwHorizonInitialDirection(adj->model, j + 1, du[j]));
+  PetscCall(RwTangentPropagate(adj, m, u0, p, NULL, du, RwBenettinStep, &b, NULL));
+  for (PetscInt j = 0; j < p; j++) RwBlockStatistics(&b, j, dt, &exponent[j], &error[j]);
+  *time = b.blocklen * dt * nblocks;
+  PetscCall(VecDestroyVecs(p, &du));
+  PetscCall(PetscFree(b.logs));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
@@ -122,29 +171,51 @@ static void RwBlockStatistics(const RwBenettin *b, PetscReal dt, RwLyapunov *ly)
 @*/
 PetscErrorCode RwHorizonLyapunov(RwAdjoint adj, Vec m, Vec u0, PetscInt64 transient, PetscInt64 interval, PetscInt nblocks, RwLyapunov *ly)
 {
-  MPI_Comm   comm = PetscObjectComm((PetscObject)adj);
-  RwBenettin b    = {0};
-  PetscInt64 n;
-  PetscReal  dt;
-  Vec        du;
+  PetscFunctionBegin;
+  PetscCall(RwBenettinRun(adj, m, u0, 1, transient, interval, nblocks, &ly->exponent, &ly->error, &ly->time));
+  ly->nblocks = nblocks;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwHorizonLyapunovSpectrum - estimates the first p Lyapunov exponents of the
+  model along the run from u0: p tangents orthonormalised every interval steps
+  (the QR method), each exponent a block mean with its standard error
+
+  Collective
+
+  Input Parameters:
++ adj       - the driver: its model, parameters and number of steps n define the run
+. m         - the parameters
+. u0        - the initial state
+. p         - the number of exponents, 1 <= p <= the state's size
+. transient - steps left out at the start
+. interval  - steps between orthonormalisations
+- nblocks   - blocks the remaining steps are split into, >= 2
+
+  Output Parameters:
++ exponent - p exponents per unit time, largest first (on average: estimates of nearby exponents may swap)
+- error    - their standard errors (the spread of the blocks over sqrt(nblocks))
+
+  Level: intermediate
+
+  Notes:
+  Costs one forward run and p tangent runs of n steps, and p(p+1)/2 exact
+  dot products per orthonormalisation; the tangents are p state vectors.
+  Exponent 0 equals RwHorizonLyapunov()'s bit for bit, and every exponent is
+  the same bits on any number of ranks (explicit models). The sum of all N
+  exponents is the mean rate of volume change: -N exactly for Lorenz-96's flow
+  (its Jacobian's trace), which the RK4 step reproduces to O(dt^4). The
+  exponents above zero count the unstable directions: 13 for Lorenz-96,
+  N = 40, F = 8 (doc/chaos.md).
+
+.seealso: RwHorizonLyapunov(), RwTangentPropagate(), doc/chaos.md
+@*/
+PetscErrorCode RwHorizonLyapunovSpectrum(RwAdjoint adj, Vec m, Vec u0, PetscInt p, PetscInt64 transient, PetscInt64 interval, PetscInt nblocks, PetscReal exponent[], PetscReal error[])
+{
+  PetscReal time;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(adj, RW_ADJOINT_CLASSID, 1);
-  PetscCall(RwAdjointSetUp(adj));
-  PetscCall(RwAdjointGetSteps(adj, &n));
-  PetscCall(RwModelGetTimeStep(adj->model, &dt));
-  PetscCheck(interval >= 1 && nblocks >= 2 && transient >= 0 && transient < n, comm, PETSC_ERR_ARG_OUTOFRANGE, "Lyapunov estimate: need interval >= 1 (%" PetscInt64_FMT "), nblocks >= 2 (%" PetscInt_FMT ") and 0 <= transient (%" PetscInt64_FMT ") < steps %" PetscInt64_FMT, interval, nblocks, transient, n);
-  PetscCheck((n - transient) % (interval * nblocks) == 0 && transient % interval == 0, comm, PETSC_ERR_ARG_INCOMP, "Lyapunov estimate: steps %" PetscInt64_FMT " minus transient %" PetscInt64_FMT " must split into %" PetscInt_FMT " blocks of whole renormalisation intervals of %" PetscInt64_FMT " steps, and the transient too", n, transient, nblocks, interval);
-  b.transient = transient;
-  b.interval  = interval;
-  b.nblocks   = nblocks;
-  b.blocklen  = (n - transient) / nblocks;
-  PetscCall(PetscCalloc1(nblocks, &b.logs));
-  PetscCall(RwModelCreateState(adj->model, &du));
-  PetscCall(RwHorizonInitialDirection(adj->model, 1, du));
-  PetscCall(RwTangentPropagate(adj, m, u0, 1, NULL, &du, RwBenettinStep, &b, NULL));
-  RwBlockStatistics(&b, dt, ly);
-  PetscCall(VecDestroy(&du));
-  PetscCall(PetscFree(b.logs));
+  PetscCall(RwBenettinRun(adj, m, u0, p, transient, interval, nblocks, exponent, error, &time));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -75,8 +75,8 @@ static void MeanAndError(PetscInt n, const PetscReal v[], PetscReal *mean, Petsc
   *err = n > 1 ? PetscSqrtReal(q / (n - 1) / n) : PETSC_INFINITY;
 }
 
-/* This group's members: J and dJ/d(block[index]) into J[e], d[e] (its first rank only) */
-static PetscErrorCode SolveMembers(RwProblem prob, PetscInt b, PetscInt index, PetscReal J[], PetscReal d[], PetscInt64 *steps)
+/* This group's members: J, dJ/d(block[index]) and |dJ/du0| into J[e], d[e], x0[e] (its first rank only) */
+static PetscErrorCode SolveMembers(RwProblem prob, PetscInt b, PetscInt index, PetscReal J[], PetscReal d[], PetscReal x0[], PetscInt64 *steps)
 {
   RwEnsemble      ens;
   RwModel         model;
@@ -84,8 +84,8 @@ static PetscErrorCode SolveMembers(RwProblem prob, PetscInt b, PetscInt index, P
   RwAdjointCounts c;
   PetscInt        nr, size;
   PetscMPIInt     rank;
-  PetscReal      *vals;
-  Vec             g;
+  PetscReal      *vals, nrm;
+  Vec             g, gu0;
 
   PetscFunctionBegin;
   PetscCall(RwProblemGetEnsemble(prob, &ens));
@@ -100,12 +100,14 @@ static PetscErrorCode SolveMembers(RwProblem prob, PetscInt b, PetscInt index, P
 
     PetscCall(RwEnsembleGetRoundMember(ens, r, &e));
     if (e < 0) continue;
-    PetscCall(RwProblemSolveMember(prob, e, &Je, &g, NULL));
+    PetscCall(RwProblemSolveMember(prob, e, &Je, &g, &gu0));
     PetscCall(RwModelGetParameterBlock(model, g, b, vals));
+    PetscCall(RwVecNormRepro(gu0, &nrm));
     PetscCall(RwAdjointGetCounts(adj, &c));
     if (!rank) {
       J[e] = Je;
       d[e] = vals[index];
+      x0[e] = nrm;
       *steps += c.forward_steps + c.reverse_steps;
     }
   }
@@ -115,8 +117,8 @@ static PetscErrorCode SolveMembers(RwProblem prob, PetscInt b, PetscInt index, P
 
 /*@
   RwHorizonEnsembleSensitivity - the ensemble-averaged windowed adjoint: the
-  mean over the problem's members (windows) of each one's J and dJ/dp for one
-  global scalar p, with standard errors
+  mean over the problem's members (windows) of each one's J, dJ/dp for one
+  global scalar p and |dJ/du0|, with standard errors
 
   Collective
 
@@ -128,8 +130,8 @@ static PetscErrorCode SolveMembers(RwProblem prob, PetscInt b, PetscInt index, P
 - index - p's index in the block
 
   Output Parameter:
-. est - the mean and standard error of dJ/dp and of J, the members, and the
-        model steps taken (forward and reverse, all members)
+. est - the mean and standard error of dJ/dp, of J and of |dJ/du0|, the
+        members, and the model steps taken (forward and reverse, all members)
 
   Level: intermediate
 
@@ -146,27 +148,41 @@ PetscErrorCode RwHorizonEnsembleSensitivity(RwProblem prob, const char block[], 
   MPI_Comm   comm = PetscObjectComm((PetscObject)prob);
   RwModel    model;
   PetscInt   n, b, size;
-  PetscReal *J, *d;
+  PetscReal *J, *d, *x0;
   PetscInt64 steps = 0;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
   PetscCall(RwProblemGetModel(prob, &model));
   PetscCall(RwModelFindParameterBlock(model, block, &b));
+  if (b < 0) {
+    char        list[256] = "";
+    const char *name;
+    PetscInt    nb = model->nblocks;
+
+    for (PetscInt i = 0; i < nb; i++) {
+      PetscCall(RwModelGetParameterBlockInfo(model, i, &name, NULL, NULL, NULL));
+      PetscCall(PetscStrlcat(list, i ? ", " : "", sizeof(list)));
+      PetscCall(PetscStrlcat(list, name, sizeof(list)));
+    }
+    SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "The ensemble sensitivity's parameter %s is not a block of global scalars of the model; its blocks: %s", block, nb ? list : "none");
+  }
   PetscCall(RwModelGetParameterBlockInfo(model, b, NULL, &size, NULL, NULL));
   PetscCheck(index >= 0 && index < size, comm, PETSC_ERR_ARG_OUTOFRANGE, "Parameter block %s has %" PetscInt_FMT " scalars: index %" PetscInt_FMT " is not one", block, size, index);
   PetscCall(RwProblemGetNumMembers(prob, &n));
   PetscCheck(n >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "An ensemble estimate needs at least 2 members (windows), not %" PetscInt_FMT, n);
-  PetscCall(PetscCalloc2(n, &J, n, &d));
-  PetscCall(SolveMembers(prob, b, index, J, d, &steps));
+  PetscCall(PetscCalloc3(n, &J, n, &d, n, &x0));
+  PetscCall(SolveMembers(prob, b, index, J, d, x0, &steps));
   /* each member's values are set on one rank, zero elsewhere: the sums copy them */
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, J, (PetscMPIInt)n, MPIU_REAL, MPIU_SUM, comm));
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, d, (PetscMPIInt)n, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, x0, (PetscMPIInt)n, MPIU_REAL, MPIU_SUM, comm));
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &steps, 1, MPIU_INT64, MPI_SUM, comm));
   MeanAndError(n, d, &est->value, &est->error);
   MeanAndError(n, J, &est->J, &est->Jerror);
+  MeanAndError(n, x0, &est->x0norm, &est->x0error);
   est->members = n;
   est->steps   = steps;
-  PetscCall(PetscFree2(J, d));
+  PetscCall(PetscFree3(J, d, x0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
