@@ -198,16 +198,17 @@ PetscErrorCode BenchPortableRow(const BenchConfig *cfg, BenchResults res, RwMode
   const char *isa;
   char        name[128];
   BenchTiming t;
-  PetscBool   portable;
+  PetscBool   portable, isauto;
 
   PetscFunctionBegin;
   PetscCall(RwModelGetKernelISA(model, &isa));
+  PetscCall(RwModelGetKernelISAAuto(model, &isauto));
   PetscCall(PetscStrcmp(isa, "portable", &portable));
   if (portable) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(BenchLastRowName(res, name, sizeof(name)));
   PetscCall(RwModelSetKernelISA(model, "portable"));
   PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, fn, ctx, &t));
-  PetscCall(RwModelSetKernelISA(model, "auto"));
+  PetscCall(RwModelSetKernelISA(model, isauto ? "auto" : isa)); /* as the user chose: auto's per-kernel choice, or every kernel in a named set */
   PetscCall(BenchRow(res, "%s portable", name));
   PetscCall(BenchText(res, "isa", "portable"));
   PetscCall(BenchReal(res, "rate", "Mpt/s", N / t.best / 1e6));
