@@ -690,7 +690,7 @@ WAVE_INLINE void WaveRingStageBody(void *ctx, PetscInt i, PetscInt j, PetscInt k
   WaveRowS(n, RwStencilRowAt(P->in[0].ga, &st->own, RW_WAVE_DOF, i, j, k).p, P->sia ? RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p : NULL, dst);
 }
 
-/* ---- the rows in each instruction set; a pass runs the model's (model->isa) -- */
+/* ---- the rows in each instruction set; a pass runs its form's (RwWaveFormISA()) */
 RW_KERNEL_VARIANTS_ISA(WaveForwardRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS_ISA(WaveTangentRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS(WaveAdjointRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
