@@ -120,6 +120,7 @@ PETSC_INTERN PetscErrorCode BenchForwardRun(void *, PetscInt);
 PETSC_INTERN PetscErrorCode BenchGradientRun(void *, PetscInt);
 PETSC_INTERN PetscErrorCode BenchGradientTime(const BenchConfig *, BenchProblem *, const char[], PetscReal *, BenchTiming *);
 PETSC_INTERN PetscErrorCode BenchGradientRowBegin(BenchResults, BenchProblem *, const char[]);
+PETSC_INTERN PetscErrorCode BenchSetRow(const BenchConfig *, BenchResults, RwModel, BenchFn, void *, const char[], const char[], PetscReal, PetscReal, PetscReal, PetscReal, PetscBool);
 PETSC_INTERN PetscErrorCode BenchPortableRow(const BenchConfig *, BenchResults, RwModel, BenchFn, void *, PetscReal, PetscReal, PetscReal, PetscReal, PetscBool);
 PETSC_INTERN PetscErrorCode BenchParseNames(const char[], const char[], PetscInt, const char *const[], PetscBool[]);
 

@@ -190,26 +190,24 @@ PetscErrorCode BenchProblemAdjoint(BenchProblem *p, const char *opts)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The row of the forward step just timed, again with the portable kernel, when
-   the model runs another instruction set: what run-time dispatch gains (the
-   row's name is the last row's with " portable") */
-PetscErrorCode BenchPortableRow(const BenchConfig *cfg, BenchResults res, RwModel model, BenchFn fn, void *ctx, PetscReal N, PetscReal bytes, PetscReal copy, PetscReal tfwd, PetscBool heat)
+/* The row of the step just timed (named base), again with every kernel in
+   instruction set isa (the row "<base> <isa>"): what run-time dispatch, or
+   auto's choice per kernel, gains against it.  The model's own choice is
+   put back after */
+PetscErrorCode BenchSetRow(const BenchConfig *cfg, BenchResults res, RwModel model, BenchFn fn, void *ctx, const char base[], const char set[], PetscReal N, PetscReal bytes, PetscReal copy, PetscReal tfwd, PetscBool heat)
 {
   const char *isa;
-  char        name[128];
   BenchTiming t;
-  PetscBool   portable;
+  PetscBool   isauto;
 
   PetscFunctionBegin;
   PetscCall(RwModelGetKernelISA(model, &isa));
-  PetscCall(PetscStrcmp(isa, "portable", &portable));
-  if (portable) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(BenchLastRowName(res, name, sizeof(name)));
-  PetscCall(RwModelSetKernelISA(model, "portable"));
+  PetscCall(RwModelGetKernelISAAuto(model, &isauto));
+  PetscCall(RwModelSetKernelISA(model, set));
   PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, fn, ctx, &t));
-  PetscCall(RwModelSetKernelISA(model, "auto"));
-  PetscCall(BenchRow(res, "%s portable", name));
-  PetscCall(BenchText(res, "isa", "portable"));
+  PetscCall(RwModelSetKernelISA(model, isauto ? "auto" : isa)); /* as the user chose: auto's per-kernel choice, or every kernel in a named set */
+  PetscCall(BenchRow(res, "%s %s", base, set));
+  PetscCall(BenchText(res, "isa", set));
   PetscCall(BenchReal(res, "rate", "Mpt/s", N / t.best / 1e6));
   PetscCall(BenchReal(res, "step", "ms", 1e3 * t.best));
   PetscCall(BenchReal(res, "bytes", "B/pt", bytes));
@@ -222,5 +220,23 @@ PetscErrorCode BenchPortableRow(const BenchConfig *cfg, BenchResults res, RwMode
   PetscCall(BenchReal(res, "vs_forward", "", t.best / tfwd));
   if (heat) PetscCall(BenchReal(res, "cg_its", "", (PetscReal)NAN));
   PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The row of the forward step just timed, again with the portable kernel, when
+   the model runs another instruction set: what run-time dispatch gains (the
+   row's name is the last row's with " portable") */
+PetscErrorCode BenchPortableRow(const BenchConfig *cfg, BenchResults res, RwModel model, BenchFn fn, void *ctx, PetscReal N, PetscReal bytes, PetscReal copy, PetscReal tfwd, PetscBool heat)
+{
+  const char *isa;
+  char        name[128];
+  PetscBool   portable;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetKernelISA(model, &isa));
+  PetscCall(PetscStrcmp(isa, "portable", &portable));
+  if (portable) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(BenchLastRowName(res, name, sizeof(name)));
+  PetscCall(BenchSetRow(cfg, res, model, fn, ctx, name, "portable", N, bytes, copy, tfwd, heat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

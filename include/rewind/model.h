@@ -79,6 +79,7 @@ PETSC_EXTERN PetscErrorCode RwModelGetFieldDM(RwModel, DM *);
 PETSC_EXTERN PetscErrorCode RwModelGetIdentity(RwModel, char[], size_t);
 PETSC_EXTERN PetscErrorCode RwModelSetKernelISA(RwModel, const char[]);
 PETSC_EXTERN PetscErrorCode RwModelGetKernelISA(RwModel, const char *[]);
+PETSC_EXTERN PetscErrorCode RwModelGetKernelISAAuto(RwModel, PetscBool *); /* issue 37 */
 PETSC_EXTERN PetscErrorCode RwModelCreateState(RwModel, Vec *);
 PETSC_EXTERN PetscErrorCode RwModelCreateParameters(RwModel, Vec *);
 PETSC_EXTERN PetscErrorCode RwModelGetParameterInfo(RwModel, PetscInt *, const char *const **, PetscInt *);

@@ -78,6 +78,7 @@ struct _p_RwModel {
   PetscInt64         firstbad[2]; /* first forward / adjoint step whose result was not finite; -1: none */
   void              *stencil;     /* the shared grid layer (RwStencil) if the type is built on it: the default coordinate, ghost-rule and halo ops */
   RwKernelISA        isa;         /* the instruction set the type's kernels run with (-rw_kernel_isa) */
+  PetscBool          isaauto;     /* isa is auto's (the best this CPU has): a type may run a narrower set per kernel where it measured faster (wave) */
   PetscInt64         streammin;   /* bytes a rank from which a kernel's output is streamed (-rw_kernel_stream_stores); -1: never */
   PetscBool          depthlast;   /* the last direction is depth, growing downwards (the wave's): outputs draw it downwards */
   PetscInt           stepblock;   /* forward steps fused into one pass (-rw_model_step_block): before set-up 0 for the type's choice; after, 1 or what ops->stepblock fuses */

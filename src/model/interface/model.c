@@ -83,6 +83,7 @@ PetscErrorCode RwModelCreate(MPI_Comm comm, RwModel *model)
   obj->dof         = 1;
   obj->n           = 100;
   obj->isa         = RwKernelISABest();
+  obj->isaauto     = PETSC_TRUE;
   obj->streammin   = (PetscInt64)RW_STREAM_MIN_MIB << 20;
   *model = obj;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -152,13 +153,14 @@ static PetscErrorCode RwModelKernelISAFromOptions(RwModel model, PetscOptionItem
 
   PetscFunctionBegin;
   for (PetscInt i = 0; i < RW_KERNEL_ISA_N; i++) choices[i + 1] = RwKernelISANames[i];
-  PetscCall(PetscOptionsEList("-rw_kernel_isa", "Instruction set of the stencil kernels: auto (the best this CPU has), portable, avx2, avx512", "RwModelSetFromOptions", choices, RW_KERNEL_ISA_N + 1, choices[0], &c, &set));
+  PetscCall(PetscOptionsEList("-rw_kernel_isa", "Instruction set of the stencil kernels: auto (the best this CPU has; a type may run a narrower set per kernel where it measured faster), or portable, avx2, avx512 for every kernel", "RwModelSetFromOptions", choices, RW_KERNEL_ISA_N + 1, choices[0], &c, &set));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   if (c == 0) model->isa = RwKernelISABest();
   else {
     PetscCall(RwKernelISACheck(PetscObjectComm((PetscObject)model), "-rw_kernel_isa", (RwKernelISA)(c - 1)));
     model->isa = (RwKernelISA)(c - 1);
   }
+  model->isaauto = c == 0 ? PETSC_TRUE : PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -350,6 +352,11 @@ PetscErrorCode RwModelGetOptionsPrefix(RwModel obj, const char *prefix[])
   Options Database Key:
 . -rw_kernel_isa <auto,portable,avx2,avx512> - the same
 
+  Notes:
+  Under "auto" a type may run a narrower set for a kernel where that set
+  measured faster (the wave model's forms, -rw_wave_kernel_choice); a set
+  named here runs every kernel that has a variant in it.
+
   Level: intermediate
 
 .seealso: RwModelGetKernelISA(), RwModelSetFromOptions()
@@ -363,13 +370,15 @@ PetscErrorCode RwModelSetKernelISA(RwModel model, const char isa[])
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
   PetscCall(PetscStrcmp(isa, "auto", &auto_));
   if (auto_) {
-    model->isa = RwKernelISABest();
+    model->isa     = RwKernelISABest();
+    model->isaauto = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscEListFind(RW_KERNEL_ISA_N, RwKernelISANames, isa, &i, &found));
   PetscCheck(found, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_UNKNOWN_TYPE, "RwModelSetKernelISA: unknown instruction set \"%s\"; use auto, portable, avx2 or avx512", isa);
   PetscCall(RwKernelISACheck(PetscObjectComm((PetscObject)model), "RwModelSetKernelISA", (RwKernelISA)i));
-  model->isa = (RwKernelISA)i;
+  model->isa     = (RwKernelISA)i;
+  model->isaauto = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -397,6 +406,32 @@ PetscErrorCode RwModelGetKernelISA(RwModel model, const char *isa[])
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
   PetscValidPointer(isa, 2);
   *isa = RwKernelISANames[model->isa];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelGetKernelISAAuto - whether the model's instruction set is auto's
+  (the best this CPU has, a type free to run a narrower set per kernel
+  where it measured faster) rather than one named for every kernel
+
+  Not Collective
+
+  Input Parameter:
+. model - the model
+
+  Output Parameter:
+. isauto - PETSC_TRUE under -rw_kernel_isa auto (the default)
+
+  Level: advanced
+
+.seealso: RwModelSetKernelISA(), RwModelGetKernelISA()
+@*/
+PetscErrorCode RwModelGetKernelISAAuto(RwModel model, PetscBool *isauto)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscValidBoolPointer(isauto, 2);
+  *isauto = model->isaauto;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

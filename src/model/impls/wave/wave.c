@@ -541,6 +541,7 @@ static PetscErrorCode RwModelSetFromOptions_Wave(RwModel model, PetscOptionItems
   PetscCheck(!set || (nv == 2 && w->cdefault[0] > 0 && w->cdefault[1] > 0), comm, PETSC_ERR_ARG_OUTOFRANGE, "-rw_wave_velocity_range: expected two positive velocities top,bottom");
   PetscCall(PetscOptionsString("-rw_wave_velocity", "The default velocity from HDF5: file.h5:dataset, on the whole grid or the physical region (padded by its edge values)", "RwModelCreate_Wave", w->velocity, w->velocity, sizeof(w->velocity), NULL));
   PetscCall(RwOptionsReal("-rw_wave_dt_safety", "Default dt as a fraction of the stability limit", "RwModelCreate_Wave", w->safety, &w->safety, NULL, 0, 1, RW_RANGE_OPEN_LO));
+  PetscCall(PetscOptionsEnum("-rw_wave_kernel_choice", "Under -rw_kernel_isa auto, how each form's instruction set is chosen: table (measured, in wavechoice.c) or time (a step of each form in each set at set-up)", "RwModelCreate_Wave", RwWaveChoices, (PetscEnum)w->choice, (PetscEnum *)&w->choice, NULL));
   nv = (PetscInt)(sizeof(v) / sizeof(v[0]));
   if (w->nsrc) PetscCall(PetscSNPrintf(now, sizeof(now), "%" PetscInt_FMT " sources set by the program", w->nsrc));
   else PetscCall(PetscStrncpy(now, "one source near the centre of the physical region, unless the program places its own (rewind-fwi: one a shot)", sizeof(now)));
@@ -904,6 +905,7 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
   PetscCall(WaveFillDamping(w));
   if (!w->srccoords) PetscCall(WaveDefaultSources(model)); /* located at the first parameter set: points need a set-up model */
   if (!model->dtset) PetscCall(WaveDefaultTimeStep(model));
+  PetscCall(RwWaveChooseKernels(model)); /* -rw_wave_kernel_choice time: on the zero coefficients, whose values do not change a step's time */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -930,6 +932,7 @@ static PetscErrorCode RwModelView_Wave(RwModel model, PetscViewer viewer)
   PetscCall(RwStencilViewGrid(w->st, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, ", spacing %g, origin %g (physical region from point %" PetscInt_FMT "); dt %g (stability limit for the default model x %g)\n", (double)w->h[0], (double)w->origin[0], w->nbl, (double)model->dt, (double)w->safety));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT " sources, wavelet: %s (f0 %g, t0 %g)\n", w->nsrc, w->wavelet ? "given" : "Ricker", (double)w->f0, (double)w->t0));
+  PetscCall(RwWaveViewKernels(model, viewer));
   PetscCall(RwWaveViewRows(model, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -995,6 +998,7 @@ static PetscErrorCode RwModelDestroy_Wave(RwModel model)
 . -rw_wave_velocity <file:dset>   - the default velocity from HDF5 (physical region padded, or the whole grid)
 . -rw_wave_velocity_range <a,b>   - the built-in default velocity, top to bottom (default 1.5,2.5)
 . -rw_wave_dt_safety <s>          - default dt = s x the stability limit for the default model (default 0.8)
+. -rw_wave_kernel_choice <table,time> - under -rw_kernel_isa auto, each form's instruction set from the measured table or a timing at set-up
 . -da_grid_x, -da_grid_y, -da_grid_z - points per direction, layers included (default 81, or 41 in 3D)
 - -rw_dt <dt>                     - time step
 
@@ -1013,6 +1017,7 @@ PetscErrorCode RwModelCreate_Wave(RwModel model)
   RwModel_Wave *w;
 
   PetscFunctionBegin;
+  PetscCall(RwWaveRegisterEvents());
   PetscCall(PetscNew(&w));
   w->dim         = 2;
   w->order       = 4;

@@ -13,6 +13,21 @@
 
 #define RW_WAVE_DOF 2 /* u_k, u_k-1 */
 
+/* The forms of a step, each run in the instruction set chosen for it (wavechoice.c) */
+typedef enum {
+  RW_WAVE_FORWARD,
+  RW_WAVE_TANGENT,
+  RW_WAVE_ADJOINT,
+  RW_WAVE_NFORMS
+} RwWaveForm;
+
+/* How -rw_kernel_isa auto chooses each form's set: the measured table, or a timing at the first parameters */
+typedef enum {
+  RW_WAVE_CHOICE_TABLE,
+  RW_WAVE_CHOICE_TIME
+} RwWaveChoice;
+PETSC_INTERN const char *const RwWaveChoices[];
+
 typedef struct {
   PetscInt  dim, order, nbl;
   PetscInt  r;                                  /* the Laplacian's radius, order / 2 */
@@ -44,9 +59,16 @@ typedef struct {
   Vec       gm;       /* adjoint accumulator: dJ/dm per point */
   PetscReal dtlimit;  /* the largest stable dt for the current m */
   PetscReal rho;      /* spectral radius bound of -L */
+
+  /* each form's instruction set under -rw_kernel_isa auto (wavechoice.c) */
+  RwWaveChoice choice;                                 /* -rw_wave_kernel_choice */
+  PetscBool    timed;                                  /* the timing ran: timedisa holds its choice */
+  RwKernelISA  timedisa[RW_WAVE_NFORMS];
+  PetscReal    timedsec[RW_WAVE_NFORMS][RW_KERNEL_ISA_N]; /* seconds a step, largest over the ranks; 0: not timed */
 } RwModel_Wave;
 
 /* wavekernels.c */
+PETSC_INTERN PetscErrorCode RwWaveRunForm(RwModel, RwWaveForm, RwKernelISA, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwWaveStep(RwModel, PetscInt64, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwWaveStepBlock(RwModel, PetscInt64, PetscInt, Vec, Vec[]);
 PETSC_INTERN PetscInt       RwWaveStepBlockMax(PetscInt);
@@ -56,6 +78,12 @@ PETSC_INTERN PetscReal      RwWaveSourceValue(RwModel, PetscInt64);
 PETSC_INTERN PetscErrorCode RwWaveViewRows(RwModel, PetscViewer);
 PETSC_INTERN PetscBool      RwWaveRingUsed(PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode RwWaveCheckPoints(RwModel, const char[], PetscInt, const PetscReal[]);
+/* wavechoice.c */
+PETSC_INTERN RwKernelISA    RwWaveFormISA(RwModel, RwWaveForm);
+PETSC_INTERN PetscErrorCode RwWaveChooseKernels(RwModel);
+PETSC_INTERN PetscErrorCode RwWaveViewKernels(RwModel, PetscViewer);
+PETSC_INTERN PetscErrorCode RwWaveRegisterEvents(void);
+PETSC_INTERN PetscLogEvent  RwWaveEvent(RwWaveForm, RwKernelISA);
 /* wavereceivers.c */
 PETSC_INTERN PetscErrorCode RwModelWaveRecord_Wave(RwModel, Vec, PetscInt, const PetscReal[], PetscReal[]);
 

@@ -690,26 +690,11 @@ WAVE_INLINE void WaveRingStageBody(void *ctx, PetscInt i, PetscInt j, PetscInt k
   WaveRowS(n, RwStencilRowAt(P->in[0].ga, &st->own, RW_WAVE_DOF, i, j, k).p, P->sia ? RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p : NULL, dst);
 }
 
-/* ---- the rows in each instruction set; a pass runs the model's (model->isa) -- */
+/* ---- the rows in each instruction set; a pass runs its form's (RwWaveFormISA()) */
 RW_KERNEL_VARIANTS_ISA(WaveForwardRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS_ISA(WaveTangentRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS(WaveAdjointRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS(WaveRingStage, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscScalar *dst), (ctx, i, j, k, n, dst));
-
-/* The adjoint's variant for the model's instruction set: AVX-512 runs its
-   own rows in 3D at order 8 and the AVX2 rows otherwise (the same bits,
-   t108).  The compiler's 512-bit adjoint loop was slower than its 256-bit
-   one before the ring (one rank, CPU ns per point: 2D 2048^2 order 8 11.2
-   against 8.8; 3D 256^3 order 8 20.5 against 18.2).  Through the ring,
-   alternated twice, AVX-512 / AVX2: one rank, ns per point, 3D order 8
-   8.03-8.52 / 9.35-9.60, order 4 6.34-6.71 / 6.34-6.45, order 2 4.48-4.62
-   / 4.76-4.82; 2D order 8 5.97-5.98 / 6.02-6.29, order 4 5.33-5.37 /
-   5.06-5.16; two ranks (rewind-bench wave), Mpt/s, 3D order 8 217, 214 /
-   208, 204, but 2D order 8 297, 311 / 324, 328 */
-static RwKernelISA WaveAdjointISA(RwKernelISA isa, PetscInt dim, PetscInt r)
-{
-  return isa == RW_KERNEL_ISA_AVX512 && !(dim == 3 && r == 4) ? RW_KERNEL_ISA_AVX2 : isa;
-}
 
 /* Whether the forward and tangent passes run their interior through the ring (WAVE_RING_FT) */
 static PetscBool WaveForwardRing(RwModel model)
@@ -719,15 +704,15 @@ static PetscBool WaveForwardRing(RwModel model)
   return WAVE_RING_FT(w->dim, w->r) ? PETSC_TRUE : PETSC_FALSE;
 }
 
-/* Which rows the model's instruction set runs (-rw_model_view) */
+/* Which rows each form runs (-rw_model_view); the sets they run in: RwWaveViewKernels() */
 PetscErrorCode RwWaveViewRows(RwModel model, PetscViewer viewer)
 {
-  const RwKernelISA   isa = model->isa;
-  const RwModel_Wave *w   = (RwModel_Wave *)model->data;
-  const char         *inplace = WaveWide(isa) ? "in 256-bit vectors of whole points" : "the compiler's loop";
+  const RwModel_Wave *w = (RwModel_Wave *)model->data;
+  const char         *inplace[2];
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward and tangent %s%s; adjoint %s recomputing s at every neighbour, the %s copy\n", WaveForwardRing(model) ? "interior rows from a ring of staged slices of u, shell rows " : "", inplace, WAVE_RING_ADJ(w->dim, w->r) ? "interior rows from the ring of s = ia lambda, shell rows" : "rows", RwKernelISANames[WaveAdjointISA(isa, w->dim, w->r)]));
+  for (PetscInt f = RW_WAVE_FORWARD; f <= RW_WAVE_TANGENT; f++) inplace[f] = WaveWide(RwWaveFormISA(model, (RwWaveForm)f)) ? "in 256-bit vectors of whole points" : "the compiler's loop";
+  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward %s%s; tangent %s%s; adjoint %s recomputing s at every neighbour\n", WaveForwardRing(model) ? "interior rows from a ring of staged slices of u, shell rows " : "", inplace[RW_WAVE_FORWARD], WaveForwardRing(model) ? "the same, shell rows " : "", inplace[RW_WAVE_TANGENT], WAVE_RING_ADJ(w->dim, w->r) ? "interior rows from the ring of s = ia lambda, shell rows" : "rows"));
   if (model->stepblock > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "rows of a pair of forward steps: the first's as above, also keeping u_k+1 in a ring of rows; the second's interior rows gather u_k+1 from that ring\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -809,7 +794,7 @@ static void WaveForwardSources(const RwModel_Wave *w, WavePass *P, PetscReal f)
   for (PetscInt s = 0; s < w->nsrcpts; s++) (void)WaveAddSource(w, P, s, f);
 }
 
-PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
+static PetscErrorCode WaveStepForward(RwModel model, RwKernelISA isa, PetscInt64 k, Vec u, Vec unew)
 {
   RwModel_Wave   *w = (RwModel_Wave *)model->data;
   WavePass        P = WavePassCreate(model);
@@ -822,7 +807,7 @@ PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
   PetscCall(VecGetArray(unew, &P.y));
   PetscCall(VecGetLocalSize(unew, &nl));
   P.nt = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P.y);
-  PetscCall(WaveRunPass(model, &P, WaveForwardRing(model), model->isa, WaveForwardRowVariants[model->isa]));
+  PetscCall(WaveRunPass(model, &P, WaveForwardRing(model), isa, WaveForwardRowVariants[isa]));
   WaveForwardSources(w, &P, f);
   PetscCall(VecRestoreArray(unew, &P.y));
   PetscCall(WaveRestoreCoefficients(w, &P));
@@ -856,9 +841,10 @@ PetscInt RwWaveStepBlockMax(PetscInt dim)
 */
 PetscErrorCode RwWaveStepBlock(RwModel model, PetscInt64 k, PetscInt T, Vec u, Vec unew[])
 {
-  RwModel_Wave *w  = (RwModel_Wave *)model->data;
-  WavePass      P1 = WavePassCreate(model), P2 = WavePassCreate(model);
-  PetscInt      nl;
+  RwModel_Wave     *w   = (RwModel_Wave *)model->data;
+  const RwKernelISA isa = RwWaveFormISA(model, RW_WAVE_FORWARD);
+  WavePass          P1 = WavePassCreate(model), P2 = WavePassCreate(model);
+  PetscInt          nl;
 
   PetscFunctionBegin;
   PetscCheck(T == 2 && w->dim == 2, PetscObjectComm((PetscObject)model), PETSC_ERR_SUP, "The wave model fuses pairs of steps in 2D, not %" PetscInt_FMT " in %" PetscInt_FMT "D", T, w->dim);
@@ -874,8 +860,10 @@ PetscErrorCode RwWaveStepBlock(RwModel model, PetscInt64 k, PetscInt T, Vec u, V
   P1.f       = RwWaveSourceValue(model, k);
   P1.nt      = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P1.y);
   P2.nt      = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P2.y);
-  PetscCall(RwStencilRunPassPair(w->st, &P1.in[0], WaveForwardRing(model) ? WaveRingStageVariants[model->isa] : NULL, WaveForwardRowVariants[model->isa], &P1, &P2.in[0], WaveRingStageVariants[model->isa], WaveForwardRowVariants[model->isa], &P2));
+  PetscCall(PetscLogEventBegin(RwWaveEvent(RW_WAVE_FORWARD, isa), 0, 0, 0, 0));
+  PetscCall(RwStencilRunPassPair(w->st, &P1.in[0], WaveForwardRing(model) ? WaveRingStageVariants[isa] : NULL, WaveForwardRowVariants[isa], &P1, &P2.in[0], WaveRingStageVariants[isa], WaveForwardRowVariants[isa], &P2));
   WaveForwardSources(w, &P2, RwWaveSourceValue(model, k + 1));
+  PetscCall(PetscLogEventEnd(RwWaveEvent(RW_WAVE_FORWARD, isa), 0, 0, 0, 0));
   PetscCall(VecRestoreArray(unew[1], &P2.y));
   PetscCall(VecRestoreArray(unew[0], &P1.y));
   PetscCall(WaveRestoreCoefficients(w, &P1));
@@ -885,7 +873,7 @@ PetscErrorCode RwWaveStepBlock(RwModel model, PetscInt64 k, PetscInt T, Vec u, V
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode RwWaveStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, Vec du, Vec dunew)
+static PetscErrorCode WaveStepTangent(RwModel model, RwKernelISA isa, PetscInt64 k, Vec u, Vec unew, Vec du, Vec dunew)
 {
   RwModel_Wave   *w = (RwModel_Wave *)model->data;
   WavePass        P = WavePassCreate(model);
@@ -898,7 +886,7 @@ PetscErrorCode RwWaveStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(VecGetArrayRead(u, &P.u));
   PetscCall(VecGetArrayRead(unew, &P.un));
   PetscCall(VecGetArray(dunew, &P.y));
-  PetscCall(WaveRunPass(model, &P, WaveForwardRing(model), model->isa, WaveTangentRowVariants[model->isa]));
+  PetscCall(WaveRunPass(model, &P, WaveForwardRing(model), isa, WaveTangentRowVariants[isa]));
   for (PetscInt s = 0; s < w->nsrcpts; s++) { /* the pass took u+ for u+pre: put f q back, and the source's own derivative */
     PetscScalar *y = &P.y[RW_WAVE_DOF * w->srcidx[s]];
 
@@ -915,12 +903,11 @@ PetscErrorCode RwWaveStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, Vec lnew, Vec l)
+static PetscErrorCode WaveStepAdjoint(RwModel model, RwKernelISA isa, PetscInt64 k, Vec u, Vec unew, Vec lnew, Vec l)
 {
   RwModel_Wave      *w = (RwModel_Wave *)model->data;
   WavePass           P = WavePassCreate(model);
   const PetscReal    f = RwWaveSourceValue(model, k);
-  const RwKernelISA  isa = WaveAdjointISA(model->isa, w->dim, w->r);
   const PetscScalar *ln;
 
   PetscFunctionBegin;
@@ -942,5 +929,51 @@ PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, V
   PetscCall(WaveRestoreCoefficients(w, &P));
   PetscCall(PetscLogFlops((4.0 * w->r * w->dim + 14) * WaveOwnedPoints(w)));
   RwModelFlagNonFinite(model, 1, k, P.probe);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  A form of step k in instruction set isa, its pass logged under the
+  variant's event (-log_view: RwWaveForward_avx2 ...).  Forward: u -> unew;
+  tangent: a = du_k -> b = du_k+1; adjoint: a = lambda_k+1 -> b = lambda_k.
+  The steps' ops run the set chosen for the form (RwWaveFormISA()); the
+  timing at set-up runs every set (RwWaveChooseKernels())
+*/
+PetscErrorCode RwWaveRunForm(RwModel model, RwWaveForm form, RwKernelISA isa, PetscInt64 k, Vec u, Vec unew, Vec a, Vec b)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(RwWaveEvent(form, isa), 0, 0, 0, 0));
+  switch (form) {
+  case RW_WAVE_FORWARD:
+    PetscCall(WaveStepForward(model, isa, k, u, unew));
+    break;
+  case RW_WAVE_TANGENT:
+    PetscCall(WaveStepTangent(model, isa, k, u, unew, a, b));
+    break;
+  default:
+    PetscCall(WaveStepAdjoint(model, isa, k, u, unew, a, b));
+  }
+  PetscCall(PetscLogEventEnd(RwWaveEvent(form, isa), 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RwWaveStep(RwModel model, PetscInt64 k, Vec u, Vec unew)
+{
+  PetscFunctionBegin;
+  PetscCall(RwWaveRunForm(model, RW_WAVE_FORWARD, RwWaveFormISA(model, RW_WAVE_FORWARD), k, u, unew, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RwWaveStepTangent(RwModel model, PetscInt64 k, Vec u, Vec unew, Vec du, Vec dunew)
+{
+  PetscFunctionBegin;
+  PetscCall(RwWaveRunForm(model, RW_WAVE_TANGENT, RwWaveFormISA(model, RW_WAVE_TANGENT), k, u, unew, du, dunew));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RwWaveStepAdjoint(RwModel model, PetscInt64 k, Vec u, Vec unew, Vec lnew, Vec l)
+{
+  PetscFunctionBegin;
+  PetscCall(RwWaveRunForm(model, RW_WAVE_ADJOINT, RwWaveFormISA(model, RW_WAVE_ADJOINT), k, u, unew, lnew, l));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
