@@ -24,6 +24,8 @@ PetscErrorCode PetscPushErrorHandler(PetscErrorCode (*)(MPI_Comm, int, const cha
 PetscErrorCode PetscPopErrorHandler(void);
 PetscErrorCode VecGetArray(Vec, PetscScalar **);
 PetscErrorCode VecRestoreArray(Vec, PetscScalar **);
+PetscErrorCode VecPlaceArray(Vec, const PetscScalar *);
+PetscErrorCode VecResetArray(Vec);
 PetscErrorCode VecGetLocalSize(Vec, PetscInt *);
 PetscErrorCode VecDestroy(Vec *);
 
@@ -69,6 +71,29 @@ PetscErrorCode RwModelGetNumParameterScalars(RwModel, PetscInt *);
 PetscErrorCode RwModelGetParameterScalars(RwModel, Vec, PetscReal *);
 PetscErrorCode RwModelGetParameterField(RwModel, Vec, PetscInt, Vec *);
 PetscErrorCode RwModelRestoreParameterField(RwModel, Vec, PetscInt, Vec *);
+
+typedef struct _p_RwEnsemble *RwEnsemble;
+int MPI_Comm_c2f(MPI_Comm);
+typedef int PetscBool;
+PetscErrorCode RwHelpStop(MPI_Comm, PetscBool *);
+PetscErrorCode PetscGetProgramName(char *, size_t);
+PetscErrorCode PetscSetProgramName(const char *);
+PetscErrorCode RwProblemGetEnsemble(RwProblem, RwEnsemble *);
+PetscErrorCode PetscObjectReference(void *);
+PetscErrorCode RwEnsembleCreate(MPI_Comm, RwEnsemble *);
+PetscErrorCode RwEnsembleSetSize(RwEnsemble, PetscInt);
+PetscErrorCode RwEnsembleSetGroups(RwEnsemble, PetscInt);
+PetscErrorCode PetscObjectSetOptionsPrefix(void *, const char *);
+PetscErrorCode RwEnsembleSetFromOptions(RwEnsemble);
+PetscErrorCode RwEnsembleSetUp(RwEnsemble);
+PetscErrorCode RwEnsembleGetSubComm(RwEnsemble, MPI_Comm *);
+PetscErrorCode RwEnsembleGetGroup(RwEnsemble, PetscInt *, PetscInt *);
+PetscErrorCode RwEnsembleGetMembers(RwEnsemble, PetscInt *, const PetscInt **);
+PetscErrorCode RwEnsembleGetRounds(RwEnsemble, PetscInt *);
+PetscErrorCode RwEnsembleGetRoundMember(RwEnsemble, PetscInt, PetscInt *);
+PetscErrorCode RwEnsembleView(RwEnsemble, PetscViewer);
+PetscErrorCode RwEnsembleDestroy(RwEnsemble *);
+PetscErrorCode RwProblemGetNumMembers(RwProblem, PetscInt *);
 """)
 
 

@@ -4,11 +4,12 @@
 
 runs the problem's model forward from the given parameters (float64 tensors:
 this rank's part of a field or of u0, a block whole on every rank) and
-returns its outputs y (rewind.Problem.outputs()).  backward() runs the
-vector-Jacobian product through the problem's checkpoint schedule and
-stores (a forward run and a reverse sweep, RwProblemComputeVJP()) and returns
-each parameter's gradient; a block's is summed over the ranks exactly (the
-same bits on every rank).  Parameters not given keep the problem's values."""
+returns its outputs y (rewind.Problem.outputs()), keeping the run's
+checkpoints.  backward() runs the vector-Jacobian product from them (the
+reverse sweep alone, RwProblemComputeVJP(), when no other run of the problem
+came between; else a whole solve, the same bits) and returns each
+parameter's gradient; a block's is summed over the ranks exactly (the same
+bits on every rank).  Parameters not given keep the problem's values."""
 import numpy as np
 import torch
 
@@ -54,7 +55,7 @@ class _Simulate(torch.autograd.Function):
     def backward(ctx, ybar):
         problem, names = ctx.problem, ctx.names
         tensors = ctx.saved_tensors
-        _set(problem, names, tensors)  # another forward may have moved them since
+        _set(problem, names, tensors)  # another forward may have moved them since (then the VJP runs its own)
         grad = problem.vjp(ybar.detach().to(torch.float64).contiguous().numpy())
         out = [torch.from_numpy(np.array(grad[n])).reshape(t.shape) if ctx.needs_input_grad[2 + i] else None
                for i, (n, t) in enumerate(zip(names, tensors))]
