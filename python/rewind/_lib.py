@@ -78,6 +78,8 @@ typedef int PetscBool;
 PetscErrorCode RwHelpStop(MPI_Comm, PetscBool *);
 PetscErrorCode PetscGetProgramName(char *, size_t);
 PetscErrorCode PetscSetProgramName(const char *);
+typedef int64_t PetscInt64;
+PetscErrorCode RwModelGetStepCounts(RwModel, PetscInt64 *, PetscInt64 *, PetscInt64 *);
 PetscErrorCode RwProblemGetEnsemble(RwProblem, RwEnsemble *);
 PetscErrorCode PetscObjectReference(void *);
 PetscErrorCode RwEnsembleCreate(MPI_Comm, RwEnsemble *);
