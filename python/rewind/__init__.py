@@ -280,11 +280,13 @@ class Problem:
         call("RwProblemGetOutputSize", self._p, n)
         return n[0]
 
-    def outputs(self):
-        """y = F(m, u0): what the objective observes, from one forward run"""
+    def outputs(self, keep=False):
+        """y = F(m, u0): what the objective observes, from one forward run;
+        with keep, the run's checkpoints stay, and a vjp() at the same
+        parameters is then its reverse sweep alone"""
         self._touched()
         y = np.empty(self.output_size())
-        call("RwProblemComputeOutputs", self._p, ffi.cast("PetscReal *", y.ctypes.data))
+        call("RwProblemComputeOutputsForVJP" if keep else "RwProblemComputeOutputs", self._p, ffi.cast("PetscReal *", y.ctypes.data))
         return y
 
     def vjp(self, ybar):

@@ -39,6 +39,7 @@ PetscErrorCode RwProblemGetParameters(RwProblem, Vec *, Vec *);
 PetscErrorCode RwProblemComputeGradient(RwProblem, PetscReal *, Vec, Vec);
 PetscErrorCode RwProblemGetOutputSize(RwProblem, PetscInt *);
 PetscErrorCode RwProblemComputeOutputs(RwProblem, PetscReal *);
+PetscErrorCode RwProblemComputeOutputsForVJP(RwProblem, PetscReal *);
 PetscErrorCode RwProblemComputeVJP(RwProblem, const PetscReal *, PetscReal *, Vec, Vec);
 PetscErrorCode DMDAGetCorners(DM, PetscInt *, PetscInt *, PetscInt *, PetscInt *, PetscInt *, PetscInt *);
 PetscErrorCode RwModelGetFieldDM(RwModel, DM *);

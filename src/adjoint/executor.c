@@ -206,13 +206,12 @@ static PetscErrorCode RwAdjointNextAction(RwAdjoint adj, RwRun *run, RwAction *a
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The schedule's next action, looked at and kept for the executor to take */
-PetscErrorCode RwAdjointPeekNext_Private(RwAdjoint adj, RwRun *run, RwAction *act)
+/* The schedule's next action into run->next, looked at and kept for the executor to take */
+PetscErrorCode RwAdjointPeekNext_Private(RwAdjoint adj, RwRun *run)
 {
   PetscFunctionBegin;
   if (!run->hasnext) PetscCall(RwScheduleNext(adj->sched, &run->next));
   run->hasnext = PETSC_TRUE;
-  *act         = run->next;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -220,11 +219,9 @@ PetscErrorCode RwAdjointPeekNext_Private(RwAdjoint adj, RwRun *run, RwAction *ac
    into W instead of being copied (the FREE is still taken as usual) */
 static PetscErrorCode RwAdjointFreedNext(RwAdjoint adj, RwRun *run, const RwAction *act, PetscBool *freed)
 {
-  RwAction next;
-
   PetscFunctionBegin;
-  PetscCall(RwAdjointPeekNext_Private(adj, run, &next));
-  *freed = (PetscBool)(next.type == RW_ACTION_FREE && next.level == act->level && next.slot == act->slot);
+  PetscCall(RwAdjointPeekNext_Private(adj, run));
+  *freed = (PetscBool)(run->next.type == RW_ACTION_FREE && run->next.level == act->level && run->next.slot == act->slot);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

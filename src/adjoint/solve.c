@@ -220,7 +220,6 @@ PetscErrorCode RwAdjointSolve(RwAdjoint adj, Vec m, Vec u0, PetscReal *J, Vec dJ
 PetscErrorCode RwAdjointSolveForward(RwAdjoint adj, Vec m, Vec u0)
 {
   struct _RwAdjointPending *p;
-  RwAction                  next;
   PetscInt64                f0;
   PetscLogDouble            t0;
 
@@ -237,11 +236,11 @@ PetscErrorCode RwAdjointSolveForward(RwAdjoint adj, Vec m, Vec u0)
   for (;;) { /* up to the first REVERSE, which a resumed reverse sweep may have passed */
     RwAction act;
 
-    PetscCall(RwAdjointPeekNext_Private(adj, &p->run, &next));
-    if (next.type == RW_ACTION_REVERSE || next.type == RW_ACTION_END) break;
+    PetscCall(RwAdjointPeekNext_Private(adj, &p->run));
+    if (p->run.next.type == RW_ACTION_REVERSE || p->run.next.type == RW_ACTION_END) break;
     PetscCall(RwAdjointExecuteNext_Private(adj, &p->run, &act));
   }
-  if (next.type == RW_ACTION_REVERSE && !p->run.reversing) PetscCall(RwAdjointReachEnd_Private(adj, &p->run, next.a));
+  if (p->run.next.type == RW_ACTION_REVERSE && !p->run.reversing) PetscCall(RwAdjointReachEnd_Private(adj, &p->run, p->run.next.a));
   p->f0 = f0;
   p->t0 = t0;
   PetscCall(PetscObjectReference((PetscObject)m));

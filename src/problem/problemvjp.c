@@ -9,8 +9,8 @@
   One member solved on all ranks: the outputs of a sum over members would be
   the members' outputs side by side, which is a larger feature than this one.
 
-  The outputs' run is the first part of a solve (RwAdjointSolveForward()):
-  its checkpoints stay, so a VJP at the same parameters and u0 (compared
+  RwProblemComputeOutputsForVJP() runs the first part of a solve
+  (RwAdjointSolveForward()): its checkpoints stay, so a VJP at the same parameters and u0 (compared
   value for value with copies the forward part ran from) is the reverse
   sweep alone, the same bits as a whole solve.  A training step of
   rewind.torch.simulate (outputs, then their VJP) costs one forward sweep.
@@ -110,7 +110,7 @@ static PetscErrorCode OutputsReusable(RwProblem prob, PetscBool *reuse)
 /*@
   RwProblemComputeOutputs - the outputs y = F(m, u0) of one forward run at the
   member's parameters (RwProblemGetParameters(): the base, with one group);
-  the run's checkpoints stay for a RwProblemComputeVJP() at the same values
+  nothing is stored
 
   Collective
 
@@ -119,9 +119,33 @@ static PetscErrorCode OutputsReusable(RwProblem prob, PetscBool *reuse)
 
   Level: intermediate
 
-.seealso: RwProblemComputeVJP()
+.seealso: RwProblemComputeOutputsForVJP(), RwProblemComputeVJP()
 @*/
 PetscErrorCode RwProblemComputeOutputs(RwProblem prob, PetscReal y[])
+{
+  PetscFunctionBegin;
+  PetscCall(OutputsSetUp(prob));
+  PetscCall(RwAdjointForward(prob->vadj, prob->mm[0], prob->mu0[0], NULL, NULL));
+  PetscCall(OutputsMove(prob, NULL, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwProblemComputeOutputsForVJP - the outputs y, as RwProblemComputeOutputs(),
+  from the first part of a solve (RwAdjointSolveForward()): the run's
+  checkpoints stay for a RwProblemComputeVJP() at the same values, which is
+  then the reverse sweep alone
+
+  Collective
+
+  Output Parameter:
+. y - RwProblemGetOutputSize() values on this rank
+
+  Level: intermediate
+
+.seealso: RwProblemComputeVJP(), RwProblemComputeOutputs()
+@*/
+PetscErrorCode RwProblemComputeOutputsForVJP(RwProblem prob, PetscReal y[])
 {
   PetscFunctionBegin;
   PetscCall(OutputsSetUp(prob));
@@ -134,7 +158,7 @@ PetscErrorCode RwProblemComputeOutputs(RwProblem prob, PetscReal y[])
   RwProblemComputeVJP - the vector-Jacobian product of the run's outputs:
   the gradient of <ybar, y> with respect to every parameter and u0, through
   the problem's schedule and stores; also gives y.  After
-  RwProblemComputeOutputs() at the same parameters and u0 (bit for bit) it
+  RwProblemComputeOutputsForVJP() at the same parameters and u0 (bit for bit) it
   continues that run with its reverse sweep, without a second forward sweep
 
   Collective

@@ -6,7 +6,7 @@
   of a solve that had it from the start, bit for bit, under every schedule
   type; a reverse part without its forward part, after m changed, or after
   another run of the driver is refused with a message naming the cause.
-  Problem: a VJP after RwProblemComputeOutputs() at the same parameters
+  Problem: a VJP after RwProblemComputeOutputsForVJP() at the same parameters
   equals a VJP from nothing bit for bit and takes only the reverse sweep's
   recomputations (the model's forward step counts); rewriting m with the
   same values still reuses the run, other values or another run of the model
@@ -225,7 +225,7 @@ START_TEST(test_problem_reuse)
         RW_CHECK(RwProblemComputeVJP(c.prob, c.ybar, c.y, c.g, c.gu0)); /* from nothing: a whole solve */
         c.full = ForwardSteps(c.model) - f0;
         f0     = ForwardSteps(c.model);
-        RW_CHECK(RwProblemComputeOutputs(c.prob, c.y2));
+        RW_CHECK(RwProblemComputeOutputsForVJP(c.prob, c.y2));
         fo = ForwardSteps(c.model) - f0;
       }
       fv = VJP(&c);
@@ -252,7 +252,7 @@ START_TEST(test_problem_invalidate)
   c.full = VJP(&c); /* again from nothing: a VJP consumes its forward part */
   rw_assert_all(SameAsFirst(&c) && c.full > 16, "a second VJP from nothing differs from the first, or took %d steps", (int)c.full);
   /* the same values written again (as rewind.torch.simulate does): reused */
-  RW_CHECK(RwProblemComputeOutputs(c.prob, c.y2));
+  RW_CHECK(RwProblemComputeOutputsForVJP(c.prob, c.y2));
   RW_CHECK(VecGetArray(c.m, &a));
   RW_CHECK(VecRestoreArray(c.m, &a));
   fv = VJP(&c);
@@ -260,7 +260,7 @@ START_TEST(test_problem_invalidate)
   /* other values: a whole solve at them, the bits of a VJP from nothing there */
   RW_CHECK(VecDuplicate(c.m, &keep));
   RW_CHECK(VecCopy(c.m, keep));
-  RW_CHECK(RwProblemComputeOutputs(c.prob, c.y2));
+  RW_CHECK(RwProblemComputeOutputsForVJP(c.prob, c.y2));
   RW_CHECK(VecScale(c.m, 1.125));
   fv = VJP(&c);
   RW_CHECK(VecCopy(c.h, c.g));
@@ -271,9 +271,19 @@ START_TEST(test_problem_invalidate)
   rw_assert_all(fv == c.full && SameAsFirst(&c), "m changed after the outputs: the VJP differs from one from nothing at the new m");
   RW_CHECK(VecCopy(keep, c.m));
   RW_CHECK(VecDestroy(&keep));
+  /* outputs that store nothing: the same y, and the VJP after them is a whole solve */
+  RW_CHECK(RwProblemComputeOutputsForVJP(c.prob, c.y));
+  RW_CHECK(RwProblemComputeOutputs(c.prob, c.y2));
+  {
+    PetscBool samey = PETSC_TRUE;
+
+    for (PetscInt i = 0; i < c.n; i++) samey = (PetscBool)(samey && c.y[i] == c.y2[i]);
+    fv = VJP(&c);
+    rw_assert_all(samey && fv == c.full, "RwProblemComputeOutputs(): other outputs than ...ForVJP()'s, or the VJP after it took %d steps (expected a whole solve's %d)", (int)fv, (int)c.full);
+  }
   /* the problem's gradient in between runs the model: a whole solve, the first bits */
   RW_CHECK(RwProblemComputeVJP(c.prob, c.ybar, c.y, c.g, c.gu0));
-  RW_CHECK(RwProblemComputeOutputs(c.prob, c.y2));
+  RW_CHECK(RwProblemComputeOutputsForVJP(c.prob, c.y2));
   RW_CHECK(RwProblemComputeGradient(c.prob, &J, c.h, c.hu0));
   fv = VJP(&c);
   rw_assert_all(fv == c.full && SameAsFirst(&c), "a gradient between the outputs and the VJP: %d steps (expected %d), or other bits", (int)fv, (int)c.full);

@@ -107,6 +107,11 @@ for s, sched in enumerate(SCHEDULES):
     full = fsteps(p) - f2
     check(f1 - f0 == 12 and f2 - f1 == full - 12 and np.array_equal(k.grad.numpy(), ref),
           f"{sched}: simulate's forward took {f1 - f0} steps, its backward {f2 - f1} (a VJP from nothing {full}), the same bits")
+    with torch.no_grad():  # nothing stored: the VJP after it is a whole solve
+        y2 = rt.simulate(p, {"kappa": k})
+    f3 = fsteps(p)
+    p.vjp(2 * y2.numpy())
+    check(torch.equal(y, y2) and fsteps(p) - f3 == full, f"{sched}: under no_grad the same y, and no run kept for a VJP")
     p.destroy()
 
 # bad input: every rank raises, naming it

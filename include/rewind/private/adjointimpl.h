@@ -160,6 +160,6 @@ PETSC_INTERN PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint, RwRun *, Pets
 /* solve.c: a solve in two parts (issue 35) */
 PETSC_INTERN PetscErrorCode RwAdjointSolveCancel_Private(RwAdjoint, PetscBool);
 PETSC_INTERN PetscErrorCode RwAdjointReachEnd_Private(RwAdjoint, RwRun *, PetscInt64);
-PETSC_INTERN PetscErrorCode RwAdjointPeekNext_Private(RwAdjoint, RwRun *, RwAction *);
+PETSC_INTERN PetscErrorCode RwAdjointPeekNext_Private(RwAdjoint, RwRun *);
 
 #endif
