@@ -75,6 +75,10 @@ PETSC_EXTERN PetscErrorCode RwAdjointSetUp(RwAdjoint);
 PETSC_EXTERN PetscErrorCode RwAdjointGetIdentity(RwAdjoint, char[], size_t);
 PETSC_EXTERN PetscErrorCode RwAdjointSolve(RwAdjoint, Vec, Vec, PetscReal *, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwAdjointForward(RwAdjoint, Vec, Vec, PetscReal *, Vec);
+/* a solve in two parts: the outputs of the forward sweep before the reverse sweep (issue 35) */
+PETSC_EXTERN PetscErrorCode RwAdjointSolveForward(RwAdjoint, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwAdjointSolveIsPending(RwAdjoint, PetscBool *);
+PETSC_EXTERN PetscErrorCode RwAdjointSolveReverse(RwAdjoint, PetscReal *, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwTangentSolve(RwAdjoint, Vec, Vec, Vec, Vec, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwTangentPropagate(RwAdjoint, Vec, Vec, PetscInt, Vec[], Vec[], PetscErrorCode (*)(RwAdjoint, PetscInt64, Vec, PetscInt, Vec[], void *), void *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwAdjointGetCounts(RwAdjoint, RwAdjointCounts *);

@@ -102,6 +102,7 @@ PETSC_EXTERN PetscErrorCode RwProblemView(RwProblem, PetscViewer);
 /* the run as y = F(m, u0) and its vector-Jacobian products (src/problem/problemvjp.c) */
 PETSC_EXTERN PetscErrorCode RwProblemGetOutputSize(RwProblem, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwProblemComputeOutputs(RwProblem, PetscReal[]);
+PETSC_EXTERN PetscErrorCode RwProblemComputeOutputsForVJP(RwProblem, PetscReal[]); /* issue 35: checkpoints kept for the VJP */
 PETSC_EXTERN PetscErrorCode RwProblemComputeVJP(RwProblem, const PetscReal[], PetscReal[], Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwProblemDestroy(RwProblem *);
 

@@ -7,22 +7,33 @@ vector-Jacobian products (rewind.torch.simulate).  doc/python.md.
     p.parameter("kappa")[:] *= 2          # this rank's part, in place
     J, grad = p.gradient()                # grad["kappa"], grad["u0"]: views of this rank's part
 """
-import itertools
-
 from mpi4py import MPI
 from petsc4py import PETSc  # initialises PETSc (and MPI) before librewind is used
 import numpy as np
 
 from ._lib import ffi, lib, call, RewindError
 
-__all__ = ["Problem", "RewindError", "Model", "Objective", "Adjoint"]
+__all__ = ["Problem", "RewindError", "Model", "Objective", "Adjoint", "Ensemble"]
 
 if np.dtype(PETSc.IntType).itemsize != 4 or np.dtype(PETSc.ScalarType) != np.float64:
     raise ImportError("rewind's Python package needs PETSc with 32-bit indices and real double scalars (Debian's petsc-dev)")
 
-_count = itertools.count()
+def _name_program():
+    """The script's name as PETSc's program name (petsc4py leaves it unknown): -help and the journals say it"""
+    import os
+    import sys
+    name = ffi.new("char[256]")
+    lib.PetscGetProgramName(name, 256)
+    if ffi.string(name) == b"Unknown Name" and sys.argv and sys.argv[0]:
+        lib.PetscSetProgramName(os.path.basename(sys.argv[0]).encode())
 
-from .objects import Model, Objective, Adjoint  # noqa: E402 (after the checks above)
+
+_name_program()
+
+_count = [0]     # the next automatic prefix's number, agreed over each problem's communicator
+_live = set()    # the prefixes of this process's problems not destroyed
+
+from .objects import Model, Objective, Adjoint, Ensemble  # noqa: E402 (after the checks above)
 
 
 def _agree(comm, problem):
@@ -54,31 +65,69 @@ class Problem:
     part in natural order (a field's local box, x fastest; a state's
     components interleaved); a block is whole, and lives on rank 0 (its
     view is empty elsewhere; every rank gets its values at the solve).
-    The views stay valid while the problem lives."""
+    The vectors' storage is numpy's: a view kept after destroy() is a plain
+    array of the last values, never freed memory."""
 
     def __init__(self, options="", comm=None, prefix=None):
         self.comm = comm if comm is not None else MPI.COMM_WORLD
-        self.prefix = prefix or "rwpy%d_" % next(_count)
-        self._names = _option_names(options)
         self._p = ffi.NULL
         self._g = self._gu0 = None
+        self._names = []
+        self._owned = []  # (Vec, the numpy array its storage is)
+        words = options.split()
+        helps = "-help" in words  # PETSc's -help has no prefix: this problem's options are listed, nothing is solved
+        if helps:
+            options = " ".join(w for w in words if w != "-help")
+        self.prefix = self._agree_prefix(options, prefix)
+        self._names = _option_names(options)
+        _live.add(self.prefix)
         opts = PETSc.Options()
         opts.prefixPush(self.prefix)
         try:
             opts.insertString(options)
         finally:
             opts.prefixPop()
-        p = ffi.new("RwProblem *")
+        p, stop = ffi.new("RwProblem *"), ffi.new("PetscBool *")
+        if helps:
+            opts.setValue("-help", None)
         try:
             call("RwProblemCreate", ffi.cast("MPI_Comm", MPI._handleof(self.comm)), p)
             self._p = p[0]
             call("RwProblemSetOptionsPrefix", self._p, self.prefix.encode())
             call("RwProblemSetFromOptions", self._p)
             call("RwProblemSetUp", self._p)
-            self._layout()
+            call("RwHelpStop", ffi.cast("MPI_Comm", MPI._handleof(self.comm)), stop)
+            if not stop[0]:
+                self._layout()
         except RewindError:
             self.destroy()
             raise
+        finally:
+            if helps:
+                opts.delValue("-help")
+        if stop[0]:  # the same on every rank: -help, with the options listed
+            self.destroy()
+            raise SystemExit(0)
+
+    def _agree_prefix(self, options, prefix):
+        """The problem's prefix, the same on every rank: the automatic one
+        numbered past every rank's last, so that a rank that made more problems
+        before cannot put this one's options under another's; the options (and
+        a given prefix) must be the same on every rank, or the ranks create
+        problems in different orders, and every rank raises ValueError"""
+        first = self.comm.bcast((options, prefix), root=0)
+        problem = None
+        if (options, prefix) != first:
+            problem = (f"rewind.Problem: rank {self.comm.rank} creates a problem of options {options!r} while rank 0 creates "
+                       f"one of {first[0]!r}: create problems in the same order on every rank of the communicator")
+        elif prefix is not None and prefix in _live:
+            problem = f"rewind.Problem: the prefix {prefix!r} is another problem's on rank {self.comm.rank}: destroy it first, or choose another"
+        _agree(self.comm, problem)
+        if prefix is not None:
+            return prefix
+        n = self.comm.allreduce(_count[0], op=MPI.MAX)
+        _count[0] = n + 1
+        return "rwpy%d_" % n
 
     # ---- the parameters' layout --------------------------------------------------
     def _layout(self):
@@ -108,19 +157,38 @@ class Problem:
         call("VecRestoreArray", v, a)  # the storage stays: the view reads and writes it
         return ptr, n[0]
 
+    def _own(self, v):
+        """v's storage moved into a numpy array (its values copied; VecPlaceArray),
+        so that views of it, slices of that array, stay valid arrays after
+        destroy(), holding the last values, instead of pointing at freed memory"""
+        ptr, n = self._array(v)
+        a = np.array(_view(ptr, n))
+        call("VecPlaceArray", v, ffi.cast("PetscScalar *", a.ctypes.data))
+        self._owned.append((v, a))
+        return a
+
+    @staticmethod
+    def _slice(a, ptr, n):
+        """The n values at ptr, inside a's storage, as a slice of a"""
+        if n == 0:
+            return a[:0]
+        off = (int(ffi.cast("uintptr_t", ptr)) - a.ctypes.data) // 8
+        assert 0 <= off and off + n <= a.size, "a view outside its vector's storage"
+        return a[off:off + n]
+
     def _views(self, m, u0):
         """Views of a parameter vector's fields and rank 0's scalars, and of a state"""
+        am, au0 = self._own(m), self._own(u0)
         views = {}
         for i, name in enumerate(self.fields):
             f = ffi.new("Vec *")
             call("RwModelGetParameterField", self._model, m, i, f)
-            views[name] = _view(*self._array(f[0]))  # the field's part of m's storage
+            views[name] = self._slice(am, *self._array(f[0]))  # the field's part of m's storage
             call("RwModelRestoreParameterField", self._model, m, i, f)
-        ptr, n = self._array(m)
-        scalars = _view(ptr, n)[n - self._nscalars:] if self.comm.rank == 0 else np.empty(0)
+        scalars = am[am.size - self._nscalars:] if self.comm.rank == 0 else np.empty(0)
         for name, (off, size) in self.blocks.items():
             views[name] = scalars[off:off + size] if self.comm.rank == 0 else np.empty(0)
-        views["u0"] = _view(*self._array(u0))
+        views["u0"] = au0
         return views
 
     def corners(self):
@@ -148,6 +216,20 @@ class Problem:
         storage parameter() views (writes through either are the other's)"""
         from .objects import wrap
         return wrap(self._m), wrap(self._u0)
+
+    def getEnsemble(self):
+        """The problem's rewind.Ensemble: its members on groups of the ranks
+        (-rw_ensemble_groups); gradient() sums them in member order"""
+        e = ffi.new("RwEnsemble *")
+        call("RwProblemGetEnsemble", self._p, e)
+        return Ensemble()._borrow(e[0], self.comm)
+
+    @property
+    def members(self):
+        """The number of members gradient() sums"""
+        n = ffi.new("PetscInt *")
+        call("RwProblemGetNumMembers", self._p, n)
+        return n[0]
 
     def getGradient(self):
         """The gradient vectors gradient() and vjp() fill, as petsc4py Vecs"""
@@ -198,11 +280,13 @@ class Problem:
         call("RwProblemGetOutputSize", self._p, n)
         return n[0]
 
-    def outputs(self):
-        """y = F(m, u0): what the objective observes, from one forward run"""
+    def outputs(self, keep=False):
+        """y = F(m, u0): what the objective observes, from one forward run;
+        with keep, the run's checkpoints stay, and a vjp() at the same
+        parameters is then its reverse sweep alone"""
         self._touched()
         y = np.empty(self.output_size())
-        call("RwProblemComputeOutputs", self._p, ffi.cast("PetscReal *", y.ctypes.data))
+        call("RwProblemComputeOutputsForVJP" if keep else "RwProblemComputeOutputs", self._p, ffi.cast("PetscReal *", y.ctypes.data))
         return y
 
     def vjp(self, ybar):
@@ -222,7 +306,11 @@ class Problem:
 
     # ---- life cycle ----------------------------------------------------------------
     def destroy(self):
-        """Frees the problem and forgets its options (collective; the views die with it)"""
+        """Frees the problem and forgets its options (collective); views of its
+        vectors stay valid numpy arrays with the last values"""
+        for v, _ in self._owned:
+            call("VecResetArray", v)
+        self._owned = []
         if self._g is not None:
             for v in (self._g, self._gu0):
                 call("VecDestroy", ffi.new("Vec *", v))
@@ -235,6 +323,7 @@ class Problem:
             opts.delValue("-" + self.prefix + name[1:])
         self._names = []
         self._params = {}
+        _live.discard(self.prefix)
 
     def __enter__(self):
         return self

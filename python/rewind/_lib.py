@@ -24,6 +24,8 @@ PetscErrorCode PetscPushErrorHandler(PetscErrorCode (*)(MPI_Comm, int, const cha
 PetscErrorCode PetscPopErrorHandler(void);
 PetscErrorCode VecGetArray(Vec, PetscScalar **);
 PetscErrorCode VecRestoreArray(Vec, PetscScalar **);
+PetscErrorCode VecPlaceArray(Vec, const PetscScalar *);
+PetscErrorCode VecResetArray(Vec);
 PetscErrorCode VecGetLocalSize(Vec, PetscInt *);
 PetscErrorCode VecDestroy(Vec *);
 
@@ -37,6 +39,7 @@ PetscErrorCode RwProblemGetParameters(RwProblem, Vec *, Vec *);
 PetscErrorCode RwProblemComputeGradient(RwProblem, PetscReal *, Vec, Vec);
 PetscErrorCode RwProblemGetOutputSize(RwProblem, PetscInt *);
 PetscErrorCode RwProblemComputeOutputs(RwProblem, PetscReal *);
+PetscErrorCode RwProblemComputeOutputsForVJP(RwProblem, PetscReal *);
 PetscErrorCode RwProblemComputeVJP(RwProblem, const PetscReal *, PetscReal *, Vec, Vec);
 PetscErrorCode DMDAGetCorners(DM, PetscInt *, PetscInt *, PetscInt *, PetscInt *, PetscInt *, PetscInt *);
 PetscErrorCode RwModelGetFieldDM(RwModel, DM *);
@@ -69,6 +72,31 @@ PetscErrorCode RwModelGetNumParameterScalars(RwModel, PetscInt *);
 PetscErrorCode RwModelGetParameterScalars(RwModel, Vec, PetscReal *);
 PetscErrorCode RwModelGetParameterField(RwModel, Vec, PetscInt, Vec *);
 PetscErrorCode RwModelRestoreParameterField(RwModel, Vec, PetscInt, Vec *);
+
+typedef struct _p_RwEnsemble *RwEnsemble;
+int MPI_Comm_c2f(MPI_Comm);
+typedef int PetscBool;
+PetscErrorCode RwHelpStop(MPI_Comm, PetscBool *);
+PetscErrorCode PetscGetProgramName(char *, size_t);
+PetscErrorCode PetscSetProgramName(const char *);
+typedef int64_t PetscInt64;
+PetscErrorCode RwModelGetStepCounts(RwModel, PetscInt64 *, PetscInt64 *, PetscInt64 *);
+PetscErrorCode RwProblemGetEnsemble(RwProblem, RwEnsemble *);
+PetscErrorCode PetscObjectReference(void *);
+PetscErrorCode RwEnsembleCreate(MPI_Comm, RwEnsemble *);
+PetscErrorCode RwEnsembleSetSize(RwEnsemble, PetscInt);
+PetscErrorCode RwEnsembleSetGroups(RwEnsemble, PetscInt);
+PetscErrorCode PetscObjectSetOptionsPrefix(void *, const char *);
+PetscErrorCode RwEnsembleSetFromOptions(RwEnsemble);
+PetscErrorCode RwEnsembleSetUp(RwEnsemble);
+PetscErrorCode RwEnsembleGetSubComm(RwEnsemble, MPI_Comm *);
+PetscErrorCode RwEnsembleGetGroup(RwEnsemble, PetscInt *, PetscInt *);
+PetscErrorCode RwEnsembleGetMembers(RwEnsemble, PetscInt *, const PetscInt **);
+PetscErrorCode RwEnsembleGetRounds(RwEnsemble, PetscInt *);
+PetscErrorCode RwEnsembleGetRoundMember(RwEnsemble, PetscInt, PetscInt *);
+PetscErrorCode RwEnsembleView(RwEnsemble, PetscViewer);
+PetscErrorCode RwEnsembleDestroy(RwEnsemble *);
+PetscErrorCode RwProblemGetNumMembers(RwProblem, PetscInt *);
 """)
 
 

@@ -15,9 +15,9 @@ import ctypes
 from mpi4py import MPI
 from petsc4py import PETSc
 
-from ._lib import ffi, call
+from ._lib import ffi, lib, call
 
-__all__ = ["Model", "Objective", "Adjoint"]
+__all__ = ["Model", "Objective", "Adjoint", "Ensemble"]
 
 # petsc4py's own constructor of a Vec from a C handle (it takes a reference of its own)
 ctypes.pythonapi.PyCapsule_GetPointer.restype = ctypes.c_void_p
@@ -179,3 +179,72 @@ class Adjoint(_Object):
         g = g if g is not None else self.model.createParameters()
         call("RwAdjointSolve", self._p, _h(m, "Vec"), _h(u0, "Vec"), J, _h(g, "Vec"), _h(gu0, "Vec"))
         return J[0]
+
+
+class Ensemble(_Object):
+    """RwEnsemble: the members of a sum (shots, experiments) on groups of the
+    ranks (-rw_ensemble_groups), summed in member order so that the sum has
+    the same bits for any split.  A problem's is Problem.getEnsemble(); its
+    gradient() is the ensemble's solve"""
+    _type = "Ensemble"
+
+    def create(self, comm=None):
+        self.comm = comm if comm is not None else MPI.COMM_WORLD
+        p = ffi.new("RwEnsemble *")
+        call("RwEnsembleCreate", ffi.cast("MPI_Comm", MPI._handleof(self.comm)), p)
+        self._p = p[0]
+        return self
+
+    def _borrow(self, handle, comm):
+        """The ensemble handle of another object, with a reference of its own"""
+        call("PetscObjectReference", handle)
+        self._p, self.comm = handle, comm
+        return self
+
+    def setOptionsPrefix(self, prefix):
+        self._check()
+        call("PetscObjectSetOptionsPrefix", self._p, prefix.encode())
+        return self
+
+    def setSize(self, n):
+        self._check()
+        call("RwEnsembleSetSize", self._p, n)
+        return self
+
+    def setGroups(self, ngroups):
+        self._check()
+        call("RwEnsembleSetGroups", self._p, ngroups)
+        return self
+
+    def setFromOptions(self):
+        """-rw_ensemble_groups"""
+        self._check()
+        call("RwEnsembleSetFromOptions", self._p)
+        return self
+
+    def setUp(self):
+        """Splits the ranks into the groups and gives each its members"""
+        self._check()
+        call("RwEnsembleSetUp", self._p)
+        return self
+
+    def getGroup(self):
+        """(this rank's group, the number of groups)"""
+        self._check()
+        g, n = ffi.new("PetscInt *"), ffi.new("PetscInt *")
+        call("RwEnsembleGetGroup", self._p, g, n)
+        return g[0], n[0]
+
+    def getMembers(self):
+        """The members this rank's group solves, in increasing order"""
+        self._check()
+        n, m = ffi.new("PetscInt *"), ffi.new("const PetscInt **")
+        call("RwEnsembleGetMembers", self._p, n, m)
+        return [m[0][i] for i in range(n[0])]
+
+    def getSubComm(self):
+        """The communicator of this rank's group (an mpi4py Comm the ensemble owns: valid while it lives)"""
+        self._check()
+        c = ffi.new("MPI_Comm *")
+        call("RwEnsembleGetSubComm", self._p, c)
+        return MPI.Comm.f2py(lib.MPI_Comm_c2f(c[0]))

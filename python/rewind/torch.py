@@ -4,11 +4,12 @@
 
 runs the problem's model forward from the given parameters (float64 tensors:
 this rank's part of a field or of u0, a block whole on every rank) and
-returns its outputs y (rewind.Problem.outputs()).  backward() runs the
-vector-Jacobian product through the problem's checkpoint schedule and
-stores (a forward run and a reverse sweep, RwProblemComputeVJP()) and returns
-each parameter's gradient; a block's is summed over the ranks exactly (the
-same bits on every rank).  Parameters not given keep the problem's values."""
+returns its outputs y (rewind.Problem.outputs()), keeping the run's
+checkpoints where a gradient is wanted (else nothing is stored).  backward() runs the vector-Jacobian product from them (the
+reverse sweep alone, RwProblemComputeVJP(), when no other run of the problem
+came between; else a whole solve, the same bits) and returns each
+parameter's gradient; a block's is summed over the ranks exactly (the same
+bits on every rank).  Parameters not given keep the problem's values."""
 import numpy as np
 import torch
 
@@ -44,25 +45,26 @@ def _set(problem, names, tensors):
 
 class _Simulate(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, problem, names, *tensors):
+    def forward(ctx, problem, names, keep, *tensors):
         _set(problem, names, tensors)
         ctx.problem, ctx.names = problem, names
         ctx.save_for_backward(*tensors)
-        return torch.from_numpy(problem.outputs())
+        return torch.from_numpy(problem.outputs(keep=keep))
 
     @staticmethod
     def backward(ctx, ybar):
         problem, names = ctx.problem, ctx.names
         tensors = ctx.saved_tensors
-        _set(problem, names, tensors)  # another forward may have moved them since
+        _set(problem, names, tensors)  # another forward may have moved them since (then the VJP runs its own)
         grad = problem.vjp(ybar.detach().to(torch.float64).contiguous().numpy())
-        out = [torch.from_numpy(np.array(grad[n])).reshape(t.shape) if ctx.needs_input_grad[2 + i] else None
+        out = [torch.from_numpy(np.array(grad[n])).reshape(t.shape) if ctx.needs_input_grad[3 + i] else None
                for i, (n, t) in enumerate(zip(names, tensors))]
-        return (None, None, *out)
+        return (None, None, None, *out)
 
 
 def simulate(problem, params):
     """The outputs y of problem's run from params (a dict: name -> float64 tensor), differentiable"""
     _check(problem, params)
     names = tuple(params)
-    return _Simulate.apply(problem, names, *(params[n] for n in names))
+    keep = torch.is_grad_enabled() and any(params[n].requires_grad for n in names)  # else nothing to store for
+    return _Simulate.apply(problem, names, keep, *(params[n] for n in names))

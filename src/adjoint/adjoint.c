@@ -133,6 +133,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
     *adj = NULL;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCall(RwAdjointSolveCancel_Private(*adj, PETSC_TRUE));
   RwAdjointOwnAll_Private(*adj); /* the slots' vectors are the stores' to destroy */
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) PetscCall(RwStoreDestroy(&(*adj)->store[l]));
   for (PetscInt l = 0; l < 2; l++) PetscCall(RwStoreDestroy(&(*adj)->keep[l]));

@@ -206,14 +206,22 @@ static PetscErrorCode RwAdjointNextAction(RwAdjoint adj, RwRun *run, RwAction *a
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The schedule's next action into run->next, looked at and kept for the executor to take */
+PetscErrorCode RwAdjointPeekNext_Private(RwAdjoint adj, RwRun *run)
+{
+  PetscFunctionBegin;
+  if (!run->hasnext) PetscCall(RwScheduleNext(adj->sched, &run->next));
+  run->hasnext = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Whether the action after act frees act's slot: then its state can move
    into W instead of being copied (the FREE is still taken as usual) */
 static PetscErrorCode RwAdjointFreedNext(RwAdjoint adj, RwRun *run, const RwAction *act, PetscBool *freed)
 {
   PetscFunctionBegin;
-  if (!run->hasnext) PetscCall(RwScheduleNext(adj->sched, &run->next));
-  run->hasnext = PETSC_TRUE;
-  *freed       = (PetscBool)(run->next.type == RW_ACTION_FREE && run->next.level == act->level && run->next.slot == act->slot);
+  PetscCall(RwAdjointPeekNext_Private(adj, run));
+  *freed = (PetscBool)(run->next.type == RW_ACTION_FREE && run->next.level == act->level && run->next.slot == act->slot);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -287,6 +295,25 @@ static PetscErrorCode RwAdjointPrefetchNext(RwAdjoint adj, RwRun *run, const RwA
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Before the first REVERSE k = n-1 (W = x_(n-1)): the last step to x_n into N,
+   unless the sweep ended there (run->lastkept); a solve in two parts takes it
+   at the end of its first (RwAdjointSolveForward()), so that every output is known */
+PetscErrorCode RwAdjointReachEnd_Private(RwAdjoint adj, RwRun *run, PetscInt64 k)
+{
+  PetscFunctionBegin;
+  PetscCheck(k == run->n - 1 && run->w == k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule reverses step %" PetscInt64_FMT " first, not the last step %" PetscInt64_FMT, k, run->n - 1);
+  if (run->lastkept) PetscFunctionReturn(PETSC_SUCCESS);
+  RwAdjointOwn(adj, &adj->N);
+  PetscCall(RwModelStep(adj->model, k, adj->W, adj->N));
+  if (run->n > run->reached) {
+    PetscCall(RwObjectiveEvaluate(adj->obj, run->n, adj->N));
+    run->reached = run->n;
+    PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_FORWARD, run->n, adj->N));
+  } else PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_RECOMPUTE, run->n, adj->N));
+  run->lastkept = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* lambda_k = A_k^T lambda_k+1 + dJ/du_k, with W = x_k and N = x_k+1 */
 static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
 {
@@ -295,17 +322,8 @@ static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
   PetscFunctionBegin;
   PetscCheck(run->w == k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to reverse step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, k, run->w);
   PetscCall(PetscTime(&t0));
-  if (!run->reversing) { /* the first: take the last step to x_n, where lambda_n starts */
-    PetscCheck(k == run->n - 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule reverses step %" PetscInt64_FMT " first, not the last step %" PetscInt64_FMT, k, run->n - 1);
-    if (!run->lastkept) {
-      RwAdjointOwn(adj, &adj->N);
-      PetscCall(RwModelStep(adj->model, k, adj->W, adj->N));
-      if (run->n > run->reached) {
-        PetscCall(RwObjectiveEvaluate(adj->obj, run->n, adj->N));
-        run->reached = run->n;
-        PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_FORWARD, run->n, adj->N));
-      } else PetscCall(RwAdjointMonitorCall_Private(adj, RW_PHASE_RECOMPUTE, run->n, adj->N));
-    }
+  if (!run->reversing) { /* the first: from x_n, where lambda_n starts */
+    PetscCall(RwAdjointReachEnd_Private(adj, run, k));
     PetscCall(RwModelCheckFinite(adj->model));
     PetscCall(VecSet(adj->lam[0], 0));
     PetscCall(RwModelAdjointBegin(adj->model)); /* first: the objective's direct dJ/dm may add to the model's sums */

@@ -998,6 +998,8 @@ PetscErrorCode RwProblemDestroy(RwProblem *prob)
   PetscCall(RwProblemHistoryDestroy_Private(p));
   /* the group's objects live on the ensemble's communicator: before the ensemble */
   PetscCall(RwAdjointDestroy(&p->vadj));
+  PetscCall(VecDestroy(&p->vm));
+  PetscCall(VecDestroy(&p->vu0));
   PetscCall(RwObjectiveDestroy(&p->vobj));
   PetscCall(RwAdjointDestroy(&p->gadj));
   PetscCall(RwObjectiveDestroy(&p->gobj));

@@ -8,6 +8,12 @@
 
   One member solved on all ranks: the outputs of a sum over members would be
   the members' outputs side by side, which is a larger feature than this one.
+
+  RwProblemComputeOutputsForVJP() runs the first part of a solve
+  (RwAdjointSolveForward()): its checkpoints stay, so a VJP at the same parameters and u0 (compared
+  value for value with copies the forward part ran from) is the reverse
+  sweep alone, the same bits as a whole solve.  A training step of
+  rewind.torch.simulate (outputs, then their VJP) costs one forward sweep.
 */
 #include <rewind/private/problemimpl.h>
 
@@ -31,6 +37,8 @@ static PetscErrorCode OutputsSetUp(RwProblem prob)
   PetscCall(RwObjectiveAddOutputs(prob->vobj, prob->gobj, &prob->vterms));
   PetscCall(RwProblemCreateAdjoint_Private(prob, prob->gmodel, prob->vobj, &prob->vadj));
   PetscCall(RwAdjointSetFileTag(prob->vadj, "vjp")); /* its stores beside the problem's driver's, not on them */
+  PetscCall(VecDuplicate(prob->mm[0], &prob->vm));
+  PetscCall(VecDuplicate(prob->mu0[0], &prob->vu0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -75,9 +83,34 @@ static PetscErrorCode OutputsMove(RwProblem prob, const PetscReal ybar[], PetscR
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The forward part of the outputs' solve from copies of the member's parameters and u0 */
+static PetscErrorCode OutputsForward(RwProblem prob)
+{
+  PetscFunctionBegin;
+  PetscCall(VecCopy(prob->mm[0], prob->vm));
+  PetscCall(VecCopy(prob->mu0[0], prob->vu0));
+  PetscCall(RwAdjointSolveForward(prob->vadj, prob->vm, prob->vu0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the last forward part ran from the member's parameters and u0 as they are, and can be continued */
+static PetscErrorCode OutputsReusable(RwProblem prob, PetscBool *reuse)
+{
+  PetscBool same;
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointSolveIsPending(prob->vadj, reuse));
+  if (!*reuse) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecEqual(prob->mm[0], prob->vm, &same)); /* bit for bit, on every rank */
+  if (same) PetscCall(VecEqual(prob->mu0[0], prob->vu0, &same));
+  *reuse = same;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwProblemComputeOutputs - the outputs y = F(m, u0) of one forward run at the
-  member's parameters (RwProblemGetParameters(): the base, with one group)
+  member's parameters (RwProblemGetParameters(): the base, with one group);
+  nothing is stored
 
   Collective
 
@@ -86,7 +119,7 @@ static PetscErrorCode OutputsMove(RwProblem prob, const PetscReal ybar[], PetscR
 
   Level: intermediate
 
-.seealso: RwProblemComputeVJP()
+.seealso: RwProblemComputeOutputsForVJP(), RwProblemComputeVJP()
 @*/
 PetscErrorCode RwProblemComputeOutputs(RwProblem prob, PetscReal y[])
 {
@@ -98,9 +131,35 @@ PetscErrorCode RwProblemComputeOutputs(RwProblem prob, PetscReal y[])
 }
 
 /*@
+  RwProblemComputeOutputsForVJP - the outputs y, as RwProblemComputeOutputs(),
+  from the first part of a solve (RwAdjointSolveForward()): the run's
+  checkpoints stay for a RwProblemComputeVJP() at the same values, which is
+  then the reverse sweep alone
+
+  Collective
+
+  Output Parameter:
+. y - RwProblemGetOutputSize() values on this rank
+
+  Level: intermediate
+
+.seealso: RwProblemComputeVJP(), RwProblemComputeOutputs()
+@*/
+PetscErrorCode RwProblemComputeOutputsForVJP(RwProblem prob, PetscReal y[])
+{
+  PetscFunctionBegin;
+  PetscCall(OutputsSetUp(prob));
+  PetscCall(OutputsForward(prob));
+  PetscCall(OutputsMove(prob, NULL, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   RwProblemComputeVJP - the vector-Jacobian product of the run's outputs:
   the gradient of <ybar, y> with respect to every parameter and u0, through
-  the problem's schedule and stores; also gives y
+  the problem's schedule and stores; also gives y.  After
+  RwProblemComputeOutputsForVJP() at the same parameters and u0 (bit for bit) it
+  continues that run with its reverse sweep, without a second forward sweep
 
   Collective
 
@@ -118,12 +177,14 @@ PetscErrorCode RwProblemComputeOutputs(RwProblem prob, PetscReal y[])
 @*/
 PetscErrorCode RwProblemComputeVJP(RwProblem prob, const PetscReal ybar[], PetscReal y[], Vec g, Vec gu0)
 {
-  PetscReal J;
+  PetscBool reuse;
 
   PetscFunctionBegin;
   PetscCall(OutputsSetUp(prob));
-  PetscCall(OutputsMove(prob, ybar, NULL));
-  PetscCall(RwAdjointSolve(prob->vadj, prob->mm[0], prob->mu0[0], &J, g, gu0));
+  PetscCall(OutputsReusable(prob, &reuse));
+  PetscCall(OutputsMove(prob, ybar, NULL)); /* read by the reverse sweep only */
+  if (!reuse) PetscCall(OutputsForward(prob));
+  PetscCall(RwAdjointSolveReverse(prob->vadj, NULL, g, gu0));
   if (y) PetscCall(OutputsMove(prob, NULL, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

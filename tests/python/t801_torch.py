@@ -1,7 +1,10 @@
 """rewind.torch.simulate: torch.autograd.gradcheck for heat (kappa, u0, theta)
 and wave (m) under every schedule type, on one rank; on several ranks, each
 rank's gradients are its part of the one-rank gradients (argv[1]: a folder
-where the one-rank run leaves them), and bad input raises on every rank."""
+where the one-rank run leaves them); under every schedule, simulate's
+backward continues its forward's run (only the reverse sweep's
+recomputations) with the bits of a VJP from nothing; bad input raises on
+every rank."""
 import os
 import sys
 
@@ -10,6 +13,7 @@ import torch
 
 import rewind
 import rewind.torch as rt
+from rewind._lib import ffi, lib
 from pytest_lib import check, comm, done, raises
 
 folder = sys.argv[1]
@@ -79,6 +83,36 @@ for tag, opts, names in CASES:
                 whole = np.load(f).reshape(shape3(p, g.size))
                 check(np.array_equal(g, natural(p, whole)), f"{tag}: d/d{n} on {comm.size} ranks is this rank's part of the one-rank gradient, bit for bit")
         p.destroy()
+
+# the backward continues the forward's run: only the reverse sweep's
+# recomputations (the model's forward step counts), the bits of a VJP from nothing
+
+
+def fsteps(p):
+    f = ffi.new("PetscInt64 *")
+    lib.RwModelGetStepCounts(p._model, f, ffi.NULL, ffi.NULL)
+    return f[0]
+
+
+for s, sched in enumerate(SCHEDULES):
+    p = rewind.Problem("-rw_model_type heat -rw_heat_dim 2 -da_grid_x 9 -da_grid_y 7 -rw_steps 12 " + sched)
+    k = torch.tensor(np.array(p.parameter("kappa")) * 1.25, requires_grad=True)
+    f0 = fsteps(p)
+    y = rt.simulate(p, {"kappa": k})
+    f1 = fsteps(p)
+    (y * y).sum().backward()
+    f2 = fsteps(p)
+    p.parameter("kappa")[:] = k.detach().numpy()
+    ref = np.array(p.vjp(2 * y.detach().numpy())["kappa"])  # from nothing: a whole solve
+    full = fsteps(p) - f2
+    check(f1 - f0 == 12 and f2 - f1 == full - 12 and np.array_equal(k.grad.numpy(), ref),
+          f"{sched}: simulate's forward took {f1 - f0} steps, its backward {f2 - f1} (a VJP from nothing {full}), the same bits")
+    with torch.no_grad():  # nothing stored: the VJP after it is a whole solve
+        y2 = rt.simulate(p, {"kappa": k})
+    f3 = fsteps(p)
+    p.vjp(2 * y2.numpy())
+    check(torch.equal(y, y2) and fsteps(p) - f3 == full, f"{sched}: under no_grad the same y, and no run kept for a VJP")
+    p.destroy()
 
 # bad input: every rank raises, naming it
 p = rewind.Problem("-rw_model_type heat -rw_heat_dim 1 -da_grid_x 8 -rw_steps 3")

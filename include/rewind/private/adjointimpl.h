@@ -89,6 +89,8 @@ struct _p_RwAdjoint {
   PetscBool       horizonon;     /* -rw_adjoint_horizon: measure it */
   PetscReal       horizonwarn;   /* -rw_adjoint_horizon_warn: e-foldings past which to warn; 0: never */
   RwHorizonGrowth horizon;
+  /* a solve in two parts (solve.c, issue 35): the run RwAdjointSolveForward() left at x_n for RwAdjointSolveReverse() */
+  struct _RwAdjointPending *pending;
 };
 
 /* The state of one reversal: where the working state is, how far the forward sweep has come */
@@ -155,5 +157,9 @@ PETSC_INTERN PetscErrorCode RwAdjointKeepBegin_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointKeepStep_Private(RwAdjoint, RwRun *, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointKeepEnd_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint, RwRun *, PetscBool *);
+/* solve.c: a solve in two parts (issue 35) */
+PETSC_INTERN PetscErrorCode RwAdjointSolveCancel_Private(RwAdjoint, PetscBool);
+PETSC_INTERN PetscErrorCode RwAdjointReachEnd_Private(RwAdjoint, RwRun *, PetscInt64);
+PETSC_INTERN PetscErrorCode RwAdjointPeekNext_Private(RwAdjoint, RwRun *);
 
 #endif

@@ -118,6 +118,7 @@ struct _p_RwProblem {
   RwObjective     vobj;
   RwAdjoint       vadj;
   PetscInt        vfirst, vterms; /* vobj's linear terms */
+  Vec             vm, vu0;        /* the parameters and u0 of vadj's last forward part, which a VJP at the same values continues */
 };
 
 /* problem.c, problemunknown.c, problemeval.c, history.c */
