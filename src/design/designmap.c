@@ -428,6 +428,25 @@ PetscErrorCode RwDesignMapGetFiltered(RwDesignMap map, Vec *filtered, Vec *proje
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  RwDesignMapGetParameters - filter radius, SIMP exponent, conductivity bounds, projection sharpness and threshold (each may be NULL)
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwDesignMapGetParameters(RwDesignMap map, PetscReal *radius, PetscReal *p, PetscReal *kmin, PetscReal *kmax, PetscReal *beta, PetscReal *eta)
+{
+  PetscFunctionBegin;
+  if (radius) *radius = map->radius;
+  if (p) *p = map->p;
+  if (kmin) *kmin = map->kmin;
+  if (kmax) *kmax = map->kmax;
+  if (beta) *beta = map->beta;
+  if (eta) *eta = map->eta;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   RwDesignMapGetIdentity - the map's parameters as one line (a journal's identity item)
 

@@ -62,6 +62,12 @@ run 2 $small -rw_output "$tmp/k" -rw_restart > "$tmp/k.txt" 2> "$tmp/k.err" || {
 grep -q 'rewind-heat-design: -rw_restart used [0-9]* journal records' "$tmp/k.err" || { cat "$tmp/k.err"; fail "did not replay its journal"; }
 lines "$tmp/k.txt" | diff "$tmp/d.lines" - || fail "the resumed run's lines differ from the uninterrupted run's"
 echo "ok killed after evaluation 4 and resumed: the uninterrupted run's lines"
+# a journal of another design is refused, naming what differs, and kept
+if run 1 $small -rw_output "$tmp/j" -rw_debug_kill_at_evaluation 1 > "$tmp/j1.txt" 2>&1; then fail "the run was not killed"; fi
+if run 1 $small -rw_output "$tmp/j" -rw_restart -rw_design_filter_radius 0.06 > "$tmp/j.txt" 2>&1; then fail "a journal of another filter radius was resumed"; fi
+grep -q "belongs to a different problem: design_map: radius=0.040000000000000001,.* in the file, radius=0.059999999999999998,.* in this run" "$tmp/j.txt" || { cat "$tmp/j.txt"; fail "the refusal does not name the design map"; }
+test -s "$tmp/j.state/problem" || fail "the refused journal was not kept"
+echo "ok a journal of another filter radius is refused by name and kept"
 
 # the cost of a gradient
 run 1 $small -tao_max_it 1 -rw_adjoint_view > "$tmp/v.txt" 2>&1 || { cat "$tmp/v.txt"; fail "-rw_adjoint_view failed"; }
