@@ -13,7 +13,7 @@ fail() { echo "FAIL $*"; exit 1; }
 small="-da_grid_x 20 -da_grid_y 20 -rw_steps 800 -rw_dt 5.5e-4 -rw_heat_heater_width 0.06 -tao_max_it 12"
 lines() { grep -E '^(heat design|iter|[0-9]+ iterations|objective)' "$1" | sed 's/ *[0-9.]* s$//'; }
 
-run 3 $small -rw_output "$tmp/d" -rw_output_png > "$tmp/d.txt" 2>&1 || { cat "$tmp/d.txt"; fail "the run failed"; }
+run 3 $small -rw_output "$tmp/d" -rw_output_png -rw_history_view ascii > "$tmp/d.txt" 2>&1 || { cat "$tmp/d.txt"; fail "the run failed"; }
 cat "$tmp/d.txt"
 line=$(grep '^objective .* against uniform material' "$tmp/d.txt") || fail "no baseline line"
 set -- $(echo "$line" | sed 's/^objective \([^ ]*\) against uniform material \([^ ]*\) at the same volume.*/\1 \2/')
@@ -52,8 +52,12 @@ PY
 run 1 $small -rw_schedule_type revolve -rw_schedule_ram_slots 5 -rw_history_view ascii > "$tmp/one.txt" 2>&1 || { cat "$tmp/one.txt"; fail "the run on 1 rank failed"; }
 lines "$tmp/d.txt" > "$tmp/d.lines"
 lines "$tmp/one.txt" | diff "$tmp/d.lines" - || fail "1 rank with revolve and 3 ranks with the default schedule print different lines"
+rows() { grep '^solve ' "$1" | sed 's/ seconds [0-9.]*//'; } # every column to 17 digits but the seconds
+rows "$tmp/d.txt" > "$tmp/d.rows"
+test "$(wc -l < "$tmp/d.rows")" -ge 12 || fail "the history printed $(wc -l < "$tmp/d.rows") rows"
+rows "$tmp/one.txt" | diff "$tmp/d.rows" - || fail "the history's rows (J, |g|, volume, change to 17 digits) differ between 3 ranks and 1 rank with revolve"
 grep -q '^solve 0 iteration 3 J .* volume .* change ' "$tmp/one.txt" || fail "-rw_history_view ascii has no volume and change columns"
-echo "ok 1 rank with revolve (5 slots) and 3 ranks: the same $(wc -l < "$tmp/d.lines") lines; the history shows volume and change"
+echo "ok 1 rank with revolve (5 slots) and 3 ranks: the same $(wc -l < "$tmp/d.lines") lines and $(wc -l < "$tmp/d.rows") history rows to 17 digits (the same bits)"
 
 # killed after evaluation 4, resumed
 if run 2 $small -rw_output "$tmp/k" -rw_debug_kill_at_evaluation 4 > "$tmp/k1.txt" 2>&1; then fail "the run was not killed"; fi
