@@ -7,6 +7,7 @@ static char help[] = "rewind-heat-design: where to put conducting material in a 
                      "Optimiser: optimality criteria (-tao_type oc, src/design/oc.c), one gradient an iteration.\n\n"
                      "  -rw_design_volume V        volume fraction, in (0, 1) (default 0.3)\n"
                      "  -rw_design_load_power P    the hot spot's power (default 20)\n"
+                     "  -rw_design_continuation S  with -rw_design_projection_beta b > 0: S more optimisations, beta doubled each\n"
                      "  -rw_output prefix          write prefix.h5 and prefix.xmf (density, filtered, physical, kappa; history)\n"
                      "  -rw_output_png             also draw prefix.png (jobs/plot_design.py)\n"
                      "  -rw_restart                resume a killed run from its journal (prefix.state; doc/problem.md)\n"
@@ -26,7 +27,7 @@ typedef struct {
   RwDesignMap map;
   Tao         tao;
   Vec         x, w, xprev, mw, u0w, kappa;
-  PetscInt    K, C, block, size;
+  PetscInt    K, C, block, size, continuation;
   PetscReal   volume, power, area, J[2]; /* the design's J, uniform material's */
   PetscReal  *load;
   char        output[PETSC_MAX_PATH_LEN];
@@ -40,6 +41,7 @@ static PetscErrorCode ReadOptions(Design *d)
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-heat-design options", "rewind");
   PetscCall(RwOptionsReal("-rw_design_volume", "Volume fraction V: sum rho h^2 <= V |Omega|", NULL, d->volume, &d->volume, NULL, 0, 1, RW_RANGE_OPEN));
   PetscCall(RwOptionsReal("-rw_design_load_power", "The moving hot spot's power P", NULL, d->power, &d->power, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
+  PetscCall(RwOptionsInt("-rw_design_continuation", "Projection continuation: this many more optimisations, beta doubled before each (needs -rw_design_projection_beta > 0)", NULL, d->continuation, &d->continuation, NULL, 0, 30));
   PetscCall(PetscOptionsString("-rw_output", "Prefix of the output files (prefix.h5, prefix.xmf)", NULL, d->output, d->output, sizeof(d->output), NULL));
   PetscCall(PetscOptionsBool("-rw_output_png", "With -rw_output: also draw prefix.png (jobs/plot_design.py)", NULL, d->png, &d->png, NULL));
   PetscOptionsEnd();
@@ -167,6 +169,8 @@ static PetscErrorCode AddIdentity(Design *d)
   PetscCall(RwProblemAddIdentity(d->prob, "volume", v));
   PetscCall(PetscSNPrintf(v, sizeof(v), "%.17g", (double)d->power));
   PetscCall(RwProblemAddIdentity(d->prob, "load_power", v));
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%" PetscInt_FMT, d->continuation));
+  PetscCall(RwProblemAddIdentity(d->prob, "continuation", v));
   PetscCall(RwDesignMapGetIdentity(d->map, v, sizeof(v)));
   PetscCall(RwProblemAddIdentity(d->prob, "design_map", v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -197,6 +201,12 @@ static PetscErrorCode SetUp(Design *d)
   PetscCall(RwDesignMapCreate(d->model, &d->map));
   PetscCall(RwDesignMapSetFromOptions(d->map));
   PetscCall(RwDesignMapSetUp(d->map));
+  {
+    PetscReal beta;
+
+    PetscCall(RwDesignMapGetParameters(d->map, NULL, NULL, NULL, NULL, &beta, NULL));
+    PetscCheck(!d->continuation || beta > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_design_continuation %" PetscInt_FMT " doubles the projection's sharpness: give -rw_design_projection_beta > 0 too", d->continuation);
+  }
   PetscCall(SetLoad(d));
   PetscCall(RwProblemSetUp(d->prob));
   PetscCall(RwProblemGetEnsemble(d->prob, &ens));
@@ -360,19 +370,34 @@ static PetscErrorCode WriteOutput(Design *d)
 /* The job: the optimisation, the baseline line, the outputs */
 static PetscErrorCode Run(Design *d)
 {
-  PetscInt  iters, degree;
-  PetscReal vol;
+  PetscInt  iters = 0, it, degree;
+  PetscReal vol, beta;
 
   PetscFunctionBegin;
   PetscCall(RwDesignMapGetFilterDegree(d->map, &degree));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "heat design: volume fraction %g, %" PetscInt_FMT " heaters at power %g on %" PetscInt_FMT " nodes, filter degree %" PetscInt_FMT "; optimality criteria\n", (double)d->volume, d->K, (double)d->power, d->C, degree));
-  PetscCall(RwProblemSolve(d->prob, d->tao));
+  PetscCall(RwDesignMapGetParameters(d->map, NULL, NULL, NULL, NULL, &beta, NULL));
+  for (PetscInt s = 0; s <= d->continuation; s++) { /* a continuation's solves: beta doubled before each */
+    if (s) PetscCall(RwDesignMapSetProjection(d->map, beta *= 2));
+    if (d->continuation) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solve %" PetscInt_FMT ": projection beta %g\n", s, (double)beta));
+    PetscCall(RwProblemSetEvaluationSalt(d->prob, (uint64_t)s + 1)); /* the same rho at another beta is another evaluation */
+    PetscCall(RwProblemSolve(d->prob, d->tao));
+    PetscCall(TaoGetIterationNumber(d->tao, &it));
+    iters += it;
+  }
   PetscCall(RwProblemComplete(d->prob));
-  PetscCall(TaoGetIterationNumber(d->tao, &iters));
   PetscCall(Forward(d, d->x, NULL, &d->J[0]));
   PetscCall(UniformBaseline(d, &d->J[1]));
   PetscCall(RwVecDotRepro(d->w, d->x, &vol, NULL));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%" PetscInt_FMT " iterations: volume fraction %.6f (bound %g)\n", iters, (double)(vol / d->area), (double)d->volume));
+  {
+    Vec       rp;
+    PetscReal phys;
+
+    PetscCall(RwDesignMapApply(d->map, d->x, d->kappa));
+    PetscCall(RwDesignMapGetFiltered(d->map, NULL, &rp));
+    PetscCall(RwVecDotRepro(d->w, rp, &phys, NULL)); /* the bound holds rho; a projection moves the physical density off it */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%" PetscInt_FMT " iterations: volume fraction %.6f (bound %g), physical %.6f\n", iters, (double)(vol / d->area), (double)d->volume, (double)(phys / d->area)));
+  }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "objective %.6e against uniform material %.6e at the same volume (%.2fx lower)\n", (double)d->J[0], (double)d->J[1], (double)(d->J[1] / d->J[0])));
   if (d->output[0]) PetscCall(WriteOutput(d));
   if (d->png) PetscCall(RwAppPlotOutput("plot_design.py", d->output));

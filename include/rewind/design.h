@@ -20,6 +20,7 @@ typedef struct _n_RwDesignMap *RwDesignMap;
 
 PETSC_EXTERN PetscErrorCode RwDesignMapCreate(RwModel, RwDesignMap *);
 PETSC_EXTERN PetscErrorCode RwDesignMapSetParameters(RwDesignMap, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode RwDesignMapSetProjection(RwDesignMap, PetscReal);
 PETSC_EXTERN PetscErrorCode RwDesignMapGetParameters(RwDesignMap, PetscReal *, PetscReal *, PetscReal *, PetscReal *, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwDesignMapSetFromOptions(RwDesignMap);
 PETSC_EXTERN PetscErrorCode RwDesignMapSetUp(RwDesignMap);

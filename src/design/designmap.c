@@ -429,6 +429,22 @@ PetscErrorCode RwDesignMapGetFiltered(RwDesignMap map, Vec *filtered, Vec *proje
 }
 
 /*@
+  RwDesignMapSetProjection - the projection's sharpness beta (0: none), at any time: a continuation
+  raises it between optimisations; the next RwDesignMapApply() uses it
+
+  Logically collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwDesignMapSetProjection(RwDesignMap map, PetscReal beta)
+{
+  PetscFunctionBegin;
+  PetscCheck(beta >= 0 && !PetscIsInfOrNanReal(beta), PetscObjectComm((PetscObject)map->model), PETSC_ERR_ARG_OUTOFRANGE, "The projection's sharpness %g must be finite and >= 0 (0: none)", (double)beta);
+  map->beta = beta;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   RwDesignMapGetParameters - filter radius, SIMP exponent, conductivity bounds, projection sharpness and threshold (each may be NULL)
 
   Not collective

@@ -19,7 +19,7 @@ line=$(grep '^objective .* against uniform material' "$tmp/d.txt") || fail "no b
 set -- $(echo "$line" | sed 's/^objective \([^ ]*\) against uniform material \([^ ]*\) at the same volume.*/\1 \2/')
 awk -v x="$1" -v y="$2" 'BEGIN { exit !(x > 0 && x < y / 1.5) }' || fail "objective $1 does not beat uniform material $2 by 1.5x"
 echo "ok objective $1 against uniform material $2"
-vol=$(sed -n 's/^[0-9]* iterations: volume fraction \([^ ]*\) (bound 0.3)$/\1/p' "$tmp/d.txt")
+vol=$(sed -n 's/^[0-9]* iterations: volume fraction \([^ ]*\) (bound 0.3), physical .*$/\1/p' "$tmp/d.txt")
 awk -v v="$vol" 'BEGIN { exit !(v <= 0.3 && v > 0.2999) }' || fail "volume fraction $vol is not at the bound 0.3"
 test ! -e "$tmp/d.state" || fail "a completed run left its journal"
 grep -q "^plot_design.py: wrote $tmp/d.png$" "$tmp/d.txt" || fail "the app did not report the PNG"
@@ -73,6 +73,13 @@ grep -q "belongs to a different problem: design_map: radius=0.040000000000000001
 test -s "$tmp/j.state/problem" || fail "the refused journal was not kept"
 echo "ok a journal of another filter radius is refused by name and kept"
 
+# projection with continuation: beta doubled for each further solve, the solves in the history
+run 2 $small -tao_max_it 3 -rw_design_projection_beta 2 -rw_design_continuation 1 -rw_history_view ascii > "$tmp/p.txt" 2>&1 || { cat "$tmp/p.txt"; fail "the continuation failed"; }
+grep -q '^solve 1: projection beta 4\.$' "$tmp/p.txt" || { cat "$tmp/p.txt"; fail "no second solve at beta 4"; }
+test "$(grep -c '^solve 1 iteration' "$tmp/p.txt")" = 4 || fail "the history has $(grep -c '^solve 1 iteration' "$tmp/p.txt") rows of solve 1, not 4"
+grep -q '^6 iterations: volume fraction 0.3[0-9]* (bound 0.3), physical 0\.' "$tmp/p.txt" || { cat "$tmp/p.txt"; fail "no physical volume in the closing line"; }
+echo "ok projection with continuation: $(grep '^solve 1:' "$tmp/p.txt"), 4 history rows of solve 1; $(grep '^6 iterations' "$tmp/p.txt")"
+
 # the cost of a gradient
 run 1 $small -tao_max_it 1 -rw_adjoint_view > "$tmp/v.txt" 2>&1 || { cat "$tmp/v.txt"; fail "-rw_adjoint_view failed"; }
 grep -q 'forward sweeps), 800 reverse steps' "$tmp/v.txt" || { cat "$tmp/v.txt"; fail "-rw_adjoint_view gives no cost line"; }
@@ -91,3 +98,4 @@ bad "-rw_heat_control_nodes 0" "-rw_heat_control_nodes >= 2"
 bad "-rw_design_filter_radius -0.1" "-rw_design_filter_radius"
 bad "-rw_heat_heaters 0.5,1.5" "heater 0 has y = 1.5, outside the domain"
 bad "-rw_output_png" "-rw_output_png draws the result that -rw_output writes"
+bad "-rw_design_continuation 2" "-rw_design_continuation 2 doubles the projection's sharpness: give -rw_design_projection_beta > 0 too"
