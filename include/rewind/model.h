@@ -56,6 +56,7 @@ PETSC_EXTERN PetscErrorCode RwModelHeatSetHeaters(RwModel, PetscInt, const Petsc
 PETSC_EXTERN PetscErrorCode RwModelHeatSetFluxSides(RwModel, const char[]);
 PETSC_EXTERN PetscErrorCode RwModelHeatSetControlNodes(RwModel, PetscInt);
 PETSC_EXTERN PetscErrorCode RwModelHeatGetControl(RwModel, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode RwModelHeatGetHeaters(RwModel, PetscInt *, const PetscReal *[]); /* issue 33: rewind-heat-design */
 
 PETSC_EXTERN PetscFunctionList RwModelList;
 PETSC_EXTERN PetscErrorCode    RwModelRegister(const char[], PetscErrorCode (*)(RwModel));

@@ -8,9 +8,14 @@
                 (a smoothed Heaviside; beta = 0: none, rp = rf)
     SIMP        kappa = kmin + rp^p (kmax - kmin)
   Three forms side by side: forward, tangent (d kappa for d rho) and adjoint
-  (d rho-bar = A^-T (projection' SIMP' kappa-bar), the filter's adjoint its
-  transpose solve).  The filter's solve is a KSP (CG with Jacobi by default,
-  rtol 1e-12; -design_ksp_type, -design_ksp_rtol, ...): results are the same to its tolerance on any rank count.
+  (d rho-bar = A^-1 (projection' SIMP' kappa-bar), the filter being symmetric).
+  The filter's A^-1 is a fixed linear operator: a Jacobi-preconditioned Chebyshev
+  iteration of a degree fixed by the grid and r (not by a residual), A applied
+  matrix-free point by point with the neighbours in a fixed order, no inner
+  products.  So every point's arithmetic is the same on any decomposition (the map
+  and its gradient are the same bits on any rank count), and the operator,
+  p(D^-1 A) D^-1, is symmetric: its adjoint is itself.  A CG solve (KSP) agrees
+  across rank counts only to its tolerance.
 */
 #include <rewind/private/modelimpl.h>
 #include <rewind/design.h>
@@ -19,9 +24,13 @@ struct _n_RwDesignMap {
   RwModel   model;
   PetscReal radius, p, kmin, kmax, beta, eta;
   PetscBool setup;
-  Mat       A;
-  KSP       ksp;
-  Vec       rf, rp, w; /* the last forward's filtered and projected densities; work */
+  /* the filter (DesignFilterSetUp) */
+  DM             dm;
+  PetscInt       dim, M[3], degree;
+  DMBoundaryType bt[3];
+  PetscReal      ih2[3], lmin, lmax;
+  Vec            ld, cr, cd, dinv; /* Chebyshev's ghosted direction, residual, direction; D^-1 */
+  Vec            rf, rp, w;        /* the last forward's filtered and projected densities; work */
 };
 
 /*@
@@ -112,55 +121,154 @@ PetscErrorCode RwDesignMapSetFromOptions(RwDesignMap map)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A = I - r^2 lap on the field grid: no coupling across a wall (zero flux), wrapped where periodic */
-static PetscErrorCode DesignMapAssemble(RwDesignMap map)
+/* Visits this rank's points of the field grid: local index g, ghosted index l, and which
+   of the 2 dim neighbours exist (a wall has none beyond it; a periodic edge wraps) */
+#define DESIGN_FOR_POINTS(map, ...) \
+  do { \
+    PetscInt s_[3], n_[3], gs_[3], gn_[3], st_[3], g = 0; \
+    PetscCall(DMDAGetCorners((map)->dm, &s_[0], &s_[1], &s_[2], &n_[0], &n_[1], &n_[2])); \
+    PetscCall(DMDAGetGhostCorners((map)->dm, &gs_[0], &gs_[1], &gs_[2], &gn_[0], &gn_[1], &gn_[2])); \
+    st_[0] = 1, st_[1] = gn_[0], st_[2] = gn_[0] * gn_[1]; \
+    for (PetscInt k_ = s_[2]; k_ < s_[2] + n_[2]; k_++) \
+      for (PetscInt j_ = s_[1]; j_ < s_[1] + n_[1]; j_++) \
+        for (PetscInt i_ = s_[0]; i_ < s_[0] + n_[0]; i_++, g++) { \
+          const PetscInt idx_[3] = {i_, j_, k_}, l = ((k_ - gs_[2]) * gn_[1] + (j_ - gs_[1])) * gn_[0] + (i_ - gs_[0]); \
+          PetscInt       nb[6], nnb = 0; \
+          PetscReal      cnb[6]; \
+          for (PetscInt d_ = 0; d_ < (map)->dim; d_++) \
+            for (PetscInt side_ = -1; side_ <= 1; side_ += 2) { \
+              if ((map)->bt[d_] != DM_BOUNDARY_PERIODIC && (idx_[d_] + side_ < 0 || idx_[d_] + side_ >= (map)->M[d_])) continue; \
+              nb[nnb] = l + side_ * st_[d_], cnb[nnb++] = (map)->ih2[d_]; \
+            } \
+          (void)l, (void)nb, (void)g; \
+          __VA_ARGS__ \
+        } \
+  } while (0)
+
+/* D^-1, the inverse of A's diagonal 1 + sum of the neighbours' r^2/h^2 */
+static PetscErrorCode DesignFilterDiagonal(RwDesignMap map)
 {
-  DM              dm;
-  DMBoundaryType  bt[3];
-  PetscInt        dim, M[3], s[3], n[3];
-  PetscReal       ih2[3] = {0, 0, 0};
+  PetscScalar *dv;
 
   PetscFunctionBegin;
-  PetscCall(RwModelGetFieldDM(map->model, &dm));
-  PetscCall(DMDAGetInfo(dm, &dim, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, &bt[0], &bt[1], &bt[2], NULL));
-  for (PetscInt d = 0; d < dim; d++) {
+  PetscCall(VecGetArray(map->dinv, &dv));
+  DESIGN_FOR_POINTS(map, {
+    PetscReal diag = 1;
+
+    for (PetscInt q = 0; q < nnb; q++) diag += cnb[q];
+    dv[g] = 1 / diag;
+  });
+  PetscCall(VecRestoreArray(map->dinv, &dv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The filter's stencil: r^2/h_d^2 per direction, which directions wrap, the grid's size,
+   the Jacobi-preconditioned operator's eigenvalue bounds and the Chebyshev degree that
+   reaches RW_DESIGN_FILTER_TOL from them.  D^-1 A's eigenvalues lie in
+   [1/(1+c), 2 - 1/(1+c)], c = 2 sum_d r^2/h_d^2 (Gershgorin; A >= I); the degree
+   bounds the error by 2 q^m, q = (sqrt(k) - 1)/(sqrt(k) + 1), k = lmax/lmin. */
+#define RW_DESIGN_FILTER_TOL 1e-14
+
+static PetscErrorCode DesignFilterSetUp(RwDesignMap map)
+{
+  PetscInt  sw;
+  PetscReal c = 0, k, q;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetFieldDM(map->model, &map->dm));
+  PetscCall(DMDAGetInfo(map->dm, &map->dim, &map->M[0], &map->M[1], &map->M[2], NULL, NULL, NULL, NULL, &sw, &map->bt[0], &map->bt[1], &map->bt[2], NULL));
+  PetscCheck(sw >= 1, PetscObjectComm((PetscObject)map->model), PETSC_ERR_ARG_WRONG, "The design filter needs a field grid with ghost points (stencil width %" PetscInt_FMT ")", sw);
+  for (PetscInt d = 0; d < 3; d++) map->ih2[d] = 0;
+  for (PetscInt d = 0; d < map->dim; d++) {
     PetscReal x0, x1;
 
     PetscCall(RwModelGetCoordinates(map->model, d, 0, &x0));
     PetscCall(RwModelGetCoordinates(map->model, d, 1, &x1));
-    ih2[d] = map->radius * map->radius / ((x1 - x0) * (x1 - x0));
+    map->ih2[d] = map->radius * map->radius / ((x1 - x0) * (x1 - x0));
+    c += 2 * map->ih2[d];
   }
-  PetscCall(DMCreateMatrix(dm, &map->A));
-  PetscCall(DMDAGetCorners(dm, &s[0], &s[1], &s[2], &n[0], &n[1], &n[2]));
-  for (PetscInt k = s[2]; k < s[2] + n[2]; k++)
-    for (PetscInt j = s[1]; j < s[1] + n[1]; j++)
-      for (PetscInt i = s[0]; i < s[0] + n[0]; i++) {
-        const PetscInt idx[3] = {i, j, k};
-        MatStencil     row = {.i = i, .j = j, .k = k}, col[7];
-        PetscScalar    val[7], diag = 1;
-        PetscInt       nc = 0;
+  map->lmin   = 1 / (1 + c);
+  map->lmax   = 2 - map->lmin;
+  k           = map->lmax / map->lmin;
+  q           = (PetscSqrtReal(k) - 1) / (PetscSqrtReal(k) + 1);
+  map->degree = q > 0 ? (PetscInt)PetscCeilReal(PetscLogReal(RW_DESIGN_FILTER_TOL / 2) / PetscLogReal(q)) : 1;
+  PetscCall(DMCreateLocalVector(map->dm, &map->ld));
+  PetscCall(RwModelCreateField(map->model, &map->cr));
+  PetscCall(VecDuplicate(map->cr, &map->cd));
+  PetscCall(VecDuplicate(map->cr, &map->dinv));
+  PetscCall(DesignFilterDiagonal(map));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-        for (PetscInt d = 0; d < dim; d++)
-          for (PetscInt side = -1; side <= 1; side += 2) {
-            PetscInt nb = idx[d] + side, c[3] = {i, j, k};
+/* r -= A d, A = I - r^2 lap applied point by point from d's ghosted copy: each point adds its
+   neighbours in the same order on every decomposition */
+static PetscErrorCode DesignFilterResidual(RwDesignMap map, Vec d, Vec r)
+{
+  const PetscScalar *ld;
+  PetscScalar       *rv;
 
-            if (bt[d] != DM_BOUNDARY_PERIODIC && (nb < 0 || nb >= M[d])) continue;
-            c[d]      = nb;
-            col[nc].i = c[0], col[nc].j = c[1], col[nc].k = c[2], col[nc].c = 0;
-            val[nc++] = -ih2[d];
-            diag += ih2[d];
-          }
-        col[nc].i = i, col[nc].j = j, col[nc].k = k, col[nc].c = 0;
-        val[nc++] = diag;
-        PetscCall(MatSetValuesStencil(map->A, 1, &row, nc, col, val, ADD_VALUES));
-      }
-  PetscCall(MatAssemblyBegin(map->A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(map->A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionBegin;
+  PetscCall(DMGlobalToLocalBegin(map->dm, d, INSERT_VALUES, map->ld));
+  PetscCall(DMGlobalToLocalEnd(map->dm, d, INSERT_VALUES, map->ld));
+  PetscCall(VecGetArrayRead(map->ld, &ld));
+  PetscCall(VecGetArray(r, &rv));
+  DESIGN_FOR_POINTS(map, {
+    PetscReal diag = 1, ad;
+
+    for (PetscInt q = 0; q < nnb; q++) diag += cnb[q];
+    ad = diag * PetscRealPart(ld[l]);
+    for (PetscInt q = 0; q < nnb; q++) ad -= cnb[q] * PetscRealPart(ld[nb[q]]);
+    rv[g] -= ad;
+  });
+  PetscCall(VecRestoreArray(r, &rv));
+  PetscCall(VecRestoreArrayRead(map->ld, &ld));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = p(D^-1 A) D^-1 b, Chebyshev's iteration of fixed degree from x = 0 (Saad, Iterative
+   Methods, algorithm 12.1, Jacobi-preconditioned); the same operator both ways, as it is
+   symmetric. Pointwise updates are written out so that no library kernel's rounding
+   (a BLAS axpy's fused or unrolled paths) can depend on a rank's length. */
+static PetscErrorCode DesignFilterSolve(RwDesignMap map, Vec b, Vec x)
+{
+  const PetscReal theta = (map->lmax + map->lmin) / 2, delta = (map->lmax - map->lmin) / 2, sigma = theta / delta;
+  PetscReal       rho   = 1 / sigma;
+  PetscInt        n;
+
+  PetscFunctionBegin;
+  PetscCheck(b != x, PetscObjectComm((PetscObject)map->model), PETSC_ERR_ARG_IDN, "The design filter's input and output must differ");
+  if (map->radius == 0) {
+    PetscCall(VecCopy(b, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecGetLocalSize(b, &n));
+  PetscCall(VecCopy(b, map->cr));
+  PetscCall(VecSet(x, 0));
+  for (PetscInt it = 0; it < map->degree; it++) {
+    const PetscScalar *dv;
+    PetscScalar       *xv, *rv, *cd;
+    PetscReal          rnew = it ? 1 / (2 * sigma - rho) : 0;
+
+    if (it) PetscCall(DesignFilterResidual(map, map->cd, map->cr));
+    PetscCall(VecGetArrayRead(map->dinv, &dv));
+    PetscCall(VecGetArray(map->cr, &rv));
+    PetscCall(VecGetArray(map->cd, &cd));
+    PetscCall(VecGetArray(x, &xv));
+    for (PetscInt i = 0; i < n; i++) {
+      cd[i] = it ? rnew * rho * cd[i] + (2 * rnew / delta) * (dv[i] * rv[i]) : dv[i] * rv[i] / theta;
+      xv[i] += cd[i];
+    }
+    PetscCall(VecRestoreArray(x, &xv));
+    PetscCall(VecRestoreArray(map->cd, &cd));
+    PetscCall(VecRestoreArray(map->cr, &rv));
+    PetscCall(VecRestoreArrayRead(map->dinv, &dv));
+    if (it) rho = rnew;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@
-  RwDesignMapSetUp - assembles the filter and its solver
+  RwDesignMapSetUp - the filter's stencil and Chebyshev degree, and the work vectors
 
   Collective
 
@@ -168,45 +276,29 @@ static PetscErrorCode DesignMapAssemble(RwDesignMap map)
 @*/
 PetscErrorCode RwDesignMapSetUp(RwDesignMap map)
 {
-  const char *prefix;
-  char        pre[256];
-  PC          pc;
-
   PetscFunctionBegin;
   if (map->setup) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DesignMapCheck(map));
-  PetscCall(DesignMapAssemble(map));
-  PetscCall(KSPCreate(PetscObjectComm((PetscObject)map->model), &map->ksp));
-  PetscCall(RwModelGetOptionsPrefix(map->model, &prefix));
-  PetscCall(PetscSNPrintf(pre, sizeof(pre), "%sdesign_", prefix ? prefix : ""));
-  PetscCall(KSPSetOptionsPrefix(map->ksp, pre));
-  PetscCall(KSPSetOperators(map->ksp, map->A, map->A));
-  PetscCall(KSPSetType(map->ksp, KSPCG));
-  PetscCall(KSPGetPC(map->ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
-  PetscCall(KSPSetTolerances(map->ksp, 1e-12, 1e-50, PETSC_DEFAULT, 10000));
-  PetscCall(KSPSetFromOptions(map->ksp));
   PetscCall(RwModelCreateField(map->model, &map->rf));
   PetscCall(VecDuplicate(map->rf, &map->rp));
   PetscCall(VecDuplicate(map->rf, &map->w));
+  PetscCall(DesignFilterSetUp(map));
   map->setup = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = A^-1 b (or A^-T b), stopping on a solve that did not converge */
-static PetscErrorCode DesignFilterSolve(RwDesignMap map, Vec b, Vec x, PetscBool transpose)
-{
-  KSPConvergedReason reason;
+/*@
+  RwDesignMapGetFilterDegree - the degree of the filter's Chebyshev polynomial (0 without a filter)
 
+  Not collective; after RwDesignMapSetUp()
+
+  Level: advanced
+@*/
+PetscErrorCode RwDesignMapGetFilterDegree(RwDesignMap map, PetscInt *degree)
+{
   PetscFunctionBegin;
-  if (map->radius == 0) {
-    PetscCall(VecCopy(b, x));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (transpose) PetscCall(KSPSolveTranspose(map->ksp, b, x));
-  else PetscCall(KSPSolve(map->ksp, b, x));
-  PetscCall(KSPGetConvergedReason(map->ksp, &reason));
-  PetscCheck(reason > 0, PetscObjectComm((PetscObject)map->model), PETSC_ERR_NOT_CONVERGED, "The design filter's solve did not converge (%s): see -design_ksp_type, -design_ksp_rtol", KSPConvergedReasons[reason]);
+  PetscCheck(map->setup, PetscObjectComm((PetscObject)map->model), PETSC_ERR_ORDER, "Call RwDesignMapSetUp() first");
+  *degree = map->radius == 0 ? 0 : map->degree;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -243,7 +335,7 @@ PetscErrorCode RwDesignMapApply(RwDesignMap map, Vec rho, Vec kappa)
 
   PetscFunctionBegin;
   PetscCall(RwDesignMapSetUp(map));
-  PetscCall(DesignFilterSolve(map, rho, map->rf, PETSC_FALSE));
+  PetscCall(DesignFilterSolve(map, rho, map->rf));
   PetscCall(VecGetLocalSize(rho, &n));
   PetscCall(VecGetArrayRead(map->rf, &f));
   PetscCall(VecGetArray(map->rp, &p));
@@ -298,7 +390,7 @@ PetscErrorCode RwDesignMapApplyTangent(RwDesignMap map, Vec drho, Vec dkappa)
 {
   PetscFunctionBegin;
   PetscCheck(map->setup, PetscObjectComm((PetscObject)map->model), PETSC_ERR_ORDER, "Call RwDesignMapApply() first");
-  PetscCall(DesignFilterSolve(map, drho, map->w, PETSC_FALSE));
+  PetscCall(DesignFilterSolve(map, drho, map->w));
   PetscCall(DesignPointwiseDerivative(map, map->w, dkappa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -306,7 +398,7 @@ PetscErrorCode RwDesignMapApplyTangent(RwDesignMap map, Vec drho, Vec dkappa)
 /* ---- adjoint: grho = A^-T P' S' gkappa --------------------------------------- */
 /*@
   RwDesignMapApplyAdjoint - dJ/drho from dJ/dkappa, at the last RwDesignMapApply()'s rho:
-  the filter's adjoint is its transpose solve
+  the filter is symmetric: its adjoint is itself
 
   Collective
 
@@ -317,7 +409,7 @@ PetscErrorCode RwDesignMapApplyAdjoint(RwDesignMap map, Vec gkappa, Vec grho)
   PetscFunctionBegin;
   PetscCheck(map->setup, PetscObjectComm((PetscObject)map->model), PETSC_ERR_ORDER, "Call RwDesignMapApply() first");
   PetscCall(DesignPointwiseDerivative(map, gkappa, map->w));
-  PetscCall(DesignFilterSolve(map, map->w, grho, PETSC_TRUE));
+  PetscCall(DesignFilterSolve(map, map->w, grho));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -337,6 +429,55 @@ PetscErrorCode RwDesignMapGetFiltered(RwDesignMap map, Vec *filtered, Vec *proje
 }
 
 /*@
+  RwDesignMapSetProjection - the projection's sharpness beta (0: none), at any time: a continuation
+  raises it between optimisations; the next RwDesignMapApply() uses it
+
+  Logically collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwDesignMapSetProjection(RwDesignMap map, PetscReal beta)
+{
+  PetscFunctionBegin;
+  PetscCheck(beta >= 0 && !PetscIsInfOrNanReal(beta), PetscObjectComm((PetscObject)map->model), PETSC_ERR_ARG_OUTOFRANGE, "The projection's sharpness %g must be finite and >= 0 (0: none)", (double)beta);
+  map->beta = beta;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwDesignMapGetParameters - filter radius, SIMP exponent, conductivity bounds, projection sharpness and threshold (each may be NULL)
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwDesignMapGetParameters(RwDesignMap map, PetscReal *radius, PetscReal *p, PetscReal *kmin, PetscReal *kmax, PetscReal *beta, PetscReal *eta)
+{
+  PetscFunctionBegin;
+  if (radius) *radius = map->radius;
+  if (p) *p = map->p;
+  if (kmin) *kmin = map->kmin;
+  if (kmax) *kmax = map->kmax;
+  if (beta) *beta = map->beta;
+  if (eta) *eta = map->eta;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwDesignMapGetIdentity - the map's parameters as one line (a journal's identity item)
+
+  Not collective
+
+  Level: advanced
+@*/
+PetscErrorCode RwDesignMapGetIdentity(RwDesignMap map, char id[], size_t len)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(id, len, "radius=%.17g,p=%.17g,kmin=%.17g,kmax=%.17g,beta=%.17g,eta=%.17g", (double)map->radius, (double)map->p, (double)map->kmin, (double)map->kmax, (double)map->beta, (double)map->eta));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   RwDesignMapDestroy - frees the map; NULL-safe
 
   Collective
@@ -347,8 +488,10 @@ PetscErrorCode RwDesignMapDestroy(RwDesignMap *map)
 {
   PetscFunctionBegin;
   if (!*map) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatDestroy(&(*map)->A));
-  PetscCall(KSPDestroy(&(*map)->ksp));
+  PetscCall(VecDestroy(&(*map)->ld));
+  PetscCall(VecDestroy(&(*map)->cr));
+  PetscCall(VecDestroy(&(*map)->cd));
+  PetscCall(VecDestroy(&(*map)->dinv));
   PetscCall(VecDestroy(&(*map)->rf));
   PetscCall(VecDestroy(&(*map)->rp));
   PetscCall(VecDestroy(&(*map)->w));

@@ -7,6 +7,7 @@
 #include <rewind/private/ensembleimpl.h>
 #include <rewind/private/problemimpl.h>
 #include "reprosumimpl.h"
+#include <rewind/design.h>
 
 PetscClassId  RW_MODEL_CLASSID, RW_SCHEDULE_CLASSID, RW_STORE_CLASSID;
 PetscLogEvent RW_Forward, RW_Tangent, RW_Adjoint, RW_Reduce;
@@ -84,6 +85,7 @@ PetscErrorCode RwInitializePackage(void)
   PetscCall(RwStoreRegisterAll());
   PetscCall(RwReproSumInitialize_Private());
   PetscCall(TaoRegister(TAOADAM, TaoCreate_Adam)); /* -tao_type adam */
+  PetscCall(TaoRegister(TAOOC, TaoCreate_OC));     /* -tao_type oc (src/design/oc.c) */
   RwCallHDF5(H5Eget_auto2, (H5E_DEFAULT, &rw_h5_saved_func, &rw_h5_saved_data));
   RwCallHDF5(H5Eset_auto2, (H5E_DEFAULT, NULL, NULL));
   PetscHelpPrintf = RwHelpPrintf; /* -help from one rank, however objects are spread */

@@ -3,7 +3,7 @@
   Helmholtz filter, the projection and SIMP.  Checked on 1 and 3 ranks:
   - the filter keeps constants and the total density (its rows sum to 1 and
     it is symmetric), SIMP of a constant density is kmin + rho^p (kmax - kmin);
-  - the dot test of the map's tangent against its adjoint (the transpose solve),
+  - the dot test of the map's tangent against its adjoint (the filter is symmetric),
     with and without the projection, periodic and walled grids;
   - the Taylor test of the heat model's J through the map: dJ/drho from
     dJ/dkappa by the map's adjoint, along a smooth direction;

@@ -55,12 +55,13 @@ check rewind-fwi "$withobs" "$a/rewind-fwi.c" "$a/fwi" $problem "$s/model/impls/
 check rewind-hybrid "$withobs" "$a/rewind-hybrid.c" "$a/hybrid" $problem "$s/model/impls/heat" "$s/nn"
 check rewind-schedule "" "$a/rewind-schedule.c" "$s/schedule/interface"
 check rewind-heat-control "$withobs" "$a/rewind-heat-control.c" $problem "$s/model/impls/heat"
+check rewind-heat-design "$withobs" "$a/rewind-heat-design.c" $problem "$s/model/impls/heat" "$s/design"
 check rewind-4dvar "$withobs" "$a/rewind-4dvar.c" $problem "$s/model/impls/l96" "$s/horizon"
 check rewind-horizon "$withobs|$nojournal" "$a/rewind-horizon.c" $problem "$s/model/impls/l96" "$s/horizon"
 check rewind-bench "$nojournal" "$a/rewind-bench.c" "$a/bench" "$s/problem" "$s/adjoint" "$s/schedule/interface" "$s/store/impls/hdf5"
 
 # nothing solved: no result lines, no files written
-for p in gradient:'^J ' heat-inverse:'^recovered' fwi:'^J_start' hybrid:'^Fisher-KPP' schedule:'^forward_steps' heat-control:'^heat control' 4dvar:'^4D-Var' horizon:'^horizon table'; do
+for p in gradient:'^J ' heat-inverse:'^recovered' fwi:'^J_start' hybrid:'^Fisher-KPP' schedule:'^forward_steps' heat-control:'^heat control' heat-design:'^heat design' 4dvar:'^4D-Var' horizon:'^horizon table'; do
   grep -q "${p#*:}" "$tmp/rewind-${p%%:*}.1" && fail "rewind-${p%%:*} -help ran the job"
 done
 test -z "$(ls "$tmp" | grep -v '^rewind-')" || fail "-help left files: $(ls "$tmp")"

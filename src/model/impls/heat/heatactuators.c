@@ -367,6 +367,17 @@ static PetscErrorCode RwModelHeatGetControl_Heat(RwModel model, PetscInt *nact, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode RwModelHeatGetHeaters_Heat(RwModel model, PetscInt *K, const PetscReal **pos)
+{
+  RwModel_Heat *heat = (RwModel_Heat *)model->data;
+
+  PetscFunctionBegin;
+  RwModelCheckSetUp(model);
+  if (K) *K = heat->nheaters;
+  if (pos) *pos = heat->heaterpos;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode RwHeatActuatorsCompose(RwModel model, PetscBool on)
 {
   PetscFunctionBegin;
@@ -374,6 +385,7 @@ PetscErrorCode RwHeatActuatorsCompose(RwModel model, PetscBool on)
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetFluxSides_C", on ? RwModelHeatSetFluxSides_Heat : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatSetControlNodes_C", on ? RwModelHeatSetControlNodes_Heat : NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatGetControl_C", on ? RwModelHeatGetControl_Heat : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)model, "RwModelHeatGetHeaters_C", on ? RwModelHeatGetHeaters_Heat : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -468,5 +480,23 @@ PetscErrorCode RwModelHeatGetControl(RwModel model, PetscInt *nact, PetscInt *no
   PetscFunctionBegin;
   PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
   RwModelUseMethod(model, RWMODELHEAT, "RwModelHeatGetControl", (RwModel, PetscInt *, PetscInt *, PetscInt *), (model, nact, nodes, block));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwModelHeatGetHeaters - the heaters of a set-up heat model: their number and positions
+  (dim coordinates each, x first; borrowed)
+
+  Not collective
+
+  Level: intermediate
+
+.seealso: RwModelHeatSetHeaters(), RwModelHeatGetControl()
+@*/
+PetscErrorCode RwModelHeatGetHeaters(RwModel model, PetscInt *K, const PetscReal *pos[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelUseMethod(model, RWMODELHEAT, "RwModelHeatGetHeaters", (RwModel, PetscInt *, const PetscReal **), (model, K, pos));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
