@@ -302,7 +302,7 @@ static void RwCodecDecodeLocal(RwCodec *c, const void *in, const RwCodecRecord *
 
   why[0] = 0;
   if (rec->len > c->cap || XXH3_64bits(in, rec->len) != rec->sum) {
-    snprintf(why, RW_CODEC_MSGLEN, "its %zu compressed bytes fail their checksum (damaged in memory)", rec->len);
+    snprintf(why, RW_CODEC_MSGLEN, "its %zu compressed bytes fail their checksum: they were damaged", rec->len);
     return;
   }
   if (rec->method == RW_CODEC_BLOSC) {
@@ -336,10 +336,12 @@ static void RwCodecDecodeLocal(RwCodec *c, const void *in, const RwCodecRecord *
   snprintf(why, RW_CODEC_MSGLEN, "unknown encoding %d", (int)rec->method);
 }
 
-/* Decodes the state kept in a slot into u, after checking its checksum; collective: every rank agrees on a failure */
-PetscErrorCode RwCodecDecode(RwStore store, const void *in, const RwCodecRecord *rec, PetscInt64 slot, PetscInt64 k, Vec u)
+/* Decodes the state kept in a slot into u, after checking its checksum;
+   where names the checkpoint for a refusal ("checkpoint slot 3 (step 12) of
+   the memory store"); collective: every rank agrees on a failure */
+PetscErrorCode RwCodecDecode(RwStore store, const void *in, const RwCodecRecord *rec, const char where[], Vec u)
 {
-  char           why[RW_CODEC_MSGLEN], msg[RW_CODEC_MSGLEN + 128] = "";
+  char           why[RW_CODEC_MSGLEN], msg[2 * RW_CODEC_MSGLEN + PETSC_MAX_PATH_LEN] = "";
   PetscScalar   *a;
   PetscLogDouble t0, t1;
   PetscMPIInt    rank;
@@ -350,9 +352,20 @@ PetscErrorCode RwCodecDecode(RwStore store, const void *in, const RwCodecRecord 
   RwCodecDecodeLocal(&store->codec, in, rec, a, why);
   PetscCall(VecRestoreArrayWrite(u, &a));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)store), &rank));
-  if (why[0]) snprintf(msg, sizeof(msg), "Compressed checkpoint slot %" PetscInt64_FMT " (step %" PetscInt64_FMT ") of the %s store on rank %d: %s", slot, k, ((PetscObject)store)->type_name, (int)rank, why);
+  if (why[0]) snprintf(msg, sizeof(msg), "Compressed %s on rank %d: %s", where, (int)rank, why);
   PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg)));
   PetscCall(PetscTime(&t1));
   store->counts.seconds_decompress += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What the codec did on this rank: the ratio, its seconds, zfp's bound */
+PetscErrorCode RwCodecView(RwStore store, PetscViewer viewer)
+{
+  const RwStoreCounts *c = &store->counts;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " writes kept %" PetscInt64_FMT " bytes of %" PetscInt64_FMT " (ratio %.3g) in %.3g s, %" PetscInt64_FMT " reads decoded in %.3g s\n", c->writes, c->bytes_kept, c->bytes_written, c->bytes_kept > 0 ? (double)c->bytes_written / (double)c->bytes_kept : 0.0, (double)c->seconds_compress, c->reads, (double)c->seconds_decompress));
+  if (store->codec.type == RW_STORE_COMPRESS_ZFP) PetscCall(PetscViewerASCIIPrintf(viewer, "zfp tolerance %g of each state's max-norm; largest error bound %g\n", (double)store->codec.tol, (double)c->max_error));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
