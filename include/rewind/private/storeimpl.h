@@ -60,6 +60,7 @@ PETSC_EXTERN PetscErrorCode RwCodecSetUp(RwStore);
 PETSC_EXTERN PetscErrorCode RwCodecDestroy(RwCodec *);
 PETSC_EXTERN PetscErrorCode RwCodecEncode(RwStore, Vec, void *, RwCodecRecord *);
 PETSC_EXTERN PetscErrorCode RwCodecDecode(RwStore, const void *, const RwCodecRecord *, const char[], Vec);
+PETSC_EXTERN PetscErrorCode RwCodecDecodeAgree(RwStore, const void *, const RwCodecRecord *, const char[], const char[], Vec);
 PETSC_EXTERN PetscErrorCode RwCodecSetFromOptions(RwStore, PetscOptionItems *);
 PETSC_EXTERN PetscErrorCode RwCodecView(RwStore, PetscViewer);
 

@@ -341,7 +341,17 @@ static void RwCodecDecodeLocal(RwCodec *c, const void *in, const RwCodecRecord *
    the memory store"); collective: every rank agrees on a failure */
 PetscErrorCode RwCodecDecode(RwStore store, const void *in, const RwCodecRecord *rec, const char where[], Vec u)
 {
-  char           why[RW_CODEC_MSGLEN], msg[2 * RW_CODEC_MSGLEN + PETSC_MAX_PATH_LEN] = "";
+  PetscFunctionBegin;
+  PetscCall(RwCodecDecodeAgree(store, in, rec, where, NULL, u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* RwCodecDecode() for a store that may already know a reason to refuse on
+   this rank (prior, not yet agreed): nothing is decoded here then, and the
+   ranks agree once on whichever refusal there is */
+PetscErrorCode RwCodecDecodeAgree(RwStore store, const void *in, const RwCodecRecord *rec, const char where[], const char prior[], Vec u)
+{
+  char           why[RW_CODEC_MSGLEN], msg[3 * PETSC_MAX_PATH_LEN] = "";
   PetscScalar   *a;
   PetscLogDouble t0, t1;
   PetscMPIInt    rank;
@@ -349,10 +359,11 @@ PetscErrorCode RwCodecDecode(RwStore store, const void *in, const RwCodecRecord 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(VecGetArrayWrite(u, &a));
-  RwCodecDecodeLocal(&store->codec, in, rec, a, why);
+  if (!prior || !prior[0]) RwCodecDecodeLocal(&store->codec, in, rec, a, why);
   PetscCall(VecRestoreArrayWrite(u, &a));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)store), &rank));
-  if (why[0]) snprintf(msg, sizeof(msg), "Compressed %s on rank %d: %s", where, (int)rank, why);
+  if (prior && prior[0]) snprintf(msg, sizeof(msg), "%s", prior);
+  else if (why[0]) snprintf(msg, sizeof(msg), "Compressed %s on rank %d: %s", where, (int)rank, why);
   PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg)));
   PetscCall(PetscTime(&t1));
   store->counts.seconds_decompress += t1 - t0;

@@ -373,7 +373,7 @@ PetscErrorCode RwStoreSetUp_HDF5(RwStore store)
   PetscCall(RwStoreHDF5StartWriter(store));
   /* without the copies only where a thread writes or reads a vector of the store's */
   store->ops->write    = h5->packed ? RwStoreWritePacked_HDF5 : RwStoreWrite_HDF5;
-  store->ops->take     = h5->async ? RwStoreTake_HDF5 : NULL;
+  store->ops->take     = h5->async && !h5->packed ? RwStoreTake_HDF5 : NULL;
   store->ops->readswap = h5->prefetch ? RwStoreReadSwap_HDF5 : NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -101,9 +101,10 @@ typedef struct {
   PetscBool     packed;
   PetscMPIInt   fsize, fme;  /* the ranks sharing the file, and this one among them */
   hsize_t       cofs;        /* this rank's part's first byte in a slot: the capacities of the ranks before it */
-  char         *cbuf;        /* the compressed bytes of the state written or read, codec.cap of them */
+  char         *cbuf, *rcbuf; /* the compressed bytes of the state written (the writer's stage), of one read */
   int64_t      *plen, *rlen; /* each rank's length: of the pending write, as read back */
   uint64_t     *psums, *rsums; /* and its XXH3-64 */
+  uint64_t     *gather;      /* a write's (length, sum) of every rank */
   RwCodecRecord prec;        /* this rank's part of the pending write */
   RwCodecRecord rrec;        /* the encoding and bound of the last record read (its length and sum: rlen, rsums) */
   /* counters */
