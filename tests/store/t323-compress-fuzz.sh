@@ -1,9 +1,9 @@
 #!/bin/sh
 # t307's fuzz test on compressed hdf5 slots (-rw_store_compress lossless):
 # damaged files are refused or resumed bit for bit, never accepted wrong and
-# never crash, and runs killed inside writes (synchronous for compressed
-# slots: -rw_debug_kill_in_write stops half way through a slot's bytes)
-# leave only valid slots and resume bit for bit.  Fewer trials than t307's
+# never crash, and runs killed inside writes (-rw_debug_kill_in_write stops
+# the writer half way through a slot's kept bytes) leave only valid slots
+# and resume bit for bit.  Fewer trials than t307's
 # (RW_FUZZ_TRIALS overrides): the damage lands on the same metadata.  Since
 # the kept bytes are a small part of the file, a second part aims at them:
 # a byte changed inside a valid slot's compressed bytes is refused (or the
