@@ -52,7 +52,8 @@ PetscErrorCode RwCodecSetFromOptions(RwStore store, PetscOptionItems *PetscOptio
     PetscCheck(found, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_UNKNOWN_TYPE, "-%srw_store_compress %s: unknown codec; expected none, lossless or zfp", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", name);
     c->type = (RwStoreCompressType)i;
   }
-  if (c->type == RW_STORE_COMPRESS_ZFP) PetscCall(RwOptionsReal("-rw_store_compress_tolerance", "zfp's error bound relative to each state's max-norm", "RwStoreSetCompress", c->tol, &c->tol, NULL, 0, 1, RW_RANGE_OPEN_LO));
+  /* read whatever the codec, so that -help lists it beside -rw_store_compress */
+  PetscCall(RwOptionsReal("-rw_store_compress_tolerance", "zfp's error bound relative to each state's max-norm (zfp only)", "RwStoreSetCompress", c->tol, &c->tol, NULL, 0, 1, RW_RANGE_OPEN_LO));
   PetscCall(RwStoreSetCompress(store, c->type, c->tol)); /* the checks of a program's own choice */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
