@@ -55,6 +55,7 @@ PetscErrorCode RwAdjointCreate(RwModel model, RwObjective obj, RwAdjoint *adj)
   a->killkeep      = -1;
   PetscCall(PetscStrncpy(a->storetype[RW_LEVEL_RAM], RWSTOREMEMORY, sizeof(a->storetype[0])));
   PetscCall(PetscStrncpy(a->storetype[RW_LEVEL_DISK], RWSTOREHDF5, sizeof(a->storetype[0])));
+  a->diskcompress = -1;
   *adj = a;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -189,6 +189,36 @@ static PetscErrorCode RwAdjointPrepareSchedule(RwAdjoint adj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The disk level's codec where it differs from the RAM level's (-rw_store_compress
+   sets both): the driver reads it as it reads -rw_store_disk_type, and gives it
+   to the disk store with RwStoreSetCompress() */
+static PetscErrorCode RwAdjointDiskCompressFromOptions(RwAdjoint adj, PetscOptionItems *PetscOptionsObject)
+{
+  PetscInt  i = adj->diskcompress < 0 ? RW_STORE_COMPRESS_NONE : adj->diskcompress;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsEList("-rw_store_disk_compress", "Codec of the disk level of a multilevel schedule: none, lossless or zfp (default: -rw_store_compress)", "RwStoreSetCompress", RwStoreCompressTypes, 3, RwStoreCompressTypes[i], &i, &set));
+  if (set) adj->diskcompress = i;
+  PetscCall(RwOptionsReal("-rw_store_disk_compress_tolerance", "zfp's relative error bound on the disk level (default: -rw_store_compress_tolerance)", "RwStoreSetCompress", adj->disktol, &adj->disktol, NULL, 0, 1, RW_RANGE_OPEN_LO));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The disk store's own codec, once its options are read */
+static PetscErrorCode RwAdjointStoreSetLevelCompress(RwAdjoint adj, PetscInt l, RwStore store)
+{
+  RwStoreCompressType type;
+  PetscReal           tol;
+
+  PetscFunctionBegin;
+  if (l != RW_LEVEL_DISK || (adj->diskcompress < 0 && adj->disktol <= 0)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwStoreGetCompress(store, &type, &tol));
+  if (adj->diskcompress >= 0) type = (RwStoreCompressType)adj->diskcompress;
+  if (adj->disktol > 0) tol = adj->disktol;
+  PetscCall(RwStoreSetCompress(store, type, tol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwAdjointSetFromOptions - reads the driver's, the schedule's and the stores' options
 
@@ -228,6 +258,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   adj->checkinterval = ci;
   PetscCall(PetscOptionsFList("-rw_store_type", "Store of a single-level schedule", "RwStoreSetType", RwStoreList, adj->storetype[0], adj->storetype[0], sizeof(adj->storetype[0]), NULL));
   PetscCall(PetscOptionsFList("-rw_store_disk_type", "Store of the disk level of a multilevel schedule", "RwStoreSetType", RwStoreList, adj->storetype[1], adj->storetype[1], sizeof(adj->storetype[1]), NULL));
+  PetscCall(RwAdjointDiskCompressFromOptions(adj, PetscOptionsObject));
   PetscCall(PetscOptionsBool("-rw_restart", "Resume the forward sweep from the checkpoints a killed run kept (hdf5 store, same file)", "RwAdjointSolve", adj->restart, &adj->restart, NULL));
   PetscCall(RwAdjointMonitorSetFromOptions_Private(adj, PetscOptionsObject));
   PetscCall(RwAdjointHorizonSetFromOptions_Private(adj, PetscOptionsObject));
@@ -333,6 +364,7 @@ PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint adj)
     PetscCall(RwStoreSetAttachmentSize(adj->store[l], adj->nattach));
     PetscCall(RwStoreSetRestart(adj->store[l], adj->restart));
     PetscCall(RwStoreSetFromOptions(adj->store[l]));
+    PetscCall(RwAdjointStoreSetLevelCompress(adj, l, adj->store[l]));
     PetscCall(RwStoreSetUp(adj->store[l]));
   }
   if (adj->keepinterval || adj->keepseconds > 0) {

@@ -29,7 +29,8 @@ trials=${RW_FUZZ_TRIALS:-200}
 seed0=${RW_FUZZ_SEED:-0}
 jobs=${RW_FUZZ_JOBS:-4}
 limit=${RW_FUZZ_TIMEOUT:-60}
-opts="-rw_heat_dim 1 -da_grid_x 40 -rw_steps 30 -rw_schedule_type revolve -rw_schedule_ram_slots 4 -rw_store_type hdf5"
+# RW_FUZZ_OPTIONS: more options for every run (t323 fuzzes compressed slots so)
+opts="-rw_heat_dim 1 -da_grid_x 40 -rw_steps 30 -rw_schedule_type revolve -rw_schedule_ram_slots 4 -rw_store_type hdf5 ${RW_FUZZ_OPTIONS:-}"
 keys='^(J|norm2_|sum_)'
 
 run 1 $opts -rw_store_hdf5_file "$tmp/ref.h5" > "$tmp/ref.txt"

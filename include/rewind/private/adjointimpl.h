@@ -36,6 +36,8 @@ struct _p_RwAdjoint {
   RwSchedule      sched;
   RwStore         store[RW_NUM_LEVELS];
   char            storetype[RW_NUM_LEVELS][64]; /* -rw_store_type, -rw_store_disk_type */
+  PetscInt        diskcompress; /* -rw_store_disk_compress: the disk level's codec (RwStoreCompressType); -1: as -rw_store_compress */
+  PetscReal       disktol;      /* -rw_store_disk_compress_tolerance; 0: as -rw_store_compress_tolerance */
   PetscInt64      n;
   PetscInt64      checkinterval; /* steps between collective NaN/Inf checks */
   PetscBool       setupcalled;

@@ -59,8 +59,10 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode RwCodecSetUp(RwStore);
 PETSC_EXTERN PetscErrorCode RwCodecDestroy(RwCodec *);
 PETSC_EXTERN PetscErrorCode RwCodecEncode(RwStore, Vec, void *, RwCodecRecord *);
-PETSC_EXTERN PetscErrorCode RwCodecDecode(RwStore, const void *, const RwCodecRecord *, PetscInt64, PetscInt64, Vec);
+PETSC_EXTERN PetscErrorCode RwCodecDecode(RwStore, const void *, const RwCodecRecord *, const char[], Vec);
+PETSC_EXTERN PetscErrorCode RwCodecDecodeAgree(RwStore, const void *, const RwCodecRecord *, const char[], const char[], Vec);
 PETSC_EXTERN PetscErrorCode RwCodecSetFromOptions(RwStore, PetscOptionItems *);
+PETSC_EXTERN PetscErrorCode RwCodecView(RwStore, PetscViewer);
 
 struct _p_RwStore {
   PETSCHEADER(struct _RwStoreOps);

@@ -52,7 +52,8 @@ PetscErrorCode RwCodecSetFromOptions(RwStore store, PetscOptionItems *PetscOptio
     PetscCheck(found, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_UNKNOWN_TYPE, "-%srw_store_compress %s: unknown codec; expected none, lossless or zfp", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", name);
     c->type = (RwStoreCompressType)i;
   }
-  if (c->type == RW_STORE_COMPRESS_ZFP) PetscCall(RwOptionsReal("-rw_store_compress_tolerance", "zfp's error bound relative to each state's max-norm", "RwStoreSetCompress", c->tol, &c->tol, NULL, 0, 1, RW_RANGE_OPEN_LO));
+  /* read whatever the codec, so that -help lists it beside -rw_store_compress */
+  PetscCall(RwOptionsReal("-rw_store_compress_tolerance", "zfp's error bound relative to each state's max-norm (zfp only)", "RwStoreSetCompress", c->tol, &c->tol, NULL, 0, 1, RW_RANGE_OPEN_LO));
   PetscCall(RwStoreSetCompress(store, c->type, c->tol)); /* the checks of a program's own choice */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -302,7 +303,7 @@ static void RwCodecDecodeLocal(RwCodec *c, const void *in, const RwCodecRecord *
 
   why[0] = 0;
   if (rec->len > c->cap || XXH3_64bits(in, rec->len) != rec->sum) {
-    snprintf(why, RW_CODEC_MSGLEN, "its %zu compressed bytes fail their checksum (damaged in memory)", rec->len);
+    snprintf(why, RW_CODEC_MSGLEN, "its %zu compressed bytes fail their checksum: they were damaged", rec->len);
     return;
   }
   if (rec->method == RW_CODEC_BLOSC) {
@@ -336,10 +337,22 @@ static void RwCodecDecodeLocal(RwCodec *c, const void *in, const RwCodecRecord *
   snprintf(why, RW_CODEC_MSGLEN, "unknown encoding %d", (int)rec->method);
 }
 
-/* Decodes the state kept in a slot into u, after checking its checksum; collective: every rank agrees on a failure */
-PetscErrorCode RwCodecDecode(RwStore store, const void *in, const RwCodecRecord *rec, PetscInt64 slot, PetscInt64 k, Vec u)
+/* Decodes the state kept in a slot into u, after checking its checksum;
+   where names the checkpoint for a refusal ("checkpoint slot 3 (step 12) of
+   the memory store"); collective: every rank agrees on a failure */
+PetscErrorCode RwCodecDecode(RwStore store, const void *in, const RwCodecRecord *rec, const char where[], Vec u)
 {
-  char           why[RW_CODEC_MSGLEN], msg[RW_CODEC_MSGLEN + 128] = "";
+  PetscFunctionBegin;
+  PetscCall(RwCodecDecodeAgree(store, in, rec, where, NULL, u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* RwCodecDecode() for a store that may already know a reason to refuse on
+   this rank (prior, not yet agreed): nothing is decoded here then, and the
+   ranks agree once on whichever refusal there is */
+PetscErrorCode RwCodecDecodeAgree(RwStore store, const void *in, const RwCodecRecord *rec, const char where[], const char prior[], Vec u)
+{
+  char           why[RW_CODEC_MSGLEN], msg[3 * PETSC_MAX_PATH_LEN] = "";
   PetscScalar   *a;
   PetscLogDouble t0, t1;
   PetscMPIInt    rank;
@@ -347,12 +360,24 @@ PetscErrorCode RwCodecDecode(RwStore store, const void *in, const RwCodecRecord 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(VecGetArrayWrite(u, &a));
-  RwCodecDecodeLocal(&store->codec, in, rec, a, why);
+  if (!prior || !prior[0]) RwCodecDecodeLocal(&store->codec, in, rec, a, why);
   PetscCall(VecRestoreArrayWrite(u, &a));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)store), &rank));
-  if (why[0]) snprintf(msg, sizeof(msg), "Compressed checkpoint slot %" PetscInt64_FMT " (step %" PetscInt64_FMT ") of the %s store on rank %d: %s", slot, k, ((PetscObject)store)->type_name, (int)rank, why);
+  if (prior && prior[0]) snprintf(msg, sizeof(msg), "%s", prior);
+  else if (why[0]) snprintf(msg, sizeof(msg), "Compressed %s on rank %d: %s", where, (int)rank, why);
   PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, sizeof(msg)));
   PetscCall(PetscTime(&t1));
   store->counts.seconds_decompress += t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What the codec did on this rank: the ratio, its seconds, zfp's bound */
+PetscErrorCode RwCodecView(RwStore store, PetscViewer viewer)
+{
+  const RwStoreCounts *c = &store->counts;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " writes kept %" PetscInt64_FMT " bytes of %" PetscInt64_FMT " (ratio %.3g) in %.3g s, %" PetscInt64_FMT " reads decoded in %.3g s\n", c->writes, c->bytes_kept, c->bytes_written, c->bytes_kept > 0 ? (double)c->bytes_written / (double)c->bytes_kept : 0.0, (double)c->seconds_compress, c->reads, (double)c->seconds_decompress));
+  if (store->codec.type == RW_STORE_COMPRESS_ZFP) PetscCall(PetscViewerASCIIPrintf(viewer, "zfp tolerance %g of each state's max-norm; largest error bound %g\n", (double)store->codec.tol, (double)c->max_error));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

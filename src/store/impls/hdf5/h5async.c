@@ -20,6 +20,12 @@ static PetscErrorCode RwStoreHDF5Runs(RwStore store)
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(PetscMax(rows, 1), &w->runoff, PetscMax(rows, 1), &w->runlen));
+  if (h5->packed) { /* compressed slots: one run, its length set by each write (h5packed.c) */
+    w->runoff[0] = (off_t)h5->cofs;
+    w->runlen[0] = w->bytes = 0;
+    w->nruns     = 1;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   w->nruns = 0;
   w->bytes = (size_t)h5->n * sizeof(double);
   if (!h5->n) PetscFunctionReturn(PETSC_SUCCESS);
@@ -66,6 +72,13 @@ static uint64_t RwStoreHDF5SumBlock(void *ctx, const char *buf)
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)ctx;
 
   return RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, (const PetscScalar *)buf);
+}
+
+/* Compressed slots: the writer's bytes were summed when they were encoded */
+static uint64_t RwStoreHDF5SumNone(void *ctx, const char *buf)
+{
+  (void)ctx, (void)buf;
+  return 0;
 }
 
 /* The bytes of one of the store's vectors, which its threads use between
@@ -119,9 +132,11 @@ PetscErrorCode RwStoreHDF5StartWriter(RwStore store)
   h5->writer.runs = &h5->runs;
   PetscCall(RwStoreHDF5StartReader(store));
   if (!h5->async) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(RwVecDuplicateStaggered(store->templ, &h5->stage));
-  PetscCall(RwVecDuplicateStaggered(store->templ, &h5->held)); /* handed to the sweep by the first take */
-  h5->writer.sum    = RwStoreHDF5SumBlock;
+  if (!h5->packed) { /* compressed slots: the writer writes the encoded bytes (h5packed.c), whose sums are made with them */
+    PetscCall(RwVecDuplicateStaggered(store->templ, &h5->stage));
+    PetscCall(RwVecDuplicateStaggered(store->templ, &h5->held)); /* handed to the sweep by the first take */
+  }
+  h5->writer.sum    = h5->packed ? RwStoreHDF5SumNone : RwStoreHDF5SumBlock;
   h5->writer.sumctx = h5;
   if ((e = RwH5WriterStart(&h5->writer, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the asynchronous writer of checkpoint file %s: %s", h5->path, strerror(e));
   PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_SYS, msg, RW_H5_MSGLEN));
@@ -137,7 +152,7 @@ void RwStoreHDF5Post(RwStore store, PetscInt64 slot, const PetscScalar *data)
   RwH5WriterPost(&h5->writer, (off_t)h5->offset[slot], h5->killwrite > 0 && h5->killwrite == h5->calls);
   h5->inflight = PETSC_TRUE;
   h5->pending  = PETSC_TRUE;
-  store->counts.bytes_async += store->bytes;
+  store->counts.bytes_async += h5->packed ? (PetscInt64)h5->prec.len : store->bytes;
 }
 
 /* Waits for the prefetch in flight, if any, and forgets it: its errno, 0 if it succeeded */

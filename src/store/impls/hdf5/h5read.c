@@ -60,6 +60,10 @@ static PetscErrorCode RwStoreHDF5Read(RwStore store, PetscInt64 slot, PetscInt64
   /* one reduction for the record's verdict, the read's and the data's checksum:
      each rank reads its own part (independent I/O, no exchange between ranks) */
   if (!msg[0]) PetscCall(RwStoreHDF5CheckRecord(store, slot, k, &recorded, msg));
+  if (h5->packed) {
+    PetscCall(RwStoreHDF5PackedRead(store, slot, k, *u, msg));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(RwStoreHDF5ReadData(store, slot, k, u, swap, &local, msg, &code));
   PetscCall(RwStoreHDF5AgreeSum(store, code, msg, local, &sum));
   if (sum != recorded) { /* the same verdict on every rank of a world file */

@@ -63,6 +63,7 @@ herr_t RwH5PutRecord(RwStore store, hid_t dset, int64_t slot, int64_t step, doub
   int      one    = 1;
 
   if (store->nattach && RwH5AttrPut(dset, "attachment", H5T_NATIVE_INT64, attach) < 0) return -1;
+  if (((RwStore_HDF5 *)store->data)->packed && RwH5PackedPutRecord(store, dset) < 0) return -1;
   if (RwH5AttrPut(dset, "step", H5T_NATIVE_INT64, &step) < 0) return -1;
   if (RwH5AttrPut(dset, "time", H5T_NATIVE_DOUBLE, &time) < 0) return -1;
   if (RwH5AttrPut(dset, "checksum", H5T_NATIVE_UINT64, &checksum) < 0) return -1;
@@ -84,6 +85,7 @@ PetscErrorCode RwStoreHDF5GetRecord(RwStore store, PetscInt64 slot, PetscInt64 k
   PetscFunctionBegin;
   /* attributes of a cached object header: no communication, so the caller agrees on msg */
   status = RwH5GetRecord(h5->dset[slot], h5->dim, store->nattach, h5->attach, r);
+  if (status >= 0 && h5->packed) status = RwH5PackedGetRecord(store, h5->dset[slot], r);
   if (status < 0) {
     PetscCall(RwStoreHDF5Why(store, slot, k, RW_H5_READ, status, msg));
     r->valid = 0;
@@ -94,6 +96,11 @@ PetscErrorCode RwStoreHDF5GetRecord(RwStore store, PetscInt64 slot, PetscInt64 k
   if (r->valid != 1 || (r->missing && !strcmp(r->missing, "valid"))) r->valid = 0;
   else if (r->missing) snprintf(msg, RW_H5_MSGLEN, "%s: attribute \"%s\" is missing or malformed: the file is damaged", where, r->missing);
   else if (sum != r->record) snprintf(msg, RW_H5_MSGLEN, "%s: checksum 0x%016llx of its record (step, time, data checksum, attachment) differs from 0x%016llx recorded: the file is corrupted", where, (unsigned long long)sum, (unsigned long long)r->record);
+  else if (h5->packed && RwH5PackedSum(store, r->encoding, r->tolabs, h5->rlen, h5->rsums) != r->checksum) snprintf(msg, RW_H5_MSGLEN, "%s: the lengths and checksums of its compressed parts differ from its record: the file is corrupted", where);
+  if (h5->packed) {
+    h5->rrec.method = (RwCodecMethod)r->encoding;
+    h5->rrec.tolabs = r->tolabs;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

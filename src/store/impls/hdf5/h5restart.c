@@ -75,7 +75,7 @@ static PetscErrorCode RwStoreHDF5CheckBlocks(RwStore store, char msg[])
   PetscCallMPI(MPI_Comm_rank(h5->fcomm, &frank));
   RwH5Try(store, -1, 0, RW_H5_OPEN, s);
   if (s > 0 || memcmp(rec + 6 * frank, mine + 6 * frank, 6 * sizeof(int64_t)))
-    snprintf(msg, RW_H5_MSGLEN, "Node file %s was written with another decomposition than this run's %d ranks on node %d (rank %d's block differs): restoring from node files (-rw_store_hdf5_comm node) needs the same ranks, nodes and grid decomposition; use -rw_store_hdf5_comm world to restore on other rank counts", h5->path, nf, (int)h5->node, frank);
+    snprintf(msg, RW_H5_MSGLEN, "%s %s was written with another decomposition than this run's %d ranks%s (rank %d's block differs): restoring from %s needs the same ranks, nodes and grid decomposition%s", h5->packed ? "Compressed checkpoint file" : "Node file", h5->path, nf, h5->comm == RW_H5_NODE ? " on this node" : "", frank, h5->packed ? "compressed slots (-rw_store_compress), whose bytes are each rank's block," : "node files (-rw_store_hdf5_comm node)", h5->packed ? "" : "; use -rw_store_hdf5_comm world to restore on other rank counts");
   PetscCall(PetscFree(mine));
   PetscCall(PetscFree(rec));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -110,7 +110,8 @@ static PetscErrorCode RwStoreHDF5CheckRoot(RwStore store)
   }
   else if (slots != store->slots) snprintf(msg, sizeof(msg), "File %s holds %" PetscInt64_FMT " checkpoint slots, this run uses %" PetscInt64_FMT, h5->path, (PetscInt64)slots, store->slots);
   else if (strcmp(layout, RwStoreHDF5Comms[h5->comm])) snprintf(msg, sizeof(msg), "File %s was written with -rw_store_hdf5_comm %s, this run uses %s", h5->path, layout, RwStoreHDF5Comms[h5->comm]);
-  else if (h5->comm == RW_H5_NODE) PetscCall(RwStoreHDF5CheckBlocks(store, msg));
+  else PetscCall(RwStoreHDF5PackedCheckRoot(store, msg));
+  if (!msg[0] && (h5->comm == RW_H5_NODE || h5->packed)) PetscCall(RwStoreHDF5CheckBlocks(store, msg));
   PetscCall(PetscFree(identity));
   PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -131,7 +132,7 @@ static PetscErrorCode RwStoreHDF5CheckSlot(RwStore store, PetscInt64 slot, char 
   PetscFunctionBegin;
   RwCallHDF5Return(type, H5Dget_type, (dset));
   snprintf(what, sizeof(what), "Dataset /slot_%" PetscInt64_FMT " in file %s", slot, h5->path);
-  isfloat = RwH5CheckType(type, H5T_NATIVE_DOUBLE, what, why, sizeof(why));
+  isfloat = RwH5CheckType(type, h5->packed ? H5T_NATIVE_UCHAR : H5T_NATIVE_DOUBLE, what, why, sizeof(why)); /* compressed slots are bytes */
   RwCallHDF5(H5Tclose, (type));
   RwCallHDF5Return(space, H5Dget_space, (dset));
   if (H5Sget_simple_extent_type(space) == H5S_SIMPLE) rank = H5Sget_simple_extent_ndims(space);

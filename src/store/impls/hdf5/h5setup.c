@@ -252,8 +252,9 @@ static herr_t RwH5NewRoot(RwStore store, const int64_t blocks[], PetscMPIInt nf)
   if (h5->comm == RW_H5_NODE) {
     s |= RwH5AttrNew(h5->fid, "node", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &node);
     s |= RwH5AttrNew(h5->fid, "nodes", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &nodes);
-    s |= RwH5AttrNew(h5->fid, "blocks", H5T_STD_I64LE, H5T_NATIVE_INT64, 6 * (hsize_t)nf, blocks);
   }
+  if (blocks) s |= RwH5AttrNew(h5->fid, "blocks", H5T_STD_I64LE, H5T_NATIVE_INT64, 6 * (hsize_t)nf, blocks);
+  s |= RwH5PackedNewRoot(store, h5->fid);
   return s < 0 ? -1 : 0;
 }
 
@@ -270,8 +271,9 @@ static herr_t RwH5NewSlot(RwStore store, PetscInt64 slot, hid_t space, hid_t dcp
   herr_t        s = 0;
 
   snprintf(name, sizeof(name), "slot_%" PetscInt64_FMT, slot);
-  h5->dset[slot] = d = H5Dcreate2(h5->fid, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  h5->dset[slot] = d = H5Dcreate2(h5->fid, name, h5->packed ? H5T_STD_U8LE : H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
   if (d < 0) return -1;
+  if (h5->packed) s |= RwH5PackedNewSlot(store, d);
   s |= RwH5AttrNewString(d, "model", store->modeltype ? store->modeltype : "unknown");
   s |= RwH5AttrNew(d, "dim", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &dim);
   s |= RwH5AttrNew(d, "grid", H5T_STD_I64LE, H5T_NATIVE_INT64, (hsize_t)dim, grid);
@@ -296,7 +298,7 @@ static PetscErrorCode RwStoreHDF5CreateFile(RwStore store)
 
   PetscFunctionBegin;
   PetscCall(RwStoreHDF5OpenFile(store));
-  if (h5->comm == RW_H5_NODE) PetscCall(RwStoreHDF5GatherBlocks(store, &blocks, &nf));
+  if (h5->comm == RW_H5_NODE || h5->packed) PetscCall(RwStoreHDF5GatherBlocks(store, &blocks, &nf)); /* only these blocks can read the file back */
   RwH5Try(store, -1, 0, RW_H5_CREATE, RwH5NewRoot(store, blocks, nf));
   PetscCall(PetscFree(blocks));
   RwCallHDF5Return(space, H5Screate_simple, (h5->frank, h5->fdims, NULL));
@@ -335,7 +337,7 @@ static PetscErrorCode RwStoreHDF5CreateNew(RwStore store)
 static PetscErrorCode RwStoreHDF5Spaces(RwStore store)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
-  hsize_t       n  = (hsize_t)PetscMax(h5->n, 1);
+  hsize_t       n  = h5->packed ? (hsize_t)store->codec.cap : (hsize_t)PetscMax(h5->n, 1);
 
   PetscFunctionBegin;
   RwCallHDF5Return(h5->memspace, H5Screate_simple, (1, &n, NULL));
@@ -357,10 +359,10 @@ PetscErrorCode RwStoreSetUp_HDF5(RwStore store)
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
 
   PetscFunctionBegin;
-  PetscCheck(store->codec.type == RW_STORE_COMPRESS_NONE, PetscObjectComm((PetscObject)store), PETSC_ERR_SUP, "-rw_store_compress %s: the hdf5 store does not compress its checkpoints yet; compress the memory store's (-rw_store_type memory) or use -rw_store_compress none", RwStoreCompressTypes[store->codec.type]);
   PetscCall(RwStoreHDF5Layout(store));
   PetscCall(RwStoreHDF5FileComm(store));
-  PetscCall(RwStoreHDF5Selection(store));
+  if (store->codec.type != RW_STORE_COMPRESS_NONE) PetscCall(RwStoreHDF5PackedSetUp(store)); /* h5packed.c */
+  else PetscCall(RwStoreHDF5Selection(store));
   PetscCall(PetscMalloc1(PetscMax(store->slots, 1), &h5->dset));
   PetscCall(PetscMalloc1(PetscMax(store->nattach, 1), &h5->attach));
   for (PetscInt64 i = 0; i < store->slots; i++) h5->dset[i] = H5I_INVALID_HID;
@@ -370,7 +372,8 @@ PetscErrorCode RwStoreSetUp_HDF5(RwStore store)
   PetscCall(RwStoreHDF5Spaces(store));
   PetscCall(RwStoreHDF5StartWriter(store));
   /* without the copies only where a thread writes or reads a vector of the store's */
-  store->ops->take     = h5->async ? RwStoreTake_HDF5 : NULL;
+  store->ops->write    = h5->packed ? RwStoreWritePacked_HDF5 : RwStoreWrite_HDF5;
+  store->ops->take     = h5->async && !h5->packed ? RwStoreTake_HDF5 : NULL;
   store->ops->readswap = h5->prefetch ? RwStoreReadSwap_HDF5 : NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -43,7 +43,7 @@ static PetscErrorCode RwStoreHDF5ViewPrefetch(RwStore store, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)store), &size));
   PetscCall(MPIU_Allreduce(mine, all, 4, MPI_DOUBLE, MPI_SUM, PetscObjectComm((PetscObject)store)));
-  if (!h5->prefetch) PetscCall(PetscViewerASCIIPrintf(viewer, "no prefetch (-rw_store_hdf5_prefetch 0, or synchronous writes)\n"));
+  if (!h5->prefetch) PetscCall(PetscViewerASCIIPrintf(viewer, "no prefetch (-rw_store_hdf5_prefetch 0, synchronous writes or compressed slots)\n"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "prefetch: %.0f of %.0f prefetched checkpoints used by the reads (the others were rewritten first), read by the background readers in %.3g s, the sweep waited %.3g s for them: overlap %.1f%%\n", all[1] / size, all[0] / size, all[2], all[3], all[2] > 0 ? 100.0 * PetscMax(0.0, 1.0 - all[3] / all[2]) : 0.0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -62,12 +62,14 @@ PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
   else PetscCall(PetscViewerASCIIPrintf(viewer, "file %s shared by all ranks, %s at the end\n", h5->path, h5->keep ? "kept" : "removed"));
   RwH5Shape(h5->frank, h5->fdims, shape, sizeof(shape));
   if (h5->alignment) PetscCall(PetscSNPrintf(align, sizeof(align), ", aligned to %" PetscInt_FMT " bytes", h5->alignment));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots: datasets /slot_<i> of %s doubles%s%s\n", store->slots, shape, align, store->restart ? ", reopened for a restart" : ""));
+  if (h5->packed) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " compressed slots (%s): datasets /slot_<i> of %s bytes, %zu a rank for states of %" PetscInt64_FMT " bytes%s%s\n", store->slots, RwStoreCompressTypes[store->codec.type], shape, store->codec.cap, store->bytes, align, store->restart ? ", reopened for a restart" : ""));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots: datasets /slot_<i> of %s doubles%s%s\n", store->slots, shape, align, store->restart ? ", reopened for a restart" : ""));
   PetscCall(RwStoreHDF5Rate(store, store->counts.writes, store->counts.seconds_write, rate, sizeof(rate)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "written: %" PetscInt64_FMT " checkpoints, %s, one fsync each\n", store->counts.writes, rate));
   PetscCall(RwStoreHDF5ViewAsync(store, viewer));
   PetscCall(RwStoreHDF5Rate(store, store->counts.reads, store->counts.seconds_read, rate, sizeof(rate)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "read: %" PetscInt64_FMT " checkpoints, %s, checksums verified\n", store->counts.reads, rate));
   PetscCall(RwStoreHDF5ViewPrefetch(store, viewer));
+  if (h5->packed) PetscCall(RwCodecView(store, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -51,6 +51,7 @@ PetscErrorCode RwStoreHDF5SettleDefer(RwStore store, herr_t *put)
   /* one reduction: the writers' outcome and the state's checksum */
   if (err) RwStoreHDF5WriterWhy(store, err, msg);
   PetscCall(RwStoreHDF5AgreeSum(store, PETSC_ERR_FILE_WRITE, msg, h5->plocal, &h5->psum));
+  if (h5->packed) h5->psum = RwH5PackedSum(store, (int)h5->prec.method, (double)h5->prec.tolabs, h5->plen, h5->psums);
   /* the record only goes to HDF5's cache (no communication); its status is agreed by the caller */
   *put                   = RwH5PutRecord(store, h5->dset[h5->pslot], h5->pslot, h5->pstep, time, h5->psum, h5->pattach);
   store->step[h5->pslot] = *put < 0 ? -1 : h5->pstep;
@@ -152,7 +153,7 @@ static herr_t RwStoreHDF5FailWrite(RwStore store)
   whole argument, with what a crash at each point leaves.  Steps 1 and 2 are
   the same for a write that copies and for one that takes the caller's vector.
 */
-static PetscErrorCode RwStoreHDF5WriteBegin(RwStore store, PetscInt64 slot, PetscInt64 k)
+PetscErrorCode RwStoreHDF5WriteBegin(RwStore store, PetscInt64 slot, PetscInt64 k)
 {
   RwStore_HDF5 *h5  = (RwStore_HDF5 *)store->data;
   herr_t        put = 0;

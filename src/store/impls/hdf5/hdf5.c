@@ -73,6 +73,7 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
     PetscCallMPI(MPI_Comm_free(&h5->fcomm));
   }
   PetscCall(PetscFree(h5->dset));
+  PetscCall(RwStoreHDF5PackedDestroy(store));
   PetscCall(PetscFree(h5->attach));
   PetscCall(PetscFree(h5->pattach));
   PetscCall(PetscFree(h5->offset));

@@ -97,6 +97,16 @@ typedef struct {
   PetscInt64   fslot, fstep;
   int64_t      fwritten; /* written[fslot] when it was posted */
   PetscBool   hasgen;     /* the root has "generation" (a file of an earlier rewind may not) */
+  /* compressed slots (-rw_store_compress, h5packed.c): a byte dataset per slot, each rank's part at a fixed offset */
+  PetscBool     packed;
+  PetscMPIInt   fsize, fme;  /* the ranks sharing the file, and this one among them */
+  hsize_t       cofs;        /* this rank's part's first byte in a slot: the capacities of the ranks before it */
+  char         *cbuf, *rcbuf; /* the compressed bytes of the state written (the writer's stage), of one read */
+  int64_t      *plen, *rlen; /* each rank's length: of the pending write, as read back */
+  uint64_t     *psums, *rsums; /* and its XXH3-64 */
+  uint64_t     *gather;      /* a write's (length, sum) of every rank */
+  RwCodecRecord prec;        /* this rank's part of the pending write */
+  RwCodecRecord rrec;        /* the encoding and bound of the last record read (its length and sum: rlen, rsums) */
   /* counters */
   PetscInt       calls; /* writes attempted */
 } RwStore_HDF5;
@@ -108,6 +118,8 @@ typedef struct {
   double      time;
   uint64_t    checksum, record;
   int64_t    *attach;  /* nattach values, in a buffer of the store's */
+  int         encoding; /* compressed slots: how the parts were encoded (RwCodecMethod) */
+  double      tolabs;   /* and zfp's absolute error bound */
   const char *missing; /* the first attribute absent or a list of another length */
 } RwH5Record;
 
@@ -158,6 +170,7 @@ PETSC_INTERN PetscErrorCode RwStoreHDF5ReopenFile(RwStore);
 
 /* h5write.c: writes and the crash-safety protocol: data under a mark off on disk, then the mark */
 PETSC_INTERN PetscErrorCode RwStoreHDF5SettleDefer(RwStore, herr_t *);
+PETSC_INTERN PetscErrorCode RwStoreHDF5WriteBegin(RwStore, PetscInt64, PetscInt64);
 PETSC_INTERN PetscErrorCode RwStoreHDF5Settle(RwStore);
 PETSC_INTERN PetscErrorCode RwStoreSync_HDF5(RwStore);
 PETSC_INTERN PetscErrorCode RwStoreWrite_HDF5(RwStore, PetscInt64, PetscInt64, Vec);
@@ -184,6 +197,19 @@ PETSC_INTERN PetscErrorCode RwStoreHDF5SetFileOptions_HDF5(RwStore, const char[]
 PETSC_INTERN PetscErrorCode RwStoreHDF5GetFileOptions_HDF5(RwStore, const char **, PetscBool *, PetscBool *);
 PETSC_INTERN PetscErrorCode RwStoreHDF5SetFileTag_HDF5(RwStore, const char[]);
 PETSC_INTERN PetscErrorCode RwStoreSetFromOptions_HDF5(RwStore, PetscOptionItems *);
+
+/* h5packed.c: compressed slots, each rank's bytes in its fixed part of a byte dataset */
+PETSC_INTERN PetscErrorCode RwStoreHDF5PackedSetUp(RwStore);
+PETSC_INTERN PetscErrorCode RwStoreHDF5PackedSelection(RwStore);
+PETSC_INTERN herr_t RwH5PackedNewRoot(RwStore, hid_t);
+PETSC_INTERN herr_t RwH5PackedNewSlot(RwStore, hid_t);
+PETSC_INTERN herr_t RwH5PackedPutRecord(RwStore, hid_t);
+PETSC_INTERN herr_t RwH5PackedGetRecord(RwStore, hid_t, RwH5Record *);
+PETSC_INTERN uint64_t RwH5PackedSum(RwStore, int, double, const int64_t[], const uint64_t[]);
+PETSC_INTERN PetscErrorCode RwStoreHDF5PackedCheckRoot(RwStore, char[]);
+PETSC_INTERN PetscErrorCode RwStoreWritePacked_HDF5(RwStore, PetscInt64, PetscInt64, Vec);
+PETSC_INTERN PetscErrorCode RwStoreHDF5PackedRead(RwStore, PetscInt64, PetscInt64, Vec, char[]);
+PETSC_INTERN PetscErrorCode RwStoreHDF5PackedDestroy(RwStore);
 
 /* h5view.c: the view */
 PETSC_INTERN PetscErrorCode RwStoreView_HDF5(RwStore, PetscViewer);

@@ -70,9 +70,11 @@ static PetscErrorCode RwStoreWriteCompressed_Memory(RwStore store, PetscInt64 sl
 static PetscErrorCode RwStoreReadCompressed_Memory(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 {
   RwStore_Memory *mem = (RwStore_Memory *)store->data;
+  char            where[128];
 
   PetscFunctionBegin;
-  PetscCall(RwCodecDecode(store, mem->bytes + (size_t)slot * store->codec.cap, &mem->rec[slot], slot, k, u));
+  PetscCall(PetscSNPrintf(where, sizeof(where), "checkpoint slot %" PetscInt64_FMT " (step %" PetscInt64_FMT ") of the memory store", slot, k));
+  PetscCall(RwCodecDecode(store, mem->bytes + (size_t)slot * store->codec.cap, &mem->rec[slot], where, u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -157,11 +159,8 @@ static PetscErrorCode RwStoreView_Memory(RwStore store, PetscViewer viewer)
 {
   PetscFunctionBegin;
   if (store->codec.type != RW_STORE_COMPRESS_NONE) {
-    const RwStoreCounts *c = &store->counts;
-
     PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " compressed RAM slots (%s) of %zu bytes on this rank, for states of %" PetscInt64_FMT " bytes\n", store->slots, RwStoreCompressTypes[store->codec.type], store->codec.cap, store->bytes));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " writes kept %" PetscInt64_FMT " bytes of %" PetscInt64_FMT " (ratio %.3g) in %.3g s, %" PetscInt64_FMT " reads decoded in %.3g s\n", c->writes, c->bytes_kept, c->bytes_written, c->bytes_kept > 0 ? (double)c->bytes_written / (double)c->bytes_kept : 0.0, (double)c->seconds_compress, c->reads, (double)c->seconds_decompress));
-    if (store->codec.type == RW_STORE_COMPRESS_ZFP) PetscCall(PetscViewerASCIIPrintf(viewer, "zfp tolerance %g of each state's max-norm; largest error bound %g\n", (double)store->codec.tol, (double)c->max_error));
+    PetscCall(RwCodecView(store, viewer));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " RAM slots of %" PetscInt64_FMT " bytes on this rank\n", store->slots, store->bytes));
