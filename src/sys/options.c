@@ -747,6 +747,26 @@ static const char *const RwOptionNames[] = {
   "-rw_adjoint_horizon_warn",
   "-rw_l96_forcing",
   "-rw_objective_time_average",
+  /* issue 34: rewind-4dvar, rewind-horizon */
+  "-rw_4dvar_obs_every",
+  "-rw_4dvar_obs_points",
+  "-rw_4dvar_seed",
+  "-rw_4dvar_sigma_b",
+  "-rw_4dvar_sigma_o",
+  "-rw_4dvar_spinup",
+  "-rw_horizon_exponents",
+  "-rw_horizon_exponents_block",
+  "-rw_horizon_exponents_blocks",
+  "-rw_horizon_members",
+  "-rw_horizon_parameter",
+  "-rw_horizon_spacing",
+  "-rw_horizon_spinup",
+  "-rw_horizon_windows",
+  /* issue 36: the disk level's own codec */
+  "-rw_store_disk_compress",
+  "-rw_store_disk_compress_tolerance",
+  /* issue 37: the wave kernels' instruction sets */
+  "-rw_wave_kernel_choice",
   /* rewind: end */
   "-da_grid_x", "-da_grid_y", "-da_grid_z", "-da_processors_x", "-da_processors_y", "-da_processors_z", "-ksp_type", "-ksp_rtol", "-ksp_atol", "-ksp_max_it", "-ksp_monitor", "-pc_type",
   "-tao_type", "-tao_monitor", "-tao_max_it", "-tao_gatol", "-tao_grtol", "-tao_view", "-log_view", "-help", "-options_left"};
