@@ -195,18 +195,12 @@ static PetscErrorCode SetUp(FourDVar *c)
 /* The progress line of an iteration, from the history's last row */
 static PetscErrorCode Monitor(Tao tao, void *ctx)
 {
-  FourDVar          *c = (FourDVar *)ctx;
-  PetscInt           nrows, ncols;
-  const char *const *names;
-  const PetscReal   *h;
-  PetscReal          v[5]    = {0};
-  const char        *want[5] = {"iteration", "J", "misfit", "gradient_norm", "error"};
+  FourDVar         *c       = (FourDVar *)ctx;
+  const char *const want[5] = {"iteration", "J", "misfit", "gradient_norm", "error"};
+  PetscReal         v[5];
 
   PetscFunctionBegin;
-  PetscCall(RwProblemGetHistory(c->prob, &nrows, &ncols, &names, &h));
-  for (PetscInt i = 0; i < 5; i++)
-    for (PetscInt k = 0; k < ncols; k++)
-      if (!strcmp(names[k], want[i])) v[i] = h[(nrows - 1) * ncols + k];
+  PetscCall(RwProblemGetHistoryValues(c->prob, -1, 5, want, v));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iter %3d  J %.6e  misfit %.6e  |g| %.3e  x0 error %.4f\n", (int)v[0], (double)v[1], (double)v[2], (double)v[3], (double)v[4]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

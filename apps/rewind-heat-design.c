@@ -229,18 +229,12 @@ static PetscErrorCode SetUp(Design *d)
 /* The progress line of an iteration, from the history's last row */
 static PetscErrorCode Monitor(Tao tao, void *ctx)
 {
-  Design            *d = (Design *)ctx;
-  PetscInt           nrows, ncols;
-  const char *const *names;
-  const PetscReal   *h;
-  PetscReal          v[5] = {0};
-  const char        *want[5] = {"iteration", "J", "volume", "change", "seconds"};
+  Design           *d       = (Design *)ctx;
+  const char *const want[5] = {"iteration", "J", "volume", "change", "seconds"};
+  PetscReal         v[5];
 
   PetscFunctionBegin;
-  PetscCall(RwProblemGetHistory(d->prob, &nrows, &ncols, &names, &h));
-  for (PetscInt i = 0; i < 5; i++)
-    for (PetscInt k = 0; k < ncols; k++)
-      if (!strcmp(names[k], want[i])) v[i] = h[(nrows - 1) * ncols + k];
+  PetscCall(RwProblemGetHistoryValues(d->prob, -1, 5, want, v));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iter %3d  objective %.10e  volume %.6f  change %.4f  %6.1f s\n", (int)v[0], (double)v[1], (double)v[2], (double)v[3], (double)v[4]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

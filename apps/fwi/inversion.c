@@ -146,22 +146,15 @@ PetscErrorCode FwiRecordAll(Fwi *f, Vec mparent, PetscReal *d)
 /* The progress line of an iteration, from the problem's history */
 static PetscErrorCode Monitor(Tao tao, void *ctx)
 {
-  Fwi               *f = (Fwi *)ctx;
-  PetscInt           nrows, ncols, it = 0;
-  const char *const *names;
-  const PetscReal   *h, *row;
-  PetscReal          J = 0, err = -1, seconds = 0;
-  char               e[64] = "";
+  Fwi              *f       = (Fwi *)ctx;
+  const char *const want[4] = {"iteration", "J", "error", "seconds"};
+  PetscReal         v[4], J, err, seconds;
+  PetscInt          it;
+  char              e[64] = "";
 
   PetscFunctionBegin;
-  PetscCall(RwProblemGetHistory(f->prob, &nrows, &ncols, &names, &h));
-  row = h + (nrows - 1) * ncols;
-  for (PetscInt c = 0; c < ncols; c++) {
-    if (!strcmp(names[c], "iteration")) it = (PetscInt)row[c];
-    if (!strcmp(names[c], "J")) J = row[c];
-    if (!strcmp(names[c], "error")) err = row[c];
-    if (!strcmp(names[c], "seconds")) seconds = row[c];
-  }
+  PetscCall(RwProblemGetHistoryValues(f->prob, -1, 4, want, v));
+  it = (PetscInt)v[0], J = v[1], err = v[2], seconds = v[3];
   if (f->J0 < 0) f->J0 = J;
   if (f->hastrue) PetscCall(PetscSNPrintf(e, sizeof(e), "  model error %.4f", (double)err));
   if (f->bands[f->band] > 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "band %" PetscInt_FMT " (< %g kHz) ", f->band, (double)f->bands[f->band]));

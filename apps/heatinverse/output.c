@@ -27,19 +27,9 @@ PetscErrorCode InvRelativeError(RwProblem prob, Vec x, PetscReal *err, void *ctx
 /* InvHistoryValue - column name of the history's row r (-1: the last) */
 PetscErrorCode InvHistoryValue(Inverse *inv, const char name[], PetscInt r, PetscReal *v)
 {
-  PetscInt           nrows, ncols;
-  const char *const *names;
-  const PetscReal   *h;
-
   PetscFunctionBegin;
-  PetscCall(RwProblemGetHistory(inv->prob, &nrows, &ncols, &names, &h));
-  if (r < 0) r = nrows - 1;
-  for (PetscInt c = 0; c < ncols; c++)
-    if (!strcmp(names[c], name)) {
-      *v = h[r * ncols + c];
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "The history has no column %s", name);
+  PetscCall(RwProblemGetHistoryValues(inv->prob, r, 1, &name, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* InvMonitor - the compact progress line, after the history's row; stops at the noise level */

@@ -36,7 +36,6 @@ typedef struct {
   Tao        tao;
   Vec        x;
   PetscReal *xs, *xs0; /* x on every rank: at the end, at the start */
-  PetscInt   col[4];   /* the history's columns iteration, J, gradient_norm, seconds */
 } Hybrid;
 
 PETSC_INTERN PetscErrorCode HybSetUp(Hybrid *);

@@ -12,34 +12,13 @@
 /* The progress line, from the history's row of this iteration */
 static PetscErrorCode Monitor(Tao tao, void *ctx)
 {
-  Hybrid          *h = (Hybrid *)ctx;
-  PetscInt         n, ncols;
-  const PetscReal *rows, *r;
+  Hybrid           *h       = (Hybrid *)ctx;
+  const char *const want[4] = {"iteration", "J", "gradient_norm", "seconds"};
+  PetscReal         v[4];
 
   PetscFunctionBegin;
-  PetscCall(RwProblemGetHistory(h->prob, &n, &ncols, NULL, &rows));
-  r = rows + (n - 1) * ncols;
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "epoch %4" PetscInt_FMT " J %.6e gnorm %.3e seconds %.2f\n", (PetscInt)r[h->col[0]], (double)r[h->col[1]], (double)r[h->col[2]], (double)r[h->col[3]]));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Where the progress line's figures stand in a history row */
-static PetscErrorCode FindColumns(Hybrid *h)
-{
-  const char *const  want[4] = {"iteration", "J", "gradient_norm", "seconds"};
-  const char *const *names;
-  PetscInt           ncols;
-  PetscBool          same;
-
-  PetscFunctionBegin;
-  PetscCall(RwProblemGetHistory(h->prob, NULL, &ncols, &names, NULL));
-  for (PetscInt i = 0; i < 4; i++) {
-    for (h->col[i] = 0; h->col[i] < ncols; h->col[i]++) {
-      PetscCall(PetscStrcmp(names[h->col[i]], want[i], &same));
-      if (same) break;
-    }
-    PetscCheck(h->col[i] < ncols, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The problem's history has no column %s", want[i]);
-  }
+  PetscCall(RwProblemGetHistoryValues(h->prob, -1, 4, want, v));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "epoch %4" PetscInt_FMT " J %.6e gnorm %.3e seconds %.2f\n", (PetscInt)v[0], (double)v[1], (double)v[2], (double)v[3]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -100,7 +79,6 @@ PetscErrorCode HybSetUpTraining(Hybrid *h)
   PetscCall(RwProblemCreateUnknownVector(h->prob, &h->x));
   PetscCall(RwProblemGetUnknown(h->prob, h->x));
   PetscCall(RwVecGetFirstRankValues(h->x, h->nx, h->xs0));
-  PetscCall(FindColumns(h));
   PetscCall(SetUpTao(h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

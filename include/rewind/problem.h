@@ -95,6 +95,7 @@ PETSC_EXTERN PetscErrorCode RwProblemGetTime(RwProblem, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwProblemVerifyTaylor(RwProblem, Vec, PetscInt64, RwTaylorTest *);
 PETSC_EXTERN PetscErrorCode RwProblemAddHistoryColumn(RwProblem, const char[], PetscErrorCode (*)(RwProblem, Vec, PetscReal *, void *), void *);
 PETSC_EXTERN PetscErrorCode RwProblemGetHistory(RwProblem, PetscInt *, PetscInt *, const char *const *[], const PetscReal *[]);
+PETSC_EXTERN PetscErrorCode RwProblemGetHistoryValues(RwProblem, PetscInt, PetscInt, const char *const[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwProblemHistoryView(RwProblem, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwProblemSetUnits(RwProblem, const char[], const char[]);
 PETSC_EXTERN PetscErrorCode RwProblemSetHistoryColumnInfo(RwProblem, const char[], const char[], const char[]);

@@ -217,6 +217,45 @@ PetscErrorCode RwProblemGetHistory(RwProblem prob, PetscInt *nrows, PetscInt *nc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwProblemGetHistoryValues - the values of named columns in one row of the history
+
+  Not collective
+
+  Input Parameters:
++ prob  - the problem
+. row   - the row, from 0; -1: the last
+. n     - how many columns
+- names - their names
+
+  Output Parameter:
+. values - values[i] is column names[i]'s value in the row
+
+  Notes:
+  A program's progress line reads its figures this way after each row, so
+  the line and the history cannot disagree.  A name the history does not
+  have, or a row it does not hold, is an error naming it.
+
+  Level: intermediate
+
+.seealso: RwProblemGetHistory(), RwProblemAddHistoryColumn()
+@*/
+PetscErrorCode RwProblemGetHistoryValues(RwProblem prob, PetscInt row, PetscInt n, const char *const names[], PetscReal values[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  if (row < 0) row = prob->nhist - 1;
+  PetscCheck(row >= 0 && row < prob->nhist, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The history has %" PetscInt_FMT " rows: no row %" PetscInt_FMT, prob->nhist, row);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt c = 0;
+
+    while (c < prob->hcols && strcmp(prob->colnames[c], names[i])) c++;
+    PetscCheck(c < prob->hcols, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The history has no column %s", names[i]);
+    values[i] = prob->hist[row * prob->hcols + c];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A column as a dataset of the open HDF5 viewer: rank 0 holds it, every rank takes part */
 static PetscErrorCode WriteColumn(RwProblem prob, PetscViewer v, PetscInt c)
 {
