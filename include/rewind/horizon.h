@@ -61,6 +61,7 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode RwHorizonWindowStarts(RwModel, Vec, Vec, PetscInt64, PetscInt64, PetscInt, Vec[]);
 PETSC_EXTERN PetscErrorCode RwHorizonEnsembleSensitivity(RwProblem, const char[], PetscInt, RwEstimate *);
+PETSC_EXTERN PetscErrorCode RwHorizonShadowingSensitivity(RwAdjoint, Vec, PetscInt, Vec[], const char[], PetscInt, PetscInt, PetscInt64, RwEstimate *); /* NILSS, src/horizon/shadowing.c */
 PETSC_EXTERN PetscErrorCode RwHorizonLyapunov(RwAdjoint, Vec, Vec, PetscInt64, PetscInt64, PetscInt, RwLyapunov *);
 PETSC_EXTERN PetscErrorCode RwHorizonLyapunovSpectrum(RwAdjoint, Vec, Vec, PetscInt, PetscInt64, PetscInt64, PetscInt, PetscReal[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwHorizonInitialDirection(RwModel, PetscInt, Vec);
