@@ -45,11 +45,13 @@ typedef struct {
 
 /*S
   RwEstimate - a statistical estimate over an ensemble: the mean of dJ/dp, of
-  J and of |dJ/du0| with their standard errors, and its cost
+  J and of |dJ/du0| with their standard errors, and its cost (NILSS,
+  RwHorizonShadowingSensitivity(), fills value, J and their errors over its
+  runs, x0norm 0)
 
   Level: intermediate
 
-.seealso: RwHorizonEnsembleSensitivity()
+.seealso: RwHorizonEnsembleSensitivity(), RwHorizonShadowingSensitivity()
 S*/
 typedef struct {
   PetscReal  value, error; /* dJ/dp: mean over the members and standard error */
