@@ -235,8 +235,8 @@ static PetscErrorCode NilssSensitivity(const RwNilss *s, const PetscReal a[], Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The flow component removal needs u_k-1 at every segment end and the step there; a run
-   from u0 with W from seeded directions and v = 0 */
+/* One run from u0: W from seeded directions (the same on any rank count), v = 0; the
+   tangents, the segment sums, the least squares and the run's d<J>/ds */
 static PetscErrorCode NilssRun(RwAdjoint adj, RwNilss *s, Vec m, Vec u0, Vec du[], Vec dms[], PetscReal a[], PetscReal *value, PetscReal *J)
 {
   PetscFunctionBegin;
