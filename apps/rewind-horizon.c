@@ -14,6 +14,10 @@ static char help[] = "rewind-horizon: how gradients of a chaotic run grow with i
                      "                            over -rw_horizon_exponents_blocks blocks (default 20) of -rw_horizon_exponents_block\n"
                      "                            time units (default 10) after one block of transient: the number of positive\n"
                      "                            ones (the unstable directions) and the Kaplan-Yorke dimension\n"
+                     "  -rw_horizon_shadowing u   also d<J>/dp by NILSS (shadowing) with u homogeneous tangents (at least the\n"
+                     "                            number of positive exponents): -rw_horizon_shadowing_runs runs (default 8) of\n"
+                     "                            -rw_horizon_shadowing_time time units (default 20) from the first window's start\n"
+                     "                            on, cut into segments of -rw_horizon_shadowing_segment time units (default 1)\n"
                      "Model: -rw_model_type (default l96), -da_grid_x N, -rw_l96_forcing F, -rw_dt; each window's steps are T / dt\n"
                      "(no -rw_steps). Checkpointing: -rw_schedule_type, ...\n\n";
 
@@ -25,6 +29,8 @@ static char help[] = "rewind-horizon: how gradients of a chaotic run grow with i
 typedef struct {
   PetscReal  windows[MAXWINDOWS], spinup, spacing, block;
   PetscInt   nwindows, members, nexp, nblocks;
+  PetscInt   shadow, sruns; /* NILSS: homogeneous tangents (0: none) and runs */
+  PetscReal  stime, sseg;   /* NILSS: time units of a run and of a segment */
   char       param[64];
   PetscInt64 steps; /* the window being solved */
 } Horizon;
@@ -41,6 +47,9 @@ static PetscErrorCode ReadOptions(Horizon *h)
   h->windows[0] = 0.5, h->windows[1] = 1, h->windows[2] = 2, h->windows[3] = 5, h->windows[4] = 10;
   h->nblocks    = 20;
   h->block      = 10;
+  h->sruns      = 8;
+  h->stime      = 20;
+  h->sseg       = 1;
   PetscCall(PetscStrncpy(h->param, "F", sizeof(h->param)));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "rewind-horizon options", "rewind");
   PetscCall(RwOptionsRealArray("-rw_horizon_windows", "Window lengths in time units, increasing", NULL, "0.5,1,2,5,10", h->windows, &h->nwindows, &given, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
@@ -52,6 +61,10 @@ static PetscErrorCode ReadOptions(Horizon *h)
   PetscCall(RwOptionsInt("-rw_horizon_exponents", "Also estimate the first p Lyapunov exponents (0: none)", "RwHorizonLyapunovSpectrum", h->nexp, &h->nexp, NULL, 0, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_horizon_exponents_blocks", "Blocks the exponents average over (their spread gives the errors)", "RwHorizonLyapunovSpectrum", h->nblocks, &h->nblocks, NULL, 2, PETSC_MAX_INT));
   PetscCall(RwOptionsReal("-rw_horizon_exponents_block", "Time units of a block of the exponents' estimate", "RwHorizonLyapunovSpectrum", h->block, &h->block, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
+  PetscCall(RwOptionsInt("-rw_horizon_shadowing", "Also d<J>/dp by NILSS with this many homogeneous tangents (0: none)", "RwHorizonShadowingSensitivity", h->shadow, &h->shadow, NULL, 0, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_horizon_shadowing_runs", "NILSS: independent runs (their spread gives the error)", "RwHorizonShadowingSensitivity", h->sruns, &h->sruns, NULL, 2, PETSC_MAX_INT));
+  PetscCall(RwOptionsReal("-rw_horizon_shadowing_time", "NILSS: time units of a run", "RwHorizonShadowingSensitivity", h->stime, &h->stime, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
+  PetscCall(RwOptionsReal("-rw_horizon_shadowing_segment", "NILSS: time units of a segment (must divide a run)", "RwHorizonShadowingSensitivity", h->sseg, &h->sseg, NULL, 0, PETSC_MAX_REAL, RW_RANGE_OPEN_LO));
   PetscOptionsEnd();
   for (PetscInt i = 1; i < h->nwindows; i++) PetscCheck(h->windows[i] > h->windows[i - 1], PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_horizon_windows must increase: %g follows %g", (double)h->windows[i], (double)h->windows[i - 1]);
   PetscCall(PetscOptionsHasName(NULL, NULL, "-rw_steps", &given));
@@ -191,6 +204,35 @@ static PetscErrorCode Exponents(Horizon *h, PetscReal dt, Vec starts[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* d<J>/dp by NILSS: runs one after the other along the trajectory from the first window's start */
+static PetscErrorCode Shadowing(Horizon *h, PetscReal dt, Vec starts[])
+{
+  RwProblem  prob;
+  RwModel    model;
+  RwAdjoint  adj;
+  RwEnsemble ens;
+  RwEstimate est;
+  PetscInt   g, groups;
+  PetscInt64 seglen = (PetscInt64)PetscFloorReal(h->sseg / dt + 0.5);
+  Vec        m, u0, *runs;
+
+  PetscFunctionBegin;
+  h->steps = (PetscInt64)PetscFloorReal(h->stime / dt + 0.5);
+  PetscCall(CreateProblem(h, &starts, &prob));
+  PetscCall(RwProblemGetEnsemble(prob, &ens));
+  PetscCall(RwEnsembleGetGroup(ens, &g, &groups));
+  PetscCheck(groups == 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rw_horizon_shadowing runs one trajectory on all ranks: give it without -rw_ensemble_groups (%" PetscInt_FMT ")", groups);
+  PetscCall(RwProblemGetMemberSolver(prob, &model, NULL, &adj));
+  PetscCall(RwProblemGetMemberParameters(prob, 0, &m, &u0));
+  PetscCall(VecDuplicateVecs(u0, h->sruns, &runs));
+  PetscCall(RwHorizonWindowStarts(model, m, u0, 0, h->steps, h->sruns, runs));
+  PetscCall(RwHorizonShadowingSensitivity(adj, m, h->sruns, runs, h->param, 0, h->shadow, seglen, &est));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "NILSS d<J>/d%s = %.5g +- %.2g (%" PetscInt_FMT " runs of %g time units, segments of %g, %" PetscInt_FMT " homogeneous tangents: %" PetscInt_FMT " tangent steps a forward step; %" PetscInt64_FMT " model steps in all)\n", h->param, (double)est.value, (double)est.error, h->sruns, (double)(h->steps * dt), (double)(seglen * dt), h->shadow, h->shadow + 1, est.steps));
+  PetscCall(VecDestroyVecs(h->sruns, &runs));
+  PetscCall(RwProblemDestroy(&prob));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   Horizon   h;
@@ -217,6 +259,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%8s %7s  %12s    %-10s %10s   %12s    %-10s %10s\n", "window", "steps", col, "error", "spread", "|dJ/dx0|", "error", "mean J"));
     for (PetscInt i = 0; i < h.nwindows; i++) PetscCall(Row(&h, h.windows[i], dt, starts));
     if (h.nexp) PetscCall(Exponents(&h, dt, starts));
+    if (h.shadow) PetscCall(Shadowing(&h, dt, starts));
   }
   for (PetscInt i = 0; i < h.members; i++) PetscCall(VecDestroy(&starts[i]));
   PetscCall(PetscFree(starts));

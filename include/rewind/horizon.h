@@ -45,11 +45,13 @@ typedef struct {
 
 /*S
   RwEstimate - a statistical estimate over an ensemble: the mean of dJ/dp, of
-  J and of |dJ/du0| with their standard errors, and its cost
+  J and of |dJ/du0| with their standard errors, and its cost (NILSS,
+  RwHorizonShadowingSensitivity(), fills value, J and their errors over its
+  runs, x0norm 0)
 
   Level: intermediate
 
-.seealso: RwHorizonEnsembleSensitivity()
+.seealso: RwHorizonEnsembleSensitivity(), RwHorizonShadowingSensitivity()
 S*/
 typedef struct {
   PetscReal  value, error; /* dJ/dp: mean over the members and standard error */
@@ -61,6 +63,7 @@ typedef struct {
 
 PETSC_EXTERN PetscErrorCode RwHorizonWindowStarts(RwModel, Vec, Vec, PetscInt64, PetscInt64, PetscInt, Vec[]);
 PETSC_EXTERN PetscErrorCode RwHorizonEnsembleSensitivity(RwProblem, const char[], PetscInt, RwEstimate *);
+PETSC_EXTERN PetscErrorCode RwHorizonShadowingSensitivity(RwAdjoint, Vec, PetscInt, Vec[], const char[], PetscInt, PetscInt, PetscInt64, RwEstimate *); /* NILSS, src/horizon/shadowing.c */
 PETSC_EXTERN PetscErrorCode RwHorizonLyapunov(RwAdjoint, Vec, Vec, PetscInt64, PetscInt64, PetscInt, RwLyapunov *);
 PETSC_EXTERN PetscErrorCode RwHorizonLyapunovSpectrum(RwAdjoint, Vec, Vec, PetscInt, PetscInt64, PetscInt64, PetscInt, PetscReal[], PetscReal[]);
 PETSC_EXTERN PetscErrorCode RwHorizonInitialDirection(RwModel, PetscInt, Vec);

@@ -34,6 +34,15 @@ set -- $(echo "$line" | sed 's/^positive exponents: \([0-9]*\) of 40 (their sum 
 awk -v n="$1" -v s="$2" -v d="$3" 'BEGIN { exit !(n >= 10 && n <= 16 && s > -40.001 && s < -39.999 && d > 20 && d < 32) }' || fail "summary: $line"
 echo "ok -rw_horizon_exponents 40: $line"
 
+# NILSS: one line "NILSS d<J>/dF = value +- error (... cost ...)", the same on 1 and 3 ranks
+nopts="-rw_horizon_windows 0.5 -rw_horizon_members 2 -rw_horizon_shadowing 14 -rw_horizon_shadowing_time 4 -rw_horizon_shadowing_runs 2"
+run 1 $nopts > "$tmp/n1.txt" 2>&1 || { cat "$tmp/n1.txt"; fail "-rw_horizon_shadowing failed"; }
+run 3 $nopts > "$tmp/n3.txt" 2>&1 || { cat "$tmp/n3.txt"; fail "-rw_horizon_shadowing on 3 ranks failed"; }
+line=$(grep '^NILSS d<J>/dF = ' "$tmp/n1.txt") || { cat "$tmp/n1.txt"; fail "no NILSS line"; }
+echo "$line" | grep -Eq '^NILSS d<J>/dF = -?[0-9.e-]+ \+- [0-9.e-]+ \(2 runs of 4\.? time units, segments of 1\.?, 14 homogeneous tangents: 15 tangent steps a forward step; [0-9]+ model steps in all\)$' || fail "NILSS line: $line"
+test "$line" = "$(grep '^NILSS' "$tmp/n3.txt")" || fail "NILSS on 3 ranks: $(grep '^NILSS' "$tmp/n3.txt"), on 1: $line"
+echo "ok -rw_horizon_shadowing 14, 1 and 3 ranks: $line"
+
 bad() { # bad "OPTIONS" "expected message" [ranks]
   if run ${3:-1} $1 > "$tmp/bad.txt" 2>&1; then fail "$1: accepted"; fi
   grep -q -- "$2" "$tmp/bad.txt" || { cat "$tmp/bad.txt"; fail "$1: no message \"$2\""; }
@@ -45,3 +54,6 @@ bad "-rw_horizon_windows 0.001" "a window of 0.001 is shorter than a step of 0.0
 bad "-rw_horizon_members 1" "-rw_horizon_members"
 bad "-rw_horizon_parameter G" "parameter G is not a block of global scalars of the model; its blocks: F"
 bad "-rw_horizon_windows 0.5 -rw_horizon_exponents 2 -rw_ensemble_groups 2" "-rw_horizon_exponents runs one trajectory on all ranks" 2
+bad "-rw_horizon_windows 0.5 -rw_horizon_members 2 -rw_horizon_shadowing 40" "NILSS: 40 homogeneous tangents for a state of 40 values"
+bad "-rw_horizon_windows 0.5 -rw_horizon_members 2 -rw_horizon_shadowing 2 -rw_horizon_shadowing_time 5 -rw_horizon_shadowing_segment 2" "NILSS: segments of 200 steps must divide the run's 500 steps"
+bad "-rw_horizon_windows 0.5 -rw_horizon_members 2 -rw_horizon_shadowing 2 -rw_horizon_shadowing_runs 1" "-rw_horizon_shadowing_runs 1: expected a whole number in \[2,"

@@ -1,0 +1,150 @@
+/*
+  Shadowing past the horizon (src/horizon/shadowing.c, NILSS):
+  - Lorenz-96, N = 40, F = 8: d<x>/dF by NILSS (14 homogeneous tangents: the
+    13 positive exponents and one more) against central finite differences of
+    long forward averages computed here, within 3 of their combined standard
+    errors;
+  - the estimate is the same bits on all ranks and on one;
+  - Lorenz-96, F = 1/2 (stable: the ring rests at x = F, so <x> = F and
+    d<x>/dF = 1 exactly): NILSS gives 1 up to the start's transient, O(1/T);
+  - bad arguments stop with errors that name them.
+*/
+#include "rwtest.h"
+
+#define SPINUP    2000 /* 20 time units onto the attractor */
+#define FD_DF     0.5
+#define FD_BLOCKS 40
+#define FD_LEN    5000
+
+/* NILSS over nruns runs of the driver's steps from consecutive points of one trajectory */
+static void nilss(MPI_Comm comm, const char *opts, PetscInt nruns, PetscInt u, PetscInt64 seglen, PetscReal rest, RwEstimate *est)
+{
+  RwModel       model;
+  RwTestProblem p;
+  PetscInt64    n;
+  Vec           starts[8];
+
+  ck_assert(nruns <= 8);
+
+  RW_CHECK(rw_test_model_type_comm(comm, "l96", opts, &model));
+  RW_CHECK(rw_test_problem_begin(model, &p));
+  RW_CHECK(RwObjectiveAddTimeAverage(p.obj, 1.0));
+  RW_CHECK(rw_test_problem_driver(&p));
+  RW_CHECK(RwAdjointGetSteps(p.adj, &n));
+  for (PetscInt r = 0; r < nruns; r++) RW_CHECK(RwModelCreateState(model, &starts[r]));
+  if (rest > 0)
+    for (PetscInt r = 0; r < nruns; r++) RW_CHECK(VecSet(starts[r], rest));
+  else RW_CHECK(RwHorizonWindowStarts(model, p.m, p.u0, SPINUP, n, nruns, starts));
+  RW_CHECK(RwHorizonShadowingSensitivity(p.adj, p.m, nruns, starts, "F", 0, u, seglen, est));
+  if (!rw_test_rank()) printf("# NILSS %s: d<x>/dF = %.6f +- %.6f (%" PetscInt_FMT " runs, %" PetscInt_FMT " homogeneous tangents, segments of %lld steps; <x> = %.5f; %lld model steps)\n", opts, (double)est->value, (double)est->error, nruns, u, (long long)seglen, (double)est->J, (long long)est->steps);
+  for (PetscInt r = 0; r < nruns; r++) RW_CHECK(VecDestroy(&starts[r]));
+  RW_CHECK(rw_test_problem_destroy(&p));
+  RW_CHECK(RwModelDestroy(&model));
+}
+
+/* (<x>(F + dF) - <x>(F - dF)) / 2 dF over nb blocks of len steps from the state after the
+   spin-up: mean and standard error (as t451), on each rank alone */
+static void finite_differences(PetscReal dF, PetscInt nb, PetscInt64 len, PetscReal *fd, PetscReal *err)
+{
+  RwModel       model;
+  RwTestProblem p;
+  Vec           u[2], mp[2];
+  PetscReal     s = 0, q = 0, v[64];
+  char          opts[64];
+
+  snprintf(opts, sizeof(opts), "-da_grid_x 40 -rw_steps %lld", (long long)len);
+  RW_CHECK(rw_test_model_type_comm(PETSC_COMM_SELF, "l96", opts, &model));
+  RW_CHECK(rw_test_problem_begin(model, &p));
+  RW_CHECK(RwObjectiveAddTimeAverage(p.obj, 1.0));
+  RW_CHECK(rw_test_problem_driver(&p));
+  RW_CHECK(RwHorizonWindowStarts(model, p.m, p.u0, SPINUP, 1, 1, &p.u0));
+  for (int j = 0; j < 2; j++) {
+    PetscReal F = 8 + (j ? -dF : dF);
+    RW_CHECK(VecDuplicate(p.m, &mp[j]));
+    RW_CHECK(VecCopy(p.m, mp[j]));
+    RW_CHECK(RwModelSetParameterBlock(model, mp[j], 0, &F));
+    RW_CHECK(VecDuplicate(p.u0, &u[j]));
+    RW_CHECK(VecCopy(p.u0, u[j]));
+  }
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscReal J[2];
+    for (int j = 0; j < 2; j++) RW_CHECK(RwAdjointForward(p.adj, mp[j], u[j], &J[j], u[j]));
+    v[b] = (J[0] - J[1]) / (2 * dF);
+    s += v[b];
+  }
+  *fd = s / nb;
+  for (PetscInt b = 0; b < nb; b++) q += PetscSqr(v[b] - *fd);
+  *err = PetscSqrtReal(q / (nb - 1) / nb);
+  if (!rw_test_rank()) printf("# finite differences, dF = %g, %" PetscInt_FMT " blocks of %lld steps: d<x>/dF = %.6f +- %.6f\n", (double)dF, nb, (long long)len, (double)*fd, (double)*err);
+  for (int j = 0; j < 2; j++) {
+    RW_CHECK(VecDestroy(&u[j]));
+    RW_CHECK(VecDestroy(&mp[j]));
+  }
+  RW_CHECK(rw_test_problem_destroy(&p));
+  RW_CHECK(RwModelDestroy(&model));
+}
+
+START_TEST(test_nilss_against_finite_differences)
+{
+  RwEstimate est, self;
+  PetscReal  fd, fderr;
+
+  /* 8 runs of 20 time units in segments of 1: the runs' spread is wide (single runs range
+     from 0.03 to 0.42: the shadowing tangent is occasionally large), see doc/chaos.md */
+  nilss(PETSC_COMM_SELF, "-da_grid_x 40 -rw_steps 2000", 8, 14, 100, 0, &est); /* on each rank alone: as t452 */
+  finite_differences(FD_DF, FD_BLOCKS, FD_LEN, &fd, &fderr);
+  rw_assert_all(PetscAbsReal(est.value - fd) <= 3 * PetscSqrtReal(PetscSqr(est.error) + PetscSqr(fderr)), "NILSS %g +- %g against finite differences %g +- %g", (double)est.value, (double)est.error, (double)fd, (double)fderr);
+  /* the same bits on one rank: a shorter run */
+  nilss(PETSC_COMM_WORLD, "-da_grid_x 40 -rw_steps 400", 2, 14, 50, 0, &est);
+  nilss(PETSC_COMM_SELF, "-da_grid_x 40 -rw_steps 400", 2, 14, 50, 0, &self);
+  rw_assert_all(est.value != 0 && !PetscIsInfOrNanReal(est.value), "NILSS on a short run: %g", (double)est.value);
+  rw_assert_all(!memcmp(&est.value, &self.value, sizeof(PetscReal)) && !memcmp(&est.error, &self.error, sizeof(PetscReal)), "NILSS %a +- %a on %d ranks, %a +- %a on one", est.value, est.error, rw_test_size(), self.value, self.error);
+}
+END_TEST
+
+START_TEST(test_nilss_stable)
+{
+  RwEstimate est;
+  PetscReal  T = 50; /* time units: 5000 steps of 0.01 */
+
+  nilss(PETSC_COMM_SELF, "-da_grid_x 40 -rw_l96_forcing 0.5 -rw_steps 5000", 2, 4, 100, 0.5, &est); /* each rank alone */
+  rw_assert_all(PetscAbsReal(est.value - 1) <= 2 / T, "F = 1/2: NILSS d<x>/dF = %.12g, exactly 1 up to the start's transient (at most 2/T = %g)", (double)est.value, (double)(2 / T));
+}
+END_TEST
+
+START_TEST(test_bad_input)
+{
+  RwModel       model;
+  RwTestProblem t;
+  RwEstimate    est;
+  Vec           starts[2];
+
+  RW_CHECK(rw_test_model_type("l96", "-da_grid_x 12 -rw_steps 100", &model));
+  RW_CHECK(rw_test_problem_begin(model, &t));
+  RW_CHECK(RwObjectiveAddTimeAverage(t.obj, 1.0));
+  RW_CHECK(rw_test_problem_driver(&t));
+  starts[0] = starts[1] = t.u0;
+  rw_assert_error(RwHorizonShadowingSensitivity(t.adj, t.m, 2, starts, "F", 0, 0, 10, &est), "0 homogeneous tangents for a state of 12 values");
+  rw_assert_error(RwHorizonShadowingSensitivity(t.adj, t.m, 2, starts, "F", 0, 12, 10, &est), "need 1 <= tangents < the state's size");
+  rw_assert_error(RwHorizonShadowingSensitivity(t.adj, t.m, 2, starts, "F", 0, 2, 30, &est), "segments of 30 steps must divide the run's 100 steps");
+  rw_assert_error(RwHorizonShadowingSensitivity(t.adj, t.m, 2, starts, "F", 0, 2, 100, &est), "into at least 2 segments");
+  rw_assert_error(RwHorizonShadowingSensitivity(t.adj, t.m, 1, starts, "F", 0, 2, 10, &est), "need at least 2 independent runs");
+  rw_assert_error(RwHorizonShadowingSensitivity(t.adj, t.m, 2, starts, "G", 0, 2, 10, &est), "the parameter G is not a block");
+  rw_assert_error(RwHorizonShadowingSensitivity(t.adj, t.m, 2, starts, "F", 3, 2, 10, &est), "index 3 is not one");
+  RW_CHECK(rw_test_problem_destroy(&t));
+  RW_CHECK(RwModelDestroy(&model));
+}
+END_TEST
+
+Suite *rw_test_suite(void)
+{
+  Suite *s  = suite_create("shadowing");
+  TCase *tc = tcase_create("core");
+
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, test_bad_input);
+  tcase_add_test(tc, test_nilss_stable);
+  tcase_add_test(tc, test_nilss_against_finite_differences);
+  suite_add_tcase(s, tc);
+  return s;
+}
