@@ -762,6 +762,10 @@ static const char *const RwOptionNames[] = {
   "-rw_horizon_spacing",
   "-rw_horizon_spinup",
   "-rw_horizon_windows",
+  "-rw_horizon_shadowing",
+  "-rw_horizon_shadowing_runs",
+  "-rw_horizon_shadowing_segment",
+  "-rw_horizon_shadowing_time",
   /* issue 36: the disk level's own codec */
   "-rw_store_disk_compress",
   "-rw_store_disk_compress_tolerance",
