@@ -200,7 +200,7 @@ static PetscErrorCode RwAdjointDiskCompressFromOptions(RwAdjoint adj, PetscOptio
   PetscFunctionBegin;
   PetscCall(PetscOptionsEList("-rw_store_disk_compress", "Codec of the disk level of a multilevel schedule: none, lossless or zfp (default: -rw_store_compress)", "RwStoreSetCompress", RwStoreCompressTypes, 3, RwStoreCompressTypes[i], &i, &set));
   if (set) adj->diskcompress = i;
-  PetscCall(RwOptionsReal("-rw_store_disk_compress_tolerance", "zfp's relative error bound on the disk level (default: -rw_store_compress_tolerance)", "RwStoreSetCompress", adj->disktol, &adj->disktol, NULL, 0, 1, RW_RANGE_OPEN_LO));
+  PetscCall(RwOptionsReal("-rw_store_disk_compress_tolerance", "zfp's relative error bound on the disk level (default: -rw_store_compress_tolerance)", "RwStoreSetCompress", adj->disktol, &adj->disktol, NULL, 0, 1, RW_RANGE_OPEN));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -41,6 +41,7 @@ fails missing-dir "-rw_gradient_view hdf5:$tmp/missing/g.h5: cannot create $tmp/
 
 # the disk level's store type is named by the option that chose it
 fails disk-type 'Unknown RwStore type "hdf55" (option -rw_store_disk_type)' 1 $small -rw_steps 20 -rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 2 -rw_store_disk_type hdf55
+fails disk-tolerance '-rw_store_disk_compress_tolerance 1: expected a finite number in (0, 1)' 1 $small -rw_steps 20 -rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 2 -rw_store_disk_compress zfp -rw_store_disk_compress_tolerance 1
 
 # a starting conductivity outside the bounds: refused, or clipped with a warning
 app="$top_builddir/apps/rewind-heat-inverse"
