@@ -169,6 +169,19 @@ herr_t RwH5AttrGet(hid_t obj, const char name[], hid_t memtype, hsize_t n, void 
   return why[0] ? RwH5Refuse("RwH5AttrGet", why) : s;
 }
 
+/* Reads n attributes in one pass; *missing names the first absent one (or a
+   list of another length) and stays as it was when every one is there */
+herr_t RwH5AttrGetItems(hid_t obj, size_t n, const RwH5AttrItem item[], const char **missing)
+{
+  for (size_t i = 0; i < n; i++) {
+    herr_t s = RwH5AttrGet(obj, item[i].name, item[i].type, item[i].n, item[i].buf);
+
+    if (s < 0) return -1;
+    if (s > 0 && !*missing) *missing = item[i].name;
+  }
+  return 0;
+}
+
 /* Reads a string attribute into buf, truncated to len - 1 characters; 1 when absent */
 herr_t RwH5AttrGetString(hid_t obj, const char name[], char buf[], size_t len)
 {

@@ -132,25 +132,14 @@ herr_t RwH5PackedPutRecord(RwStore store, hid_t d)
 herr_t RwH5PackedGetRecord(RwStore store, hid_t d, RwH5Record *r)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
-  struct {
-    const char *name;
-    hid_t       type;
-    hsize_t     n;
-    void       *buf;
-  } attr[] = {
+  const RwH5AttrItem attr[] = {
     {"encoding",      H5T_NATIVE_INT,    0,                  &r->encoding},
     {"tolerance_abs", H5T_NATIVE_DOUBLE, 0,                  &r->tolabs  },
     {"lengths",       H5T_NATIVE_INT64,  (hsize_t)h5->fsize, h5->rlen    },
     {"sums",          H5T_NATIVE_UINT64, (hsize_t)h5->fsize, h5->rsums   }
   };
 
-  for (size_t i = 0; i < sizeof(attr) / sizeof(attr[0]); i++) {
-    herr_t s = RwH5AttrGet(d, attr[i].name, attr[i].type, attr[i].n, attr[i].buf);
-
-    if (s < 0) return -1;
-    if (s > 0 && !r->missing) r->missing = attr[i].name;
-  }
-  return 0;
+  return RwH5AttrGetItems(d, sizeof(attr) / sizeof(attr[0]), attr, &r->missing);
 }
 
 /* A file to restart from was made with this run's codec (and tolerance); msg says why not */

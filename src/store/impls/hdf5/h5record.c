@@ -27,12 +27,7 @@ uint64_t RwH5RecordSum(int64_t slot, int64_t step, double time, uint64_t checksu
 /* Everything a read or a restart checks, in one pass over the attributes */
 static herr_t RwH5GetRecord(hid_t dset, PetscInt dim, PetscInt nattach, int64_t attach[], RwH5Record *r)
 {
-  struct {
-    const char *name;
-    hid_t       type;
-    hsize_t     n;
-    void       *buf;
-  } attr[] = {
+  const RwH5AttrItem attr[] = {
     {"valid",           H5T_NATIVE_INT,    0,                &r->valid   },
     {"step",            H5T_NATIVE_INT64,  0,                &r->step    },
     {"dim",             H5T_NATIVE_INT64,  0,                &r->dim     },
@@ -46,13 +41,7 @@ static herr_t RwH5GetRecord(hid_t dset, PetscInt dim, PetscInt nattach, int64_t 
 
   memset(r, 0, sizeof(*r));
   r->attach = attach;
-  for (size_t i = 0; i < sizeof(attr) / sizeof(attr[0]) - (nattach ? 0 : 1); i++) {
-    herr_t s = RwH5AttrGet(dset, attr[i].name, attr[i].type, attr[i].n, attr[i].buf);
-
-    if (s < 0) return -1;
-    if (s > 0 && !r->missing) r->missing = attr[i].name;
-  }
-  return 0;
+  return RwH5AttrGetItems(dset, sizeof(attr) / sizeof(attr[0]) - (nattach ? 0 : 1), attr, &r->missing);
 }
 
 /* The changing attributes of a write, all covered by the record checksum,

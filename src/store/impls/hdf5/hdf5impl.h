@@ -138,6 +138,14 @@ PETSC_INTERN hid_t RwH5StringType(size_t);
 PETSC_INTERN herr_t RwH5AttrNewString(hid_t, const char[], const char[]);
 PETSC_INTERN htri_t RwH5CheckType(hid_t, hid_t, const char[], char[], size_t);
 PETSC_INTERN herr_t RwH5AttrGet(hid_t, const char[], hid_t, hsize_t, void *);
+/* an attribute to read: name, memory type, values (0: a scalar), where */
+typedef struct {
+  const char *name;
+  hid_t       type;
+  hsize_t     n;
+  void       *buf;
+} RwH5AttrItem;
+PETSC_INTERN herr_t RwH5AttrGetItems(hid_t, size_t, const RwH5AttrItem[], const char **);
 PETSC_INTERN herr_t RwH5AttrGetString(hid_t, const char[], char[], size_t);
 
 /* h5agree.c: failures agreed across ranks, and the words of their messages */
