@@ -10,6 +10,7 @@
   the same bits with 1 group and with one group per rank.
 */
 #include "rwtest.h"
+#include "rwl96fd.h"
 
 /* Sizes for CI: 100 windows of 1 time unit (10^4 model steps forward and
    reverse) against finite differences of 2 x 40 blocks of 50 time units
@@ -88,50 +89,6 @@ static void windowed(const char *opts, Vec starts[], RwEstimate *est)
   RW_CHECK(RwProblemDestroy(&prob));
 }
 
-/* (<x>(F + dF) - <x>(F - dF)) / 2 dF over nb blocks of len steps each, from the state after
-   the spin-up: mean and standard error.  On each rank alone: long runs of 40 points are
-   cheapest there (the same bits as on all ranks) */
-static void finite_differences(PetscReal dF, PetscInt nb, PetscInt64 len, PetscReal *fd, PetscReal *err)
-{
-  RwModel       model;
-  RwTestProblem p;
-  Vec           u[2], mp[2];
-  PetscReal     s = 0, q = 0, v[64];
-
-  char          opts[64];
-
-  snprintf(opts, sizeof(opts), "-da_grid_x 40 -rw_steps %lld", (long long)len);
-  RW_CHECK(rw_test_model_type_comm(PETSC_COMM_SELF, "l96", opts, &model));
-  RW_CHECK(rw_test_problem_begin(model, &p));
-  RW_CHECK(RwObjectiveAddTimeAverage(p.obj, 1.0));
-  RW_CHECK(rw_test_problem_driver(&p));
-  RW_CHECK(RwHorizonWindowStarts(model, p.m, p.u0, SPINUP, 1, 1, &p.u0));
-  for (int j = 0; j < 2; j++) {
-    PetscReal F = 8 + (j ? -dF : dF);
-    RW_CHECK(VecDuplicate(p.m, &mp[j]));
-    RW_CHECK(VecCopy(p.m, mp[j]));
-    RW_CHECK(RwModelSetParameterBlock(model, mp[j], 0, &F));
-    RW_CHECK(VecDuplicate(p.u0, &u[j]));
-    RW_CHECK(VecCopy(p.u0, u[j]));
-  }
-  for (PetscInt b = 0; b < nb; b++) {
-    PetscReal J[2];
-    for (int j = 0; j < 2; j++) RW_CHECK(RwAdjointForward(p.adj, mp[j], u[j], &J[j], u[j]));
-    v[b] = (J[0] - J[1]) / (2 * dF);
-    s += v[b];
-  }
-  *fd = s / nb;
-  for (PetscInt b = 0; b < nb; b++) q += PetscSqr(v[b] - *fd);
-  *err = PetscSqrtReal(q / (nb - 1) / nb);
-  if (!rw_test_rank()) printf("# finite differences, dF = %g, %" PetscInt_FMT " blocks of %lld steps: d<x>/dF = %.6f +- %.6f\n", (double)dF, nb, (long long)len, (double)*fd, (double)*err);
-  for (int j = 0; j < 2; j++) {
-    RW_CHECK(VecDestroy(&u[j]));
-    RW_CHECK(VecDestroy(&mp[j]));
-  }
-  RW_CHECK(rw_test_problem_destroy(&p));
-  RW_CHECK(RwModelDestroy(&model));
-}
-
 START_TEST(test_windowed_against_finite_differences)
 {
   Vec        starts[NWIN];
@@ -143,7 +100,7 @@ START_TEST(test_windowed_against_finite_differences)
   windowed("-da_grid_x 40", starts, &one);
   snprintf(opts, sizeof(opts), "-da_grid_x 40 -rw_ensemble_groups %d", rw_test_size());
   windowed(opts, starts, &split);
-  finite_differences(FD_DF, FD_BLOCKS, FD_LEN, &fd, &fderr);
+  rw_l96_finite_differences(SPINUP, FD_DF, FD_BLOCKS, FD_LEN, &fd, &fderr);
   rw_assert_all(!memcmp(&one.value, &split.value, sizeof(PetscReal)) && !memcmp(&one.error, &split.error, sizeof(PetscReal)), "the windowed estimate %a +- %a with one group, %a +- %a with %d", one.value, one.error, split.value, split.error, rw_test_size());
   rw_assert_all(PetscAbsReal(one.value - fd) <= 3 * PetscSqrtReal(PetscSqr(one.error) + PetscSqr(fderr)), "windowed %g +- %g against finite differences %g +- %g", (double)one.value, (double)one.error, (double)fd, (double)fderr);
   for (PetscInt i = 0; i < NWIN; i++) RW_CHECK(VecDestroy(&starts[i]));

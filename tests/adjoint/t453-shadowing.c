@@ -10,6 +10,7 @@
   - bad arguments stop with errors that name them.
 */
 #include "rwtest.h"
+#include "rwl96fd.h"
 
 #define SPINUP    2000 /* 20 time units onto the attractor */
 #define FD_DF     0.5
@@ -42,48 +43,6 @@ static void nilss(MPI_Comm comm, const char *opts, PetscInt nruns, PetscInt u, P
   RW_CHECK(RwModelDestroy(&model));
 }
 
-/* (<x>(F + dF) - <x>(F - dF)) / 2 dF over nb blocks of len steps from the state after the
-   spin-up: mean and standard error (as t451), on each rank alone */
-static void finite_differences(PetscReal dF, PetscInt nb, PetscInt64 len, PetscReal *fd, PetscReal *err)
-{
-  RwModel       model;
-  RwTestProblem p;
-  Vec           u[2], mp[2];
-  PetscReal     s = 0, q = 0, v[64];
-  char          opts[64];
-
-  snprintf(opts, sizeof(opts), "-da_grid_x 40 -rw_steps %lld", (long long)len);
-  RW_CHECK(rw_test_model_type_comm(PETSC_COMM_SELF, "l96", opts, &model));
-  RW_CHECK(rw_test_problem_begin(model, &p));
-  RW_CHECK(RwObjectiveAddTimeAverage(p.obj, 1.0));
-  RW_CHECK(rw_test_problem_driver(&p));
-  RW_CHECK(RwHorizonWindowStarts(model, p.m, p.u0, SPINUP, 1, 1, &p.u0));
-  for (int j = 0; j < 2; j++) {
-    PetscReal F = 8 + (j ? -dF : dF);
-    RW_CHECK(VecDuplicate(p.m, &mp[j]));
-    RW_CHECK(VecCopy(p.m, mp[j]));
-    RW_CHECK(RwModelSetParameterBlock(model, mp[j], 0, &F));
-    RW_CHECK(VecDuplicate(p.u0, &u[j]));
-    RW_CHECK(VecCopy(p.u0, u[j]));
-  }
-  for (PetscInt b = 0; b < nb; b++) {
-    PetscReal J[2];
-    for (int j = 0; j < 2; j++) RW_CHECK(RwAdjointForward(p.adj, mp[j], u[j], &J[j], u[j]));
-    v[b] = (J[0] - J[1]) / (2 * dF);
-    s += v[b];
-  }
-  *fd = s / nb;
-  for (PetscInt b = 0; b < nb; b++) q += PetscSqr(v[b] - *fd);
-  *err = PetscSqrtReal(q / (nb - 1) / nb);
-  if (!rw_test_rank()) printf("# finite differences, dF = %g, %" PetscInt_FMT " blocks of %lld steps: d<x>/dF = %.6f +- %.6f\n", (double)dF, nb, (long long)len, (double)*fd, (double)*err);
-  for (int j = 0; j < 2; j++) {
-    RW_CHECK(VecDestroy(&u[j]));
-    RW_CHECK(VecDestroy(&mp[j]));
-  }
-  RW_CHECK(rw_test_problem_destroy(&p));
-  RW_CHECK(RwModelDestroy(&model));
-}
-
 START_TEST(test_nilss_against_finite_differences)
 {
   RwEstimate est, self;
@@ -92,7 +51,7 @@ START_TEST(test_nilss_against_finite_differences)
   /* 8 runs of 20 time units in segments of 1: the runs' spread is wide (single runs range
      from 0.03 to 0.42: the shadowing tangent is occasionally large), see doc/chaos.md */
   nilss(PETSC_COMM_SELF, "-da_grid_x 40 -rw_steps 2000", 8, 14, 100, 0, &est); /* on each rank alone: as t452 */
-  finite_differences(FD_DF, FD_BLOCKS, FD_LEN, &fd, &fderr);
+  rw_l96_finite_differences(SPINUP, FD_DF, FD_BLOCKS, FD_LEN, &fd, &fderr);
   rw_assert_all(PetscAbsReal(est.value - fd) <= 3 * PetscSqrtReal(PetscSqr(est.error) + PetscSqr(fderr)), "NILSS %g +- %g against finite differences %g +- %g", (double)est.value, (double)est.error, (double)fd, (double)fderr);
   /* the same bits on one rank: a shorter run */
   nilss(PETSC_COMM_WORLD, "-da_grid_x 40 -rw_steps 400", 2, 14, 50, 0, &est);
