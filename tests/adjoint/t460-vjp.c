@@ -161,20 +161,6 @@ START_TEST(test_wave)
 }
 END_TEST
 
-/* A problem of options under prefix pre, set up */
-static PetscErrorCode ProblemCreate(const char pre[], const char opts[], RwProblem *prob)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsPrefixPush(NULL, pre));
-  PetscCall(PetscOptionsInsertString(NULL, opts));
-  PetscCall(PetscOptionsPrefixPop(NULL));
-  PetscCall(RwProblemCreate(PETSC_COMM_WORLD, prob));
-  PetscCall(RwProblemSetOptionsPrefix(*prob, pre));
-  PetscCall(RwProblemSetFromOptions(*prob));
-  PetscCall(RwProblemSetUp(*prob));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Heat's outputs without sensors: the final state, as a forward run leaves it */
 START_TEST(test_problem_state)
 {
@@ -186,7 +172,7 @@ START_TEST(test_problem_state)
   PetscReal *y, *ybar, *y2, norm;
   PetscBool  same = PETSC_TRUE;
 
-  RW_CHECK(ProblemCreate("ps_", "-rw_model_type heat -rw_heat_dim 2 -da_grid_x 11 -da_grid_y 9 -rw_steps 6 -rw_schedule_type revolve -rw_schedule_ram_slots 2", &prob));
+  RW_CHECK(rw_test_problem_prefixed("ps_", "-rw_model_type heat -rw_heat_dim 2 -da_grid_x 11 -da_grid_y 9 -rw_steps 6 -rw_schedule_type revolve -rw_schedule_ram_slots 2", &prob));
   RW_CHECK(RwProblemGetOutputSize(prob, &n));
   RW_CHECK(RwProblemGetModel(prob, &model));
   RW_CHECK(RwProblemGetAdjoint(prob, &adj));
@@ -232,7 +218,7 @@ START_TEST(test_problem_receivers)
   PetscReal *y, J;
   PetscBool  same, same0;
 
-  RW_CHECK(ProblemCreate("pr_", "-rw_model_type wave -rw_wave_dim 2 -da_grid_x 18 -da_grid_y 12 -rw_wave_spacing 10,10 -rw_wave_nbl 3 -rw_steps 25 -rw_wave_receivers 60,30,100,50,90,40 -rw_schedule_type revolve -rw_schedule_ram_slots 3", &prob));
+  RW_CHECK(rw_test_problem_prefixed("pr_", "-rw_model_type wave -rw_wave_dim 2 -da_grid_x 18 -da_grid_y 12 -rw_wave_spacing 10,10 -rw_wave_nbl 3 -rw_steps 25 -rw_wave_receivers 60,30,100,50,90,40 -rw_schedule_type revolve -rw_schedule_ram_slots 3", &prob));
   RW_CHECK(RwProblemGetOutputSize(prob, &n));
   rw_assert_all(n == 3 * 26, "3 receivers at 26 steps give %d outputs; expected 78", (int)n);
   RW_CHECK(PetscMalloc1(n, &y));

@@ -130,20 +130,6 @@ START_TEST(test_driver_errors)
 }
 END_TEST
 
-/* A problem of options under prefix pre, set up */
-static PetscErrorCode ProblemCreate(const char pre[], const char opts[], RwProblem *prob)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscOptionsPrefixPush(NULL, pre));
-  PetscCall(PetscOptionsInsertString(NULL, opts));
-  PetscCall(PetscOptionsPrefixPop(NULL));
-  PetscCall(RwProblemCreate(PETSC_COMM_WORLD, prob));
-  PetscCall(RwProblemSetOptionsPrefix(*prob, pre));
-  PetscCall(RwProblemSetFromOptions(*prob));
-  PetscCall(RwProblemSetUp(*prob));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 typedef struct {
   RwProblem  prob;
   RwModel    model;
@@ -157,7 +143,7 @@ static PetscErrorCode PCaseCreate(const char pre[], const char opts[], PCase *c)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(c, sizeof(*c)));
-  PetscCall(ProblemCreate(pre, opts, &c->prob));
+  PetscCall(rw_test_problem_prefixed(pre, opts, &c->prob));
   PetscCall(RwProblemGetModel(c->prob, &c->model));
   PetscCall(RwProblemGetParameters(c->prob, &c->m, &c->u0));
   PetscCall(RwProblemGetOutputSize(c->prob, &c->n));

@@ -87,6 +87,8 @@ PetscErrorCode rw_test_problem_begin(RwModel model, RwTestProblem *p);
 PetscErrorCode rw_test_problem_driver(RwTestProblem *p);
 PetscErrorCode rw_test_bump(RwModel model, Vec m, PetscReal amp, PetscReal width, const PetscReal c[3]);
 PetscErrorCode rw_test_problem_destroy(RwTestProblem *p);
+/* a whole RwProblem of the options opts under prefix pre, set up (t460, t461) */
+PetscErrorCode rw_test_problem_prefixed(const char pre[], const char opts[], RwProblem *prob);
 
 /* One expected result, many settings (t403, t408): the first solve through
    rw_test_solve_same() keeps J and the gradients in *ref; every later one

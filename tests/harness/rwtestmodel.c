@@ -197,6 +197,20 @@ static PetscErrorCode rw_test_options_forget(const char *prefix)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A whole problem (RwProblem) of options under prefix pre, set up */
+PetscErrorCode rw_test_problem_prefixed(const char pre[], const char opts[], RwProblem *prob)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsPrefixPush(NULL, pre));
+  PetscCall(PetscOptionsInsertString(NULL, opts));
+  PetscCall(PetscOptionsPrefixPop(NULL));
+  PetscCall(RwProblemCreate(PETSC_COMM_WORLD, prob));
+  PetscCall(RwProblemSetOptionsPrefix(*prob, pre));
+  PetscCall(RwProblemSetFromOptions(*prob));
+  PetscCall(RwProblemSetUp(*prob));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode rw_test_problem_destroy(RwTestProblem *p)
 {
   const char *prefix = NULL;
