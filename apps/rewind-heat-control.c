@@ -28,7 +28,8 @@ typedef struct {
   RwObjective obj;   /* the member's: sensors, effort, smoothness */
   RwAdjoint   adj;
   Tao         tao;
-  Vec         x, mw, u, unew;
+  Vec         x, mw;
+  PetscReal  *traj;  /* where RecordSensors() writes, during a Forward() that wants them */
   PetscInt    K, C, block, size, nobs;
   PetscInt64  nsteps, every;
   PetscReal   dt, alpha, beta, amin, amax, level[NSENSORS], *a, *target;
@@ -144,6 +145,18 @@ static PetscErrorCode CreateObservations(Control *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Records the sensors' readings at the observed steps of a forward sweep, while c->traj
+   points somewhere: the solve's own states, so no second run of the model */
+static PetscErrorCode RecordSensors(RwAdjoint adj, RwAdjointPhase phase, PetscInt64 k, Vec x, void *ctx)
+{
+  Control *c = (Control *)ctx;
+
+  PetscFunctionBegin;
+  if (!c->traj || phase != RW_PHASE_FORWARD || k == 0 || k % c->every || k / c->every > c->nobs) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwObjectiveInterpolate(c->obj, 0, x, c->traj + NSENSORS * (k / c->every - 1)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A forward run at amplitudes a: the terms (misfit, effort, smoothness) and, if traj, the sensors' readings */
 static PetscErrorCode Forward(Control *c, const PetscReal a[], PetscReal terms[3], PetscReal *traj)
 {
@@ -154,16 +167,10 @@ static PetscErrorCode Forward(Control *c, const PetscReal a[], PetscReal terms[3
   PetscCall(RwProblemGetMemberParameters(c->prob, 0, &m, &u0));
   PetscCall(VecCopy(m, c->mw));
   PetscCall(RwModelSetParameterBlock(c->model, c->mw, c->block, a));
+  c->traj = traj;
   PetscCall(RwAdjointForward(c->adj, c->mw, u0, &J, NULL));
+  c->traj = NULL;
   PetscCall(RwObjectiveGetTermValues(c->obj, 3, terms));
-  if (!traj) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(RwModelSetParameters(c->model, c->mw));
-  PetscCall(VecCopy(u0, c->u));
-  for (PetscInt64 k = 0, j = 0; k < c->nsteps; k++) {
-    PetscCall(RwModelStep(c->model, k, c->u, c->unew));
-    PetscCall(VecCopy(c->unew, c->u));
-    if ((k + 1) % c->every == 0 && j < c->nobs) PetscCall(RwObjectiveInterpolate(c->obj, 0, c->u, traj + NSENSORS * j++));
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -234,8 +241,7 @@ static PetscErrorCode SetUp(Control *c)
   PetscCall(RwModelGetParameterBlockInfo(c->model, c->block, NULL, &c->size, NULL, NULL));
   PetscCall(PetscMalloc1(c->size, &c->a));
   PetscCall(RwModelCreateParameters(c->model, &c->mw));
-  PetscCall(RwModelCreateState(c->model, &c->u));
-  PetscCall(VecDuplicate(c->u, &c->unew));
+  PetscCall(RwAdjointMonitorSet(c->adj, RecordSensors, c, NULL));
   PetscCall(RwProblemCreateUnknownVector(c->prob, &c->x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -402,8 +408,6 @@ static PetscErrorCode Destroy(Control *c)
   PetscCall(TaoDestroy(&c->tao));
   PetscCall(VecDestroy(&c->x));
   PetscCall(VecDestroy(&c->mw));
-  PetscCall(VecDestroy(&c->u));
-  PetscCall(VecDestroy(&c->unew));
   PetscCall(PetscFree(c->a));
   PetscCall(PetscFree2(c->steps, c->target));
   /* after the outputs: a run killed before them resumes from its journal */
