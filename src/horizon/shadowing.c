@@ -26,6 +26,7 @@
   independent runs.
 */
 #include <rewind/private/adjointimpl.h>
+#include <rewind/private/objectiveimpl.h>
 #include <rewind/private/horizonimpl.h>
 #include <petscblaslapack.h>
 
@@ -256,6 +257,24 @@ static PetscErrorCode NilssCheck(RwAdjoint adj, Vec u0, PetscInt nruns, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The sums and the time-dilation term hold for J = (1/n) sum_k j(u_k), j linear in the
+   state, with no direct dependence on the parameters: every term must be a time average */
+static PetscErrorCode NilssCheckObjective(RwAdjoint adj)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)adj);
+  RwObjective obj  = adj->obj;
+
+  PetscFunctionBegin;
+  PetscCheck(obj && obj->nterms > 0, comm, PETSC_ERR_ARG_WRONGSTATE, "NILSS: the driver's objective has no terms: add a time average (RwObjectiveAddTimeAverage(), -rw_objective_time_average)");
+  for (PetscInt t = 0; t < obj->nterms; t++) {
+    const RwTerm *term = &obj->terms[t];
+
+    PetscCheck(!term->ops.gradient, comm, PETSC_ERR_SUP, "NILSS: the objective's term \"%s\" depends on the parameters directly, which NILSS does not count: use time averages of the state alone (RwObjectiveAddTimeAverage())", term->name);
+    PetscCheck(!strcmp(term->name, "time average"), comm, PETSC_ERR_SUP, "NILSS: the objective's term \"%s\" is not a time average of a quantity linear in the state, which NILSS's time-dilation term assumes: use time averages alone (RwObjectiveAddTimeAverage(), -rw_objective_time_average)", term->name);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwHorizonShadowingSensitivity - the sensitivity d<J>/ds of a long-time
   average to one global scalar parameter by non-intrusive least squares
@@ -288,7 +307,9 @@ static PetscErrorCode NilssCheck(RwAdjoint adj, Vec u0, PetscInt nruns, PetscInt
   through its block-tridiagonal Schur complement.  The tangents' work grows like N (u + 1) per
   step, so NILSS scales with the grid only while the number of positive exponents, which
   for extensive chaos grows like N too, stays modest.  The estimate is the same bits on any
-  number of ranks (explicit models).  The objective's direct dependence on s is not counted.
+  number of ranks (explicit models).  The objective must be made of time averages
+  (RwObjectiveAddTimeAverage()): other terms, and terms that depend on the parameters
+  directly, are refused by name.
 
 .seealso: RwHorizonEnsembleSensitivity(), RwHorizonLyapunovSpectrum(), doc/chaos.md
 @*/
@@ -304,6 +325,7 @@ PetscErrorCode RwHorizonShadowingSensitivity(RwAdjoint adj, Vec m, PetscInt nrun
   PetscCall(RwAdjointSetUp(adj));
   PetscCall(RwAdjointGetSteps(adj, &n));
   PetscCall(NilssCheck(adj, starts[0], nruns, u, seglen, n));
+  PetscCall(NilssCheckObjective(adj));
   s.model  = adj->model;
   s.obj    = adj->obj;
   s.u      = u;

@@ -7,7 +7,9 @@
   - the estimate is the same bits on all ranks and on one;
   - Lorenz-96, F = 1/2 (stable: the ring rests at x = F, so <x> = F and
     d<x>/dF = 1 exactly): NILSS gives 1 up to the start's transient, O(1/T);
-  - bad arguments stop with errors that name them.
+  - bad arguments stop with errors that name them; so do objectives that are not
+    time averages of the state alone (a terminal misfit, a term with a direct
+    dependence on the parameters, no term at all).
 */
 #include "rwtest.h"
 #include "rwl96fd.h"
@@ -71,6 +73,49 @@ START_TEST(test_nilss_stable)
 }
 END_TEST
 
+/* A term that depends on the parameters directly (its ops have a gradient) and adds nothing */
+static PetscErrorCode DirectValue(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, RwReproSum acc, PetscInt slot, void *ctx)
+{
+  return PETSC_SUCCESS;
+}
+static PetscErrorCode DirectAdjoint(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, Vec lambda, void *ctx)
+{
+  return PETSC_SUCCESS;
+}
+static PetscErrorCode DirectGradient(RwObjective obj, PetscInt64 k, PetscReal w, Vec u, Vec g[], void *ctx)
+{
+  return PETSC_SUCCESS;
+}
+
+/* NILSS with an objective that is not a time average of the state alone: refused by name */
+static void bad_objective(int which, const char *expected)
+{
+  const RwObjectiveTermOps ops = {NULL, DirectValue, DirectAdjoint, DirectGradient, NULL, NULL, NULL};
+  RwModel                  model;
+  RwTestProblem            t;
+  RwEstimate               est;
+  Vec                      starts[2];
+
+  RW_CHECK(rw_test_model_type("l96", "-da_grid_x 12 -rw_steps 100", &model));
+  RW_CHECK(rw_test_problem_begin(model, &t));
+  if (which != 0) RW_CHECK(RwObjectiveAddTimeAverage(t.obj, 1.0));
+  if (which == 1) RW_CHECK(RwObjectiveAddTerminalMisfit(t.obj, t.u0, 1.0));
+  if (which == 2) RW_CHECK(RwObjectiveAddTerm(t.obj, "direct", &ops, RW_OBJECTIVE_ALL_STEPS, NULL, NULL, NULL));
+  RW_CHECK(rw_test_problem_driver(&t));
+  starts[0] = starts[1] = t.u0;
+  rw_assert_error(RwHorizonShadowingSensitivity(t.adj, t.m, 2, starts, "F", 0, 2, 10, &est), expected);
+  RW_CHECK(rw_test_problem_destroy(&t));
+  RW_CHECK(RwModelDestroy(&model));
+}
+
+START_TEST(test_bad_objective)
+{
+  bad_objective(0, "the driver's objective has no terms: add a time average");
+  bad_objective(1, "the objective's term \"terminal\" is not a time average of a quantity linear in the state");
+  bad_objective(2, "the objective's term \"direct\" depends on the parameters directly, which NILSS does not count");
+}
+END_TEST
+
 START_TEST(test_bad_input)
 {
   RwModel       model;
@@ -102,6 +147,7 @@ Suite *rw_test_suite(void)
 
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, test_bad_input);
+  tcase_add_test(tc, test_bad_objective);
   tcase_add_test(tc, test_nilss_stable);
   tcase_add_test(tc, test_nilss_against_finite_differences);
   suite_add_tcase(s, tc);
