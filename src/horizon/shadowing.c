@@ -34,7 +34,7 @@ typedef struct {
   PetscInt   u, nseg, nslot;
   PetscInt64 seglen, n;
   PetscReal  dt;
-  RwReproSum acc;   /* this segment's sums (RwNilssSlot), and at its end the flow's products */
+  RwReproSum acc;   /* this segment's sums (the NILSS_ slots below), and at its end the flow's products */
   RwReproSum gram;  /* the Gram matrix of [W v] at a segment end: one reduction */
   PetscReal *sums;  /* nslot */
   PetscReal *G;     /* the Gram matrix of [W v], packed */
