@@ -10,42 +10,42 @@
   the same bits on any number of ranks for an explicit model.
 
   The first p exponents (RwHorizonLyapunovSpectrum()) carry p tangents and
-  orthonormalise them at each renormalisation by modified Gram-Schmidt with
-  exact dot products (the QR method of Benettin et al. 1980 and Shimada and
-  Nagashima 1979): the log of the j-th diagonal of R, summed, gives exponent
-  j.  The first tangent is treated exactly as the single one, so exponent 0
+  orthonormalise them at each renormalisation (the QR method of Benettin et
+  al. 1980 and Shimada and Nagashima 1979) by Cholesky QR of their Gram
+  matrix, summed exactly in one reduction (src/horizon/gram.c): the log of
+  the j-th diagonal of R, summed, gives exponent j.  The first tangent is treated exactly as the single one, so exponent 0
   is RwHorizonLyapunov()'s, bit for bit.  The span of the tangents with
   positive exponents is the unstable subspace that shadowing methods (NILSS)
   work in; its size, the number of positive exponents, sets their cost.
 */
 #include <rewind/private/adjointimpl.h>
-#include <rewind/horizon.h>
+#include <rewind/private/horizonimpl.h>
 
 typedef struct {
   PetscInt64 transient, interval, blocklen;
   PetscInt   nblocks, p;
   PetscReal *logs; /* [block * p + j]: the sum of ln R_jj per block */
+  RwReproSum acc;  /* the tangents' Gram matrix: one reduction a renormalisation */
+  PetscReal *G, *R;
 } RwBenettin;
 
-/* After every step: every interval steps, orthonormalise the tangents (modified Gram-Schmidt,
-   exact dot products), add ln R_jj to their blocks; one tangent is only rescaled */
+/* After every step: every interval steps, orthonormalise the tangents (Cholesky QR of their
+   exactly summed Gram matrix, src/horizon/gram.c), add ln R_jj to their blocks; one tangent
+   is only rescaled */
 static PetscErrorCode RwBenettinStep(RwAdjoint adj, PetscInt64 k, Vec u, PetscInt ndir, Vec du[], void *ctx)
 {
   RwBenettin *b = (RwBenettin *)ctx;
-  PetscReal   nrm, r;
+  PetscInt    broken;
 
   PetscFunctionBegin;
   if (k == 0 || k % b->interval) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt j = 0; j < b->p; j++) {
-    for (PetscInt i = 0; i < j; i++) {
-      PetscCall(RwVecDotRepro(du[i], du[j], &r, NULL));
-      PetscCall(VecAXPY(du[j], -r, du[i]));
-    }
-    PetscCall(RwVecNormRepro(du[j], &nrm));
-    PetscCheck(nrm > 0 && !PetscIsInfOrNanReal(nrm), PetscObjectComm((PetscObject)adj), PETSC_ERR_FP, "Lyapunov estimate: tangent %" PetscInt_FMT "'s norm is %g at step %" PetscInt64_FMT ": renormalise more often (a smaller interval), or ask for fewer exponents than the state has directions", j, (double)nrm, k);
-    if (k > b->transient) b->logs[(k - b->transient - 1) / b->blocklen * b->p + j] += PetscLogReal(nrm);
-    PetscCall(VecScale(du[j], 1 / nrm));
-  }
+  PetscCall(RwReproSumReset(b->acc));
+  PetscCall(RwHorizonGramAdd(b->acc, 0, b->p, du));
+  PetscCall(RwReproSumAllreduce(b->acc, PetscObjectComm((PetscObject)adj), b->G));
+  PetscCall(RwHorizonCholQR(b->p, b->G, du, b->R, &broken));
+  PetscCheck(broken < 0, PetscObjectComm((PetscObject)adj), PETSC_ERR_FP, "Lyapunov estimate: tangent %" PetscInt_FMT " is zero, not finite or (to rounding) a combination of the ones before it at step %" PetscInt64_FMT " (its squared norm %g): renormalise more often (a smaller interval), or ask for fewer exponents than the state has directions", broken, k, (double)b->G[RwGramIndex(broken, broken)]);
+  if (k > b->transient)
+    for (PetscInt j = 0; j < b->p; j++) b->logs[(k - b->transient - 1) / b->blocklen * b->p + j] += PetscLogReal(b->R[j * b->p + j]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -131,12 +131,16 @@ static PetscErrorCode RwBenettinRun(RwAdjoint adj, Vec m, Vec u0, PetscInt p, Pe
   b.p         = p;
   b.blocklen  = (n - transient) / nblocks;
   PetscCall(PetscCalloc1(nblocks * p, &b.logs));
+  PetscCall(RwReproSumCreate(RwGramSlots(p), &b.acc));
+  PetscCall(PetscMalloc2(RwGramSlots(p), &b.G, p * p, &b.R));
   PetscCall(VecDuplicateVecs(u0, p, &du));
   for (PetscInt j = 0; j < p; j++) PetscCall(RwHorizonInitialDirection(adj->model, j + 1, du[j]));
   PetscCall(RwTangentPropagate(adj, m, u0, p, NULL, du, RwBenettinStep, &b, NULL));
   for (PetscInt j = 0; j < p; j++) RwBlockStatistics(&b, j, dt, &exponent[j], &error[j]);
   *time = b.blocklen * dt * nblocks;
   PetscCall(VecDestroyVecs(p, &du));
+  PetscCall(PetscFree2(b.G, b.R));
+  PetscCall(RwReproSumDestroy(&b.acc));
   PetscCall(PetscFree(b.logs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -201,7 +205,9 @@ PetscErrorCode RwHorizonLyapunov(RwAdjoint adj, Vec m, Vec u0, PetscInt64 transi
 
   Notes:
   Costs one forward run and p tangent runs of n steps, and p(p+1)/2 exact
-  dot products per orthonormalisation; the tangents are p state vectors.
+  dot products per orthonormalisation, all in one reduction (Cholesky QR of
+  the Gram matrix: the tangents must not drift to within 1/sqrt(eps) of
+  dependence between renormalisations); the tangents are p state vectors.
   Exponent 0 equals RwHorizonLyapunov()'s bit for bit, and every exponent is
   the same bits on any number of ranks (explicit models). The sum of all N
   exponents is the mean rate of volume change: -N exactly for Lorenz-96's flow

@@ -9,68 +9,74 @@
   segments, and at each segment end
   - W and v lose their component along the flow f(u) (the neutral direction;
     what v loses, xi f, is a shift in time: the time dilation term below),
-  - W = Q R (modified Gram-Schmidt, exact dot products), b = Q^T v, v -= Q b,
-    and the next segment starts from Q and v.
+  - W = Q R (Cholesky QR of W's Gram matrix, summed exactly: src/horizon/gram.c),
+    b = Q^T v, v -= Q b, and the next segment starts from Q and v.
   The shadowing tangent on segment i is v_i + W_i a_i with a_i = R_i a_i-1 + b_i
   (continuity); the a_i minimise sum_i |v_i + W_i a_i|^2 summed over the steps,
-  a small dense KKT system solved identically on every rank.  Then
+  a KKT system with block-tridiagonal Schur complement solved identically on
+  every rank (src/horizon/nilsskkt.c).  Then
     d<J>/ds = sum_k dJ/du_k . (v_k + W_k a_i(k))
             + (1/T) sum_i xi_i (<j> - j(u at segment end i)),
   with xi_i the shadowing tangent's flow component removed at interior end i
   (j the per-step quantity averaged, taken linear in the state, T the run's
   time).  Every sum is exact (RwReproSum): the estimate is the same bits on any
-  number of ranks for an explicit model.  Its error is the spread over
+  number of ranks for an explicit model.  Each segment end takes two
+  reductions: the segment's sums with the flow's products, then the Gram
+  matrix of [W v] after the flow is removed.  Its error is the spread over
   independent runs.
 */
 #include <rewind/private/adjointimpl.h>
-#include <rewind/horizon.h>
+#include <rewind/private/objectiveimpl.h>
+#include <rewind/private/horizonimpl.h>
 #include <petscblaslapack.h>
 
 typedef struct {
   PetscInt   u, nseg, nslot;
   PetscInt64 seglen, n;
   PetscReal  dt;
-  RwReproSum acc;   /* this segment's sums: C (u x u), d (u), gw (u), gv (1) */
+  RwReproSum acc;   /* this segment's sums (the NILSS_ slots below), and at its end the flow's products */
+  RwReproSum gram;  /* the Gram matrix of [W v] at a segment end: one reduction */
   PetscReal *sums;  /* nslot */
+  PetscReal *G;     /* the Gram matrix of [W v], packed */
   PetscReal *C, *d, *gw, *gv, *vv; /* per segment */
   PetscReal *R, *b, *xw, *xv, *jb; /* per interior end 1..nseg-1 (index i: end of segment i-1) */
-  PetscReal *xi;    /* u + 1: scratch */
   Vec        g, f, uprev;
   RwObjective obj;
   RwModel     model;
 } RwNilss;
 
-/* The exact products sum_l x_l y_l of this rank, into slot s */
-static PetscErrorCode AddProducts(RwReproSum acc, PetscInt s, Vec x, Vec y)
-{
-  const PetscScalar *a, *c;
-  PetscInt           n;
+/* The slots of acc, for u homogeneous tangents W = du[0..u) and v = du[u]: the Gram matrix
+   of [W v] summed over the segment (packed: C, d and |v|^2), g^T du; then, added at the
+   segment's end only, f^T f, du^T f and g^T u of the end */
+#define NILSS_GRAM(u)  0
+#define NILSS_G(u)     (RwGramSlots((u) + 1))
+#define NILSS_FF(u)    (NILSS_G(u) + (u) + 1)
+#define NILSS_DUF(u)   (NILSS_FF(u) + 1)
+#define NILSS_GU(u)    (NILSS_DUF(u) + (u) + 1)
+#define NILSS_SLOTS(u) (NILSS_GU(u) + 1)
 
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(x, &n));
-  PetscCall(VecGetArrayRead(x, &a));
-  PetscCall(VecGetArrayRead(y, &c));
-  for (PetscInt l = 0; l < n; l++) PetscCall(RwReproSumAdd(acc, s, PetscRealPart(a[l] * c[l])));
-  PetscCall(VecRestoreArrayRead(y, &c));
-  PetscCall(VecRestoreArrayRead(x, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Step k's terms of the segment's sums: W^T W, W^T v, g^T W, g^T v */
+/* Step k's terms of the segment's sums: W^T W, W^T v, v^T v, g^T W, g^T v */
 static PetscErrorCode NilssAccumulate(RwNilss *s, PetscInt64 k, Vec u, Vec du[])
 {
-  const PetscInt p = s->u;
-
   PetscFunctionBegin;
   PetscCall(VecSet(s->g, 0));
   PetscCall(RwObjectiveAdjointSource(s->obj, k, u, s->g));
-  for (PetscInt j = 0; j < p; j++) {
-    for (PetscInt l = j; l < p; l++) PetscCall(AddProducts(s->acc, j * p + l, du[j], du[l]));
-    PetscCall(AddProducts(s->acc, p * p + j, du[j], du[p]));
-    PetscCall(AddProducts(s->acc, p * p + p + j, s->g, du[j]));
-  }
-  PetscCall(AddProducts(s->acc, p * p + 2 * p, s->g, du[p]));
-  PetscCall(AddProducts(s->acc, p * p + 2 * p + 1, du[p], du[p]));
+  PetscCall(RwHorizonGramAdd(s->acc, NILSS_GRAM(s->u), s->u + 1, du));
+  PetscCall(RwHorizonDotsAdd(s->acc, NILSS_G(s->u), s->g, s->u + 1, du));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* At a segment's end: the flow f = (u_k+1 - u_k-1) / 2 dt and the products that give the
+   tangents' components along it and j(u_k), added to the segment's sums (one reduction) */
+static PetscErrorCode NilssFlowAdd(RwNilss *s, PetscInt64 k, Vec u, Vec du[])
+{
+  PetscFunctionBegin;
+  PetscCall(RwModelStep(s->model, k, u, s->f));
+  PetscCall(VecAXPY(s->f, -1, s->uprev));
+  PetscCall(VecScale(s->f, 1 / (2 * s->dt)));
+  PetscCall(RwHorizonGramAdd(s->acc, NILSS_FF(s->u), 1, &s->f));
+  PetscCall(RwHorizonDotsAdd(s->acc, NILSS_DUF(s->u), s->f, s->u + 1, du));
+  PetscCall(RwHorizonDotsAdd(s->acc, NILSS_GU(s->u), s->g, 1, &u));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -82,122 +88,80 @@ static PetscErrorCode NilssCloseSegment(RwNilss *s, MPI_Comm comm, PetscInt i)
   PetscFunctionBegin;
   PetscCall(RwReproSumAllreduce(s->acc, comm, s->sums));
   PetscCall(RwReproSumReset(s->acc));
-  for (PetscInt j = 0; j < p; j++)
-    for (PetscInt l = j; l < p; l++) s->C[i * p * p + j * p + l] = s->C[i * p * p + l * p + j] = s->sums[j * p + l];
+  for (PetscInt l = 0; l < p; l++)
+    for (PetscInt j = 0; j <= l; j++) s->C[i * p * p + j * p + l] = s->C[i * p * p + l * p + j] = s->sums[RwGramIndex(j, l)];
   for (PetscInt j = 0; j < p; j++) {
-    s->d[i * p + j]  = s->sums[p * p + j];
-    s->gw[i * p + j] = s->sums[p * p + p + j];
+    s->d[i * p + j]  = s->sums[RwGramIndex(j, p)];
+    s->gw[i * p + j] = s->sums[NILSS_G(p) + j];
   }
-  s->gv[i] = s->sums[p * p + 2 * p];
-  s->vv[i] = s->sums[p * p + 2 * p + 1];
+  s->gv[i] = s->sums[NILSS_G(p) + p];
+  s->vv[i] = s->sums[RwGramIndex(p, p)];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The flow at u_k, (u_k+1 - u_k-1) / 2 dt, and the tangents' components along it (removed
-   when remove): xi = <du, f> / <f, f>; a state at rest (f = 0) has no flow direction */
-static PetscErrorCode NilssFlowComponents(RwNilss *s, PetscInt64 k, Vec u, Vec du[], PetscReal xi[], PetscBool remove)
+/* The tangents' components along the flow, xi = <du, f> / <f, f>, removed; a state at rest
+   (f = 0) has no flow direction */
+static PetscErrorCode NilssRemoveFlow(RwNilss *s, PetscInt i, Vec du[])
 {
-  PetscReal ff, r;
+  const PetscInt  p  = s->u;
+  const PetscReal ff = s->sums[NILSS_FF(p)];
 
   PetscFunctionBegin;
-  PetscCall(RwModelStep(s->model, k, u, s->f));
-  PetscCall(VecAXPY(s->f, -1, s->uprev));
-  PetscCall(VecScale(s->f, 1 / (2 * s->dt)));
-  PetscCall(RwVecNormRepro(s->f, &ff));
-  for (PetscInt j = 0; j <= s->u; j++) {
-    if (ff == 0) {
-      xi[j] = 0;
-      continue;
-    }
-    PetscCall(RwVecDotRepro(du[j], s->f, &r, NULL));
-    xi[j] = r / (ff * ff);
-    if (remove) PetscCall(VecAXPY(du[j], -xi[j], s->f));
+  for (PetscInt j = 0; j <= p; j++) {
+    const PetscReal xi = ff == 0 ? 0 : s->sums[NILSS_DUF(p) + j] / ff;
+
+    if (j < p) s->xw[i * p + j] = xi;
+    else s->xv[i] = xi;
+    if (xi != 0) PetscCall(VecAXPY(du[j], -xi, s->f));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* W = Q R by modified Gram-Schmidt with exact dot products (R: u x u, row-major, upper) */
-static PetscErrorCode NilssQR(MPI_Comm comm, PetscInt p, Vec W[], PetscReal R[], PetscInt64 k)
+/* W = Q R (Cholesky QR of the exactly summed Gram matrix of [W v], one reduction), then
+   b = Q^T v = R^-T W^T v and v -= Q b (b NULL: v is zero, as at k = 0) */
+static PetscErrorCode NilssOrthonormalize(RwNilss *s, MPI_Comm comm, PetscInt64 k, Vec du[], PetscReal R[], PetscReal b[])
 {
-  PetscReal nrm, r;
+  const PetscInt p = s->u;
+  PetscInt       broken;
+  PetscBLASInt   n, one = 1, info;
 
   PetscFunctionBegin;
-  for (PetscInt j = 0; j < p * p; j++) R[j] = 0;
-  for (PetscInt j = 0; j < p; j++) {
-    for (PetscInt i = 0; i < j; i++) {
-      PetscCall(RwVecDotRepro(W[i], W[j], &r, NULL));
-      R[i * p + j] = r;
-      PetscCall(VecAXPY(W[j], -r, W[i]));
-    }
-    PetscCall(RwVecNormRepro(W[j], &nrm));
-    PetscCheck(nrm > 0 && !PetscIsInfOrNanReal(nrm), comm, PETSC_ERR_FP, "NILSS: homogeneous tangent %" PetscInt_FMT "'s norm is %g at step %" PetscInt64_FMT ": use shorter segments, or fewer tangents than the state has directions", j, (double)nrm, k);
-    R[j * p + j] = nrm;
-    PetscCall(VecScale(W[j], 1 / nrm));
-  }
+  PetscCall(RwReproSumReset(s->gram));
+  PetscCall(RwHorizonGramAdd(s->gram, 0, b ? p + 1 : p, du));
+  PetscCall(RwReproSumAllreduce(s->gram, comm, s->G));
+  PetscCall(RwHorizonCholQR(p, s->G, du, R, &broken));
+  PetscCheck(broken < 0, comm, PETSC_ERR_FP, "NILSS: homogeneous tangent %" PetscInt_FMT " is zero, not finite or (to rounding) a combination of the others at step %" PetscInt64_FMT " (its squared norm %g): use shorter segments, or fewer tangents than the state has directions", broken, k, (double)s->G[RwGramIndex(broken, broken)]);
+  if (!b) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt j = 0; j < p; j++) b[j] = s->G[RwGramIndex(j, p)];
+  PetscCall(PetscBLASIntCast(p, &n));
+  LAPACKtrtrs_("L", "N", "N", &n, &one, R, &n, b, &n, &info); /* row-major R is column-major R^T */
+  PetscCheck(info == 0, comm, PETSC_ERR_LIB, "NILSS: LAPACK trtrs failed (info %d)", (int)info);
+  for (PetscInt j = 0; j < p; j++) PetscCall(VecAXPY(du[p], -b[j], du[j]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* After every step: the segment's sums; at an interior segment end the flow component,
-   the QR of W and the projection of v; at k = 0 only the QR of the starting directions */
+/* After every step: the segment's sums; at an interior segment end, in the same reduction,
+   the flow's products; then the flow components removed and the QR of W with the projection
+   of v (a second reduction); at k = 0 only the QR of the starting directions */
 static PetscErrorCode NilssStep(RwAdjoint adj, PetscInt64 k, Vec u, PetscInt ndir, Vec du[], void *ctx)
 {
-  RwNilss       *s    = (RwNilss *)ctx;
-  MPI_Comm       comm = PetscObjectComm((PetscObject)adj);
-  const PetscInt p    = s->u;
-  PetscInt       i;
-  PetscReal     *xi   = s->xi, r;
+  RwNilss *s    = (RwNilss *)ctx;
+  MPI_Comm comm = PetscObjectComm((PetscObject)adj);
+  PetscInt i;
 
   PetscFunctionBegin;
-  if (k == 0) PetscCall(NilssQR(comm, p, du, s->R, k)); /* slot 0 of R is unused: scratch */
+  if (k == 0) PetscCall(NilssOrthonormalize(s, comm, k, du, s->R, NULL)); /* block 0 of R is unused: scratch */
   if (k == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(NilssAccumulate(s, k, u, du));
   if ((k + 1) % s->seglen == 0) PetscCall(VecCopy(u, s->uprev));
   if (k % s->seglen) PetscFunctionReturn(PETSC_SUCCESS);
   i = (PetscInt)(k / s->seglen); /* the end of segment i - 1 */
+  if (i < s->nseg) PetscCall(NilssFlowAdd(s, k, u, du));
   PetscCall(NilssCloseSegment(s, comm, i - 1));
   if (i == s->nseg) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(RwVecDotRepro(s->g, u, &r, NULL));
-  s->jb[i] = r * (PetscReal)s->n; /* j(u_k): the objective's per-step quantity, linear in u */
-  PetscCall(NilssFlowComponents(s, k, u, du, xi, PETSC_TRUE));
-  for (PetscInt j = 0; j < p; j++) s->xw[i * p + j] = xi[j];
-  s->xv[i] = xi[p];
-  PetscCall(NilssQR(comm, p, du, &s->R[i * p * p], k));
-  for (PetscInt j = 0; j < p; j++) {
-    PetscCall(RwVecDotRepro(du[j], du[p], &r, NULL));
-    s->b[i * p + j] = r;
-    PetscCall(VecAXPY(du[p], -r, du[j]));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The KKT system of min sum_i a_i^T C_i a_i + 2 d_i^T a_i subject to a_i = R_i a_i-1 + b_i:
-   unknowns a_0..a_S-1, then multipliers mu_1..mu_S-1; solved by LU on every rank alike */
-static PetscErrorCode NilssSolve(RwNilss *s, MPI_Comm comm, PetscReal a[])
-{
-  const PetscInt p = s->u, S = s->nseg, na = S * p, nk = (2 * S - 1) * p;
-  PetscReal     *K, *rhs;
-  PetscBLASInt   n, one = 1, info, *piv;
-
-  PetscFunctionBegin;
-  PetscCall(PetscBLASIntCast(nk, &n));
-  PetscCall(PetscCalloc3(nk * nk, &K, nk, &rhs, nk, &piv));
-  /* column-major K[row + col nk] */
-  for (PetscInt i = 0; i < S; i++)
-    for (PetscInt j = 0; j < p; j++) {
-      for (PetscInt l = 0; l < p; l++) K[(i * p + j) + (i * p + l) * nk] = s->C[i * p * p + j * p + l];
-      rhs[i * p + j] = -s->d[i * p + j];
-    }
-  for (PetscInt i = 1; i < S; i++) /* constraint i: a_i - R_i a_i-1 = b_i, and its transpose */
-    for (PetscInt j = 0; j < p; j++) {
-      const PetscInt row = na + (i - 1) * p + j;
-      K[row + (i * p + j) * nk] = K[(i * p + j) + row * nk] = 1;
-      for (PetscInt l = 0; l < p; l++) K[row + ((i - 1) * p + l) * nk] = K[((i - 1) * p + l) + row * nk] = -s->R[i * p * p + j * p + l];
-      rhs[row] = s->b[i * p + j];
-    }
-  LAPACKgesv_(&n, &one, K, &n, piv, rhs, &n, &info);
-  PetscCheck(info == 0, comm, PETSC_ERR_LIB, "NILSS: the least-squares (KKT) system is singular (LAPACK gesv info %d): use fewer homogeneous tangents or longer segments", (int)info);
-  for (PetscInt j = 0; j < na; j++) a[j] = rhs[j];
-  PetscCall(PetscFree3(K, rhs, piv));
+  s->jb[i] = s->sums[NILSS_GU(s->u)] * (PetscReal)s->n; /* j(u_k): the objective's per-step quantity, linear in u */
+  PetscCall(NilssRemoveFlow(s, i, du));
+  PetscCall(NilssOrthonormalize(s, comm, k, du, &s->R[i * s->u * s->u], &s->b[i * s->u]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -244,7 +208,7 @@ static PetscErrorCode NilssRun(RwAdjoint adj, RwNilss *s, Vec m, Vec u0, Vec du[
   PetscCall(VecSet(du[s->u], 0));
   PetscCall(RwReproSumReset(s->acc));
   PetscCall(RwTangentPropagate(adj, m, u0, s->u + 1, dms, du, NilssStep, s, J));
-  PetscCall(NilssSolve(s, PetscObjectComm((PetscObject)adj), a));
+  PetscCall(RwHorizonShadowingSolveKKT(s->u, s->nseg, s->C, s->d, s->R, s->b, a));
   PetscCall(NilssSensitivity(s, a, *J, value));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -293,6 +257,24 @@ static PetscErrorCode NilssCheck(RwAdjoint adj, Vec u0, PetscInt nruns, PetscInt
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The sums and the time-dilation term hold for J = (1/n) sum_k j(u_k), j linear in the
+   state, with no direct dependence on the parameters: every term must be a time average */
+static PetscErrorCode NilssCheckObjective(RwAdjoint adj)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)adj);
+  RwObjective obj  = adj->obj;
+
+  PetscFunctionBegin;
+  PetscCheck(obj && obj->nterms > 0, comm, PETSC_ERR_ARG_WRONGSTATE, "NILSS: the driver's objective has no terms: add a time average (RwObjectiveAddTimeAverage(), -rw_objective_time_average)");
+  for (PetscInt t = 0; t < obj->nterms; t++) {
+    const RwTerm *term = &obj->terms[t];
+
+    PetscCheck(!term->ops.gradient, comm, PETSC_ERR_SUP, "NILSS: the objective's term \"%s\" depends on the parameters directly, which NILSS does not count: use time averages of the state alone (RwObjectiveAddTimeAverage())", term->name);
+    PetscCheck(!strcmp(term->name, "time average"), comm, PETSC_ERR_SUP, "NILSS: the objective's term \"%s\" is not a time average of a quantity linear in the state, which NILSS's time-dilation term assumes: use time averages alone (RwObjectiveAddTimeAverage(), -rw_objective_time_average)", term->name);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwHorizonShadowingSensitivity - the sensitivity d<J>/ds of a long-time
   average to one global scalar parameter by non-intrusive least squares
@@ -320,11 +302,14 @@ static PetscErrorCode NilssCheck(RwAdjoint adj, Vec u0, PetscInt nruns, PetscInt
 
   Notes:
   Cost per run: one forward run and u + 1 tangent runs of n steps, (u + 1)(u + 4)/2
-  products of state vectors per step (exact sums, one reduction per segment) and a dense
-  system of (2 n / seglen - 1) u unknowns.  The tangents' work grows like N (u + 1) per
+  products of state vectors per step (exact sums; two reductions per segment) and a
+  least-squares system of (2 n / seglen - 1) u unknowns solved in O(n / seglen u^3) work
+  through its block-tridiagonal Schur complement.  The tangents' work grows like N (u + 1) per
   step, so NILSS scales with the grid only while the number of positive exponents, which
   for extensive chaos grows like N too, stays modest.  The estimate is the same bits on any
-  number of ranks (explicit models).  The objective's direct dependence on s is not counted.
+  number of ranks (explicit models).  The objective must be made of time averages
+  (RwObjectiveAddTimeAverage()): other terms, and terms that depend on the parameters
+  directly, are refused by name.
 
 .seealso: RwHorizonEnsembleSensitivity(), RwHorizonLyapunovSpectrum(), doc/chaos.md
 @*/
@@ -340,17 +325,20 @@ PetscErrorCode RwHorizonShadowingSensitivity(RwAdjoint adj, Vec m, PetscInt nrun
   PetscCall(RwAdjointSetUp(adj));
   PetscCall(RwAdjointGetSteps(adj, &n));
   PetscCall(NilssCheck(adj, starts[0], nruns, u, seglen, n));
+  PetscCall(NilssCheckObjective(adj));
   s.model  = adj->model;
   s.obj    = adj->obj;
   s.u      = u;
   s.n      = n;
   s.seglen = seglen;
   s.nseg   = (PetscInt)(n / seglen);
-  s.nslot  = u * u + 2 * u + 2;
+  s.nslot  = NILSS_SLOTS(u);
   PetscCall(RwModelGetTimeStep(s.model, &s.dt));
   PetscCall(RwReproSumCreate(s.nslot, &s.acc));
+  PetscCall(RwReproSumCreate(RwGramSlots(u + 1), &s.gram));
+  PetscCall(PetscMalloc1(RwGramSlots(u + 1), &s.G));
   PetscCall(PetscMalloc6(s.nslot, &s.sums, s.nseg * u * u, &s.C, s.nseg * u, &s.d, s.nseg * u, &s.gw, s.nseg, &s.gv, s.nseg, &s.vv));
-  PetscCall(PetscCalloc6(s.nseg * u * u, &s.R, s.nseg * u, &s.b, s.nseg * u, &s.xw, s.nseg, &s.xv, s.nseg, &s.jb, u + 1, &s.xi));
+  PetscCall(PetscCalloc5(s.nseg * u * u, &s.R, s.nseg * u, &s.b, s.nseg * u, &s.xw, s.nseg, &s.xv, s.nseg, &s.jb));
   PetscCall(PetscMalloc3(s.nseg * u, &a, nruns, &val, nruns, &Jr));
   PetscCall(VecDuplicate(starts[0], &s.g));
   PetscCall(VecDuplicate(starts[0], &s.f));
@@ -376,7 +364,9 @@ PetscErrorCode RwHorizonShadowingSensitivity(RwAdjoint adj, Vec m, PetscInt nrun
   PetscCall(VecDestroy(&s.f));
   PetscCall(VecDestroy(&s.uprev));
   PetscCall(PetscFree3(a, val, Jr));
-  PetscCall(PetscFree6(s.R, s.b, s.xw, s.xv, s.jb, s.xi));
+  PetscCall(PetscFree5(s.R, s.b, s.xw, s.xv, s.jb));
+  PetscCall(PetscFree(s.G));
+  PetscCall(RwReproSumDestroy(&s.gram));
   PetscCall(PetscFree6(s.sums, s.C, s.d, s.gw, s.gv, s.vv));
   PetscCall(RwReproSumDestroy(&s.acc));
   PetscFunctionReturn(PETSC_SUCCESS);

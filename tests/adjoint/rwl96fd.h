@@ -1,6 +1,6 @@
 /* The finite-difference reference of d<x>/dF for Lorenz-96 (N = 40, F = 8)
    that the chaotic-sensitivity tests (t451 windowed adjoint, t453 NILSS)
-   compare their estimates with. */
+   compare their estimates with.  Not collective: every rank, or one, may call it. */
 #ifndef RW_L96FD_H
 #define RW_L96FD_H
 #include "rwtest.h"
@@ -17,7 +17,7 @@ static inline void rw_l96_finite_differences(PetscInt64 spinup, PetscReal dF, Pe
   PetscReal     s = 0, q = 0, v[64];
   char          opts[64];
 
-  rw_assert_all(nb >= 2 && nb <= 64, "finite differences over %d blocks: 2 to 64", (int)nb);
+  ck_assert_msg(nb >= 2 && nb <= 64, "finite differences over %d blocks: 2 to 64", (int)nb); /* not collective: a rank may compute them alone */
 
   snprintf(opts, sizeof(opts), "-da_grid_x 40 -rw_steps %lld", (long long)len);
   RW_CHECK(rw_test_model_type_comm(PETSC_COMM_SELF, "l96", opts, &model));
