@@ -152,6 +152,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
   PetscCall(VecDestroy(&(*adj)->dT));
   PetscCall(PetscFree((*adj)->attach));
   PetscCall(PetscFree((*adj)->scalars));
+  PetscCall(RwReproSumDestroy(&(*adj)->horizonacc));
   PetscCall(RwObjectiveDestroy(&(*adj)->obj));
   PetscCall(RwModelDestroy(&(*adj)->model));
   PetscCall(PetscHeaderDestroy(adj));

@@ -91,6 +91,7 @@ struct _p_RwAdjoint {
   PetscBool       horizonon;     /* -rw_adjoint_horizon: measure it */
   PetscReal       horizonwarn;   /* -rw_adjoint_horizon_warn: e-foldings past which to warn; 0: never */
   RwHorizonGrowth horizon;
+  RwReproSum      horizonacc;    /* |lambda_k+1|^2 and |A_k^T lambda_k+1|^2, made once: no allocation in the reverse sweep */
   /* a solve in two parts (solve.c, issue 35): the run RwAdjointSolveForward() left at x_n for RwAdjointSolveReverse() */
   struct _RwAdjointPending *pending;
 };
