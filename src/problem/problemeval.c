@@ -23,7 +23,7 @@ static PetscErrorCode SolveMember(RwProblem prob, PetscInt e, Vec x, PetscReal *
   PetscFunctionBegin;
   if (prob->obs) PetscCall(RwObservationsApply(prob->obs, ObsMember(prob, e), prob->gmodel, prob->gobj));
   if (prob->fieldterm >= 0) PetscCall(RwObjectiveSetFieldObservationData(prob->gobj, prob->fieldterm, prob->states[e], 1.0));
-  if (x) PetscCall(RwProblemToParameters_Private(prob, x, prob->mm[e], prob->mu0[e]));
+  if (x) PetscCall(RwProblemToParameters_Private(prob, e, x, prob->mm[e], prob->mu0[e]));
   PetscCall(RwAdjointSolve(prob->gadj, prob->mm[e], prob->mu0[e], Je, prob->gg, prob->ggu0));
   PetscCall(RwAdjointGetCounts(prob->gadj, &c));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)prob->gadj), &rank));
@@ -70,7 +70,7 @@ static PetscErrorCode EvaluateRound(RwProblem prob, PetscInt r, PetscReal *J, Ve
   PetscCall(RwEnsembleGetRoundMember(prob->ens, r, &mine));
   if (mine >= 0 && !kept[mine - first]) {
     PetscCall(SolveMember(prob, mine, prob->xg, &Jm));
-    PetscCall(RwProblemMemberGradient_Private(prob, prob->xg, prob->gg, prob->ggu0, prob->wg));
+    PetscCall(RwProblemMemberGradient_Private(prob, mine, prob->xg, prob->gg, prob->ggu0, prob->wg));
   }
   for (PetscInt k = 0; k < m; k++) {
     if (!kept[k]) {
@@ -162,7 +162,12 @@ PetscErrorCode RwProblemDescribe_Private(RwProblem prob, char id[], size_t len)
     PetscCall(PetscSNPrintf(i ? regs + n : regs, i ? sizeof(regs) - n : sizeof(regs), "%s%s(%s),alpha=%.17g,eps=%.17g", i ? "+" : "", RwRegTypes[prob->reg[i].type], prob->reg[i].name[0] ? prob->reg[i].name : prob->unknown, (double)prob->reg[i].alpha, (double)prob->reg[i].eps));
   }
   PetscCall(PetscStrlen(id, &n));
-  PetscCall(PetscSNPrintf(id + n, len - n, "; parameters %016llx; unknown %s; regularisers %s", (unsigned long long)h, prob->unknown, regs));
+  PetscCall(PetscSNPrintf(id + n, len - n, "; parameters %016llx; unknown %s%s; regularisers %s", (unsigned long long)h, prob->unknown, prob->permember ? " per member" : "", regs));
+  for (PetscInt i = 0; i < prob->nreg; i++) { /* one member's regulariser (an unknown per member): named, else the line stays today's */
+    if (prob->reg[i].member < 0) continue;
+    PetscCall(PetscStrlen(id, &n));
+    PetscCall(PetscSNPrintf(id + n, len - n, "; regulariser %" PetscInt_FMT " of member %" PetscInt_FMT, i, prob->reg[i].member));
+  }
   if (prob->mask) {
     PetscCall(RwJournalChecksum(prob->journal, prob->mask, &h));
     PetscCall(PetscStrlen(id, &n));

@@ -31,6 +31,7 @@ typedef struct {
   PetscReal alpha, eps;
   Vec       ref;      /* l2's reference (NULL: the start) */
   Vec       x0;       /* the start: what it acted on at the first evaluation (l2 without ref) */
+  PetscInt  member;   /* an unknown per member: the member whose parameters it acts on (-1: each member's, summed) */
 } RwProblemReg;
 
 typedef struct {
@@ -82,6 +83,7 @@ struct _p_RwProblem {
   PetscInt            uindex;
   RwProblemUnknownOps uops;
   void               *uctx;
+  PetscBool           permember; /* a built-in unknown, one part per member (components e*dof..: a DMDA of members*dof) */
   DM                  udm, gudm; /* x's DM on the parent and on the group */
   Vec                 xg, wg;    /* x and a member's dJ/dx, on the group */
   Vec                *W;         /* [ngroups]: a round's members' dJ/dx on the parent */
@@ -125,8 +127,8 @@ struct _p_RwProblem {
 PETSC_INTERN PetscErrorCode RwProblemFindField_Private(RwModel, const char[], PetscInt *);
 PETSC_INTERN PetscErrorCode RwProblemSetUpUnknown_Private(RwProblem);
 PETSC_INTERN PetscErrorCode RwProblemApplyParameters_Private(RwProblem);
-PETSC_INTERN PetscErrorCode RwProblemToParameters_Private(RwProblem, Vec, Vec, Vec);
-PETSC_INTERN PetscErrorCode RwProblemMemberGradient_Private(RwProblem, Vec, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode RwProblemToParameters_Private(RwProblem, PetscInt, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode RwProblemMemberGradient_Private(RwProblem, PetscInt, Vec, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwProblemRegularize_Private(RwProblem, Vec, PetscReal *, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwProblemCheckRegularizers_Private(RwProblem);
 PETSC_INTERN PetscErrorCode RwProblemDescribe_Private(RwProblem, char[], size_t);
