@@ -76,6 +76,8 @@ PETSC_EXTERN PetscErrorCode RwProblemGetUnknownPerMember(RwProblem, PetscBool *)
 PETSC_EXTERN PetscErrorCode RwProblemGetMemberUnknown(RwProblem, PetscInt, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwProblemSetMemberUnknown(RwProblem, PetscInt, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwProblemSetRegularizerMember(RwProblem, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode RwProblemSetShooting(RwProblem, PetscInt64, PetscReal);
+PETSC_EXTERN PetscErrorCode RwProblemSetShootingWeight(RwProblem, PetscReal);
 PETSC_EXTERN PetscErrorCode RwProblemAddRegularizer(RwProblem, const char[], RwRegType, PetscReal, PetscReal, Vec);
 PETSC_EXTERN PetscErrorCode RwProblemSetMask(RwProblem, Vec);
 PETSC_EXTERN PetscErrorCode RwProblemGetEnsemble(RwProblem, RwEnsemble *);

@@ -580,6 +580,7 @@ PetscErrorCode RwProblemCreateAdjoint_Private(RwProblem prob, RwModel model, RwO
   PetscCall(RwAdjointSetOptionsPrefix(*adj, prefix));
   if (prob->adjointdefaults) PetscCall((*prob->adjointdefaults)(*adj, prob->adjointctx));
   PetscCall(RwAdjointSetFromOptions(*adj));
+  if (prob->shootsteps) PetscCall(RwAdjointSetSteps(*adj, prob->shootsteps)); /* a member's run is a segment of the window */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -850,6 +851,7 @@ PetscErrorCode RwProblemSetUp(RwProblem prob)
   PetscCall(BaseToGroup(prob));
   PetscCall(SetUpMemberData(prob));
   PetscCall(SetUpGroupObjective(prob));
+  PetscCall(RwProblemShootingSetUp_Private(prob));
   PetscCall(RwProblemSetUpUnknown_Private(prob));
   PetscCall(RwProblemCheckRegularizers_Private(prob));
   PetscCall(RwAdjointSetUp(prob->gadj)); /* the parent's driver solves only when it is the group's */

@@ -163,6 +163,10 @@ PetscErrorCode RwProblemDescribe_Private(RwProblem prob, char id[], size_t len)
   }
   PetscCall(PetscStrlen(id, &n));
   PetscCall(PetscSNPrintf(id + n, len - n, "; parameters %016llx; unknown %s%s; regularisers %s", (unsigned long long)h, prob->unknown, prob->permember ? " per member" : "", regs));
+  if (prob->shootsteps) {
+    PetscCall(PetscStrlen(id, &n));
+    PetscCall(PetscSNPrintf(id + n, len - n, "; shooting segments of %" PetscInt64_FMT " steps, matching weight %.17g", prob->shootsteps, (double)prob->shootweight));
+  }
   for (PetscInt i = 0; i < prob->nreg; i++) { /* one member's regulariser (an unknown per member): named, else the line stays today's */
     if (prob->reg[i].member < 0) continue;
     PetscCall(PetscStrlen(id, &n));

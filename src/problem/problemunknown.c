@@ -164,8 +164,8 @@ static PetscErrorCode CreateDM_Builtin(RwProblem prob, RwModel model, DM *dm, vo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Member e's part of x to or from p (a field or a state): components e*dof .. e*dof+dof-1, copies only */
-static PetscErrorCode MovePart(PetscInt e, Vec x, Vec p, PetscBool to)
+/* RwProblemMovePart_Private - member e's part of x to or from p (a field or a state): components e*dof .. e*dof+dof-1, copies only */
+PetscErrorCode RwProblemMovePart_Private(PetscInt e, Vec x, Vec p, PetscBool to)
 {
   PetscInt dof, *idx;
 
@@ -184,10 +184,10 @@ static PetscErrorCode MoveField(RwProblem prob, PetscInt e, Vec x, Vec p, PetscB
 {
   PetscFunctionBegin;
   if (!prob->permember) PetscCall(to ? VecCopy(x, p) : VecCopy(p, x));
-  else if (e >= 0) PetscCall(MovePart(e, x, p, to));
+  else if (e >= 0) PetscCall(RwProblemMovePart_Private(e, x, p, to));
   else {
     PetscCheck(!to, PetscObjectComm((PetscObject)x), PETSC_ERR_ARG_WRONG, "An unknown per member goes to one member's parameters: give the member");
-    for (PetscInt k = 0; k < prob->nmembers; k++) PetscCall(MovePart(k, x, p, PETSC_FALSE));
+    for (PetscInt k = 0; k < prob->nmembers; k++) PetscCall(RwProblemMovePart_Private(k, x, p, PETSC_FALSE));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -296,6 +296,7 @@ PetscErrorCode RwProblemToParameters_Private(RwProblem prob, PetscInt e, Vec x, 
 {
   PetscFunctionBegin;
   PetscCall((*prob->uops.toparameters)(prob, prob->gmodel, e, x, m, u0, prob->uctx));
+  PetscCall(RwProblemShootingToMember_Private(prob, e, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -304,6 +305,7 @@ PetscErrorCode RwProblemMemberGradient_Private(RwProblem prob, PetscInt e, Vec x
 {
   PetscFunctionBegin;
   PetscCall((*prob->uops.gradient)(prob, prob->gmodel, e, x, g, gu0, w, prob->uctx));
+  PetscCall(RwProblemShootingGradient_Private(prob, e, w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -344,7 +346,7 @@ PetscErrorCode RwProblemGetMemberUnknown(RwProblem prob, PetscInt e, Vec x, Vec 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
   PetscCall(CheckMemberPart(prob, e, x, p));
-  PetscCall(MovePart(e, x, p, PETSC_TRUE));
+  PetscCall(RwProblemMovePart_Private(e, x, p, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -362,7 +364,7 @@ PetscErrorCode RwProblemSetMemberUnknown(RwProblem prob, PetscInt e, Vec p, Vec 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
   PetscCall(CheckMemberPart(prob, e, x, p));
-  PetscCall(MovePart(e, x, p, PETSC_FALSE));
+  PetscCall(RwProblemMovePart_Private(e, x, p, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
