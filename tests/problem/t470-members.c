@@ -9,7 +9,10 @@
   that divides the ranks; a regulariser of one member's part
   (RwProblemSetRegularizerMember(): a background term) changes only that
   part of the gradient, by alpha (x_e - ref) h^d; the default unknown's
-  evaluation is unchanged (t650).  Bad set-ups stop with their cause.
+  evaluation is unchanged (t650).  Multiple shooting (RwProblemSetShooting(),
+  three segments of 8 steps): Taylor test, 1 and 3 groups bitwise, and the
+  matching terms worth sum w/2 |u_8(x_e) - x_{e+1}|^2 from runs of the
+  model.  Bad set-ups stop with their cause.
 */
 #include "rwtest.h"
 #include <petscdmda.h>
@@ -286,6 +289,86 @@ START_TEST(test_member_regularizer)
 }
 END_TEST
 
+/*
+  Multiple shooting (RwProblemSetShooting()): the three members are segments
+  of 8 steps of a 24-step window, each from its part of x, tied by matching
+  terms.  Taylor test, the same bits in every number of groups, and the
+  matching terms' value: J less the same problem without them (weight ->
+  its members' misfits) is sum_e w/2 |u_8(x_e) - x_{e+1}|^2, computed here
+  from runs of the model.
+*/
+static PetscErrorCode BuildShoot(const char pre[], PetscInt groups, PetscReal w, Case *c)
+{
+  RwModel model;
+
+  PetscFunctionBegin;
+  PetscCall(CaseCreate(pre, "-rw_steps 24", "u0", PETSC_TRUE, groups, c));
+  PetscCall(RwProblemGetModel(c->prob, &model));
+  PetscCall(RwProblemSetShooting(c->prob, 8, w));
+  PetscCall(CaseSetUp(c, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+START_TEST(test_shooting)
+{
+  const PetscReal w = 40;
+  Case            ref, plain;
+  RwTaylorTest    t;
+  PetscMPIInt     size;
+  RwModel         model;
+  Vec             m, b, u, unew, p;
+  PetscReal       want = 0;
+
+  MPI_Comm_size(PETSC_COMM_WORLD, &size);
+  RW_CHECK(BuildShoot("s1_", 1, w, &ref));
+  RW_CHECK(RwProblemVerifyTaylor(ref.prob, ref.x, 9, &t));
+  for (PetscInt i = 0; i < t.n; i++) RW_CHECK(PetscPrintf(PETSC_COMM_WORLD, "# shooting: eps %.3e r1 %.6e order1 %.3f\n", (double)t.eps[i], (double)t.r1[i], (double)t.order1[i]));
+  rw_assert_all(t.min_order1 >= 1.9, "shooting, %d ranks: Taylor test's first-order residual falls with order %.3f", size, (double)t.min_order1);
+  RW_CHECK(RwProblemEvaluate(ref.prob, ref.x, &ref.J, ref.G));
+  for (PetscInt g = 3; g <= size; g += 3) {
+    Case      c;
+    PetscBool same;
+
+    RW_CHECK(BuildShoot("s3_", g, w, &c));
+    RW_CHECK(RwProblemEvaluate(c.prob, ref.x, &c.J, c.G));
+    RW_CHECK(VecEqual(ref.G, c.G, &same));
+    rw_assert_all(c.J == ref.J && same, "shooting, %" PetscInt_FMT " groups: J %.17g, one group's %.17g; gradients equal %d", g, (double)c.J, (double)ref.J, same);
+    RW_CHECK(PetscPrintf(PETSC_COMM_WORLD, "# shooting: %" PetscInt_FMT " groups give one group's J and gradient bit for bit\n", g));
+    RW_CHECK(CaseDestroy(&c));
+  }
+  /* the same segments without matching: a per-member problem of 8-step runs (-rw_steps 8) */
+  RW_CHECK(CaseCreate("s0_", "-rw_steps 8", "u0", PETSC_TRUE, 1, &plain));
+  RW_CHECK(CaseSetUp(&plain, PETSC_TRUE));
+  RW_CHECK(RwProblemEvaluate(plain.prob, ref.x, &plain.J, plain.G));
+  RW_CHECK(RwProblemGetModel(plain.prob, &model));
+  RW_CHECK(RwProblemGetParameters(plain.prob, &m, &b));
+  RW_CHECK(RwModelCreateState(model, &u));
+  RW_CHECK(VecDuplicate(u, &unew));
+  RW_CHECK(VecDuplicate(u, &p));
+  RW_CHECK(RwModelSetParameters(model, m));
+  for (PetscInt e = 0; e + 1 < NMEMBERS; e++) {
+    PetscReal n;
+
+    RW_CHECK(RwProblemGetMemberUnknown(ref.prob, e, ref.x, u));
+    for (PetscInt64 k = 0; k < 8; k++) {
+      RW_CHECK(RwModelStep(model, k, u, unew));
+      RW_CHECK(VecCopy(unew, u));
+    }
+    RW_CHECK(RwProblemGetMemberUnknown(ref.prob, e + 1, ref.x, p));
+    RW_CHECK(VecAXPY(u, -1, p));
+    RW_CHECK(VecNorm(u, NORM_2, &n));
+    want += 0.5 * w * n * n;
+  }
+  rw_assert_all(want > 0 && PetscAbsReal(ref.J - plain.J - want) <= 1e-10 * want, "the matching terms add %.17g to J, expected sum w/2 |u_8(x_e) - x_{e+1}|^2 = %.17g", (double)(ref.J - plain.J), (double)want);
+  RW_CHECK(PetscPrintf(PETSC_COMM_WORLD, "# shooting: the matching terms add %.12e = sum w/2 |u_8(x_e) - x_(e+1)|^2 (%.12e)\n", (double)(ref.J - plain.J), (double)want));
+  RW_CHECK(VecDestroy(&u));
+  RW_CHECK(VecDestroy(&unew));
+  RW_CHECK(VecDestroy(&p));
+  RW_CHECK(CaseDestroy(&plain));
+  RW_CHECK(CaseDestroy(&ref));
+}
+END_TEST
+
 START_TEST(test_bad)
 {
   Case c;
@@ -323,6 +406,12 @@ START_TEST(test_bad)
   rw_assert_error(RwProblemGetMemberUnknown(c.prob, 0, c.x, p), "The problem has no unknown per member");
   RW_CHECK(CaseDestroy(&c));
   RW_CHECK(VecDestroy(&p));
+  /* multiple shooting of another unknown than u0; a weight of 0 */
+  RW_CHECK(CaseCreate("t_", "", "kappa", PETSC_TRUE, 1, &c));
+  rw_assert_error(RwProblemSetShooting(c.prob, 4, 0), "the matching weight 0. must be > 0");
+  RW_CHECK(RwProblemSetShooting(c.prob, 8, 1));
+  rw_assert_error(RwProblemSetUp(c.prob), "Multiple shooting: the unknown is each segment's initial state u0, not kappa");
+  RW_CHECK(CaseDestroy(&c));
 }
 END_TEST
 
@@ -336,6 +425,7 @@ Suite *rw_test_suite(void)
   tcase_add_test(tc, test_kappa_taylor_groups);
   tcase_add_test(tc, test_parts_are_members);
   tcase_add_test(tc, test_member_regularizer);
+  tcase_add_test(tc, test_shooting);
   tcase_add_test(tc, test_bad);
   suite_add_tcase(s, tc);
   return s;
