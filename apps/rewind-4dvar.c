@@ -340,7 +340,7 @@ static PetscErrorCode SetUpTao(FourDVar *c)
 {
   PetscFunctionBegin;
   PetscCall(TaoCreate(PETSC_COMM_WORLD, &c->tao));
-  PetscCall(TaoSetType(c->tao, TAOBLMVM)); /* its projected line search backs off a first step that blows the state up; lmvm stops there */
+  PetscCall(TaoSetType(c->tao, TAOBLMVM)); /* its projected line search backs off a first step that blows the state up (J = +Inf at such a trial point, RwProblem); lmvm backs off with -tao_ls_type armijo */
   PetscCall(TaoSetMaximumIterations(c->tao, 200));
   PetscCall(TaoSetTolerances(c->tao, 1e-4, 1e-9, 0));
   PetscCall(StartGuess(c)); /* the first guess: the background (and its run, at the segments' starts) */

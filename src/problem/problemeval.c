@@ -14,6 +14,31 @@ static PetscInt ObsMember(RwProblem prob, PetscInt e)
   return prob->member >= 0 ? prob->member : e;
 }
 
+/*
+  A TAO trial point whose run blows up (a line search's long first step on a
+  chaotic model) is a failed function evaluation, not a failed run: J =
+  +Inf, gradient 0, and TAO's line search backs off.  The driver stops its
+  sweep collectively on the group (RwModelCheckFinite()), so every rank of
+  the group returns the same PETSC_ERR_FP; any other error stops the run.
+*/
+static PetscErrorCode SolveTrial(RwProblem prob, PetscInt e, PetscReal *Je)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = RwAdjointSolve(prob->gadj, prob->mm[e], prob->mu0[e], Je, prob->gg, prob->ggu0);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr != PETSC_ERR_FP) PetscCall(ierr);
+  if (ierr == PETSC_SUCCESS) PetscFunctionReturn(PETSC_SUCCESS);
+  *Je = PETSC_INFINITY;
+  PetscCall(VecSet(prob->gg, 0));
+  PetscCall(VecSet(prob->ggu0, 0));
+  PetscCall(RwModelResetStepCounts(prob->gmodel)); /* forgets the non-finite state: the next trial point starts clean */
+  PetscCall(PetscInfo(prob, "Member %" PetscInt_FMT ": the run from this trial point is not finite; J = +Inf for TAO\n", e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Member e's solve on its group: its data, x (if any) into its parameters, the adjoint */
 static PetscErrorCode SolveMember(RwProblem prob, PetscInt e, Vec x, PetscReal *Je)
 {
@@ -24,7 +49,8 @@ static PetscErrorCode SolveMember(RwProblem prob, PetscInt e, Vec x, PetscReal *
   if (prob->obs) PetscCall(RwObservationsApply(prob->obs, ObsMember(prob, e), prob->gmodel, prob->gobj));
   if (prob->fieldterm >= 0) PetscCall(RwObjectiveSetFieldObservationData(prob->gobj, prob->fieldterm, prob->states[e], 1.0));
   if (x) PetscCall(RwProblemToParameters_Private(prob, e, x, prob->mm[e], prob->mu0[e]));
-  PetscCall(RwAdjointSolve(prob->gadj, prob->mm[e], prob->mu0[e], Je, prob->gg, prob->ggu0));
+  if (x && prob->tao) PetscCall(SolveTrial(prob, e, Je));
+  else PetscCall(RwAdjointSolve(prob->gadj, prob->mm[e], prob->mu0[e], Je, prob->gg, prob->ggu0));
   PetscCall(RwAdjointGetCounts(prob->gadj, &c));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)prob->gadj), &rank));
   if (!rank) { /* one count a member, whatever the group's size */
