@@ -24,11 +24,14 @@ echo "ok lmvm + armijo: $n trial point(s) with J = +Inf, then converged: x0 erro
 lines "$tmp/a.txt" > "$tmp/a.lines"
 run 1 -tao_type lmvm -tao_ls_type armijo -rw_schedule_type revolve -rw_schedule_ram_slots 5 > "$tmp/r.txt" 2>&1 || { tail "$tmp/r.txt"; fail "with revolve"; }
 lines "$tmp/r.txt" | diff "$tmp/a.lines" - || fail "revolve prints other lines"
+# the aborted sweep leaves the hdf5 store usable for the next solve, and -log_view balanced
+run 1 -tao_type lmvm -tao_ls_type armijo -rw_schedule_type revolve -rw_schedule_ram_slots 5 -rw_store_type hdf5 -log_view > "$tmp/h.txt" 2>&1 || { tail "$tmp/h.txt"; fail "with revolve in the hdf5 store and -log_view"; }
+lines "$tmp/h.txt" | diff "$tmp/a.lines" - || fail "revolve in the hdf5 store prints other lines"
 run 3 -tao_type lmvm -tao_ls_type armijo > "$tmp/t.txt" 2>&1 || { tail "$tmp/t.txt"; fail "on 3 ranks"; }
 # TAO's own reductions round differently on 3 ranks (as in t560): the first iterations and the errors agree
 lines "$tmp/t.txt" | head -8 | diff - "$(head -8 "$tmp/a.lines" > "$tmp/a8"; echo "$tmp/a8")" || fail "3 ranks print other first lines"
 grep '^RMS' "$tmp/t.txt" | diff - "$(grep '^RMS' "$tmp/a.txt" > "$tmp/arms"; echo "$tmp/arms")" || fail "3 ranks print other errors"
-echo "ok revolve (5 slots): the same $(wc -l < "$tmp/a.lines") lines; 3 ranks: the same first iterations and errors"
+echo "ok revolve (5 slots, RAM and hdf5 with -log_view): the same $(wc -l < "$tmp/a.lines") lines; 3 ranks: the same first iterations and errors"
 
 run 1 -tao_type lmvm > "$tmp/mt.txt" 2>&1 || { tail "$tmp/mt.txt"; fail "lmvm with More-Thuente stopped with an error"; }
 grep -q 'iterations (TAO: DIVERGED_LS_FAILURE)' "$tmp/mt.txt" || { tail "$tmp/mt.txt"; fail "More-Thuente was expected to end with TAO's line-search failure"; }
