@@ -84,7 +84,7 @@ static PetscErrorCode CreateDM_Density(RwProblem prob, RwModel model, DM *dm, vo
 }
 
 /* m's kappa from rho, its control block the moving load; u0 = 0 */
-static PetscErrorCode ToParameters_Density(RwProblem prob, RwModel model, Vec x, Vec m, Vec u0, void *ctx)
+static PetscErrorCode ToParameters_Density(RwProblem prob, RwModel model, PetscInt member, Vec x, Vec m, Vec u0, void *ctx)
 {
   Design *d = (Design *)ctx;
   Vec     k;
@@ -108,7 +108,7 @@ static PetscErrorCode FromParameters_Density(RwProblem prob, RwModel model, Vec 
 }
 
 /* dJ/drho = map^T dJ/dkappa, the map applied again at x so that it linearises there */
-static PetscErrorCode Gradient_Density(RwProblem prob, RwModel model, Vec x, Vec g, Vec gu0, Vec w, void *ctx)
+static PetscErrorCode Gradient_Density(RwProblem prob, RwModel model, PetscInt member, Vec x, Vec g, Vec gu0, Vec w, void *ctx)
 {
   Design *d = (Design *)ctx;
   Vec     gk;
@@ -272,7 +272,7 @@ static PetscErrorCode Forward(Design *d, Vec x, Vec kappa, PetscReal *J)
   PetscFunctionBegin;
   PetscCall(RwProblemGetMemberParameters(d->prob, 0, &m, &u0));
   PetscCall(VecCopy(m, d->mw));
-  PetscCall(ToParameters_Density(d->prob, d->model, x, d->mw, d->u0w, d));
+  PetscCall(ToParameters_Density(d->prob, d->model, -1, x, d->mw, d->u0w, d));
   if (kappa) {
     Vec k;
 

@@ -133,7 +133,7 @@ static PetscErrorCode CreateDM_Kappa(RwProblem prob, RwModel model, DM *dm, void
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ToParameters_Kappa(RwProblem prob, RwModel model, Vec x, Vec m, Vec u0, void *ctx)
+static PetscErrorCode ToParameters_Kappa(RwProblem prob, RwModel model, PetscInt member, Vec x, Vec m, Vec u0, void *ctx)
 {
   Hybrid    *h = (Hybrid *)ctx;
   PetscReal *v;
@@ -164,7 +164,7 @@ static PetscErrorCode FromParameters_Kappa(RwProblem prob, RwModel model, Vec m,
 }
 
 /* dJ/dtheta, and d/d(log kappa) of a uniform kappa: kappa sum_i dJ/dkappa_i, summed exactly */
-static PetscErrorCode Gradient_Kappa(RwProblem prob, RwModel model, Vec x, Vec g, Vec gu0, Vec w, void *ctx)
+static PetscErrorCode Gradient_Kappa(RwProblem prob, RwModel model, PetscInt member, Vec x, Vec g, Vec gu0, Vec w, void *ctx)
 {
   Hybrid            *h = (Hybrid *)ctx;
   PetscReal         *v;

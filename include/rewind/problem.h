@@ -40,7 +40,12 @@ PETSC_EXTERN PetscClassId RW_PROBLEM_CLASSID;
   each group's: the same global layout); toparameters puts x into a member's
   parameters m and initial state u0 (x in the group's layout); fromparameters
   takes the start x from the base parameters (on the parent); gradient turns a
-  member's dJ/dm and dJ/du0 into dJ/dx (w, the group's layout).  x of a block
+  member's dJ/dm and dJ/du0 into dJ/dx (w, the group's layout).  Both
+  toparameters and gradient receive the member being solved (0 .. members - 1),
+  so that each member may take its own part of x (its own initial state, as
+  multiple shooting's segments do); the evaluation sums the members' w in
+  member order, so a part only member e touches is member e's bits.  member
+  is -1 on the parent (a regulariser of a named parameter).  x of a block
   of global scalars lives on one rank (a DMRedundant): broadcast it if every
   rank needs it.  toparameters and gradient also run on the parent's model
   and layouts, for a regulariser of a named parameter (-rw_reg_parameter).
@@ -49,9 +54,9 @@ PETSC_EXTERN PetscClassId RW_PROBLEM_CLASSID;
 S*/
 typedef struct {
   PetscErrorCode (*createdm)(RwProblem, RwModel, DM *, void *);
-  PetscErrorCode (*toparameters)(RwProblem, RwModel, Vec, Vec, Vec, void *);
+  PetscErrorCode (*toparameters)(RwProblem, RwModel, PetscInt, Vec, Vec, Vec, void *);
   PetscErrorCode (*fromparameters)(RwProblem, RwModel, Vec, Vec, Vec, void *);
-  PetscErrorCode (*gradient)(RwProblem, RwModel, Vec, Vec, Vec, Vec, void *);
+  PetscErrorCode (*gradient)(RwProblem, RwModel, PetscInt, Vec, Vec, Vec, Vec, void *);
 } RwProblemUnknownOps;
 
 PETSC_EXTERN PetscErrorCode RwProblemCreate(MPI_Comm, RwProblem *);
@@ -65,6 +70,14 @@ PETSC_EXTERN PetscErrorCode RwProblemSetObservations(RwProblem, RwObservations);
 PETSC_EXTERN PetscErrorCode RwProblemGetObservations(RwProblem, RwObservations *);
 PETSC_EXTERN PetscErrorCode RwProblemSetUnknown(RwProblem, const char[]);
 PETSC_EXTERN PetscErrorCode RwProblemSetUnknownOps(RwProblem, const RwProblemUnknownOps *, void *);
+/* issue 34: an unknown per member (multiple shooting's segments), a regulariser of one member's */
+PETSC_EXTERN PetscErrorCode RwProblemSetUnknownPerMember(RwProblem, PetscBool);
+PETSC_EXTERN PetscErrorCode RwProblemGetUnknownPerMember(RwProblem, PetscBool *);
+PETSC_EXTERN PetscErrorCode RwProblemGetMemberUnknown(RwProblem, PetscInt, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwProblemSetMemberUnknown(RwProblem, PetscInt, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwProblemSetRegularizerMember(RwProblem, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode RwProblemSetShooting(RwProblem, PetscInt64, PetscReal);
+PETSC_EXTERN PetscErrorCode RwProblemSetShootingWeight(RwProblem, PetscReal);
 PETSC_EXTERN PetscErrorCode RwProblemAddRegularizer(RwProblem, const char[], RwRegType, PetscReal, PetscReal, Vec);
 PETSC_EXTERN PetscErrorCode RwProblemSetMask(RwProblem, Vec);
 PETSC_EXTERN PetscErrorCode RwProblemGetEnsemble(RwProblem, RwEnsemble *);

@@ -253,6 +253,83 @@ PetscErrorCode RwProblemSetUnknownOps(RwProblem prob, const RwProblemUnknownOps 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  RwProblemSetUnknownPerMember - the unknown (a field or u0) has one part per
+  member: member e's initial state (or field) is its own part of x, and the
+  gradient puts member e's dJ/du0 (or dJ/dfield) into that part alone
+
+  Logically collective; before RwProblemSetUp()
+
+  Input Parameters:
++ prob - the problem, its unknown set (RwProblemSetUnknown())
+- flg  - PETSC_TRUE: one part per member
+
+  Options Database Key:
+. -rw_problem_unknown_per_member - the same
+
+  Notes:
+  x is a DMDA of the model's grid with members times the dofs (member e's part:
+  components e*dof .. e*dof+dof-1; RwProblemGetMemberUnknown() takes it out).
+  The members' gradients are summed in member order as always, each nonzero
+  only in its own part, so the gradient is the same bits for any split of the
+  ranks into groups.  The start (RwProblemGetUnknown()) is the base value in
+  every part.  Regularisers of the unknown act on each member's part, summed,
+  or on one member's (RwProblemSetRegularizerMember(): a background term on
+  the first of a chain of segments, multiple shooting).
+
+  Level: intermediate
+
+.seealso: RwProblemSetUnknown(), RwProblemGetMemberUnknown(), RwProblemUnknownOps
+@*/
+PetscErrorCode RwProblemSetUnknownPerMember(RwProblem prob, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  RwProblemCheckNotSetUp(prob);
+  prob->permember = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwProblemGetUnknownPerMember - whether the unknown has one part per member
+
+  Not collective
+
+  Level: intermediate
+@*/
+PetscErrorCode RwProblemGetUnknownPerMember(RwProblem prob, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  *flg = prob->permember;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwProblemSetRegularizerMember - with an unknown per member, regulariser i acts on member e's parameters alone
+
+  Logically collective; before RwProblemSetUp()
+
+  Input Parameters:
++ prob - the problem
+. i    - the regulariser, in the order they were added
+- e    - the member (-1: each member's, summed: the default)
+
+  Level: intermediate
+
+.seealso: RwProblemSetUnknownPerMember(), RwProblemAddRegularizer()
+@*/
+PetscErrorCode RwProblemSetRegularizerMember(RwProblem prob, PetscInt i, PetscInt e)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  RwProblemCheckNotSetUp(prob);
+  PetscCheck(i >= 0 && i < prob->nreg, PetscObjectComm((PetscObject)prob), PETSC_ERR_ARG_OUTOFRANGE, "Regulariser %" PetscInt_FMT ": the problem has %" PetscInt_FMT, i, prob->nreg);
+  PetscCheck(e >= -1, PetscObjectComm((PetscObject)prob), PETSC_ERR_ARG_OUTOFRANGE, "Member %" PetscInt_FMT ": -1 (each member) or a member", e);
+  prob->reg[i].member = e;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   RwProblemAddRegularizer - adds alpha R(p) to J, R a regulariser of a parameter field, u0 or a block of scalars
 
@@ -289,7 +366,7 @@ PetscErrorCode RwProblemAddRegularizer(RwProblem prob, const char name[], RwRegT
   r = &prob->reg[prob->nreg++];
   PetscCall(PetscMemzero(r, sizeof(*r)));
   PetscCall(PetscStrncpy(r->name, name ? name : "", sizeof(r->name)));
-  r->type = type, r->alpha = alpha, r->eps = eps;
+  r->type = type, r->alpha = alpha, r->eps = eps, r->member = -1;
   if (ref) {
     PetscCall(PetscObjectReference((PetscObject)ref));
     r->ref = ref;
@@ -397,7 +474,7 @@ PetscErrorCode RwProblemSetEvaluationSalt(RwProblem prob, uint64_t salt)
 /* -rw_reg_*: the first regulariser, or a new one */
 static PetscErrorCode RegularizerFromOptions(RwProblem prob, PetscOptionItems *PetscOptionsObject)
 {
-  RwProblemReg r = prob->nreg ? prob->reg[0] : (RwProblemReg){"", RW_REG_NONE, 0, 0.5, NULL, NULL};
+  RwProblemReg r = prob->nreg ? prob->reg[0] : (RwProblemReg){"", RW_REG_NONE, 0, 0.5, NULL, NULL, -1};
   PetscInt     type = r.type;
   PetscBool    set[4];
 
@@ -461,6 +538,7 @@ PetscErrorCode RwProblemSetFromOptions(RwProblem prob)
   PetscCall(RwOptionsCheckPetsc(PetscObjectComm((PetscObject)prob), ((PetscObject)prob)->prefix)); /* -tao_max_it ..., before any work */
   PetscObjectOptionsBegin((PetscObject)prob);
   PetscCall(ObservationsFromOptions(prob, PetscOptionsObject));
+  PetscCall(PetscOptionsBool("-rw_problem_unknown_per_member", "The unknown (a field or u0) has one part per member: each member's own", "RwProblemSetUnknownPerMember", prob->permember, &prob->permember, NULL));
   PetscCall(PetscOptionsStringArray("-rw_parameter", "Known parameters of every member: name=file.h5:dataset or name=value, comma separated (fields, blocks, u0)", "RwProblemSetFromOptions", specs, &n, &set));
   if (set) {
     for (PetscInt i = 0; i < n; i++) {
@@ -502,6 +580,7 @@ PetscErrorCode RwProblemCreateAdjoint_Private(RwProblem prob, RwModel model, RwO
   PetscCall(RwAdjointSetOptionsPrefix(*adj, prefix));
   if (prob->adjointdefaults) PetscCall((*prob->adjointdefaults)(*adj, prob->adjointctx));
   PetscCall(RwAdjointSetFromOptions(*adj));
+  if (prob->shootsteps) PetscCall(RwAdjointSetSteps(*adj, prob->shootsteps)); /* a member's run is a segment of the window */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -772,6 +851,7 @@ PetscErrorCode RwProblemSetUp(RwProblem prob)
   PetscCall(BaseToGroup(prob));
   PetscCall(SetUpMemberData(prob));
   PetscCall(SetUpGroupObjective(prob));
+  PetscCall(RwProblemShootingSetUp_Private(prob));
   PetscCall(RwProblemSetUpUnknown_Private(prob));
   PetscCall(RwProblemCheckRegularizers_Private(prob));
   PetscCall(RwAdjointSetUp(prob->gadj)); /* the parent's driver solves only when it is the group's */
@@ -932,6 +1012,7 @@ PetscErrorCode RwProblemView(RwProblem prob, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "RwProblem: %" PetscInt_FMT " member%s on %" PetscInt_FMT " group%s of ranks, unknown %s, %" PetscInt_FMT " regulariser%s\n", prob->nmembers, prob->nmembers == 1 ? "" : "s", prob->ngroups, prob->ngroups == 1 ? "" : "s", prob->unknown[0] ? prob->unknown : "none (every parameter's gradient)", prob->nreg, prob->nreg == 1 ? "" : "s"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   if (prob->obs) PetscCall(RwObservationsView(prob->obs, viewer));
+  if (prob->permember) PetscCall(PetscViewerASCIIPrintf(viewer, "unknown per member: member e's %s is its own part of x\n", prob->unknown));
   for (PetscInt i = 0; i < prob->nreg; i++) PetscCall(PetscViewerASCIIPrintf(viewer, "regulariser %s of %s, alpha %g, tv eps %g\n", RwRegTypes[prob->reg[i].type], prob->reg[i].name[0] ? prob->reg[i].name : prob->unknown, (double)prob->reg[i].alpha, (double)prob->reg[i].eps));
   if (prob->journal) PetscCall(PetscObjectView((PetscObject)prob->journal, viewer));
   if (prob->gobj) PetscCall(RwObjectiveView(prob->gobj, viewer));

@@ -14,6 +14,31 @@ static PetscInt ObsMember(RwProblem prob, PetscInt e)
   return prob->member >= 0 ? prob->member : e;
 }
 
+/*
+  A TAO trial point whose run blows up (a line search's long first step on a
+  chaotic model) is a failed function evaluation, not a failed run: J =
+  +Inf, gradient 0, and TAO's line search backs off.  The driver stops its
+  sweep collectively on the group (RwModelCheckFinite()), so every rank of
+  the group returns the same PETSC_ERR_FP; any other error stops the run.
+*/
+static PetscErrorCode SolveTrial(RwProblem prob, PetscInt e, PetscReal *Je)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = RwAdjointSolve(prob->gadj, prob->mm[e], prob->mu0[e], Je, prob->gg, prob->ggu0);
+  PetscCall(PetscPopErrorHandler());
+  if (ierr != PETSC_ERR_FP) PetscCall(ierr);
+  if (ierr == PETSC_SUCCESS) PetscFunctionReturn(PETSC_SUCCESS);
+  *Je = PETSC_INFINITY;
+  PetscCall(VecSet(prob->gg, 0));
+  PetscCall(VecSet(prob->ggu0, 0));
+  PetscCall(RwModelResetStepCounts(prob->gmodel)); /* forgets the non-finite state: the next trial point starts clean */
+  PetscCall(PetscInfo(prob, "Member %" PetscInt_FMT ": the run from this trial point is not finite; J = +Inf for TAO\n", e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Member e's solve on its group: its data, x (if any) into its parameters, the adjoint */
 static PetscErrorCode SolveMember(RwProblem prob, PetscInt e, Vec x, PetscReal *Je)
 {
@@ -23,8 +48,9 @@ static PetscErrorCode SolveMember(RwProblem prob, PetscInt e, Vec x, PetscReal *
   PetscFunctionBegin;
   if (prob->obs) PetscCall(RwObservationsApply(prob->obs, ObsMember(prob, e), prob->gmodel, prob->gobj));
   if (prob->fieldterm >= 0) PetscCall(RwObjectiveSetFieldObservationData(prob->gobj, prob->fieldterm, prob->states[e], 1.0));
-  if (x) PetscCall(RwProblemToParameters_Private(prob, x, prob->mm[e], prob->mu0[e]));
-  PetscCall(RwAdjointSolve(prob->gadj, prob->mm[e], prob->mu0[e], Je, prob->gg, prob->ggu0));
+  if (x) PetscCall(RwProblemToParameters_Private(prob, e, x, prob->mm[e], prob->mu0[e]));
+  if (x && prob->tao) PetscCall(SolveTrial(prob, e, Je));
+  else PetscCall(RwAdjointSolve(prob->gadj, prob->mm[e], prob->mu0[e], Je, prob->gg, prob->ggu0));
   PetscCall(RwAdjointGetCounts(prob->gadj, &c));
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)prob->gadj), &rank));
   if (!rank) { /* one count a member, whatever the group's size */
@@ -70,7 +96,7 @@ static PetscErrorCode EvaluateRound(RwProblem prob, PetscInt r, PetscReal *J, Ve
   PetscCall(RwEnsembleGetRoundMember(prob->ens, r, &mine));
   if (mine >= 0 && !kept[mine - first]) {
     PetscCall(SolveMember(prob, mine, prob->xg, &Jm));
-    PetscCall(RwProblemMemberGradient_Private(prob, prob->xg, prob->gg, prob->ggu0, prob->wg));
+    PetscCall(RwProblemMemberGradient_Private(prob, mine, prob->xg, prob->gg, prob->ggu0, prob->wg));
   }
   for (PetscInt k = 0; k < m; k++) {
     if (!kept[k]) {
@@ -162,7 +188,16 @@ PetscErrorCode RwProblemDescribe_Private(RwProblem prob, char id[], size_t len)
     PetscCall(PetscSNPrintf(i ? regs + n : regs, i ? sizeof(regs) - n : sizeof(regs), "%s%s(%s),alpha=%.17g,eps=%.17g", i ? "+" : "", RwRegTypes[prob->reg[i].type], prob->reg[i].name[0] ? prob->reg[i].name : prob->unknown, (double)prob->reg[i].alpha, (double)prob->reg[i].eps));
   }
   PetscCall(PetscStrlen(id, &n));
-  PetscCall(PetscSNPrintf(id + n, len - n, "; parameters %016llx; unknown %s; regularisers %s", (unsigned long long)h, prob->unknown, regs));
+  PetscCall(PetscSNPrintf(id + n, len - n, "; parameters %016llx; unknown %s%s; regularisers %s", (unsigned long long)h, prob->unknown, prob->permember ? " per member" : "", regs));
+  if (prob->shootsteps) {
+    PetscCall(PetscStrlen(id, &n));
+    PetscCall(PetscSNPrintf(id + n, len - n, "; shooting segments of %" PetscInt64_FMT " steps, matching weight %.17g", prob->shootsteps, (double)prob->shootweight));
+  }
+  for (PetscInt i = 0; i < prob->nreg; i++) { /* one member's regulariser (an unknown per member): named, else the line stays today's */
+    if (prob->reg[i].member < 0) continue;
+    PetscCall(PetscStrlen(id, &n));
+    PetscCall(PetscSNPrintf(id + n, len - n, "; regulariser %" PetscInt_FMT " of member %" PetscInt_FMT, i, prob->reg[i].member));
+  }
   if (prob->mask) {
     PetscCall(RwJournalChecksum(prob->journal, prob->mask, &h));
     PetscCall(PetscStrlen(id, &n));

@@ -5,7 +5,11 @@
   group, and its maps to a member's parameters and from a member's gradient.
   A field or u0 is x on the model's grid; a block of global scalars lives on
   one rank (a DMRedundant), as TAO wants each scalar once; a program's own
-  unknown comes with its ops (RwProblemSetUnknownOps()).
+  unknown comes with its ops (RwProblemSetUnknownOps()).  A field or u0 per
+  member (RwProblemSetUnknownPerMember()) is a DMDA of the same grid with
+  members times the dofs: member e's part is components e*dof .. e*dof+dof-1
+  at every point, so natural order, and with it the journal's checksums and
+  the ensemble's moves, stay decomposition-independent.
 */
 #include <rewind/private/problemimpl.h>
 #include <rewind/io.h>
@@ -147,7 +151,12 @@ static PetscErrorCode CreateDM_Builtin(RwProblem prob, RwModel model, DM *dm, vo
   PetscFunctionBegin;
   if (prob->ukind == RW_UNKNOWN_FIELD) PetscCall(RwModelGetFieldDM(model, dm));
   if (prob->ukind == RW_UNKNOWN_U0) PetscCall(RwModelGetStateDM(model, dm));
-  if (prob->ukind != RW_UNKNOWN_BLOCK) PetscCall(PetscObjectReference((PetscObject)*dm));
+  if (prob->ukind != RW_UNKNOWN_BLOCK && prob->permember) {
+    PetscInt dof;
+
+    PetscCall(DMDAGetInfo(*dm, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(DMDACreateCompatibleDMDA(*dm, dof * prob->nmembers, dm));
+  } else if (prob->ukind != RW_UNKNOWN_BLOCK) PetscCall(PetscObjectReference((PetscObject)*dm));
   else {
     PetscCall(RwModelGetParameterBlockInfo(model, prob->uindex, NULL, &size, NULL, NULL));
     PetscCall(DMRedundantCreate(PetscObjectComm((PetscObject)model), 0, size, dm));
@@ -155,17 +164,45 @@ static PetscErrorCode CreateDM_Builtin(RwProblem prob, RwModel model, DM *dm, vo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x into m or u0 (to), or out of them (from) */
-static PetscErrorCode Move_Builtin(RwProblem prob, RwModel model, Vec x, Vec m, Vec u0, PetscBool to)
+/* RwProblemMovePart_Private - member e's part of x to or from p (a field or a state): components e*dof .. e*dof+dof-1, copies only */
+PetscErrorCode RwProblemMovePart_Private(PetscInt e, Vec x, Vec p, PetscBool to)
+{
+  PetscInt dof, *idx;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetBlockSize(p, &dof));
+  PetscCall(PetscMalloc1(dof, &idx));
+  for (PetscInt c = 0; c < dof; c++) idx[c] = e * dof + c;
+  if (to) PetscCall(VecStrideSubSetGather(x, dof, idx, NULL, p, INSERT_VALUES));
+  else PetscCall(VecStrideSubSetScatter(p, dof, NULL, idx, x, INSERT_VALUES));
+  PetscCall(PetscFree(idx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x (or member e's part of it) to p, or p into x: every member's part when e < 0 (the base, the start) */
+static PetscErrorCode MoveField(RwProblem prob, PetscInt e, Vec x, Vec p, PetscBool to)
+{
+  PetscFunctionBegin;
+  if (!prob->permember) PetscCall(to ? VecCopy(x, p) : VecCopy(p, x));
+  else if (e >= 0) PetscCall(RwProblemMovePart_Private(e, x, p, to));
+  else {
+    PetscCheck(!to, PetscObjectComm((PetscObject)x), PETSC_ERR_ARG_WRONG, "An unknown per member goes to one member's parameters: give the member");
+    for (PetscInt k = 0; k < prob->nmembers; k++) PetscCall(RwProblemMovePart_Private(k, x, p, PETSC_FALSE));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x into m or u0 (to), or out of them (from); e: the member (an unknown per member), -1 every member alike */
+static PetscErrorCode Move_Builtin(RwProblem prob, RwModel model, PetscInt e, Vec x, Vec m, Vec u0, PetscBool to)
 {
   Vec          f;
   PetscScalar *a;
 
   PetscFunctionBegin;
-  if (prob->ukind == RW_UNKNOWN_U0) PetscCall(to ? VecCopy(x, u0) : VecCopy(u0, x));
+  if (prob->ukind == RW_UNKNOWN_U0) PetscCall(MoveField(prob, e, x, u0, to));
   if (prob->ukind == RW_UNKNOWN_FIELD) {
     PetscCall(RwModelGetParameterField(model, m, prob->uindex, &f));
-    PetscCall(to ? VecCopy(x, f) : VecCopy(f, x));
+    PetscCall(MoveField(prob, e, x, f, to));
     PetscCall(RwModelRestoreParameterField(model, m, prob->uindex, &f));
   }
   if (prob->ukind == RW_UNKNOWN_BLOCK) { /* x on the first rank, which keeps what it passes */
@@ -188,24 +225,27 @@ static PetscErrorCode Move_Builtin(RwProblem prob, RwModel model, Vec x, Vec m, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode ToParameters_Builtin(RwProblem prob, RwModel model, Vec x, Vec m, Vec u0, void *ctx)
+static PetscErrorCode ToParameters_Builtin(RwProblem prob, RwModel model, PetscInt e, Vec x, Vec m, Vec u0, void *ctx)
 {
   PetscFunctionBegin;
-  PetscCall(Move_Builtin(prob, model, x, m, u0, PETSC_TRUE));
+  PetscCall(Move_Builtin(prob, model, e, x, m, u0, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The start: the base's value in every member's part */
 static PetscErrorCode FromParameters_Builtin(RwProblem prob, RwModel model, Vec m, Vec u0, Vec x, void *ctx)
 {
   PetscFunctionBegin;
-  PetscCall(Move_Builtin(prob, model, x, m, u0, PETSC_FALSE));
+  PetscCall(Move_Builtin(prob, model, -1, x, m, u0, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Gradient_Builtin(RwProblem prob, RwModel model, Vec x, Vec g, Vec gu0, Vec w, void *ctx)
+/* Per member: w is zero outside member e's part, so the members' sum in member order puts each part's bits unchanged */
+static PetscErrorCode Gradient_Builtin(RwProblem prob, RwModel model, PetscInt e, Vec x, Vec g, Vec gu0, Vec w, void *ctx)
 {
   PetscFunctionBegin;
-  PetscCall(Move_Builtin(prob, model, w, g, gu0, PETSC_FALSE));
+  if (prob->permember) PetscCall(VecSet(w, 0));
+  PetscCall(Move_Builtin(prob, model, e, w, g, gu0, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -225,8 +265,10 @@ PetscErrorCode RwProblemSetUpUnknown_Private(RwProblem prob)
 {
   PetscFunctionBegin;
   if (prob->ukind == RW_UNKNOWN_NONE) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(!prob->permember || prob->ukind != RW_UNKNOWN_CUSTOM, PetscObjectComm((PetscObject)prob), PETSC_ERR_SUP, "An unknown per member is a field or u0; a program's own map (RwProblemSetUnknownOps()) is given each member's index instead");
   if (prob->ukind != RW_UNKNOWN_CUSTOM) {
     PetscCall(ParameterKind(prob->model, prob->unknown, "The unknown", &prob->ukind, &prob->uindex));
+    PetscCheck(!prob->permember || prob->ukind != RW_UNKNOWN_BLOCK, PetscObjectComm((PetscObject)prob), PETSC_ERR_SUP, "-rw_problem_unknown_per_member: the unknown %s is a block of scalars; an unknown per member is a field or u0", prob->unknown);
     prob->uops.createdm       = CreateDM_Builtin;
     prob->uops.toparameters   = ToParameters_Builtin;
     prob->uops.fromparameters = FromParameters_Builtin;
@@ -249,19 +291,80 @@ PetscErrorCode RwProblemSetUpUnknown_Private(RwProblem prob)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* RwProblemToParameters_Private - x (the group's layout) into a member's m and u0 */
-PetscErrorCode RwProblemToParameters_Private(RwProblem prob, Vec x, Vec m, Vec u0)
+/* RwProblemToParameters_Private - x (the group's layout) into member e's m and u0 */
+PetscErrorCode RwProblemToParameters_Private(RwProblem prob, PetscInt e, Vec x, Vec m, Vec u0)
 {
   PetscFunctionBegin;
-  PetscCall((*prob->uops.toparameters)(prob, prob->gmodel, x, m, u0, prob->uctx));
+  PetscCall((*prob->uops.toparameters)(prob, prob->gmodel, e, x, m, u0, prob->uctx));
+  PetscCall(RwProblemShootingToMember_Private(prob, e, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* RwProblemMemberGradient_Private - a member's dJ/dx (the group's layout) from its dJ/dm and dJ/du0 */
-PetscErrorCode RwProblemMemberGradient_Private(RwProblem prob, Vec x, Vec g, Vec gu0, Vec w)
+/* RwProblemMemberGradient_Private - member e's dJ/dx (the group's layout) from its dJ/dm and dJ/du0 */
+PetscErrorCode RwProblemMemberGradient_Private(RwProblem prob, PetscInt e, Vec x, Vec g, Vec gu0, Vec w)
 {
   PetscFunctionBegin;
-  PetscCall((*prob->uops.gradient)(prob, prob->gmodel, x, g, gu0, w, prob->uctx));
+  PetscCall((*prob->uops.gradient)(prob, prob->gmodel, e, x, g, gu0, w, prob->uctx));
+  PetscCall(RwProblemShootingGradient_Private(prob, e, w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A state or a field of the unknown's parameter, for member e's part (an unknown per member) */
+static PetscErrorCode CheckMemberPart(RwProblem prob, PetscInt e, Vec x, Vec p)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)prob);
+  PetscInt nx, np;
+
+  PetscFunctionBegin;
+  PetscCheck(prob->setupcalled && prob->permember, comm, PETSC_ERR_ORDER, "The problem has no unknown per member (RwProblemSetUnknownPerMember(), then RwProblemSetUp())");
+  PetscCheck(e >= 0 && e < prob->nmembers, comm, PETSC_ERR_ARG_OUTOFRANGE, "Member %" PetscInt_FMT ": the problem has members 0 .. %" PetscInt_FMT, e, prob->nmembers - 1);
+  PetscCall(VecGetSize(x, &nx));
+  PetscCall(VecGetSize(p, &np));
+  PetscCheck(nx == np * prob->nmembers, comm, PETSC_ERR_ARG_SIZ, "A member's part of the unknown has %" PetscInt_FMT " entries, not %" PetscInt_FMT " (of %s)", nx / prob->nmembers, np, prob->unknown);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwProblemGetMemberUnknown - member e's part of an unknown per member: a field or a state of the parent's model
+
+  Collective
+
+  Input Parameters:
++ prob - the problem, set up, with an unknown per member
+. e    - the member
+- x    - the unknown (RwProblemCreateUnknownVector())
+
+  Output Parameter:
+. p - its part: a field (RwModelCreateField()) when the unknown is a field, a state (RwModelCreateState()) when it is u0
+
+  Level: intermediate
+
+.seealso: RwProblemSetUnknownPerMember(), RwProblemSetMemberUnknown()
+@*/
+PetscErrorCode RwProblemGetMemberUnknown(RwProblem prob, PetscInt e, Vec x, Vec p)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscCall(CheckMemberPart(prob, e, x, p));
+  PetscCall(RwProblemMovePart_Private(e, x, p, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwProblemSetMemberUnknown - sets member e's part of an unknown per member from p (a field or a state of the parent's model)
+
+  Collective
+
+  Level: intermediate
+
+.seealso: RwProblemGetMemberUnknown()
+@*/
+PetscErrorCode RwProblemSetMemberUnknown(RwProblem prob, PetscInt e, Vec p, Vec x)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
+  PetscCall(CheckMemberPart(prob, e, x, p));
+  PetscCall(RwProblemMovePart_Private(e, x, p, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -307,7 +410,10 @@ static PetscErrorCode RegTarget(RwProblem prob, RwProblemReg *r, PetscBool optim
 
   PetscFunctionBegin;
   *onx = (PetscBool)(optimising && (!r->name[0] || !strcmp(r->name, prob->unknown)));
-  if (*onx) {
+  if (*onx && prob->permember) { /* of each member's part (or one member's): through the map, as a named parameter */
+    *onx = PETSC_FALSE;
+    PetscCall(ParameterKind(prob->model, prob->unknown, "The unknown", kind, index));
+  } else if (*onx) {
     PetscCheck(prob->ukind != RW_UNKNOWN_CUSTOM, comm, PETSC_ERR_SUP, "A regulariser of the program's own unknown names the parameter it acts on (-rw_reg_parameter)");
     *kind = prob->ukind, *index = prob->uindex;
   } else {
@@ -368,7 +474,7 @@ static PetscErrorCode RegularizeNamed(RwProblem prob, RwProblemReg *r, Vec m, Ve
   Vec           f, gf, ref = r->ref;
 
   PetscFunctionBegin;
-  PetscCall(RegTarget(prob, r, PETSC_FALSE, &kind, &index, &onx));
+  PetscCall(RegTarget(prob, r, (PetscBool)(prob->permember && !r->name[0]), &kind, &index, &onx));
   if (kind == RW_UNKNOWN_BLOCK) { /* the block's values on every rank, a vector of each: every rank computes the same */
     PetscScalar *a;
 
@@ -423,8 +529,12 @@ static PetscErrorCode RegularizeX(RwProblem prob, RwProblemReg *r, RwUnknownKind
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Regulariser r of a named parameter in an optimisation: of m(x), u0(x) on the parent, its gradient taken to x by the unknown's map */
-static PetscErrorCode RegularizeThroughX(RwProblem prob, RwProblemReg *r, Vec x, PetscReal *R, Vec G)
+/*
+  Regulariser r of a named parameter in an optimisation: of m(x), u0(x) on
+  the parent, its gradient taken to x by the unknown's map; member e's
+  parameters (e >= 0: an unknown per member), or the map's for every member (-1)
+*/
+static PetscErrorCode RegularizeThroughX(RwProblem prob, RwProblemReg *r, PetscInt e, Vec x, PetscReal *R, Vec G)
 {
   PetscFunctionBegin;
   if (!prob->rm) {
@@ -435,12 +545,30 @@ static PetscErrorCode RegularizeThroughX(RwProblem prob, RwProblemReg *r, Vec x,
   }
   PetscCall(VecCopy(prob->m, prob->rm));
   PetscCall(VecCopy(prob->u0, prob->ru0));
-  PetscCall((*prob->uops.toparameters)(prob, prob->model, x, prob->rm, prob->ru0, prob->uctx));
+  PetscCall((*prob->uops.toparameters)(prob, prob->model, e, x, prob->rm, prob->ru0, prob->uctx));
   PetscCall(VecSet(prob->rg, 0));
   PetscCall(VecSet(prob->rgu0, 0));
   PetscCall(RegularizeNamed(prob, r, prob->rm, prob->ru0, R, prob->rg, prob->rgu0));
-  PetscCall((*prob->uops.gradient)(prob, prob->model, x, prob->rg, prob->rgu0, prob->gx, prob->uctx));
+  PetscCall((*prob->uops.gradient)(prob, prob->model, e, x, prob->rg, prob->rgu0, prob->gx, prob->uctx));
   PetscCall(VecAXPY(G, 1, prob->gx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* With an unknown per member: r of its member's parameters, or of each member's summed in member order */
+static PetscErrorCode RegularizeMembers(RwProblem prob, RwProblemReg *r, Vec x, PetscReal *R, Vec G)
+{
+  PetscReal Re;
+
+  PetscFunctionBegin;
+  if (r->member >= 0) {
+    PetscCall(RegularizeThroughX(prob, r, r->member, x, R, G));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *R = 0;
+  for (PetscInt e = 0; e < prob->nmembers; e++) {
+    PetscCall(RegularizeThroughX(prob, r, e, x, &Re, G));
+    *R += Re;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -458,6 +586,9 @@ PetscErrorCode RwProblemCheckRegularizers_Private(RwProblem prob)
     PetscBool     onx;
 
     PetscCall(RegTarget(prob, &prob->reg[i], (PetscBool)(prob->ukind != RW_UNKNOWN_NONE), &kind, &index, &onx));
+    PetscCheck(prob->reg[i].member < prob->nmembers, PetscObjectComm((PetscObject)prob), PETSC_ERR_ARG_OUTOFRANGE, "Regulariser %" PetscInt_FMT " acts on member %" PetscInt_FMT ": the problem has %" PetscInt_FMT " members", i, prob->reg[i].member, prob->nmembers);
+    /* l2 without a reference keeps one start: one member's */
+    PetscCheck(!prob->permember || prob->reg[i].member >= 0 || prob->reg[i].type != RW_REG_L2 || prob->reg[i].ref || prob->nmembers == 1, PetscObjectComm((PetscObject)prob), PETSC_ERR_ARG_WRONG, "With an unknown per member, an l2 regulariser of every member's part needs its reference (RwProblemAddRegularizer()), or acts on one member (RwProblemSetRegularizerMember())");
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -481,7 +612,8 @@ PetscErrorCode RwProblemRegularize_Private(RwProblem prob, Vec x, PetscReal *J, 
 
     PetscCall(RegTarget(prob, r, (PetscBool)(x != NULL), &kind, &index, &onx));
     if (onx) PetscCall(RegularizeX(prob, r, kind, x, R, G));
-    else if (x) PetscCall(RegularizeThroughX(prob, r, x, R, G));
+    else if (x && prob->permember) PetscCall(RegularizeMembers(prob, r, x, R, G));
+    else if (x) PetscCall(RegularizeThroughX(prob, r, -1, x, R, G));
     else PetscCall(RegularizeNamed(prob, r, prob->m, prob->u0, R, G, gu0));
     *J += *R;
   }

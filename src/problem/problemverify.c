@@ -10,7 +10,7 @@
 /*
   A direction of the unknown's layout, held parts zero.  A built-in unknown
   takes its part of a random direction of the parameters and the state (the
-  same on any number of ranks); a program's own map may not be linear (log
+  same on any number of ranks; per member, another for each member); a program's own map may not be linear (log
   kappa), so its x gets uniform entries in [-1, 1) scaled by half its largest
   magnitude (1 where x is zero).
 */
@@ -37,6 +37,15 @@ static PetscErrorCode Direction(RwProblem prob, Vec x, PetscInt64 seed, Vec dx)
     PetscCall(RwVerifyRandomDirection(prob->model, prob->m, seed, dm));
     PetscCall(RwVerifyRandomState(prob->model, seed + 7, du0));
     PetscCall((*prob->uops.fromparameters)(prob, prob->model, dm, du0, dx, prob->uctx));
+    for (PetscInt e = 1; prob->permember && e < prob->nmembers; e++) { /* each member's part its own direction */
+      Vec f = du0;
+
+      PetscCall(RwVerifyRandomDirection(prob->model, prob->m, seed + 11 * e, dm));
+      PetscCall(RwVerifyRandomState(prob->model, seed + 7 + 11 * e, du0));
+      if (prob->ukind == RW_UNKNOWN_FIELD) PetscCall(RwModelGetParameterField(prob->model, dm, prob->uindex, &f));
+      PetscCall(RwProblemSetMemberUnknown(prob, e, f, dx));
+      if (prob->ukind == RW_UNKNOWN_FIELD) PetscCall(RwModelRestoreParameterField(prob->model, dm, prob->uindex, &f));
+    }
     PetscCall(VecDestroy(&dm));
     PetscCall(VecDestroy(&du0));
   }

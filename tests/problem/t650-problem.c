@@ -150,7 +150,7 @@ static PetscErrorCode LogCreateDM(RwProblem prob, RwModel model, DM *dm, void *c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode LogToParameters(RwProblem prob, RwModel model, Vec x, Vec m, Vec u0, void *ctx)
+static PetscErrorCode LogToParameters(RwProblem prob, RwModel model, PetscInt member, Vec x, Vec m, Vec u0, void *ctx)
 {
   Vec k;
 
@@ -175,7 +175,7 @@ static PetscErrorCode LogFromParameters(RwProblem prob, RwModel model, Vec m, Ve
 }
 
 /* dJ/dx = dJ/dkappa kappa */
-static PetscErrorCode LogGradient(RwProblem prob, RwModel model, Vec x, Vec g, Vec gu0, Vec w, void *ctx)
+static PetscErrorCode LogGradient(RwProblem prob, RwModel model, PetscInt member, Vec x, Vec g, Vec gu0, Vec w, void *ctx)
 {
   Vec gk;
 

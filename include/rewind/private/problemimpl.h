@@ -31,6 +31,7 @@ typedef struct {
   PetscReal alpha, eps;
   Vec       ref;      /* l2's reference (NULL: the start) */
   Vec       x0;       /* the start: what it acted on at the first evaluation (l2 without ref) */
+  PetscInt  member;   /* an unknown per member: the member whose parameters it acts on (-1: each member's, summed) */
 } RwProblemReg;
 
 typedef struct {
@@ -82,6 +83,11 @@ struct _p_RwProblem {
   PetscInt            uindex;
   RwProblemUnknownOps uops;
   void               *uctx;
+  PetscBool           permember; /* a built-in unknown, one part per member (components e*dof..: a DMDA of members*dof) */
+  PetscInt64          shootsteps;  /* multiple shooting (problemshoot.c): each member a segment of this many steps (0: none) */
+  PetscReal           shootweight; /* its matching weight */
+  PetscInt            shootterm;   /* the matching term in the group's objective */
+  void               *shootctx;    /* the term's context, owned by the objective */
   DM                  udm, gudm; /* x's DM on the parent and on the group */
   Vec                 xg, wg;    /* x and a member's dJ/dx, on the group */
   Vec                *W;         /* [ngroups]: a round's members' dJ/dx on the parent */
@@ -125,8 +131,12 @@ struct _p_RwProblem {
 PETSC_INTERN PetscErrorCode RwProblemFindField_Private(RwModel, const char[], PetscInt *);
 PETSC_INTERN PetscErrorCode RwProblemSetUpUnknown_Private(RwProblem);
 PETSC_INTERN PetscErrorCode RwProblemApplyParameters_Private(RwProblem);
-PETSC_INTERN PetscErrorCode RwProblemToParameters_Private(RwProblem, Vec, Vec, Vec);
-PETSC_INTERN PetscErrorCode RwProblemMemberGradient_Private(RwProblem, Vec, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode RwProblemToParameters_Private(RwProblem, PetscInt, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode RwProblemMemberGradient_Private(RwProblem, PetscInt, Vec, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode RwProblemMovePart_Private(PetscInt, Vec, Vec, PetscBool);
+PETSC_INTERN PetscErrorCode RwProblemShootingSetUp_Private(RwProblem);
+PETSC_INTERN PetscErrorCode RwProblemShootingToMember_Private(RwProblem, PetscInt, Vec);
+PETSC_INTERN PetscErrorCode RwProblemShootingGradient_Private(RwProblem, PetscInt, Vec);
 PETSC_INTERN PetscErrorCode RwProblemRegularize_Private(RwProblem, Vec, PetscReal *, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwProblemCheckRegularizers_Private(RwProblem);
 PETSC_INTERN PetscErrorCode RwProblemDescribe_Private(RwProblem, char[], size_t);
