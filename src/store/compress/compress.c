@@ -36,6 +36,30 @@ const char *const RwStoreCompressTypes[] = {"none", "lossless", "zfp", "RwStoreC
 #define RW_CODEC_BLOSC_LEVEL 5
 #define RW_CODEC_MSGLEN      512
 
+/*
+  A zfp tolerance option: a number in (0, 1) or auto (*isauto; *tol is then
+  left as it is, a valid bound the driver replaces before each solve).  Read
+  as a string because of auto, the number through RwParseReal(), the checks
+  of the project's numeric readers (NaN and 1 refused, naming the option).
+*/
+PetscErrorCode RwCodecToleranceFromOptions(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscReal *tol, PetscBool *isauto, PetscBool *set)
+{
+  char      str[64], why[160];
+  PetscBool given, ok;
+
+  PetscFunctionBegin;
+  if (*isauto) PetscCall(PetscStrncpy(str, "auto", sizeof(str)));
+  else PetscCall(PetscSNPrintf(str, sizeof(str), "%g", (double)*tol));
+  PetscCall(PetscOptionsString(opt, text, "RwStoreSetCompress", str, str, sizeof(str), &given));
+  if (set) *set = given;
+  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscStrcmp(str, "auto", isauto));
+  if (*isauto) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwParseReal(str, 0, 1, RW_RANGE_OPEN, tol, &ok, why, sizeof(why)));
+  PetscCheck(ok, PetscOptionsObject->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s%s %s: %s, or auto", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1, str[0] ? str : "(no value)", why);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The options of any store's codec, read by RwStoreSetFromOptions() */
 PetscErrorCode RwCodecSetFromOptions(RwStore store, PetscOptionItems *PetscOptionsObject)
 {
@@ -53,7 +77,7 @@ PetscErrorCode RwCodecSetFromOptions(RwStore store, PetscOptionItems *PetscOptio
     c->type = (RwStoreCompressType)i;
   }
   /* read whatever the codec, so that -help lists it beside -rw_store_compress */
-  PetscCall(RwOptionsReal("-rw_store_compress_tolerance", "zfp's error bound relative to each state's max-norm (zfp only)", "RwStoreSetCompress", c->tol, &c->tol, NULL, 0, 1, RW_RANGE_OPEN_LO));
+  PetscCall(RwCodecToleranceFromOptions(PetscOptionsObject, "-rw_store_compress_tolerance", "zfp's error bound relative to each state's max-norm, in (0, 1), or auto: the largest whose estimated relative gradient error stays below -rw_adjoint_gradient_rtol (zfp only)", &c->tol, &c->tolauto, NULL));
   PetscCall(RwStoreSetCompress(store, c->type, c->tol)); /* the checks of a program's own choice */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -116,6 +140,85 @@ PetscErrorCode RwStoreGetCompress(RwStore store, RwStoreCompressType *type, Pets
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   if (type) *type = store->codec.type;
   if (tol) *tol = store->codec.tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetCompressToleranceAuto - whether the driver chooses zfp's tolerance
+  before each solve, from the gradient error it estimated
+  (-rw_store_compress_tolerance auto)
+
+  Logically collective; before RwStoreSetUp()
+
+  Level: advanced
+
+.seealso: RwStoreSetCompress(), RwStoreSetCompressTolerance(), RwAdjointGetGradientErrorEstimate()
+@*/
+PetscErrorCode RwStoreSetCompressToleranceAuto(RwStore store, PetscBool isauto)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Choose the store's compression before RwStoreSetUp()");
+  store->codec.tolauto = isauto;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode RwStoreGetCompressToleranceAuto(RwStore store, PetscBool *isauto)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  *isauto = store->codec.tolauto;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetCompressTolerance - zfp's tolerance for the states written from
+  now on; unlike RwStoreSetCompress(), also after set-up (a slot's capacity
+  does not depend on it), between solves: what -rw_store_compress_tolerance
+  auto does
+
+  Logically collective
+
+  Input Parameters:
++ store - the store, with zfp
+- tol   - relative to each state's max-norm, 0 < tol < 1
+
+  Level: advanced
+
+.seealso: RwStoreSetCompress(), RwStoreSetCompressToleranceAuto()
+@*/
+PetscErrorCode RwStoreSetCompressTolerance(RwStore store, PetscReal tol)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(store->codec.type == RW_STORE_COMPRESS_ZFP, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "A tolerance is for -rw_store_compress zfp; this store's codec is %s", RwStoreCompressTypes[store->codec.type]);
+  PetscCheck(tol > 0 && tol < 1, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "zfp tolerance %g: expected a relative error bound in (0, 1)", (double)tol);
+  store->codec.tol = tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetWriteError - the relative error of the state the last write kept:
+  |x~ - x|_2 / |x|_2, with x~ what a read will give back
+
+  Not collective (the same on every rank: exact sums)
+
+  Output Parameter:
+. rel - 0 when the state was kept bitwise (no codec, lossless, or zfp's
+        lossless fallback); for zfp, measured by decoding what was kept once
+
+  Level: advanced
+
+  Notes:
+  The driver sums it into its estimate of the gradient error (RwAdjointGetGradientErrorEstimate()).
+
+.seealso: RwStoreSetCompress(), RwAdjointGetGradientErrorEstimate()
+@*/
+PetscErrorCode RwStoreGetWriteError(RwStore store, PetscReal *rel)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  *rel = store->codec.lastrel;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -194,6 +297,7 @@ PetscErrorCode RwCodecSetUp(RwStore store)
   PetscCall(RwCodecBlock(store));
   PetscCall(RwCodecZfpBound(c, &c->scratchcap));
   PetscCall(PetscMalloc(c->scratchcap, &c->scratch));
+  PetscCall(VecDuplicate(store->templ, &c->work));
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -202,6 +306,7 @@ PetscErrorCode RwCodecDestroy(RwCodec *c)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(c->scratch));
+  PetscCall(VecDestroy(&c->work));
   c->scratchcap = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -242,6 +347,55 @@ done:
   if (zs) zfp_stream_close(zs);
   if (bs) stream_close(bs);
   return len;
+}
+#endif
+
+#if defined(RW_HAVE_ZFP)
+/* len bytes of zfp's stream, made at tolabs, into a; 0 when zfp failed */
+static size_t RwCodecZfpDecode(RwCodec *c, const void *in, size_t len, PetscReal tolabs, PetscScalar a[])
+{
+  zfp_stream *zs = zfp_stream_open(NULL);
+  bitstream  *bs = stream_open((void *)in, len);
+  size_t      ok = zs && bs;
+
+  if (ok) {
+    zfp_stream_set_accuracy(zs, tolabs);
+    zfp_stream_set_bit_stream(zs, bs);
+    zfp_stream_rewind(zs);
+  }
+  for (PetscInt comp = 0; ok && comp < c->dof; comp++) {
+    zfp_field *f = RwCodecField(c, a, comp);
+
+    ok = f ? zfp_decompress(zs, f) : 0;
+    zfp_field_free(f);
+  }
+  if (zs) zfp_stream_close(zs);
+  if (bs) stream_close(bs);
+  return ok;
+}
+
+/* The relative error of what zfp kept of u (in the scratch): decoded once
+   into work, |x~ - x|_2 / |x|_2 with exact sums, so the same bits on any
+   number of ranks.  What the gradient-error estimate needs (src/adjoint/errest.c):
+   zfp's own bound is on the max-norm and far above the typical error */
+static PetscErrorCode RwCodecZfpMeasure(RwStore store, Vec u, size_t len, PetscReal tolabs)
+{
+  RwCodec     *c = &store->codec;
+  PetscScalar *w;
+  PetscReal    e, x;
+  int          ok;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayWrite(c->work, &w));
+  ok = (int)RwCodecZfpDecode(c, c->scratch, len, tolabs, w);
+  PetscCall(VecRestoreArrayWrite(c->work, &w));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)store)));
+  PetscCheck(ok, PetscObjectComm((PetscObject)store), PETSC_ERR_LIB, "zfp could not decode the %zu bytes it had just written", len);
+  PetscCall(VecAXPY(c->work, -1, u));
+  PetscCall(RwVecNormRepro(c->work, &e));
+  PetscCall(RwVecNormRepro(u, &x));
+  c->lastrel = x > 0 ? e / x : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
 
@@ -288,6 +442,10 @@ PetscErrorCode RwCodecEncode(RwStore store, Vec u, void *out, RwCodecRecord *rec
   if (c->type == RW_STORE_COMPRESS_ZFP) PetscCall(RwCodecZfp(store, u, a, out, rec));
   else PetscCall(RwCodecBlosc(c, a, out, rec));
   PetscCall(VecRestoreArrayRead(u, &a));
+  c->lastrel = 0;
+#if defined(RW_HAVE_ZFP)
+  if (rec->method == RW_CODEC_ZFP) PetscCall(RwCodecZfpMeasure(store, u, rec->len, rec->tolabs));
+#endif
   rec->sum = XXH3_64bits(out, rec->len);
   PetscCall(PetscTime(&t1));
   store->counts.bytes_kept += (PetscInt64)rec->len;
@@ -313,24 +471,7 @@ static void RwCodecDecodeLocal(RwCodec *c, const void *in, const RwCodecRecord *
   }
 #if defined(RW_HAVE_ZFP)
   if (rec->method == RW_CODEC_ZFP) {
-    zfp_stream *zs = zfp_stream_open(NULL);
-    bitstream  *bs = stream_open((void *)in, rec->len);
-    size_t      ok = zs && bs;
-
-    if (ok) {
-      zfp_stream_set_accuracy(zs, rec->tolabs);
-      zfp_stream_set_bit_stream(zs, bs);
-      zfp_stream_rewind(zs);
-    }
-    for (PetscInt comp = 0; ok && comp < c->dof; comp++) {
-      zfp_field *f = RwCodecField(c, a, comp);
-
-      ok = f ? zfp_decompress(zs, f) : 0;
-      zfp_field_free(f);
-    }
-    if (zs) zfp_stream_close(zs);
-    if (bs) stream_close(bs);
-    if (!ok) snprintf(why, RW_CODEC_MSGLEN, "zfp could not decode its %zu bytes", rec->len);
+    if (!RwCodecZfpDecode(c, in, rec->len, rec->tolabs, a)) snprintf(why, RW_CODEC_MSGLEN, "zfp could not decode its %zu bytes", rec->len);
     return;
   }
 #endif
