@@ -10,6 +10,12 @@
     (what -rw_store_compress_tolerance auto relies on) nor above it by more;
   - the estimate falls with the tolerance;
   - no codec and lossless: an estimate of 0 exactly (nothing lost).
+  -rw_store_compress_tolerance auto (-rw_adjoint_gradient_rtol 1e-4 and
+  1e-6, heat and wave, three solves of one driver): every solve's measured
+  error is below the rtol, the first at the pilot tolerance rtol / 10, the
+  later ones at a tolerance learnt from the estimate, larger than the pilot.
+  Bad input: a tolerance 0, < 0, NaN, 1 or a word other than auto, an rtol
+  <= 0 or NaN, each refused naming its option.
   A build without zfp checks the lossless part only.
 */
 #include "rwconfig.h"
@@ -74,6 +80,59 @@ static void check_estimate(const char *type, const char *grid, const char *sched
   RW_CHECK(VecDestroy(&g0));
 }
 
+#if defined(RW_HAVE_ZFP)
+/* Three solves of one driver under tolerance auto, each against g0 */
+static void check_auto(const char *type, const char *grid, PetscReal rtol)
+{
+  char          opts[1024], lossy[1200];
+  PetscReal     est, ng, err, J, tol[3];
+  Vec           g0;
+  RwModel       model;
+  RwTestProblem p;
+  RwStore       store;
+
+  snprintf(opts, sizeof(opts), "%s -rw_steps 40 -rw_schedule_type revolve -rw_schedule_ram_slots 3 -ksp_rtol 1e-12", grid);
+  solve(type, opts, &g0, &est);
+  RW_CHECK(VecNorm(g0, NORM_2, &ng));
+  snprintf(lossy, sizeof(lossy), "%s -rw_store_compress zfp -rw_store_compress_tolerance auto -rw_adjoint_gradient_rtol %g", opts, (double)rtol);
+  RW_CHECK(rw_test_model_type(type, lossy, &model));
+  RW_CHECK(rw_test_problem(model, &p));
+  for (int s = 0; s < 3; s++) {
+    RW_CHECK(RwAdjointSolve(p.adj, p.m, p.u0, &J, p.g, p.gu0));
+    RW_CHECK(RwAdjointGetGradientErrorEstimate(p.adj, &est));
+    RW_CHECK(RwAdjointGetStore(p.adj, 0, &store));
+    RW_CHECK(RwStoreGetCompress(store, NULL, &tol[s]));
+    RW_CHECK(VecAXPY(p.g, -1, g0));
+    RW_CHECK(VecNorm(p.g, NORM_2, &err));
+    err /= ng;
+    if (!rw_test_rank()) printf("# auto %s rtol %g, solve %d: tolerance %.3g, estimated %.3g, measured %.3g\n", type, (double)rtol, s, (double)tol[s], (double)est, (double)err);
+    rw_assert_all(err < rtol, "%s auto, rtol %g, solve %d (tolerance %g): measured relative gradient error %g", type, (double)rtol, s, (double)tol[s], (double)err);
+    rw_assert_all(est > 0 && est < rtol, "%s auto, rtol %g, solve %d (tolerance %g): estimate %g", type, (double)rtol, s, (double)tol[s], (double)est);
+  }
+  rw_assert_all(PetscAbsReal(tol[0] - 0.1 * rtol) <= 1e-12 * rtol, "%s auto: the first solve ran at %g, not at the pilot rtol / 10", type, (double)tol[0]);
+  rw_assert_all(tol[1] > tol[0] && tol[2] > tol[0], "%s auto: tolerances %g, %g, %g did not grow from the pilot", type, (double)tol[0], (double)tol[1], (double)tol[2]);
+  RW_CHECK(rw_test_problem_destroy(&p));
+  RW_CHECK(RwModelDestroy(&model));
+  RW_CHECK(VecDestroy(&g0));
+}
+#endif
+
+/* A solve under bad options, for the error it stops with */
+static PetscErrorCode solve_bad(const char *opts)
+{
+  RwModel       model = NULL;
+  RwTestProblem p;
+  PetscReal     J;
+  char          all[512];
+
+  PetscFunctionBegin;
+  snprintf(all, sizeof(all), "-rw_heat_dim 2 -da_grid_x 8 -da_grid_y 8 -rw_steps 5 -rw_schedule_type revolve -rw_schedule_ram_slots 2 %s", opts);
+  PetscCall(rw_test_model_type("heat", all, &model));
+  PetscCall(rw_test_problem(model, &p));
+  PetscCall(RwAdjointSolve(p.adj, p.m, p.u0, &J, p.g, p.gu0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static const char *const scheds[] = {"-rw_schedule_type revolve -rw_schedule_ram_slots 3", "-rw_schedule_type storeall"};
 
 START_TEST(test_heat)
@@ -94,6 +153,30 @@ START_TEST(test_wave)
 }
 END_TEST
 
+START_TEST(test_auto)
+{
+#if defined(RW_HAVE_ZFP)
+  check_auto("heat", "-rw_heat_dim 2 -da_grid_x 32 -da_grid_y 28", 1e-4);
+  check_auto("heat", "-rw_heat_dim 2 -da_grid_x 32 -da_grid_y 28", 1e-6);
+  check_auto("wave", "-rw_wave_space_order 4 -da_grid_x 40 -da_grid_y 36 -rw_wave_nbl 4 -rw_wave_f0 0.03", 1e-4);
+  check_auto("wave", "-rw_wave_space_order 4 -da_grid_x 40 -da_grid_y 36 -rw_wave_nbl 4 -rw_wave_f0 0.03", 1e-6);
+#endif
+}
+END_TEST
+
+START_TEST(test_bad_input)
+{
+  rw_assert_error(solve_bad("-rw_store_compress zfp -rw_store_compress_tolerance 0"), "rw_store_compress_tolerance 0: ");
+  rw_assert_error(solve_bad("-rw_store_compress zfp -rw_store_compress_tolerance -1e-3"), "rw_store_compress_tolerance -1e-3: ");
+  rw_assert_error(solve_bad("-rw_store_compress zfp -rw_store_compress_tolerance nan"), "rw_store_compress_tolerance nan: ");
+  rw_assert_error(solve_bad("-rw_store_compress zfp -rw_store_compress_tolerance 1"), "rw_store_compress_tolerance 1: ");
+  rw_assert_error(solve_bad("-rw_store_compress zfp -rw_store_compress_tolerance automatic"), "or auto");
+  rw_assert_error(solve_bad("-rw_store_compress zfp -rw_store_compress_tolerance auto -rw_adjoint_gradient_rtol 0"), "rw_adjoint_gradient_rtol 0: ");
+  rw_assert_error(solve_bad("-rw_store_compress zfp -rw_store_compress_tolerance auto -rw_adjoint_gradient_rtol -1e-6"), "rw_adjoint_gradient_rtol -1e-6: ");
+  rw_assert_error(solve_bad("-rw_store_compress zfp -rw_store_compress_tolerance auto -rw_adjoint_gradient_rtol nan"), "rw_adjoint_gradient_rtol nan: ");
+}
+END_TEST
+
 Suite *rw_test_suite(void)
 {
   Suite *s  = suite_create("errest");
@@ -102,6 +185,8 @@ Suite *rw_test_suite(void)
   tcase_add_test(tc, test_heat);
   tcase_add_test(tc, test_heat_cn);
   tcase_add_test(tc, test_wave);
+  tcase_add_test(tc, test_auto);
+  tcase_add_test(tc, test_bad_input);
   suite_add_tcase(s, tc);
   return s;
 }

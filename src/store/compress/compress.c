@@ -201,7 +201,7 @@ PetscErrorCode RwStoreSetCompressTolerance(RwStore store, PetscReal tol)
   RwStoreGetWriteError - the relative error of the state the last write kept:
   |x~ - x|_2 / |x|_2, with x~ what a read will give back
 
-  Not collective (the same on every rank: exact sums)
+  Not collective (the same on every rank)
 
   Output Parameter:
 . rel - 0 when the state was kept bitwise (no codec, lossless, or zfp's
@@ -375,9 +375,10 @@ static size_t RwCodecZfpDecode(RwCodec *c, const void *in, size_t len, PetscReal
 }
 
 /* The relative error of what zfp kept of u (in the scratch): decoded once
-   into work, |x~ - x|_2 / |x|_2 with exact sums, so the same bits on any
-   number of ranks.  What the gradient-error estimate needs (src/adjoint/errest.c):
-   zfp's own bound is on the max-norm and far above the typical error */
+   into work, |x~ - x|_2 / |x|_2.  What the gradient-error estimate needs
+   (src/adjoint/errest.c): zfp's own bound is on the max-norm and far above
+   the typical error.  PETSc's norms, not exact sums: zfp codes each rank's
+   block on its own, so the error itself depends on the decomposition */
 static PetscErrorCode RwCodecZfpMeasure(RwStore store, Vec u, size_t len, PetscReal tolabs)
 {
   RwCodec     *c = &store->codec;
@@ -392,8 +393,10 @@ static PetscErrorCode RwCodecZfpMeasure(RwStore store, Vec u, size_t len, PetscR
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)store)));
   PetscCheck(ok, PetscObjectComm((PetscObject)store), PETSC_ERR_LIB, "zfp could not decode the %zu bytes it had just written", len);
   PetscCall(VecAXPY(c->work, -1, u));
-  PetscCall(RwVecNormRepro(c->work, &e));
-  PetscCall(RwVecNormRepro(u, &x));
+  PetscCall(VecNormBegin(c->work, NORM_2, &e)); /* one reduction for both */
+  PetscCall(VecNormBegin(u, NORM_2, &x));
+  PetscCall(VecNormEnd(c->work, NORM_2, &e));
+  PetscCall(VecNormEnd(u, NORM_2, &x));
   c->lastrel = x > 0 ? e / x : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
