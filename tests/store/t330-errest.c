@@ -14,6 +14,11 @@
   1e-6, heat and wave, three solves of one driver): every solve's measured
   error is below the rtol, the first at the pilot tolerance rtol / 10, the
   later ones at a tolerance learnt from the estimate, larger than the pilot.
+  The other stores: the hdf5 store's estimate and gradient are the memory
+  store's bits (the same codec on the same blocks); a multilevel schedule
+  with zfp on its hdf5 level only, the RAM level exact, and with tolerance
+  auto on that level alone: measured within the factor of the estimate,
+  and auto's measured error below its rtol.
   Bad input: a tolerance 0, < 0, NaN, 1 or a word other than auto, an rtol
   <= 0 or NaN, each refused naming its option.
   A build without zfp checks the lossless part only.
@@ -153,6 +158,47 @@ START_TEST(test_wave)
 }
 END_TEST
 
+START_TEST(test_stores)
+{
+#if defined(RW_HAVE_ZFP)
+  const char *grid = "-rw_heat_dim 2 -da_grid_x 32 -da_grid_y 28 -rw_steps 40";
+  char        dir[PETSC_MAX_PATH_LEN], opts[3 * PETSC_MAX_PATH_LEN];
+  PetscReal   est[2], ng, err;
+  Vec         g[2], g0;
+  PetscBool   eq;
+
+  RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
+  snprintf(opts, sizeof(opts), "%s -rw_schedule_type revolve -rw_schedule_ram_slots 3 -rw_store_compress zfp -rw_store_compress_tolerance 1e-5", grid);
+  solve("heat", opts, &g[0], &est[0]);
+  snprintf(opts, sizeof(opts), "%s -rw_schedule_type revolve -rw_schedule_ram_slots 3 -rw_store_compress zfp -rw_store_compress_tolerance 1e-5 -rw_store_type hdf5 -rw_store_hdf5_file %s/c.h5", grid, dir);
+  solve("heat", opts, &g[1], &est[1]);
+  rw_assert_all(est[0] == est[1] && est[0] > 0, "hdf5 store: estimate %.17g, memory store's %.17g", (double)est[1], (double)est[0]);
+  RW_CHECK(VecEqual(g[0], g[1], &eq));
+  rw_assert_all(eq, "hdf5 store: a gradient other than the memory store's with the same zfp slots");
+  RW_CHECK(VecDestroy(&g[0]));
+  RW_CHECK(VecDestroy(&g[1]));
+  /* multilevel: zfp on the disk level only, at a tolerance and auto */
+  snprintf(opts, sizeof(opts), "%s -rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 2 -rw_store_hdf5_file %s/m.h5", grid, dir);
+  solve("heat", opts, &g0, &est[0]);
+  RW_CHECK(VecNorm(g0, NORM_2, &ng));
+  for (int a = 0; a < 2; a++) {
+    char lossy[4 * PETSC_MAX_PATH_LEN];
+
+    snprintf(lossy, sizeof(lossy), "%s -rw_store_disk_compress zfp -rw_store_disk_compress_tolerance %s", opts, a ? "auto -rw_adjoint_gradient_rtol 1e-5" : "1e-4");
+    solve("heat", lossy, &g[0], &est[0]);
+    RW_CHECK(VecAXPY(g[0], -1, g0));
+    RW_CHECK(VecNorm(g[0], NORM_2, &err));
+    err /= ng;
+    if (!rw_test_rank()) printf("# multilevel, disk level zfp %s: measured %.3g, estimated %.3g\n", a ? "auto (rtol 1e-5)" : "1e-4", (double)err, (double)est[0]);
+    rw_assert_all(est[0] > 0 && err <= RW_ERREST_FACTOR * est[0] && est[0] <= RW_ERREST_FACTOR * err, "multilevel, disk level zfp %s: measured %g, estimated %g", a ? "auto" : "1e-4", (double)err, (double)est[0]);
+    if (a) rw_assert_all(err < 1e-5, "multilevel, disk level zfp auto: measured %g above the rtol 1e-5", (double)err);
+    RW_CHECK(VecDestroy(&g[0]));
+  }
+  RW_CHECK(VecDestroy(&g0));
+#endif
+}
+END_TEST
+
 START_TEST(test_auto)
 {
 #if defined(RW_HAVE_ZFP)
@@ -185,6 +231,7 @@ Suite *rw_test_suite(void)
   tcase_add_test(tc, test_heat);
   tcase_add_test(tc, test_heat_cn);
   tcase_add_test(tc, test_wave);
+  tcase_add_test(tc, test_stores);
   tcase_add_test(tc, test_auto);
   tcase_add_test(tc, test_bad_input);
   suite_add_tcase(s, tc);
