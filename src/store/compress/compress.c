@@ -163,6 +163,15 @@ PetscErrorCode RwStoreSetCompressToleranceAuto(RwStore store, PetscBool isauto)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  RwStoreGetCompressToleranceAuto - whether zfp's tolerance is auto (RwStoreSetCompressToleranceAuto())
+
+  Not collective
+
+  Level: advanced
+
+.seealso: RwStoreSetCompressToleranceAuto()
+@*/
 PetscErrorCode RwStoreGetCompressToleranceAuto(RwStore store, PetscBool *isauto)
 {
   PetscFunctionBegin;
