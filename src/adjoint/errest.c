@@ -19,9 +19,9 @@
   the same states, and a misfit's R^T (R x_k - d) moves by a relative error
   of rel_k |R x_k| / |R x_k - d|, which the driver cannot see; and wave's m
   reads the Laplacian, not the first differences.  Measured: the gradient
-  error is 0.03-0.08x the estimate on heat (smooth adjoints average the
+  error is 0.02-0.11x the estimate on heat (smooth adjoints average the
   rough error out: an upper estimate) and 0.8-5.7x on wave (t330; bench
-  128^2, 400 steps).
+  128^2, 200 and 400 steps).
   Bounding |G_k| by |lambda_k+1| |x_k| and taking the terms as aligned
   (|g| = sum |G_k|), the relative gradient error is about
 
@@ -45,8 +45,8 @@
   5.7 times it), so the tolerance aims the estimate at rtol / RW_ERREST_MARGIN.
   The first solve has no estimate yet: it runs at a pilot tolerance,
   RW_ERREST_PILOT x rtol (the measured error was 0.16-18 times the
-  tolerance: t321's heat and wave, and wave 128^2 in rewind-bench).  Each later solve scales the tolerance
-  of the one before by rtol / (RW_ERREST_MARGIN x its estimate), the
+  tolerance: t321's heat and wave, and wave 128^2 in rewind-bench).  Each
+  later solve scales the tolerance of the one before by rtol / (RW_ERREST_MARGIN x its estimate), the
   estimate being linear in the tolerance (to within zfp's steps of a bit
   plane), by at most RW_ERREST_GROWTH either way.
 */
