@@ -8,6 +8,12 @@
   compressing or decompressing them, the slowest rank's), and the relative
   2-norm error of dJ/dm against the uncompressed gradient.  The same slots,
   not the same bytes: what a byte budget would gain is not measured here.
+  Then, for heat and wave, the gradient error of zfp against its tolerance,
+  1e-3 .. 1e-9: measured, and as the solve estimated it
+  (RwAdjointGetGradientErrorEstimate()); and tolerance auto for an rtol of
+  1e-6, its second solve (the first runs at the pilot): the tolerance it
+  took, the estimate and the measured error.  jobs/plot_compression.py
+  draws the sweep (log-log).
 */
 #include "bench.h"
 
@@ -113,12 +119,68 @@ static PetscErrorCode CompressRun(const BenchConfig *cfg, BenchResults res, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static const PetscReal sweep[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9};
+
+/* One lossy gradient's row: the tolerance its last solve took, its measured and its estimated error */
+static PetscErrorCode CompressErrorRow(BenchResults res, BenchProblem *p, Vec g0, PetscReal ng, const char name[], const char label[])
+{
+  RwStore   store;
+  PetscReal tol, est, err;
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointGetStore(p->adj, 0, &store));
+  PetscCall(RwStoreGetCompress(store, NULL, &tol));
+  PetscCall(RwAdjointGetGradientErrorEstimate(p->adj, &est));
+  PetscCall(VecAXPY(p->g, -1, g0));
+  PetscCall(VecNorm(p->g, NORM_2, &err));
+  PetscCall(BenchRow(res, "%s zfp %s", name, label));
+  PetscCall(BenchReal(res, "tolerance", "", tol));
+  PetscCall(BenchReal(res, "grad_err", "", err / ng));
+  PetscCall(BenchReal(res, "grad_est", "", est));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* zfp's gradient error against its tolerance, measured and estimated; tolerance auto */
+static PetscErrorCode CompressErrorRun(const BenchConfig *cfg, BenchResults res, const CompressCase *c)
+{
+  const PetscInt side  = c->wave ? cfg->wave_gradient_grid : cfg->gradient_grid;
+  const PetscInt steps = c->wave ? cfg->wave_gradient_steps : cfg->gradient_steps;
+  BenchProblem   p;
+  RwModel        model;
+  Vec            g0;
+  PetscReal      ng;
+  char           codec[128];
+
+  PetscFunctionBegin;
+  PetscCall(CompressModel(c, side, &model));
+  PetscCall(BenchProblemCreate(model, &p));
+  PetscCall(VecDuplicate(p.g, &g0));
+  PetscCall(CompressDriver(&p, steps, cfg->revolve_slots[0], "none"));
+  PetscCall(VecCopy(p.g, g0));
+  PetscCall(VecNorm(g0, NORM_2, &ng));
+  for (size_t i = 0; i < sizeof(sweep) / sizeof(sweep[0]); i++) {
+    PetscCall(PetscSNPrintf(codec, sizeof(codec), "zfp -rw_store_compress_tolerance %g", (double)sweep[i]));
+    PetscCall(CompressDriver(&p, steps, cfg->revolve_slots[0], codec));
+    PetscCall(PetscSNPrintf(codec, sizeof(codec), "%g", (double)sweep[i]));
+    PetscCall(CompressErrorRow(res, &p, g0, ng, c->name, codec));
+  }
+  PetscCall(CompressDriver(&p, steps, cfg->revolve_slots[0], "zfp -rw_store_compress_tolerance auto -rw_adjoint_gradient_rtol 1e-6"));
+  PetscCall(RwAdjointSolve(p.adj, p.m, p.u0, NULL, p.g, p.gu0)); /* the tolerance learnt from the first */
+  PetscCall(CompressErrorRow(res, &p, g0, ng, c->name, "auto"));
+  PetscCall(VecDestroy(&g0));
+  PetscCall(BenchProblemDestroy(&p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode BenchCompression(const BenchConfig *cfg, BenchResults res)
 {
   PetscFunctionBegin;
   PetscCall(BenchSectionBegin(res, "compression", "compressed checkpoints: revolve's gradient with the same RAM slots kept as they are, losslessly (shuffle + LZ4) and by zfp"));
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) PetscCall(CompressRun(cfg, res, &cases[i]));
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+    if (i == 0 || cases[i].wave) PetscCall(CompressErrorRun(cfg, res, &cases[i]));
   PetscCall(BenchNote(res, "ratio: bytes of the states stored over the bytes kept; compress, decompress: GB of states per second of one rank's codec time (the slowest rank's); grad_err: |dJ/dm - dJ/dm uncompressed| / |dJ/dm uncompressed| (2-norms); of_none: gradient time over the uncompressed one, same slots"));
+  PetscCall(BenchNote(res, "zfp <tol>: grad_est, the solve's first-order estimate of grad_err (RwAdjointGetGradientErrorEstimate()); zfp auto: -rw_store_compress_tolerance auto for -rw_adjoint_gradient_rtol 1e-6, its second solve; jobs/plot_compression.py draws grad_err and grad_est against the tolerance"));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -82,6 +82,7 @@ PETSC_EXTERN PetscErrorCode RwAdjointSolveReverse(RwAdjoint, PetscReal *, Vec, V
 PETSC_EXTERN PetscErrorCode RwTangentSolve(RwAdjoint, Vec, Vec, Vec, Vec, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwTangentPropagate(RwAdjoint, Vec, Vec, PetscInt, Vec[], Vec[], PetscErrorCode (*)(RwAdjoint, PetscInt64, Vec, PetscInt, Vec[], void *), void *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwAdjointGetCounts(RwAdjoint, RwAdjointCounts *);
+PETSC_EXTERN PetscErrorCode RwAdjointGetGradientErrorEstimate(RwAdjoint, PetscReal *); /* issue 36 item 3 */
 PETSC_EXTERN PetscErrorCode RwAdjointGetMeasuredCosts(RwAdjoint, PetscReal[4]);
 PETSC_EXTERN PetscErrorCode RwAdjointView(RwAdjoint, PetscViewer);
 PETSC_EXTERN PetscErrorCode RwAdjointSetStopTest(RwAdjoint, PetscErrorCode (*)(RwAdjoint, PetscInt64, Vec, Vec, PetscBool *, void *), void *);

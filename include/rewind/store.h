@@ -78,6 +78,10 @@ typedef enum {
 PETSC_EXTERN const char *const RwStoreCompressTypes[];
 PETSC_EXTERN PetscErrorCode    RwStoreSetCompress(RwStore, RwStoreCompressType, PetscReal);
 PETSC_EXTERN PetscErrorCode    RwStoreGetCompress(RwStore, RwStoreCompressType *, PetscReal *);
+PETSC_EXTERN PetscErrorCode    RwStoreGetWriteError(RwStore, PetscReal *); /* issue 36 item 3 */
+PETSC_EXTERN PetscErrorCode    RwStoreSetCompressTolerance(RwStore, PetscReal);
+PETSC_EXTERN PetscErrorCode    RwStoreSetCompressToleranceAuto(RwStore, PetscBool);
+PETSC_EXTERN PetscErrorCode    RwStoreGetCompressToleranceAuto(RwStore, PetscBool *);
 /*S
   RwStoreCounts - what a store did since its last RwStoreResetCounts(), on this rank
 

@@ -49,6 +49,7 @@ PetscErrorCode RwAdjointCreate(RwModel model, RwObjective obj, RwAdjoint *adj)
   a->obj           = obj;
   a->checkinterval = 50;
   a->ramfraction   = 0.5;
+  a->errest.rtol   = 1e-6; /* -rw_adjoint_gradient_rtol */
   a->killat        = -1;
   a->killreverse   = -1;
   a->killaction    = -1;
@@ -153,6 +154,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
   PetscCall(PetscFree((*adj)->attach));
   PetscCall(PetscFree((*adj)->scalars));
   PetscCall(RwReproSumDestroy(&(*adj)->horizonacc));
+  PetscCall(RwAdjointErrestDestroy_Private(*adj));
   PetscCall(RwObjectiveDestroy(&(*adj)->obj));
   PetscCall(RwModelDestroy(&(*adj)->model));
   PetscCall(PetscHeaderDestroy(adj));

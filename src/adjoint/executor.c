@@ -193,6 +193,7 @@ PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction 
   if (adj->attach[0]) PetscCall(RwObjectiveExportState(adj->obj, adj->attach + 1));
   PetscCall(RwStoreSetAttachment(store, adj->attach));
   PetscCall(RwAdjointStoreW(adj, store, act));
+  PetscCall(RwAdjointErrestStore_Private(adj, act));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -240,6 +241,7 @@ static PetscErrorCode RwAdjointRestore(RwAdjoint adj, RwRun *run, const RwAction
     else PetscCall(RwStoreReadSwap(adj->store[act->level], act->slot, act->a, &adj->W)); /* the hdf5 store's prefetch buffer, without a copy */
   }
   run->w = act->a;
+  RwAdjointErrestRestore_Private(adj, act);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -331,6 +333,7 @@ static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
     if (adj->horizonon) PetscCall(RwAdjointHorizonBegin_Private(adj));
     run->reversing = PETSC_TRUE;
   }
+  PetscCall(RwAdjointErrestReverse_Private(adj));
   PetscCall(RwModelStepAdjoint(adj->model, k, adj->W, adj->N, adj->lam[0], adj->lam[1]));
   if (adj->horizonon) PetscCall(RwAdjointHorizonRecord_Private(adj, k, adj->lam[0], adj->lam[1]));
   PetscCall(RwObjectiveAdjointSource(adj->obj, k, adj->W, adj->lam[1]));

@@ -200,7 +200,8 @@ static PetscErrorCode RwAdjointDiskCompressFromOptions(RwAdjoint adj, PetscOptio
   PetscFunctionBegin;
   PetscCall(PetscOptionsEList("-rw_store_disk_compress", "Codec of the disk level of a multilevel schedule: none, lossless or zfp (default: -rw_store_compress)", "RwStoreSetCompress", RwStoreCompressTypes, 3, RwStoreCompressTypes[i], &i, &set));
   if (set) adj->diskcompress = i;
-  PetscCall(RwOptionsReal("-rw_store_disk_compress_tolerance", "zfp's relative error bound on the disk level (default: -rw_store_compress_tolerance)", "RwStoreSetCompress", adj->disktol, &adj->disktol, NULL, 0, 1, RW_RANGE_OPEN));
+  PetscCall(RwCodecToleranceFromOptions(PetscOptionsObject, "-rw_store_disk_compress_tolerance", "zfp's relative error bound on the disk level, or auto (default: -rw_store_compress_tolerance)", &adj->disktol, &adj->errest.diskauto, NULL));
+  PetscCall(RwOptionsReal("-rw_adjoint_gradient_rtol", "With -rw_store_compress_tolerance auto: the relative gradient error the chosen zfp tolerance is estimated to stay below", "RwAdjointGetGradientErrorEstimate", adj->errest.rtol, &adj->errest.rtol, NULL, 0, 1, RW_RANGE_OPEN));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -211,11 +212,12 @@ static PetscErrorCode RwAdjointStoreSetLevelCompress(RwAdjoint adj, PetscInt l, 
   PetscReal           tol;
 
   PetscFunctionBegin;
-  if (l != RW_LEVEL_DISK || (adj->diskcompress < 0 && adj->disktol <= 0)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (l != RW_LEVEL_DISK || (adj->diskcompress < 0 && adj->disktol <= 0 && !adj->errest.diskauto)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwStoreGetCompress(store, &type, &tol));
   if (adj->diskcompress >= 0) type = (RwStoreCompressType)adj->diskcompress;
   if (adj->disktol > 0) tol = adj->disktol;
   PetscCall(RwStoreSetCompress(store, type, tol));
+  if (adj->errest.diskauto || adj->disktol > 0) PetscCall(RwStoreSetCompressToleranceAuto(store, adj->errest.diskauto));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

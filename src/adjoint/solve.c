@@ -124,6 +124,7 @@ static PetscErrorCode RwAdjointSolveBegin(RwAdjoint adj, RwRun *run, Vec m, Vec 
     PetscCall(RwStoreResetCounts(adj->store[l]));
     PetscCall(RwStoreSetSolve(adj->store[l], adj->solve)); /* a new solve: another's checkpoints are not valid for it */
   }
+  PetscCall(RwAdjointErrestBegin_Private(adj));
   /* the progress clock starts with the steps, after the stores' set-up (its own
      log event, RwStoreSetUp): the time a step takes is what the estimate scales */
   PetscCall(RwAdjointMonitorBegin_Private(adj, pred.forward_steps + adj->n));
@@ -155,6 +156,7 @@ static PetscErrorCode RwAdjointSolveEnd(RwAdjoint adj, RwRun *run, PetscReal *J,
     if (adj->store[l]) PetscCall(RwStoreSetComplete(adj->store[l]));
   PetscCall(RwAdjointKeepEnd_Private(adj));
   PetscCall(RwAdjointStoreCounts(adj));
+  PetscCall(RwAdjointErrestEnd_Private(adj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

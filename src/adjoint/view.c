@@ -74,6 +74,7 @@ PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
   if (adj->sched) PetscCall(RwScheduleView(adj->sched, viewer));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     if (adj->store[l]) PetscCall(RwStoreView(adj->store[l], viewer));
+  PetscCall(RwAdjointErrestView_Private(adj, viewer));
   if (adj->defaultbudget) PetscCall(PetscViewerASCIIPrintf(viewer, "RAM budget: %.3g MB per rank by default, %g of the node's available memory over its ranks (-rw_checkpoint_ram_fraction)\n", adj->defaultbudget / 1e6, (double)adj->ramfraction));
   PetscCall(RwAdjointViewTimeChoice_Private(adj, viewer));
   if (c->steps && c->steps < adj->n) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve stopped at step %" PetscInt64_FMT " of at most %" PetscInt64_FMT " (stop test)\n", c->steps, adj->n));

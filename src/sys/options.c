@@ -769,6 +769,8 @@ static const char *const RwOptionNames[] = {
   /* issue 36: the disk level's own codec */
   "-rw_store_disk_compress",
   "-rw_store_disk_compress_tolerance",
+  /* issue 36 item 3: the gradient error of lossy checkpoints, tolerance auto */
+  "-rw_adjoint_gradient_rtol",
   /* issue 37: the wave kernels' instruction sets */
   "-rw_wave_kernel_choice",
   /* issue 34 (h-shoot): an unknown per member, multiple shooting in rewind-4dvar */

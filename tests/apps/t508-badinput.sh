@@ -42,6 +42,9 @@ fails missing-dir "-rw_gradient_view hdf5:$tmp/missing/g.h5: cannot create $tmp/
 # the disk level's store type is named by the option that chose it
 fails disk-type 'Unknown RwStore type "hdf55" (option -rw_store_disk_type)' 1 $small -rw_steps 20 -rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 2 -rw_store_disk_type hdf55
 fails disk-tolerance '-rw_store_disk_compress_tolerance 1: expected a finite number in (0, 1)' 1 $small -rw_steps 20 -rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 2 -rw_store_disk_compress zfp -rw_store_disk_compress_tolerance 1
+# issue 36 item 3: a tolerance is a number or auto; auto's rtol is in (0, 1)
+fails tolerance-word '-rw_store_compress_tolerance automatic: expected a finite number in (0, 1), or auto' 2 $small -rw_schedule_type revolve -rw_schedule_ram_slots 2 -rw_store_compress zfp -rw_store_compress_tolerance automatic
+fails gradient-rtol '-rw_adjoint_gradient_rtol 0: expected a finite number in (0, 1)' 1 $small -rw_schedule_type revolve -rw_schedule_ram_slots 2 -rw_store_compress zfp -rw_store_compress_tolerance auto -rw_adjoint_gradient_rtol 0
 
 # a starting conductivity outside the bounds: refused, or clipped with a warning
 app="$top_builddir/apps/rewind-heat-inverse"

@@ -2,7 +2,11 @@
 # rewind-bench's compression section at its tiny size on 1 and 2 ranks:
 # lossless checkpoints leave every gradient bitwise (grad_err 0) and keep
 # fewer bytes (ratio > 1); zfp at 1e-6 keeps fewer still and its gradient
-# error is below 1e-5 but not 0; every case times a gradient.
+# error is below 1e-5 but not 0; every case times a gradient.  The zfp sweep
+# (heat and wave, tolerances 1e-3 .. 1e-9): the measured gradient error below
+# 10x the solve's estimate, the estimate below 100x the error, both falling
+# with the tolerance; tolerance auto for rtol 1e-6: measured error below
+# 1e-6, estimate below rtol / 3; jobs/plot_compression.py draws the sweep.
 app="$top_builddir/apps/rewind-bench"
 . "$top_srcdir/tests/testlib.sh"
 
@@ -16,7 +20,17 @@ for r in csv.DictReader(open(sys.argv[1])):
         v[(r["case"], r["metric"])] = r["value"]
 cases = sorted({c for c, _ in v})
 models = ["heat", "heat-cn", "heat-network", "wave"]
-assert cases == sorted(m + s for m in models for s in (" none", " lossless", " zfp 1e-6")), cases
+tols = ["%g" % 10 ** -k for k in range(3, 10)]
+swept = ["heat", "wave"]
+assert cases == sorted([m + s for m in models for s in (" none", " lossless", " zfp 1e-6")] + [m + " zfp " + t for m in swept for t in tols + ["auto"]]), cases
+for m in swept:
+    g = lambda t, k: float(v[(m + " zfp " + t, k)])
+    for t in tols:
+        assert g(t, "tolerance") == float(t), (m, t, g(t, "tolerance"))
+        e, est = g(t, "grad_err"), g(t, "grad_est")
+        assert 0 < e <= 10 * est and est <= 100 * e, (m, t, "measured", e, "estimated", est)
+    assert g(tols[-1], "grad_err") < g(tols[0], "grad_err") and g(tols[-1], "grad_est") < g(tols[0], "grad_est"), (m, "error not falling with the tolerance")
+    assert g("auto", "grad_err") < 1e-6 and 0 < g("auto", "grad_est") < 1e-6 / 3, (m, "auto", g("auto", "grad_err"), g("auto", "grad_est"), g("auto", "tolerance"))
 for m in models:
     f = lambda codec, k: float(v[(m + " " + codec, k)])
     for codec in ("none", "lossless", "zfp 1e-6"):
@@ -28,4 +42,8 @@ for m in models:
     assert 0 < f("zfp 1e-6", "grad_err") < 1e-5, (m, "zfp error", f("zfp 1e-6", "grad_err"))
 print("ok %s ranks: %d cases" % (sys.argv[2], len(cases)))
 PY
+  if test $np = 1; then
+    "$PYTHON" "$top_srcdir/jobs/plot_compression.py" "$tmp/c$np.csv" "$tmp/c$np.png" > /dev/null || { echo "FAIL: jobs/plot_compression.py"; exit 1; }
+    test -s "$tmp/c$np.png" || { echo "FAIL: jobs/plot_compression.py drew no PNG"; exit 1; }
+  fi
 done

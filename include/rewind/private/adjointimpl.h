@@ -29,6 +29,23 @@ typedef struct {
   PetscBool  bought;     /* they reached store-all's touches: later solves keep every state */
 } RwAdjointTimeChoice;
 
+/* The gradient error lossy checkpoints cause, to first order (errest.c, issue 36 item 3) */
+typedef struct {
+  PetscBool  on;                   /* a level keeps its states lossily (zfp): estimate */
+  PetscInt64 nslots[RW_NUM_LEVELS];
+  PetscReal *rel[RW_NUM_LEVELS];   /* each slot's state: its relative error against the exact trajectory */
+  PetscReal  relW;                 /* the working state's */
+  PetscReal  num, den;             /* over the reverse steps k: sum of rel_k w_k, and of w_k = |lambda_k+1| |x_k| */
+  PetscInt64 lossy;                /* reverse steps that read a state with an error */
+  PetscReal  estimate;             /* num / den at the end of the last solve */
+  PetscReal  tol;                  /* the zfp tolerance of the first lossy level, for the view */
+  /* -rw_store_compress_tolerance auto */
+  PetscReal  rtol;                 /* -rw_adjoint_gradient_rtol: the estimate the tolerance aims below */
+  PetscBool  diskauto;             /* -rw_store_disk_compress_tolerance auto */
+  PetscBool  isauto[RW_NUM_LEVELS];
+  PetscReal  next[RW_NUM_LEVELS];  /* the tolerance the next solve takes; 0: none yet (the pilot) */
+} RwAdjointErrest;
+
 struct _p_RwAdjoint {
   PETSCHEADER(struct _RwAdjointOps);
   RwModel         model;
@@ -94,6 +111,7 @@ struct _p_RwAdjoint {
   RwReproSum      horizonacc;    /* |lambda_k+1|^2 and |A_k^T lambda_k+1|^2, made once: no allocation in the reverse sweep */
   /* a solve in two parts (solve.c, issue 35): the run RwAdjointSolveForward() left at x_n for RwAdjointSolveReverse() */
   struct _RwAdjointPending *pending;
+  RwAdjointErrest errest;        /* the gradient error of lossy checkpoints (errest.c, issue 36 item 3) */
 };
 
 /* The state of one reversal: where the working state is, how far the forward sweep has come */
@@ -164,5 +182,13 @@ PETSC_INTERN PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint, RwRun *, Pets
 PETSC_INTERN PetscErrorCode RwAdjointSolveCancel_Private(RwAdjoint, PetscBool);
 PETSC_INTERN PetscErrorCode RwAdjointReachEnd_Private(RwAdjoint, RwRun *, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointPeekNext_Private(RwAdjoint, RwRun *);
+/* errest.c: the gradient error of lossy checkpoints (issue 36 item 3) */
+PETSC_INTERN PetscErrorCode RwAdjointErrestBegin_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointErrestStore_Private(RwAdjoint, const RwAction *);
+PETSC_INTERN void           RwAdjointErrestRestore_Private(RwAdjoint, const RwAction *);
+PETSC_INTERN PetscErrorCode RwAdjointErrestReverse_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointErrestEnd_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointErrestView_Private(RwAdjoint, PetscViewer);
+PETSC_INTERN PetscErrorCode RwAdjointErrestDestroy_Private(RwAdjoint);
 
 #endif

@@ -54,6 +54,10 @@ typedef struct {
   size_t              raw, cap;      /* bytes of a state, of a compressed slot */
   void               *scratch;       /* zfp writes here first: its output may exceed a slot */
   size_t              scratchcap;
+  /* the error of the last state kept (issue 36 item 3: src/adjoint/errest.c sums it): zfp decodes what it kept once, into work */
+  Vec                 work;
+  PetscReal           lastrel; /* |x~ - x|_2 / |x|_2 of the last state kept, exact sums; 0 when kept bitwise */
+  PetscBool           tolauto; /* -rw_store_compress_tolerance auto: the driver sets tol before each solve */
 } RwCodec;
 
 PETSC_EXTERN PetscErrorCode RwCodecSetUp(RwStore);
@@ -62,6 +66,7 @@ PETSC_EXTERN PetscErrorCode RwCodecEncode(RwStore, Vec, void *, RwCodecRecord *)
 PETSC_EXTERN PetscErrorCode RwCodecDecode(RwStore, const void *, const RwCodecRecord *, const char[], Vec);
 PETSC_EXTERN PetscErrorCode RwCodecDecodeAgree(RwStore, const void *, const RwCodecRecord *, const char[], const char[], Vec);
 PETSC_EXTERN PetscErrorCode RwCodecSetFromOptions(RwStore, PetscOptionItems *);
+PETSC_EXTERN PetscErrorCode RwCodecToleranceFromOptions(PetscOptionItems *, const char[], const char[], PetscReal *, PetscBool *, PetscBool *);
 PETSC_EXTERN PetscErrorCode RwCodecView(RwStore, PetscViewer);
 
 struct _p_RwStore {

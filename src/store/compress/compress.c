@@ -36,6 +36,30 @@ const char *const RwStoreCompressTypes[] = {"none", "lossless", "zfp", "RwStoreC
 #define RW_CODEC_BLOSC_LEVEL 5
 #define RW_CODEC_MSGLEN      512
 
+/*
+  A zfp tolerance option: a number in (0, 1) or auto (*isauto; *tol is then
+  left as it is, a valid bound the driver replaces before each solve).  Read
+  as a string because of auto, the number through RwParseReal(), the checks
+  of the project's numeric readers (NaN and 1 refused, naming the option).
+*/
+PetscErrorCode RwCodecToleranceFromOptions(PetscOptionItems *PetscOptionsObject, const char opt[], const char text[], PetscReal *tol, PetscBool *isauto, PetscBool *set)
+{
+  char      str[64], why[160];
+  PetscBool given, ok;
+
+  PetscFunctionBegin;
+  if (*isauto) PetscCall(PetscStrncpy(str, "auto", sizeof(str)));
+  else PetscCall(PetscSNPrintf(str, sizeof(str), "%g", (double)*tol));
+  PetscCall(PetscOptionsString(opt, text, "RwStoreSetCompress", str, str, sizeof(str), &given));
+  if (set) *set = given;
+  if (!given) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscStrcmp(str, "auto", isauto));
+  if (*isauto) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwParseReal(str, 0, 1, RW_RANGE_OPEN, tol, &ok, why, sizeof(why)));
+  PetscCheck(ok, PetscOptionsObject->comm, PETSC_ERR_ARG_OUTOFRANGE, "-%s%s %s: %s, or auto", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", opt + 1, str[0] ? str : "(no value)", why);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The options of any store's codec, read by RwStoreSetFromOptions() */
 PetscErrorCode RwCodecSetFromOptions(RwStore store, PetscOptionItems *PetscOptionsObject)
 {
@@ -53,7 +77,7 @@ PetscErrorCode RwCodecSetFromOptions(RwStore store, PetscOptionItems *PetscOptio
     c->type = (RwStoreCompressType)i;
   }
   /* read whatever the codec, so that -help lists it beside -rw_store_compress */
-  PetscCall(RwOptionsReal("-rw_store_compress_tolerance", "zfp's error bound relative to each state's max-norm (zfp only)", "RwStoreSetCompress", c->tol, &c->tol, NULL, 0, 1, RW_RANGE_OPEN_LO));
+  PetscCall(RwCodecToleranceFromOptions(PetscOptionsObject, "-rw_store_compress_tolerance", "zfp's error bound relative to each state's max-norm, in (0, 1), or auto: the largest whose estimated relative gradient error stays below -rw_adjoint_gradient_rtol (zfp only)", &c->tol, &c->tolauto, NULL));
   PetscCall(RwStoreSetCompress(store, c->type, c->tol)); /* the checks of a program's own choice */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -116,6 +140,94 @@ PetscErrorCode RwStoreGetCompress(RwStore store, RwStoreCompressType *type, Pets
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   if (type) *type = store->codec.type;
   if (tol) *tol = store->codec.tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetCompressToleranceAuto - whether the driver chooses zfp's tolerance
+  before each solve, from the gradient error it estimated
+  (-rw_store_compress_tolerance auto)
+
+  Logically collective; before RwStoreSetUp()
+
+  Level: advanced
+
+.seealso: RwStoreSetCompress(), RwStoreSetCompressTolerance(), RwAdjointGetGradientErrorEstimate()
+@*/
+PetscErrorCode RwStoreSetCompressToleranceAuto(RwStore store, PetscBool isauto)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Choose the store's compression before RwStoreSetUp()");
+  store->codec.tolauto = isauto;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetCompressToleranceAuto - whether zfp's tolerance is auto (RwStoreSetCompressToleranceAuto())
+
+  Not collective
+
+  Level: advanced
+
+.seealso: RwStoreSetCompressToleranceAuto()
+@*/
+PetscErrorCode RwStoreGetCompressToleranceAuto(RwStore store, PetscBool *isauto)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  *isauto = store->codec.tolauto;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetCompressTolerance - zfp's tolerance for the states written from
+  now on; unlike RwStoreSetCompress(), also after set-up (a slot's capacity
+  does not depend on it), between solves: what -rw_store_compress_tolerance
+  auto does
+
+  Logically collective
+
+  Input Parameters:
++ store - the store, with zfp
+- tol   - relative to each state's max-norm, 0 < tol < 1
+
+  Level: advanced
+
+.seealso: RwStoreSetCompress(), RwStoreSetCompressToleranceAuto()
+@*/
+PetscErrorCode RwStoreSetCompressTolerance(RwStore store, PetscReal tol)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(store->codec.type == RW_STORE_COMPRESS_ZFP, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_WRONGSTATE, "A tolerance is for -rw_store_compress zfp; this store's codec is %s", RwStoreCompressTypes[store->codec.type]);
+  PetscCheck(tol > 0 && tol < 1, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "zfp tolerance %g: expected a relative error bound in (0, 1)", (double)tol);
+  store->codec.tol = tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetWriteError - the relative error of the state the last write kept:
+  |x~ - x|_2 / |x|_2, with x~ what a read will give back
+
+  Not collective (the same on every rank)
+
+  Output Parameter:
+. rel - 0 when the state was kept bitwise (no codec, lossless, or zfp's
+        lossless fallback); for zfp, measured by decoding what was kept once
+
+  Level: advanced
+
+  Notes:
+  The driver sums it into its estimate of the gradient error (RwAdjointGetGradientErrorEstimate()).
+
+.seealso: RwStoreSetCompress(), RwAdjointGetGradientErrorEstimate()
+@*/
+PetscErrorCode RwStoreGetWriteError(RwStore store, PetscReal *rel)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  *rel = store->codec.lastrel;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -194,6 +306,7 @@ PetscErrorCode RwCodecSetUp(RwStore store)
   PetscCall(RwCodecBlock(store));
   PetscCall(RwCodecZfpBound(c, &c->scratchcap));
   PetscCall(PetscMalloc(c->scratchcap, &c->scratch));
+  PetscCall(VecDuplicate(store->templ, &c->work));
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -202,6 +315,7 @@ PetscErrorCode RwCodecDestroy(RwCodec *c)
 {
   PetscFunctionBegin;
   PetscCall(PetscFree(c->scratch));
+  PetscCall(VecDestroy(&c->work));
   c->scratchcap = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -242,6 +356,95 @@ done:
   if (zs) zfp_stream_close(zs);
   if (bs) stream_close(bs);
   return len;
+}
+#endif
+
+#if defined(RW_HAVE_ZFP)
+/* len bytes of zfp's stream, made at tolabs, into a; 0 when zfp failed */
+static size_t RwCodecZfpDecode(RwCodec *c, const void *in, size_t len, PetscReal tolabs, PetscScalar a[])
+{
+  zfp_stream *zs = zfp_stream_open(NULL);
+  bitstream  *bs = stream_open((void *)in, len);
+  size_t      ok = zs && bs;
+
+  if (ok) {
+    zfp_stream_set_accuracy(zs, tolabs);
+    zfp_stream_set_bit_stream(zs, bs);
+    zfp_stream_rewind(zs);
+  }
+  for (PetscInt comp = 0; ok && comp < c->dof; comp++) {
+    zfp_field *f = RwCodecField(c, a, comp);
+
+    ok = f ? zfp_decompress(zs, f) : 0;
+    zfp_field_free(f);
+  }
+  if (zs) zfp_stream_close(zs);
+  if (bs) stream_close(bs);
+  return ok;
+}
+
+/* The relative error of what zfp kept of u (in the scratch): decoded once
+   into work, the larger of |x~ - x|_2 / |x|_2 and the same ratio of their
+   first differences (summed over the axes, within each rank's block).  What
+   the gradient-error estimate needs (src/adjoint/errest.c): the gradients
+   read derivatives of the state (heat's kappa: grad x; wave's m: its
+   Laplacian), and zfp's error is rough at the grid's scale, so it is much
+   larger, relatively, in the state's differences than in the state (wave
+   128^2: the state's ratio alone ran 30x below the measured gradient
+   error).  zfp's own bound is on the max-norm and far above the typical
+   error.  PETSc's norms, not exact sums: zfp codes each rank's block on its
+   own, so the error itself depends on the decomposition */
+/* Sums of squares of a's forward differences along each axis of this
+   rank's block, every component on its own (block-interior pairs only: a
+   ratio of two such sums needs no halo) */
+static PetscReal RwCodecDiffSquares(const RwCodec *c, const PetscScalar a[])
+{
+  const PetscInt n[3] = {c->n[0], c->n[1], c->n[2]}, dof = c->dof;
+  const PetscInt st[3] = {dof, dof * n[0], dof * n[0] * n[1]};
+  PetscReal      s = 0;
+
+  for (PetscInt d = 0; d < c->dim; d++)
+    for (PetscInt z = 0; z < n[2] - (d == 2); z++)
+      for (PetscInt y = 0; y < n[1] - (d == 1); y++)
+        for (PetscInt x = 0; x < n[0] - (d == 0); x++)
+          for (PetscInt q = 0; q < dof; q++) {
+            const PetscInt  i = x * st[0] + y * st[1] + z * st[2] + q;
+            const PetscReal g = PetscRealPart(a[i + st[d]] - a[i]);
+
+            s += g * g;
+          }
+  return s;
+}
+
+static PetscErrorCode RwCodecZfpMeasure(RwStore store, Vec u, size_t len, PetscReal tolabs)
+{
+  RwCodec           *c = &store->codec;
+  PetscScalar       *w;
+  const PetscScalar *a;
+  PetscReal          e, x, d[2];
+  int                ok;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayWrite(c->work, &w));
+  ok = (int)RwCodecZfpDecode(c, c->scratch, len, tolabs, w);
+  PetscCall(VecRestoreArrayWrite(c->work, &w));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)store)));
+  PetscCheck(ok, PetscObjectComm((PetscObject)store), PETSC_ERR_LIB, "zfp could not decode the %zu bytes it had just written", len);
+  PetscCall(VecAXPY(c->work, -1, u));
+  PetscCall(VecNormBegin(c->work, NORM_2, &e)); /* one reduction for both */
+  PetscCall(VecNormBegin(u, NORM_2, &x));
+  PetscCall(VecNormEnd(c->work, NORM_2, &e));
+  PetscCall(VecNormEnd(u, NORM_2, &x));
+  PetscCall(VecGetArrayRead(c->work, &a));
+  d[0] = RwCodecDiffSquares(c, a);
+  PetscCall(VecRestoreArrayRead(c->work, &a));
+  PetscCall(VecGetArrayRead(u, &a));
+  d[1] = RwCodecDiffSquares(c, a);
+  PetscCall(VecRestoreArrayRead(u, &a));
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, d, 2, MPIU_REAL, MPI_SUM, PetscObjectComm((PetscObject)store)));
+  c->lastrel = x > 0 ? e / x : 0;
+  if (d[1] > 0) c->lastrel = PetscMax(c->lastrel, PetscSqrtReal(d[0] / d[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
 
@@ -288,6 +491,10 @@ PetscErrorCode RwCodecEncode(RwStore store, Vec u, void *out, RwCodecRecord *rec
   if (c->type == RW_STORE_COMPRESS_ZFP) PetscCall(RwCodecZfp(store, u, a, out, rec));
   else PetscCall(RwCodecBlosc(c, a, out, rec));
   PetscCall(VecRestoreArrayRead(u, &a));
+  c->lastrel = 0;
+#if defined(RW_HAVE_ZFP)
+  if (rec->method == RW_CODEC_ZFP) PetscCall(RwCodecZfpMeasure(store, u, rec->len, rec->tolabs));
+#endif
   rec->sum = XXH3_64bits(out, rec->len);
   PetscCall(PetscTime(&t1));
   store->counts.bytes_kept += (PetscInt64)rec->len;
@@ -313,24 +520,7 @@ static void RwCodecDecodeLocal(RwCodec *c, const void *in, const RwCodecRecord *
   }
 #if defined(RW_HAVE_ZFP)
   if (rec->method == RW_CODEC_ZFP) {
-    zfp_stream *zs = zfp_stream_open(NULL);
-    bitstream  *bs = stream_open((void *)in, rec->len);
-    size_t      ok = zs && bs;
-
-    if (ok) {
-      zfp_stream_set_accuracy(zs, rec->tolabs);
-      zfp_stream_set_bit_stream(zs, bs);
-      zfp_stream_rewind(zs);
-    }
-    for (PetscInt comp = 0; ok && comp < c->dof; comp++) {
-      zfp_field *f = RwCodecField(c, a, comp);
-
-      ok = f ? zfp_decompress(zs, f) : 0;
-      zfp_field_free(f);
-    }
-    if (zs) zfp_stream_close(zs);
-    if (bs) stream_close(bs);
-    if (!ok) snprintf(why, RW_CODEC_MSGLEN, "zfp could not decode its %zu bytes", rec->len);
+    if (!RwCodecZfpDecode(c, in, rec->len, rec->tolabs, a)) snprintf(why, RW_CODEC_MSGLEN, "zfp could not decode its %zu bytes", rec->len);
     return;
   }
 #endif
