@@ -161,12 +161,19 @@ PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a,
    lent at a time: a lent T (x_(k-1), read no more) takes its spare first;
    while W or N is lent (a slot holds it and the driver still reads it: N is
    the next REVERSE's x_k+1) the state is copied */
-static PetscErrorCode RwAdjointStoreW(RwAdjoint adj, RwStore store, const RwAction *act)
+static PetscErrorCode RwAdjointStoreW(RwAdjoint adj, RwStore store, const RwAction *act, PetscBool *kept)
 {
-  Vec spare;
+  Vec        spare;
+  PetscInt64 pool;
 
   PetscFunctionBegin;
+  *kept = PETSC_TRUE;
   RwAdjointOwn(adj, &adj->T);
+  PetscCall(RwStoreGetPool(store, &pool));
+  if (pool) { /* compressed at its real length, if it finds room (copies: nothing is lent) */
+    PetscCall(RwStoreTryWrite(store, act->slot, act->a, adj->W, kept));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (adj->lent) {
     PetscCall(RwStoreWrite(store, act->slot, act->a, adj->W));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -182,7 +189,7 @@ static PetscErrorCode RwAdjointStoreW(RwAdjoint adj, RwStore store, const RwActi
 PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction *act)
 {
   RwStore   store = adj->store[act->level];
-  PetscBool persistent;
+  PetscBool persistent, kept;
 
   PetscFunctionBegin;
   PetscCheck(run->w == act->a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to store step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, act->a, run->w);
@@ -192,7 +199,17 @@ PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction 
   adj->attach[0] = !run->reversing && persistent ? 1 : 0;
   if (adj->attach[0]) PetscCall(RwObjectiveExportState(adj->obj, adj->attach + 1));
   PetscCall(RwStoreSetAttachment(store, adj->attach));
-  PetscCall(RwAdjointStoreW(adj, store, act));
+  PetscCall(RwAdjointStoreW(adj, store, act, &kept));
+  run->replanned = (PetscBool)!kept;
+  if (kept) PetscFunctionReturn(PETSC_SUCCESS);
+  /* the compressed RAM pool was full: a new schedule for the sizes measured,
+     from x_0 (J keeps the terms of the states reached: they are not evaluated again) */
+  PetscCheck(run->n == adj->n, PetscObjectComm((PetscObject)adj), PETSC_ERR_SUP, "The compressed RAM pool is full at step %" PetscInt64_FMT " of a run a stop test ended at step %" PetscInt64_FMT ": a re-planned schedule cannot start again from x_0 there; give a larger -rw_checkpoint_ram or -rw_schedule_ram_slots", act->a, run->n);
+  PetscCall(RwAdjointPoolReplan_Private(adj, run->reversing));
+  RwAdjointOwn(adj, &adj->W);
+  PetscCall(VecCopy(run->u0, adj->W));
+  run->w       = 0;
+  run->hasnext = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -376,6 +393,10 @@ static PetscErrorCode RwAdjointAdvanceStoring(RwAdjoint adj, RwRun *run, const R
   PetscCall(PetscTime(&s0));
   PetscCall(RwAdjointTakeAction(adj, run, &store));
   PetscCall(RwAdjointStore_Private(adj, run, &store));
+  if (run->replanned) { /* the pair's second state belongs to the old schedule */
+    adj->counts.seconds_forward += s0 - t0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(RwAdjointPrefetchNext(adj, run, &store));
   PetscCall(PetscTime(&s1));
   PetscCall(RwAdjointTakeAction(adj, run, &next));

@@ -93,6 +93,9 @@ struct _p_RwAdjoint {
   RwHorizonGrowth horizon;
   /* a solve in two parts (solve.c, issue 35): the run RwAdjointSolveForward() left at x_n for RwAdjointSolveReverse() */
   struct _RwAdjointPending *pending;
+  /* compressed states at their real length in the RAM budget (pool.c, issue 36) */
+  RwAdjointPoolInfo pool;
+  PetscInt64        poolf0; /* the model's forward steps when the solve began */
 };
 
 /* The state of one reversal: where the working state is, how far the forward sweep has come */
@@ -107,6 +110,7 @@ typedef struct {
   PetscBool  scheduled; /* the run follows the schedule (RwAdjointSolve()): a stop goes to it */
   PetscBool  hasnext; /* the driver looked at the schedule's next action, kept in next */
   RwAction   next;
+  PetscBool  replanned; /* the last STORE found no room in the compressed RAM pool: the sweep started again from x_0 with a new schedule (pool.c) */
 } RwRun;
 
 /* Exchanges two Vec handles: the driver moves states between its buffers without copying */
@@ -126,7 +130,7 @@ static inline void RwAdjointMaybeKill(RwAdjoint adj, PetscInt64 at, PetscInt64 n
 #define RW_KEEP_HEADER 4 /* sequence, step, action index, the run's last step (an online run's stop); the objective's state follows, then the model's scalar-gradient sums */
 
 /* the class's files (adjoint.c lists them): set-up, identity, executor, solve, resume */
-PETSC_INTERN PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint, Vec);
 PETSC_INTERN PetscErrorCode RwAdjointReplan_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwTaylorTestRun_Private(PetscReal, PetscReal, PetscErrorCode (*)(PetscReal, void *, PetscReal *), void *, RwTaylorTest *);
 PETSC_INTERN PetscErrorCode RwAdjointProblemIdentity_Private(RwAdjoint);
@@ -163,5 +167,12 @@ PETSC_INTERN PetscErrorCode RwAdjointKeepResume_Private(RwAdjoint, RwRun *, Pets
 PETSC_INTERN PetscErrorCode RwAdjointSolveCancel_Private(RwAdjoint, PetscBool);
 PETSC_INTERN PetscErrorCode RwAdjointReachEnd_Private(RwAdjoint, RwRun *, PetscInt64);
 PETSC_INTERN PetscErrorCode RwAdjointPeekNext_Private(RwAdjoint, RwRun *);
+/* pool.c: a RAM budget planned at the compressed size, re-planned when states compress worse (issue 36) */
+PETSC_INTERN PetscErrorCode RwAdjointPoolPlan_Private(RwAdjoint, RwStore, Vec);
+PETSC_INTERN PetscErrorCode RwAdjointPoolReplan_Private(RwAdjoint, PetscBool);
+PETSC_INTERN PetscErrorCode RwAdjointPoolBegin_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointPoolEnd_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointPoolView_Private(RwAdjoint, PetscViewer);
+PETSC_INTERN PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint, PetscInt, PetscInt64, Vec);
 
 #endif
