@@ -106,10 +106,12 @@ typedef struct {
   PetscInt64 planned_bytes;              /* the size the plan assumes now: the estimate, or after a re-plan the largest state measured */
   PetscInt64 slots;                      /* the plan's RAM slots */
   PetscInt64 slots_uncompressed;         /* the budget's RAM slots at the uncompressed size */
-  PetscInt64 forward_steps_uncompressed; /* the schedule's forward steps with those (0: the budget holds no uncompressed state) */
+  PetscInt64 forward_steps_uncompressed; /* the schedule's forward steps with those */
   PetscInt64 forward_steps_planned;      /* the last solve's forward steps as planned: its final schedule's, plus the steps taken before it re-planned */
   PetscInt64 replans;                    /* re-plans in the last solve: a state found no room in the pool */
   PetscInt64 steps_before_replan;        /* forward steps the last solve took before its last re-plan */
+  PetscInt64 misses;                     /* states of the last solve that found no room and were not re-planned for: recomputed where restored */
+  PetscInt64 standin_steps;              /* forward steps the last solve took to recompute them */
 } RwAdjointPoolInfo;
 PETSC_EXTERN PetscErrorCode RwAdjointGetPoolInfo(RwAdjoint, RwAdjointPoolInfo *);
 

@@ -49,6 +49,7 @@ PetscErrorCode RwAdjointCreate(RwModel model, RwObjective obj, RwAdjoint *adj)
   a->obj           = obj;
   a->checkinterval = 50;
   a->ramfraction   = 0.5;
+  a->poolreplan    = PETSC_TRUE;
   a->killat        = -1;
   a->killreverse   = -1;
   a->killaction    = -1;
@@ -152,6 +153,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
   PetscCall(VecDestroy(&(*adj)->dT));
   PetscCall(PetscFree((*adj)->attach));
   PetscCall(PetscFree((*adj)->scalars));
+  PetscCall(PetscFree((*adj)->poolmiss));
   PetscCall(RwObjectiveDestroy(&(*adj)->obj));
   PetscCall(RwModelDestroy(&(*adj)->model));
   PetscCall(PetscHeaderDestroy(adj));

@@ -200,16 +200,37 @@ PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction 
   if (adj->attach[0]) PetscCall(RwObjectiveExportState(adj->obj, adj->attach + 1));
   PetscCall(RwStoreSetAttachment(store, adj->attach));
   PetscCall(RwAdjointStoreW(adj, store, act, &kept));
-  run->replanned = (PetscBool)!kept;
+  run->replanned = PETSC_FALSE;
+  if (act->level == RW_LEVEL_RAM && adj->poolmiss && act->slot < adj->poolslots) adj->poolmiss[act->slot] = -1;
   if (kept) PetscFunctionReturn(PETSC_SUCCESS);
-  /* the compressed RAM pool was full: a new schedule for the sizes measured,
-     from x_0 (J keeps the terms of the states reached: they are not evaluated again) */
-  PetscCheck(run->n == adj->n, PetscObjectComm((PetscObject)adj), PETSC_ERR_SUP, "The compressed RAM pool is full at step %" PetscInt64_FMT " of a run a stop test ended at step %" PetscInt64_FMT ": a re-planned schedule cannot start again from x_0 there; give a larger -rw_checkpoint_ram or -rw_schedule_ram_slots", act->a, run->n);
+  /* the compressed RAM pool was full (pool.c): recompute the state where it
+     is restored, or re-plan from x_0 (only in the first sweep of a run that
+     was not stopped early); J keeps the terms of the states reached */
+  PetscCall(RwAdjointPoolMissed_Private(adj, act, (PetscBool)(!run->reversing && run->n == adj->n && adj->pool.slots > 1), &run->replanned));
+  if (!run->replanned) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwAdjointPoolReplan_Private(adj, run->reversing));
   RwAdjointOwn(adj, &adj->W);
   PetscCall(VecCopy(run->u0, adj->W));
   run->w       = 0;
   run->hasnext = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* RESTORE of a state that found no room in the compressed pool: the nearest
+   earlier state held (or x_0), advanced to it; the slot holds nothing to free */
+static PetscErrorCode RwAdjointStandIn(RwAdjoint adj, RwRun *run, const RwAction *act)
+{
+  PetscInt   level;
+  PetscInt64 slot, from;
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointPoolNearest_Private(adj, act->a, &level, &slot, &from));
+  RwAdjointOwn(adj, &adj->W);
+  if (level < 0) PetscCall(VecCopy(run->u0, adj->W));
+  else PetscCall(RwStoreRead(adj->store[level], slot, from, adj->W));
+  run->w = from;
+  PetscCall(RwAdjointAdvance_Private(adj, run, from, act->a));
+  adj->pool.standin_steps += act->a - from;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -247,6 +268,11 @@ static PetscErrorCode RwAdjointRestore(RwAdjoint adj, RwRun *run, const RwAction
   PetscBool freed = PETSC_FALSE;
 
   PetscFunctionBegin;
+  if (act->slot >= 0 && act->level == RW_LEVEL_RAM && adj->poolmiss && act->slot < adj->poolslots && adj->poolmiss[act->slot] >= 0) {
+    PetscCheck(adj->poolmiss[act->slot] == act->a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule restores step %" PetscInt64_FMT " from RAM slot %" PetscInt64_FMT ", which was to hold step %" PetscInt64_FMT, act->a, act->slot, adj->poolmiss[act->slot]);
+    PetscCall(RwAdjointStandIn(adj, run, act));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   RwAdjointOwn(adj, &adj->W); /* written or given to a slot below */
   if (act->slot < 0) { /* x_0 is the input: it takes no slot */
     PetscCheck(act->a == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule restores step %" PetscInt64_FMT " from no slot; only x_0 can be", act->a);
@@ -424,7 +450,10 @@ PetscErrorCode RwAdjointExecuteNext_Private(RwAdjoint adj, RwRun *run, RwAction 
   } break;
   case RW_ACTION_STORE: PetscCall(RwAdjointStore_Private(adj, run, act)); break;
   case RW_ACTION_RESTORE: PetscCall(RwAdjointRestore(adj, run, act)); break;
-  case RW_ACTION_FREE: PetscCall(RwStoreFree(adj->store[act->level], act->slot)); break;
+  case RW_ACTION_FREE:
+    PetscCall(RwStoreFree(adj->store[act->level], act->slot));
+    if (act->level == RW_LEVEL_RAM && adj->poolmiss && act->slot < adj->poolslots) adj->poolmiss[act->slot] = -1;
+    break;
   case RW_ACTION_REVERSE:
     PetscCall(RwAdjointReverse(adj, run, act->a));
     PetscCall(RwAdjointKeepStep_Private(adj, run, act->a));

@@ -12,20 +12,26 @@
 
   States that compress worse than x_0 fill the pool before the schedule's
   slots are used up.  A store that finds no room keeps nothing (the ranks
-  agree), and the driver re-plans: the schedule gets the slots the largest
-  state measured so far allows (at least one fewer than before, so that a
-  pool fragmented by states of mixed sizes cannot fail the same way twice),
-  the stores forget what they hold, and the forward sweep starts again from
-  x_0 with the new schedule.  The objective terms of the states already
-  reached are not evaluated again (RwRun.reached), so J and the gradient are
-  the bits of any other schedule; the steps taken before the re-plan are the
-  price, at most one forward sweep per re-plan.  Only the first forward sweep
-  re-plans: a state the reverse sweep's recomputations store and cannot place
-  stops the solve with an error that names the sizes and the budget (it has
-  never happened with a re-planned pool in the tests: the re-plan plans for
-  the largest state seen).  Runs whose checkpoints must outlive the process
-  (-rw_restart, reverse-sweep keeps) keep fixed slots: a resumed run must
-  find the schedule its killed run had.
+  agree), and the driver goes on one of two ways:
+  - re-plan (the default, -rw_checkpoint_replan; in the first forward sweep
+    of a run not stopped early): the schedule gets the slots the largest
+    state measured so far allows (at least one fewer than before, so that a
+    pool fragmented by states of mixed sizes cannot fail the same way
+    twice), the stores forget what they hold, and the sweep starts again
+    from x_0.  The steps taken so far are the price: the pool fills at the
+    schedule's last stores, so up to a forward sweep.
+  - stand in (-rw_checkpoint_replan 0, and always in the reverse sweep):
+    the schedule goes on as planned; where it restores the missing state
+    x_k, the driver restores the nearest earlier state it holds (on any
+    level, or x_0) and recomputes to k.  Each such restore costs the gap.
+  Either way J and the gradient are the bits of any other schedule: the
+  objective terms of the states already reached are not evaluated again
+  (RwRun.reached) and recomputations are deterministic.  At the end of a
+  solve whose states were larger than planned, the solves to come plan at
+  the largest state measured: in an optimisation loop only the first solve
+  pays.  Runs whose checkpoints must outlive the process (-rw_restart,
+  reverse-sweep keeps) keep fixed slots: a resumed run must find the
+  schedule its killed run had.
 */
 #include <rewind/private/adjointimpl.h>
 #include <rewind/private/scheduleimpl.h>
@@ -91,17 +97,19 @@ PetscErrorCode RwAdjointPoolPlan_Private(RwAdjoint adj, RwStore store, Vec u0)
 
   PetscFunctionBegin;
   PetscCall(RwAdjointPoolApplies(adj, store, &applies));
-  if (!applies) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!p->pooled) { /* the first plan; a store made again (a re-plan's, new objective terms) keeps the sizes planned */
+  if (!applies) { /* fixed slots (store-all bought by RwAdjointRentOrBuy_Private(), say) */
+    p->pooled = PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!p->pooled) { /* the first plan; a store made again (new objective terms, measured costs) keeps the sizes planned */
+    PetscCheck(u0, PetscObjectComm((PetscObject)adj), PETSC_ERR_PLIB, "The RAM level's first plan at the compressed size needs x_0");
     p->pooled      = PETSC_TRUE;
     p->state_bytes = adj->sched->state_bytes[RW_LEVEL_RAM];
     PetscCall(RwStoreCompressedSize(store, u0, &p->estimate_bytes));
-    p->planned_bytes      = p->estimate_bytes;
-    p->slots_uncompressed = budget / p->state_bytes;
-    if (p->slots_uncompressed >= 1) {
-      PetscCall(RwAdjointPoolSchedule(adj, p->state_bytes, 0, &pred));
-      p->forward_steps_uncompressed = pred.forward_steps;
-    }
+    p->planned_bytes = p->estimate_bytes;
+    PetscCall(RwAdjointPoolSchedule(adj, p->state_bytes, 0, &pred)); /* the schedule's set-up checked that the budget holds a state */
+    p->slots_uncompressed         = adj->sched->avail[RW_LEVEL_RAM];
+    p->forward_steps_uncompressed = pred.forward_steps;
   }
   PetscCall(RwAdjointPoolCheckFits(adj, p->planned_bytes, "the first state x_0 compresses to"));
   PetscCall(RwAdjointPoolSchedule(adj, p->planned_bytes, 0, &pred));
@@ -111,6 +119,50 @@ PetscErrorCode RwAdjointPoolPlan_Private(RwAdjoint adj, RwStore store, Vec u0)
   PetscCall(RwStoreSetSlots(store, pred.max_slots_used[RW_LEVEL_RAM]));
   PetscCall(RwStoreSetPool(store, PetscMin(budget, cap)));
   p->pool_bytes = PetscMin(budget, cap);
+  PetscCall(PetscFree(adj->poolmiss)); /* the states missing from the pool, slot by slot: made here, not in the time loop */
+  adj->poolslots = pred.max_slots_used[RW_LEVEL_RAM];
+  PetscCall(PetscMalloc1(adj->poolslots, &adj->poolmiss));
+  for (PetscInt64 i = 0; i < adj->poolslots; i++) adj->poolmiss[i] = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  RwAdjointPoolNearest_Private - the latest state at or before step k that
+  the stores hold: its level and slot (level -1: x_0, the input) and step
+*/
+PetscErrorCode RwAdjointPoolNearest_Private(RwAdjoint adj, PetscInt64 k, PetscInt *level, PetscInt64 *slot, PetscInt64 *step)
+{
+  PetscFunctionBegin;
+  *level = -1;
+  *slot  = -1;
+  *step  = 0;
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    RwStore store = adj->store[l];
+
+    if (!store) continue;
+    for (PetscInt64 s = 0; s < store->slots; s++) /* the class's step table: what each slot validly holds */
+      if (store->step[s] > *step && store->step[s] <= k) {
+        *level = (PetscInt)l;
+        *slot  = s;
+        *step  = store->step[s];
+      }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  RwAdjointPoolMissed_Private - the STORE act found no room: stand in for it
+  (recompute where it is restored) or re-plan (see above); replan says
+  which.  Collective: every rank decides alike from the same step tables.
+*/
+PetscErrorCode RwAdjointPoolMissed_Private(RwAdjoint adj, const RwAction *act, PetscBool canreplan, PetscBool *replan)
+{
+  PetscFunctionBegin;
+  PetscCheck(act->level == RW_LEVEL_RAM && act->slot < adj->poolslots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A store of level %" PetscInt_FMT " slot %" PetscInt64_FMT " found no room in a pool", act->level, act->slot);
+  *replan = (PetscBool)(canreplan && adj->poolreplan);
+  if (*replan) PetscFunctionReturn(PETSC_SUCCESS);
+  adj->poolmiss[act->slot] = act->a;
+  adj->pool.misses++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -120,19 +172,33 @@ PetscErrorCode RwAdjointPoolBegin_Private(RwAdjoint adj)
   PetscFunctionBegin;
   adj->pool.replans             = 0;
   adj->pool.steps_before_replan = 0;
+  adj->pool.misses              = 0;
+  adj->pool.standin_steps       = 0;
+  for (PetscInt64 i = 0; i < adj->poolslots; i++) adj->poolmiss[i] = -1;
   PetscCall(RwModelGetStepCounts(adj->model, &adj->poolf0, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A solve ended: the forward steps its plan accounts for */
+/* A solve ended: the forward steps its plan accounts for; after misses, the
+   solves to come plan at the largest state measured (fewer slots, no misses) */
 PetscErrorCode RwAdjointPoolEnd_Private(RwAdjoint adj)
 {
-  RwScheduleCounts pred;
+  RwAdjointPoolInfo *p = &adj->pool;
+  RwScheduleCounts   pred;
+  RwStoreCounts      c;
+  PetscInt64         per;
 
   PetscFunctionBegin;
-  if (!adj->pool.pooled) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!p->pooled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
-  adj->pool.forward_steps_planned = adj->pool.steps_before_replan + pred.forward_steps;
+  p->forward_steps_planned = p->steps_before_replan + pred.forward_steps + p->standin_steps;
+  PetscCall(RwStoreGetCounts(adj->store[RW_LEVEL_RAM], &c));
+  per = c.kept_max;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)adj)));
+  if (!(p->replans || p->misses) || per <= p->planned_bytes || adj->sched->budget[RW_LEVEL_RAM] / per < 1) PetscFunctionReturn(PETSC_SUCCESS);
+  p->planned_bytes = per;
+  PetscCall(RwAdjointPoolSchedule(adj, per, PetscMin(adj->sched->budget[RW_LEVEL_RAM] / per, p->slots), &pred));
+  p->slots = adj->sched->avail[RW_LEVEL_RAM];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -155,7 +221,7 @@ PetscErrorCode RwAdjointPoolReplan_Private(RwAdjoint adj, PetscBool reversing)
   PetscCall(RwStoreGetCounts(adj->store[RW_LEVEL_RAM], &c));
   per = c.kept_max;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)adj)));
-  PetscCheck(!reversing, PetscObjectComm((PetscObject)adj), PETSC_ERR_MEM, "A checkpoint stored in the reverse sweep found no room in the compressed RAM pool of %" PetscInt64_FMT " bytes per rank (states compress to up to %" PetscInt64_FMT " bytes; the plan assumed %" PetscInt64_FMT "): give a larger -%srw_checkpoint_ram or fewer -%srw_schedule_ram_slots", p->pool_bytes, per, p->planned_bytes, prefix ? prefix : "", prefix ? prefix : "");
+  PetscCheck(!reversing, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The reverse sweep cannot re-plan from x_0");
   per = PetscMax(per, p->planned_bytes);
   PetscCall(RwAdjointPoolCheckFits(adj, per, "the states compress to up to"));
   slots = PetscMin(adj->sched->budget[RW_LEVEL_RAM] / per, p->slots - 1);
@@ -172,6 +238,7 @@ PetscErrorCode RwAdjointPoolReplan_Private(RwAdjoint adj, PetscBool reversing)
   }
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     if (!adj->store[l] && pred.max_slots_used[l]) PetscCall(RwAdjointStoreMake_Private(adj, l, pred.max_slots_used[l], NULL));
+  for (PetscInt64 i = 0; i < adj->poolslots; i++) adj->poolmiss[i] = -1; /* the stand-ins of the old schedule */
   PetscCall(RwModelGetStepCounts(adj->model, &f, NULL, NULL));
   p->replans++;
   p->steps_before_replan = f - adj->poolf0;
@@ -208,8 +275,9 @@ PetscErrorCode RwAdjointPoolView_Private(RwAdjoint adj, PetscViewer viewer)
   PetscFunctionBegin;
   if (!p->pooled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "RAM budget at the compressed size: %" PetscInt64_FMT " bytes per rank, states of %" PetscInt64_FMT " bytes planned at %" PetscInt64_FMT " (ratio %.3g; x_0 compressed to %" PetscInt64_FMT "): %" PetscInt64_FMT " slots against %" PetscInt64_FMT " uncompressed (%+" PetscInt64_FMT " slots)\n", adj->sched->budget[RW_LEVEL_RAM], p->state_bytes, p->planned_bytes, (double)p->state_bytes / (double)p->planned_bytes, p->estimate_bytes, p->slots, p->slots_uncompressed, p->slots - p->slots_uncompressed));
-  if (p->forward_steps_uncompressed) PetscCall(PetscViewerASCIIPrintf(viewer, "  forward steps: %" PetscInt64_FMT " against %" PetscInt64_FMT " predicted uncompressed in the same budget (%" PetscInt64_FMT " saved)\n", f, p->forward_steps_uncompressed, p->forward_steps_uncompressed - f));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  forward steps: %" PetscInt64_FMT "; uncompressed, the budget holds no state\n", f));
-  if (p->replans) PetscCall(PetscViewerASCIIPrintf(viewer, "  re-planned %" PetscInt64_FMT " time(s): states compressed worse than x_0; %" PetscInt64_FMT " forward steps were taken before the last re-plan, from which the sweep started again at x_0\n", p->replans, p->steps_before_replan));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  forward steps: %" PetscInt64_FMT " against %" PetscInt64_FMT " predicted uncompressed in the same budget (%" PetscInt64_FMT " saved)\n", f, p->forward_steps_uncompressed, p->forward_steps_uncompressed - f));
+  if (p->replans) PetscCall(PetscViewerASCIIPrintf(viewer, "  re-planned %" PetscInt64_FMT " time(s): states compressed worse than planned; %" PetscInt64_FMT " forward steps were taken before the last re-plan, from which the sweep started again at x_0\n", p->replans, p->steps_before_replan));
+  if (p->misses) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt64_FMT " state(s) found no room: recomputed from the nearest state held where restored (%" PetscInt64_FMT " forward steps)\n", p->misses, p->standin_steps));
+  if (p->replans || p->misses) PetscCall(PetscViewerASCIIPrintf(viewer, "  later solves plan %" PetscInt64_FMT " slots at %" PetscInt64_FMT " bytes a state, the largest measured\n", p->slots, p->planned_bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

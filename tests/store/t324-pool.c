@@ -119,8 +119,9 @@ static const char *schedules[] = {
 };
 
 /* Each schedule in a budget of `states` uncompressed states: storeall's bits;
-   replan: whether the pool must re-plan (states compressing worse than x_0) */
-static void check_pool(const char *type, const char *grid, PetscReal states, PetscBool replan)
+   mode: 0 every state fits, 1 the pool must re-plan, 2 stand in (states
+   compressing worse than x_0; -rw_checkpoint_replan 0) */
+static void check_pool(const char *type, const char *grid, PetscReal states, int mode)
 {
   RwTestReference ref = {0};
 
@@ -137,15 +138,15 @@ static void check_pool(const char *type, const char *grid, PetscReal states, Pet
     RW_CHECK(make_problem(type, opts, i < 0 ? 0 : states, PETSC_TRUE, &model, &p));
     RW_CHECK(rw_test_solve_same(&p, &ref, &J, &same, &taken, &predicted));
     RW_CHECK(RwAdjointGetPoolInfo(p.adj, &info));
-    if (!rw_test_rank()) printf("# %s %s: J %.17g, %lld forward steps (%lld planned, %lld uncompressed); slots %lld against %lld; states %lld bytes planned at %lld (x_0 %lld); %lld re-plans after %lld steps\n", type, opts, J, (long long)taken, (long long)info.forward_steps_planned, (long long)info.forward_steps_uncompressed, (long long)info.slots, (long long)info.slots_uncompressed, (long long)info.state_bytes, (long long)info.planned_bytes, (long long)info.estimate_bytes, (long long)info.replans, (long long)info.steps_before_replan);
+    if (!rw_test_rank()) printf("# %s %s: J %.17g, %lld forward steps (%lld planned, %lld uncompressed); slots %lld against %lld; states %lld bytes planned at %lld (x_0 %lld); %lld re-plans after %lld steps; %lld stand-ins, %lld steps\n", type, opts, J, (long long)taken, (long long)info.forward_steps_planned, (long long)info.forward_steps_uncompressed, (long long)info.slots, (long long)info.slots_uncompressed, (long long)info.state_bytes, (long long)info.planned_bytes, (long long)info.estimate_bytes, (long long)info.replans, (long long)info.steps_before_replan, (long long)info.misses, (long long)info.standin_steps);
     rw_assert_all(same, "%s %s: J %.17g (storeall %.17g) or a gradient differs from storeall's without compression", type, opts, J, ref.J);
     if (i >= 0) {
       rw_assert_all(info.pooled, "%s %s: the budget was not planned at the compressed size", type, opts);
-      if (!replan) rw_assert_all(info.slots > info.slots_uncompressed, "%s %s: %lld slots, %lld uncompressed", type, opts, (long long)info.slots, (long long)info.slots_uncompressed);
+      if (!mode) rw_assert_all(info.slots > info.slots_uncompressed, "%s %s: %lld slots, %lld uncompressed", type, opts, (long long)info.slots, (long long)info.slots_uncompressed);
       rw_assert_all(taken == info.forward_steps_planned, "%s %s: %lld forward steps, the plan accounts for %lld", type, opts, (long long)taken, (long long)info.forward_steps_planned);
-      rw_assert_all(replan ? info.replans > 0 : info.replans == 0, "%s %s: %lld re-plans", type, opts, (long long)info.replans);
-      if (!replan) rw_assert_all(taken < info.forward_steps_uncompressed, "%s %s: %lld forward steps, %lld uncompressed in the same budget", type, opts, (long long)taken, (long long)info.forward_steps_uncompressed);
-      else rw_assert_all(info.estimate_bytes < info.planned_bytes, "%s %s: re-planned, yet states are planned at x_0's %lld bytes", type, opts, (long long)info.estimate_bytes);
+      rw_assert_all((mode == 1) == (info.replans > 0) && (mode == 2) == (info.misses > 0 && info.standin_steps > 0), "%s %s: %lld re-plans, %lld stand-ins (%lld steps)", type, opts, (long long)info.replans, (long long)info.misses, (long long)info.standin_steps);
+      if (!mode) rw_assert_all(taken < info.forward_steps_uncompressed, "%s %s: %lld forward steps, %lld uncompressed in the same budget", type, opts, (long long)taken, (long long)info.forward_steps_uncompressed);
+      else rw_assert_all(info.estimate_bytes < info.planned_bytes, "%s %s: states found no room, yet later solves plan at x_0's %lld bytes", type, opts, (long long)info.estimate_bytes);
       RW_CHECK(RwAdjointView(p.adj, NULL));
       /* a second solve of the same driver starts from the re-planned schedule: the same bits */
       RW_CHECK(rw_test_solve_same(&p, &ref, &J, &same, &taken, &predicted));
@@ -160,13 +161,14 @@ static void check_pool(const char *type, const char *grid, PetscReal states, Pet
 
 START_TEST(test_pool_gradients)
 {
-  check_pool("heat", "-rw_heat_dim 1 -da_grid_x 600 -rw_steps 40", 10.5, PETSC_FALSE);
+  check_pool("heat", "-rw_heat_dim 1 -da_grid_x 600 -rw_steps 40", 10.5, 0);
 }
 END_TEST
 
 START_TEST(test_pool_replan)
 {
-  check_pool("wave", "-rw_wave_space_order 4 -da_grid_x 24 -da_grid_y 24 -rw_wave_nbl 4 -rw_wave_f0 0.03 -rw_steps 60", 4, PETSC_TRUE);
+  check_pool("wave", "-rw_wave_space_order 4 -da_grid_x 24 -da_grid_y 24 -rw_wave_nbl 4 -rw_wave_f0 0.03 -rw_steps 60", 4, 1);
+  check_pool("wave", "-rw_wave_space_order 4 -da_grid_x 24 -da_grid_y 24 -rw_wave_nbl 4 -rw_wave_f0 0.03 -rw_steps 60 -rw_checkpoint_replan 0", 4, 2);
 }
 END_TEST
 

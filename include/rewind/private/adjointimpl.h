@@ -95,7 +95,10 @@ struct _p_RwAdjoint {
   struct _RwAdjointPending *pending;
   /* compressed states at their real length in the RAM budget (pool.c, issue 36) */
   RwAdjointPoolInfo pool;
-  PetscInt64        poolf0; /* the model's forward steps when the solve began */
+  PetscInt64        poolf0;    /* the model's forward steps when the solve began */
+  PetscInt64       *poolmiss;  /* per RAM slot: the step of the state it should hold but found no room, -1 if none */
+  PetscInt64        poolslots; /* entries of poolmiss */
+  PetscBool         poolreplan; /* -rw_checkpoint_replan: a state with no room in the first sweep re-plans from x_0 (else it is recomputed where restored) */
 };
 
 /* The state of one reversal: where the working state is, how far the forward sweep has come */
@@ -170,6 +173,8 @@ PETSC_INTERN PetscErrorCode RwAdjointPeekNext_Private(RwAdjoint, RwRun *);
 /* pool.c: a RAM budget planned at the compressed size, re-planned when states compress worse (issue 36) */
 PETSC_INTERN PetscErrorCode RwAdjointPoolPlan_Private(RwAdjoint, RwStore, Vec);
 PETSC_INTERN PetscErrorCode RwAdjointPoolReplan_Private(RwAdjoint, PetscBool);
+PETSC_INTERN PetscErrorCode RwAdjointPoolMissed_Private(RwAdjoint, const RwAction *, PetscBool, PetscBool *);
+PETSC_INTERN PetscErrorCode RwAdjointPoolNearest_Private(RwAdjoint, PetscInt64, PetscInt *, PetscInt64 *, PetscInt64 *);
 PETSC_INTERN PetscErrorCode RwAdjointPoolBegin_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointPoolEnd_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointPoolView_Private(RwAdjoint, PetscViewer);
