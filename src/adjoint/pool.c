@@ -13,25 +13,27 @@
   States that compress worse than x_0 fill the pool before the schedule's
   slots are used up.  A store that finds no room keeps nothing (the ranks
   agree), and the driver goes on one of two ways:
-  - re-plan (the default, -rw_checkpoint_replan; in the first forward sweep
-    of a run not stopped early): the schedule gets the slots the largest
-    state measured so far allows (at least one fewer than before, so that a
-    pool fragmented by states of mixed sizes cannot fail the same way
-    twice), the stores forget what they hold, and the sweep starts again
-    from x_0.  The steps taken so far are the price: the pool fills at the
-    schedule's last stores, so up to a forward sweep.
-  - stand in (-rw_checkpoint_replan 0, and always in the reverse sweep):
-    the schedule goes on as planned; where it restores the missing state
-    x_k, the driver restores the nearest earlier state it holds (on any
-    level, or x_0) and recomputes to k.  Each such restore costs the gap.
-  Either way J and the gradient are the bits of any other schedule: the
-  objective terms of the states already reached are not evaluated again
-  (RwRun.reached) and recomputations are deterministic.  At the end of a
-  solve whose states were larger than planned, the solves to come plan at
-  the largest state measured: in an optimisation loop only the first solve
-  pays.  Runs whose checkpoints must outlive the process (-rw_restart,
-  reverse-sweep keeps) keep fixed slots: a resumed run must find the
-  schedule its killed run had.
+  - stand in: the schedule goes on as planned; where it restores the
+    missing state x_k, the driver restores the nearest earlier state it
+    holds (on any level, or x_0) and recomputes to k.  Each such restore
+    costs the gap: cheap for the few late misses of states a little larger
+    than planned (the pool fills at the schedule's last stores), quadratic
+    when every state misses (a wave from rest: x_0 is zeros).
+  - re-plan (first forward sweep of a run not stopped early): the schedule
+    gets the slots the largest state measured so far allows (at least one
+    fewer than before, so that a pool fragmented by states of mixed sizes
+    cannot fail the same way twice), the stores forget what they hold, and
+    the sweep starts again from x_0.  The k steps taken are the price.
+  The driver stands in while twice the gaps of this sweep's stand-ins (a
+  revolve slot is restored about twice) stay below the k steps a re-plan
+  would throw away, and re-plans once they do not; -rw_checkpoint_replan 0
+  always stands in.  Either way J and the gradient are the bits of any
+  other schedule: the objective terms of the states already reached are
+  not evaluated again (RwRun.reached) and recomputations are deterministic.
+  After a solve with misses the solves to come plan at the largest state
+  measured: in an optimisation loop only the first solve pays.  Runs whose
+  checkpoints must outlive the process (-rw_restart, reverse-sweep keeps)
+  keep fixed slots: a resumed run must find the schedule its killed run had.
 */
 #include <rewind/private/adjointimpl.h>
 #include <rewind/private/scheduleimpl.h>
@@ -157,9 +159,17 @@ PetscErrorCode RwAdjointPoolNearest_Private(RwAdjoint adj, PetscInt64 k, PetscIn
 */
 PetscErrorCode RwAdjointPoolMissed_Private(RwAdjoint adj, const RwAction *act, PetscBool canreplan, PetscBool *replan)
 {
+  PetscInt   level;
+  PetscInt64 slot, from;
+
   PetscFunctionBegin;
   PetscCheck(act->level == RW_LEVEL_RAM && act->slot < adj->poolslots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A store of level %" PetscInt_FMT " slot %" PetscInt64_FMT " found no room in a pool", act->level, act->slot);
-  *replan = (PetscBool)(canreplan && adj->poolreplan);
+  PetscCall(RwAdjointPoolNearest_Private(adj, act->a, &level, &slot, &from));
+  /* a revolve slot is restored about twice: the stand-ins so far would cost
+     about twice their gaps, a re-plan the k steps taken */
+  *replan = (PetscBool)(canreplan && adj->poolreplan && 2 * (adj->poolgaps + act->a - from) >= act->a);
+  if (*replan) PetscFunctionReturn(PETSC_SUCCESS);
+  adj->poolgaps += act->a - from;
   if (*replan) PetscFunctionReturn(PETSC_SUCCESS);
   adj->poolmiss[act->slot] = act->a;
   adj->pool.misses++;
@@ -174,6 +184,7 @@ PetscErrorCode RwAdjointPoolBegin_Private(RwAdjoint adj)
   adj->pool.steps_before_replan = 0;
   adj->pool.misses              = 0;
   adj->pool.standin_steps       = 0;
+  adj->poolgaps                 = 0;
   for (PetscInt64 i = 0; i < adj->poolslots; i++) adj->poolmiss[i] = -1;
   PetscCall(RwModelGetStepCounts(adj->model, &adj->poolf0, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -239,6 +250,9 @@ PetscErrorCode RwAdjointPoolReplan_Private(RwAdjoint adj, PetscBool reversing)
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     if (!adj->store[l] && pred.max_slots_used[l]) PetscCall(RwAdjointStoreMake_Private(adj, l, pred.max_slots_used[l], NULL));
   for (PetscInt64 i = 0; i < adj->poolslots; i++) adj->poolmiss[i] = -1; /* the stand-ins of the old schedule */
+  adj->poolgaps   = 0;
+  p->misses        = 0;
+  p->standin_steps = 0;
   PetscCall(RwModelGetStepCounts(adj->model, &f, NULL, NULL));
   p->replans++;
   p->steps_before_replan = f - adj->poolf0;
