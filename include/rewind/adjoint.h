@@ -103,8 +103,8 @@ typedef struct {
   PetscInt64 pool_bytes;                 /* the pool per rank: the RAM budget, or less where no plan needs it all */
   PetscInt64 state_bytes;                /* a state per rank, uncompressed */
   PetscInt64 estimate_bytes;             /* the compressed size of x_0 (largest over the ranks): the first plan's */
-  PetscInt64 planned_bytes;              /* the size the plan assumes now: the estimate, or after a re-plan the largest state measured */
-  PetscInt64 slots;                      /* the plan's RAM slots */
+  PetscInt64 planned_bytes;              /* the size the last solve's plan assumed: the estimate, or after a re-plan the largest state measured */
+  PetscInt64 slots;                      /* the last solve's RAM slots */
   PetscInt64 slots_uncompressed;         /* the budget's RAM slots at the uncompressed size */
   PetscInt64 forward_steps_uncompressed; /* the schedule's forward steps with those */
   PetscInt64 forward_steps_planned;      /* the last solve's forward steps as planned: its final schedule's, plus the steps taken before it re-planned */

@@ -85,6 +85,15 @@ static PetscErrorCode RwAdjointPoolCheckFits(RwAdjoint adj, PetscInt64 per, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The plan made at the end of the last solve (RwAdjointPoolEnd_Private()) becomes the current one */
+static void RwAdjointPoolTakeNext(RwAdjoint adj)
+{
+  if (!adj->poolnext[0]) return;
+  adj->pool.slots         = adj->poolnext[0];
+  adj->pool.planned_bytes = adj->poolnext[1];
+  adj->poolnext[0] = adj->poolnext[1] = 0;
+}
+
 /*
   RwAdjointPoolPlan_Private - at the RAM store's making (its options read, not
   set up): where the pool applies, the schedule's slots at x_0's compressed
@@ -98,6 +107,7 @@ PetscErrorCode RwAdjointPoolPlan_Private(RwAdjoint adj, RwStore store, Vec u0)
   PetscInt64         budget = adj->sched->budget[RW_LEVEL_RAM], cap;
 
   PetscFunctionBegin;
+  RwAdjointPoolTakeNext(adj);
   PetscCall(RwAdjointPoolApplies(adj, store, &applies));
   if (!applies) { /* fixed slots (store-all bought by RwAdjointRentOrBuy_Private(), say) */
     p->pooled = PETSC_FALSE;
@@ -186,6 +196,7 @@ PetscErrorCode RwAdjointPoolBegin_Private(RwAdjoint adj)
   adj->pool.standin_steps       = 0;
   adj->poolgaps                 = 0;
   for (PetscInt64 i = 0; i < adj->poolslots; i++) adj->poolmiss[i] = -1;
+  RwAdjointPoolTakeNext(adj);
   PetscCall(RwModelGetStepCounts(adj->model, &adj->poolf0, NULL, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -207,9 +218,9 @@ PetscErrorCode RwAdjointPoolEnd_Private(RwAdjoint adj)
   per = c.kept_max;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)adj)));
   if (!(p->replans || p->misses) || per <= p->planned_bytes || adj->sched->budget[RW_LEVEL_RAM] / per < 1) PetscFunctionReturn(PETSC_SUCCESS);
-  p->planned_bytes = per;
   PetscCall(RwAdjointPoolSchedule(adj, per, PetscMin(adj->sched->budget[RW_LEVEL_RAM] / per, p->slots), &pred));
-  p->slots = adj->sched->avail[RW_LEVEL_RAM];
+  adj->poolnext[0] = adj->sched->avail[RW_LEVEL_RAM]; /* the info describes the last solve until the next begins */
+  adj->poolnext[1] = per;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -292,6 +303,6 @@ PetscErrorCode RwAdjointPoolView_Private(RwAdjoint adj, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  forward steps: %" PetscInt64_FMT " against %" PetscInt64_FMT " predicted uncompressed in the same budget (%" PetscInt64_FMT " saved)\n", f, p->forward_steps_uncompressed, p->forward_steps_uncompressed - f));
   if (p->replans) PetscCall(PetscViewerASCIIPrintf(viewer, "  re-planned %" PetscInt64_FMT " time(s): states compressed worse than planned; %" PetscInt64_FMT " forward steps were taken before the last re-plan, from which the sweep started again at x_0\n", p->replans, p->steps_before_replan));
   if (p->misses) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt64_FMT " state(s) found no room: recomputed from the nearest state held where restored (%" PetscInt64_FMT " forward steps)\n", p->misses, p->standin_steps));
-  if (p->replans || p->misses) PetscCall(PetscViewerASCIIPrintf(viewer, "  later solves plan %" PetscInt64_FMT " slots at %" PetscInt64_FMT " bytes a state, the largest measured\n", p->slots, p->planned_bytes));
+  if (adj->poolnext[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "  later solves plan %" PetscInt64_FMT " slots at %" PetscInt64_FMT " bytes a state, the largest measured\n", adj->poolnext[0], adj->poolnext[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
