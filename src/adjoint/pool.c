@@ -13,27 +13,30 @@
   States that compress worse than x_0 fill the pool before the schedule's
   slots are used up.  A store that finds no room keeps nothing (the ranks
   agree), and the driver goes on one of two ways:
-  - stand in: the schedule goes on as planned; where it restores the
-    missing state x_k, the driver restores the nearest earlier state it
-    holds (on any level, or x_0) and recomputes to k.  Each such restore
-    costs the gap: cheap for the few late misses of states a little larger
-    than planned (the pool fills at the schedule's last stores), quadratic
-    when every state misses (a wave from rest: x_0 is zeros).
-  - re-plan (first forward sweep of a run not stopped early): the schedule
-    gets the slots the largest state measured so far allows (at least one
-    fewer than before, so that a pool fragmented by states of mixed sizes
-    cannot fail the same way twice), the stores forget what they hold, and
-    the sweep starts again from x_0.  The k steps taken are the price.
-  The driver stands in while twice the gaps of this sweep's stand-ins (a
-  revolve slot is restored about twice) stay below the k steps a re-plan
-  would throw away, and re-plans once they do not; -rw_checkpoint_replan 0
-  always stands in.  Either way J and the gradient are the bits of any
-  other schedule: the objective terms of the states already reached are
-  not evaluated again (RwRun.reached) and recomputations are deterministic.
-  After a solve with misses the solves to come plan at the largest state
-  measured: in an optimisation loop only the first solve pays.  Runs whose
-  checkpoints must outlive the process (-rw_restart, reverse-sweep keeps)
-  keep fixed slots: a resumed run must find the schedule its killed run had.
+  - re-plan (the default, in the first forward sweep of a run not stopped
+    early): the schedule gets the slots the largest state measured so far
+    allows (at least one fewer than before, so that a pool fragmented by
+    states of mixed sizes cannot fail the same way twice), the stores forget
+    what they hold, and the sweep starts again from x_0.  The steps taken
+    are the price: up to a forward sweep, as the pool fills at the
+    schedule's last stores.
+  - stand in (-rw_checkpoint_replan 0, and in the reverse sweep): the
+    schedule goes on as planned; where it restores the missing state x_k,
+    the driver restores the nearest earlier state it holds (on any level, or
+    x_0) and recomputes to k, each such restore costing the gap.  Cheaper
+    than a re-plan when few states miss (heat, zfp: 375 forward steps
+    against 561, doc/checkpoints.md); far dearer when the plan was much too
+    optimistic, for then the reverse sweep misses again and again (heat,
+    lossless: 1469 against 861; a wave from rest, x_0 all zeros: 1285
+    against 167), hence not the default.
+  Either way J and the gradient are the bits of any other schedule: the
+  objective terms of the states already reached are not evaluated again
+  (RwRun.reached) and recomputations are deterministic.  After a solve whose
+  states were larger than planned, the solves to come plan at the largest
+  state measured: in an optimisation loop only the first solve pays.  Runs
+  whose checkpoints must outlive the process (-rw_restart, reverse-sweep
+  keeps) keep fixed slots: a resumed run must find the schedule its killed
+  run had.
 */
 #include <rewind/private/adjointimpl.h>
 #include <rewind/private/scheduleimpl.h>
@@ -169,17 +172,10 @@ PetscErrorCode RwAdjointPoolNearest_Private(RwAdjoint adj, PetscInt64 k, PetscIn
 */
 PetscErrorCode RwAdjointPoolMissed_Private(RwAdjoint adj, const RwAction *act, PetscBool canreplan, PetscBool *replan)
 {
-  PetscInt   level;
-  PetscInt64 slot, from;
-
   PetscFunctionBegin;
   PetscCheck(act->level == RW_LEVEL_RAM && act->slot < adj->poolslots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A store of level %" PetscInt_FMT " slot %" PetscInt64_FMT " found no room in a pool", act->level, act->slot);
-  PetscCall(RwAdjointPoolNearest_Private(adj, act->a, &level, &slot, &from));
-  /* a revolve slot is restored about twice: the stand-ins so far would cost
-     about twice their gaps, a re-plan the k steps taken */
-  *replan = (PetscBool)(canreplan && adj->poolreplan && 2 * (adj->poolgaps + act->a - from) >= act->a);
+  *replan = (PetscBool)(canreplan && adj->poolreplan);
   if (*replan) PetscFunctionReturn(PETSC_SUCCESS);
-  adj->poolgaps += act->a - from;
   if (*replan) PetscFunctionReturn(PETSC_SUCCESS);
   adj->poolmiss[act->slot] = act->a;
   adj->pool.misses++;
@@ -194,7 +190,6 @@ PetscErrorCode RwAdjointPoolBegin_Private(RwAdjoint adj)
   adj->pool.steps_before_replan = 0;
   adj->pool.misses              = 0;
   adj->pool.standin_steps       = 0;
-  adj->poolgaps                 = 0;
   for (PetscInt64 i = 0; i < adj->poolslots; i++) adj->poolmiss[i] = -1;
   RwAdjointPoolTakeNext(adj);
   PetscCall(RwModelGetStepCounts(adj->model, &adj->poolf0, NULL, NULL));
@@ -261,7 +256,6 @@ PetscErrorCode RwAdjointPoolReplan_Private(RwAdjoint adj, PetscBool reversing)
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     if (!adj->store[l] && pred.max_slots_used[l]) PetscCall(RwAdjointStoreMake_Private(adj, l, pred.max_slots_used[l], NULL));
   for (PetscInt64 i = 0; i < adj->poolslots; i++) adj->poolmiss[i] = -1; /* the stand-ins of the old schedule */
-  adj->poolgaps   = 0;
   p->misses        = 0;
   p->standin_steps = 0;
   PetscCall(RwModelGetStepCounts(adj->model, &f, NULL, NULL));

@@ -98,7 +98,6 @@ struct _p_RwAdjoint {
   PetscInt64        poolf0;    /* the model's forward steps when the solve began */
   PetscInt64       *poolmiss;  /* per RAM slot: the step of the state it should hold but found no room, -1 if none */
   PetscInt64        poolslots; /* entries of poolmiss */
-  PetscInt64        poolgaps;  /* the steps between each state that found no room in this sweep and the nearest state held before it */
   PetscInt64        poolnext[2]; /* the plan of the solves to come after one with states larger than planned: slots, bytes a state (0: unchanged) */
   PetscBool         poolreplan; /* -rw_checkpoint_replan: a state with no room in the first sweep re-plans from x_0 (else it is recomputed where restored) */
 };
