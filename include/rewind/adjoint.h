@@ -92,4 +92,28 @@ PETSC_EXTERN PetscErrorCode RwAdjointMonitorProgress(RwAdjoint, RwAdjointPhase, 
 PETSC_EXTERN PetscErrorCode RwAdjointMonitorSolution(RwAdjoint, RwAdjointPhase, PetscInt64, Vec, void *);
 PETSC_EXTERN PetscErrorCode RwAdjointDestroy(RwAdjoint *);
 
+/*S
+  RwAdjointPoolInfo - how a RAM budget was planned at the compressed size of
+  the states (-rw_checkpoint_ram with -rw_store_compress lossless or zfp and a
+  revolve, multilevel or online schedule): RwAdjointGetPoolInfo()
+
+  Level: intermediate
+S*/
+typedef struct {
+  PetscBool  pooled;                     /* the RAM level keeps its states compressed at their real length in the budget */
+  PetscInt64 pool_bytes;                 /* the pool per rank: the RAM budget, or less where no plan needs it all */
+  PetscInt64 state_bytes;                /* a state per rank, uncompressed */
+  PetscInt64 estimate_bytes;             /* the compressed size of x_0 (largest over the ranks): the first plan's */
+  PetscInt64 planned_bytes;              /* the size the last solve's plan assumed: the estimate, or after a re-plan the largest state measured */
+  PetscInt64 slots;                      /* the last solve's RAM slots */
+  PetscInt64 slots_uncompressed;         /* the budget's RAM slots at the uncompressed size */
+  PetscInt64 forward_steps_uncompressed; /* the schedule's forward steps with those */
+  PetscInt64 forward_steps_planned;      /* the last solve's forward steps as planned: its final schedule's, plus the steps taken before it re-planned */
+  PetscInt64 replans;                    /* re-plans in the last solve: a state found no room in the pool */
+  PetscInt64 steps_before_replan;        /* forward steps the last solve took before its last re-plan */
+  PetscInt64 misses;                     /* states of the last solve that found no room and were not re-planned for: recomputed where restored */
+  PetscInt64 standin_steps;              /* forward steps the last solve took to recompute them */
+} RwAdjointPoolInfo;
+PETSC_EXTERN PetscErrorCode RwAdjointGetPoolInfo(RwAdjoint, RwAdjointPoolInfo *);
+
 #endif

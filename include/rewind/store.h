@@ -82,6 +82,11 @@ PETSC_EXTERN PetscErrorCode    RwStoreGetWriteError(RwStore, PetscReal *); /* is
 PETSC_EXTERN PetscErrorCode    RwStoreSetCompressTolerance(RwStore, PetscReal);
 PETSC_EXTERN PetscErrorCode    RwStoreSetCompressToleranceAuto(RwStore, PetscBool);
 PETSC_EXTERN PetscErrorCode    RwStoreGetCompressToleranceAuto(RwStore, PetscBool *);
+/* compressed states at their real length in a byte pool (issue 36 item 2) */
+PETSC_EXTERN PetscErrorCode RwStoreSetPool(RwStore, PetscInt64);
+PETSC_EXTERN PetscErrorCode RwStoreGetPool(RwStore, PetscInt64 *);
+PETSC_EXTERN PetscErrorCode RwStoreTryWrite(RwStore, PetscInt64, PetscInt64, Vec, PetscBool *);
+PETSC_EXTERN PetscErrorCode RwStoreCompressedSize(RwStore, Vec, PetscInt64 *);
 /*S
   RwStoreCounts - what a store did since its last RwStoreResetCounts(), on this rank
 
@@ -104,6 +109,9 @@ typedef struct {
   PetscReal  seconds_compress;      /* compressed stores: their time compressing (part of seconds_write) */
   PetscReal  seconds_decompress;    /* and decompressing (part of seconds_read) */
   PetscReal  max_error;             /* zfp: the largest absolute error bound of a state written (tolerance times its max-norm) */
+  PetscInt64 kept_max;              /* compressed stores: the largest state once compressed */
+  PetscInt64 pool_peak;             /* pooled stores (RwStoreSetPool()): the most bytes the pool held at once */
+  PetscInt64 pool_misses;           /* pooled stores: writes refused because the state did not fit (RwStoreTryWrite()) */
 } RwStoreCounts;
 
 PETSC_EXTERN PetscErrorCode RwStoreGetCounts(RwStore, RwStoreCounts *);

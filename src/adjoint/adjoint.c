@@ -50,6 +50,7 @@ PetscErrorCode RwAdjointCreate(RwModel model, RwObjective obj, RwAdjoint *adj)
   a->checkinterval = 50;
   a->ramfraction   = 0.5;
   a->errest.rtol   = 1e-6; /* -rw_adjoint_gradient_rtol */
+  a->poolreplan    = PETSC_TRUE;
   a->killat        = -1;
   a->killreverse   = -1;
   a->killaction    = -1;
@@ -155,6 +156,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
   PetscCall(PetscFree((*adj)->scalars));
   PetscCall(RwReproSumDestroy(&(*adj)->horizonacc));
   PetscCall(RwAdjointErrestDestroy_Private(*adj));
+  PetscCall(PetscFree((*adj)->poolmiss));
   PetscCall(RwObjectiveDestroy(&(*adj)->obj));
   PetscCall(RwModelDestroy(&(*adj)->model));
   PetscCall(PetscHeaderDestroy(adj));

@@ -161,12 +161,19 @@ PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a,
    lent at a time: a lent T (x_(k-1), read no more) takes its spare first;
    while W or N is lent (a slot holds it and the driver still reads it: N is
    the next REVERSE's x_k+1) the state is copied */
-static PetscErrorCode RwAdjointStoreW(RwAdjoint adj, RwStore store, const RwAction *act)
+static PetscErrorCode RwAdjointStoreW(RwAdjoint adj, RwStore store, const RwAction *act, PetscBool *kept)
 {
-  Vec spare;
+  Vec        spare;
+  PetscInt64 pool;
 
   PetscFunctionBegin;
+  *kept = PETSC_TRUE;
   RwAdjointOwn(adj, &adj->T);
+  PetscCall(RwStoreGetPool(store, &pool));
+  if (pool) { /* compressed at its real length, if it finds room (copies: nothing is lent) */
+    PetscCall(RwStoreTryWrite(store, act->slot, act->a, adj->W, kept));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (adj->lent) {
     PetscCall(RwStoreWrite(store, act->slot, act->a, adj->W));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -182,7 +189,7 @@ static PetscErrorCode RwAdjointStoreW(RwAdjoint adj, RwStore store, const RwActi
 PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction *act)
 {
   RwStore   store = adj->store[act->level];
-  PetscBool persistent;
+  PetscBool persistent, kept;
 
   PetscFunctionBegin;
   PetscCheck(run->w == act->a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to store step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, act->a, run->w);
@@ -192,8 +199,48 @@ PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction 
   adj->attach[0] = !run->reversing && persistent ? 1 : 0;
   if (adj->attach[0]) PetscCall(RwObjectiveExportState(adj->obj, adj->attach + 1));
   PetscCall(RwStoreSetAttachment(store, adj->attach));
-  PetscCall(RwAdjointStoreW(adj, store, act));
-  PetscCall(RwAdjointErrestStore_Private(adj, act));
+  PetscCall(RwAdjointStoreW(adj, store, act, &kept));
+  run->replanned = PETSC_FALSE;
+  if (act->level == RW_LEVEL_RAM && adj->poolmiss && act->slot < adj->poolslots) adj->poolmiss[act->slot] = -1;
+  if (kept) {
+    PetscCall(RwAdjointErrestStore_Private(adj, act));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* the compressed RAM pool was full (pool.c): recompute the state where it
+     is restored, or re-plan from x_0 (only in the first sweep of a run that
+     was not stopped early); J keeps the terms of the states reached */
+  PetscCall(RwAdjointPoolMissed_Private(adj, act, (PetscBool)(!run->reversing && run->n == adj->n && adj->pool.slots > 1), &run->replanned));
+  if (!run->replanned) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwAdjointPoolReplan_Private(adj, run->reversing));
+  RwAdjointOwn(adj, &adj->W);
+  PetscCall(VecCopy(run->u0, adj->W));
+  run->w       = 0;
+  run->hasnext = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* RESTORE of a state that found no room in the compressed pool: the nearest
+   earlier state held (or x_0), advanced to it; the slot holds nothing to free */
+static PetscErrorCode RwAdjointStandIn(RwAdjoint adj, RwRun *run, const RwAction *act)
+{
+  PetscInt   level;
+  PetscInt64 slot, from;
+
+  PetscFunctionBegin;
+  PetscCall(RwAdjointPoolNearest_Private(adj, act->a, &level, &slot, &from));
+  RwAdjointOwn(adj, &adj->W);
+  if (level < 0) PetscCall(VecCopy(run->u0, adj->W));
+  else PetscCall(RwStoreRead(adj->store[level], slot, from, adj->W));
+  run->w = from;
+  PetscCall(RwAdjointAdvance_Private(adj, run, from, act->a));
+  adj->pool.standin_steps += act->a - from;
+  {
+    RwAction held = *act; /* the error the stand-in carries is that of the state it was advanced from */
+
+    held.level = level < 0 ? act->level : level;
+    held.slot  = level < 0 ? -1 : slot;
+    RwAdjointErrestRestore_Private(adj, &held);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -231,6 +278,11 @@ static PetscErrorCode RwAdjointRestore(RwAdjoint adj, RwRun *run, const RwAction
   PetscBool freed = PETSC_FALSE;
 
   PetscFunctionBegin;
+  if (act->slot >= 0 && act->level == RW_LEVEL_RAM && adj->poolmiss && act->slot < adj->poolslots && adj->poolmiss[act->slot] >= 0) {
+    PetscCheck(adj->poolmiss[act->slot] == act->a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule restores step %" PetscInt64_FMT " from RAM slot %" PetscInt64_FMT ", which was to hold step %" PetscInt64_FMT, act->a, act->slot, adj->poolmiss[act->slot]);
+    PetscCall(RwAdjointStandIn(adj, run, act));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   RwAdjointOwn(adj, &adj->W); /* written or given to a slot below */
   if (act->slot < 0) { /* x_0 is the input: it takes no slot */
     PetscCheck(act->a == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule restores step %" PetscInt64_FMT " from no slot; only x_0 can be", act->a);
@@ -379,6 +431,10 @@ static PetscErrorCode RwAdjointAdvanceStoring(RwAdjoint adj, RwRun *run, const R
   PetscCall(PetscTime(&s0));
   PetscCall(RwAdjointTakeAction(adj, run, &store));
   PetscCall(RwAdjointStore_Private(adj, run, &store));
+  if (run->replanned) { /* the pair's second state belongs to the old schedule */
+    adj->counts.seconds_forward += s0 - t0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(RwAdjointPrefetchNext(adj, run, &store));
   PetscCall(PetscTime(&s1));
   PetscCall(RwAdjointTakeAction(adj, run, &next));
@@ -406,7 +462,10 @@ PetscErrorCode RwAdjointExecuteNext_Private(RwAdjoint adj, RwRun *run, RwAction 
   } break;
   case RW_ACTION_STORE: PetscCall(RwAdjointStore_Private(adj, run, act)); break;
   case RW_ACTION_RESTORE: PetscCall(RwAdjointRestore(adj, run, act)); break;
-  case RW_ACTION_FREE: PetscCall(RwStoreFree(adj->store[act->level], act->slot)); break;
+  case RW_ACTION_FREE:
+    PetscCall(RwStoreFree(adj->store[act->level], act->slot));
+    if (act->level == RW_LEVEL_RAM && adj->poolmiss && act->slot < adj->poolslots) adj->poolmiss[act->slot] = -1;
+    break;
   case RW_ACTION_REVERSE:
     PetscCall(RwAdjointReverse(adj, run, act->a));
     PetscCall(RwAdjointKeepStep_Private(adj, run, act->a));

@@ -290,6 +290,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
     adj->killsolve   = k[3];
     adj->killkeep    = k[4];
   }
+  PetscCall(PetscOptionsBool("-rw_checkpoint_replan", "Compressed states in a RAM budget: a state that finds no room in the first forward sweep re-plans the schedule from x_0 at the sizes measured (0: it is recomputed from the nearest state held where restored)", "RwAdjointGetPoolInfo", adj->poolreplan, &adj->poolreplan, NULL));
   PetscCall(RwOptionsReal("-rw_checkpoint_ram_fraction", "Without RAM slots or -rw_checkpoint_ram: the fraction of the node's available memory, shared by its ranks, that checkpoints may use", "RwAdjointSetFromOptions", adj->ramfraction, &adj->ramfraction, NULL, 0, 1, RW_RANGE_OPEN_LO));
   {
     char mem[64] = "";
@@ -332,13 +333,37 @@ static PetscErrorCode RwAdjointStoreCreate(RwAdjoint adj, PetscInt l, RwStore *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Level l's store with slots slots, set up; the RAM level's may keep its
+   states compressed in the budget instead, planned from x_0 = u0 (pool.c) */
+PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint adj, PetscInt l, PetscInt64 slots, Vec u0)
+{
+  RwModelType type;
+  PetscReal   dt;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetType(adj->model, &type));
+  PetscCall(RwModelGetTimeStep(adj->model, &dt));
+  if (!adj->problem) PetscCall(RwAdjointProblemIdentity_Private(adj));
+  PetscCall(RwAdjointStoreCreate(adj, l, &adj->store[l]));
+  PetscCall(RwStoreSetSlots(adj->store[l], slots));
+  PetscCall(RwStoreSetTemplate(adj->store[l], adj->W));
+  PetscCall(RwStoreSetInfo(adj->store[l], type, dt));
+  PetscCall(RwStoreSetIdentity(adj->store[l], adj->problem));
+  PetscCall(RwStoreSetSolve(adj->store[l], adj->solve));
+  PetscCall(RwStoreSetAttachmentSize(adj->store[l], adj->nattach));
+  PetscCall(RwStoreSetRestart(adj->store[l], adj->restart));
+  PetscCall(RwStoreSetFromOptions(adj->store[l]));
+  PetscCall(RwAdjointStoreSetLevelCompress(adj, l, adj->store[l]));
+  if (l == RW_LEVEL_RAM) PetscCall(RwAdjointPoolPlan_Private(adj, adj->store[l], u0));
+  PetscCall(RwStoreSetUp(adj->store[l]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* One store per level the schedule uses, sized to the slots it will hold at
    most; made at the first solve, when the identity of the problem is known */
-PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint adj)
+PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint adj, Vec u0)
 {
   RwScheduleCounts pred;
-  RwModelType      type;
-  PetscReal        dt;
   PetscInt         nattach;
 
   PetscFunctionBegin;
@@ -351,23 +376,10 @@ PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint adj)
     adj->nattach = nattach + 1;
     PetscCall(PetscCalloc1(adj->nattach, &adj->attach));
   }
-  PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
-  PetscCall(RwModelGetType(adj->model, &type));
-  PetscCall(RwModelGetTimeStep(adj->model, &dt));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    PetscCall(RwScheduleGetPrediction(adj->sched, &pred)); /* again after the RAM level's plan at the compressed size */
     if (adj->store[l] || !pred.max_slots_used[l]) continue;
-    if (!adj->problem) PetscCall(RwAdjointProblemIdentity_Private(adj));
-    PetscCall(RwAdjointStoreCreate(adj, l, &adj->store[l]));
-    PetscCall(RwStoreSetSlots(adj->store[l], pred.max_slots_used[l]));
-    PetscCall(RwStoreSetTemplate(adj->store[l], adj->W));
-    PetscCall(RwStoreSetInfo(adj->store[l], type, dt));
-    PetscCall(RwStoreSetIdentity(adj->store[l], adj->problem));
-    PetscCall(RwStoreSetSolve(adj->store[l], adj->solve));
-    PetscCall(RwStoreSetAttachmentSize(adj->store[l], adj->nattach));
-    PetscCall(RwStoreSetRestart(adj->store[l], adj->restart));
-    PetscCall(RwStoreSetFromOptions(adj->store[l]));
-    PetscCall(RwAdjointStoreSetLevelCompress(adj, l, adj->store[l]));
-    PetscCall(RwStoreSetUp(adj->store[l]));
+    PetscCall(RwAdjointStoreMake_Private(adj, l, pred.max_slots_used[l], u0));
   }
   if (adj->keepinterval || adj->keepseconds > 0) {
     if (!adj->problem) PetscCall(RwAdjointProblemIdentity_Private(adj));

@@ -116,9 +116,10 @@ static PetscErrorCode RwAdjointSolveBegin(RwAdjoint adj, RwRun *run, Vec m, Vec 
   run->n         = adj->n;
   run->scheduled = PETSC_TRUE;
   PetscCall(RwAdjointChooseByTime_Private(adj, u0)); /* first solve of a default store-all: keep it if not slower */
-  PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
   PetscCall(RwAdjointSolveIdentity_Private(adj, m, u0));
-  PetscCall(RwAdjointCreateStores_Private(adj));
+  PetscCall(RwAdjointCreateStores_Private(adj, u0)); /* a RAM budget at the compressed size is planned here */
+  PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
+  PetscCall(RwAdjointPoolBegin_Private(adj));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     if (!adj->store[l]) continue;
     PetscCall(RwStoreResetCounts(adj->store[l]));
@@ -157,6 +158,7 @@ static PetscErrorCode RwAdjointSolveEnd(RwAdjoint adj, RwRun *run, PetscReal *J,
   PetscCall(RwAdjointKeepEnd_Private(adj));
   PetscCall(RwAdjointStoreCounts(adj));
   PetscCall(RwAdjointErrestEnd_Private(adj));
+  PetscCall(RwAdjointPoolEnd_Private(adj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

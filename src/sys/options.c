@@ -585,6 +585,7 @@ static const char *const RwOptionNames[] = {
   "-rw_checkpoint_node_memory",
   "-rw_checkpoint_ram",
   "-rw_checkpoint_ram_fraction",
+  "-rw_checkpoint_replan",
   "-rw_control_alpha",
   "-rw_control_beta",
   "-rw_control_levels",

@@ -112,6 +112,13 @@ struct _p_RwAdjoint {
   /* a solve in two parts (solve.c, issue 35): the run RwAdjointSolveForward() left at x_n for RwAdjointSolveReverse() */
   struct _RwAdjointPending *pending;
   RwAdjointErrest errest;        /* the gradient error of lossy checkpoints (errest.c, issue 36 item 3) */
+  /* compressed states at their real length in the RAM budget (pool.c, issue 36) */
+  RwAdjointPoolInfo pool;
+  PetscInt64        poolf0;    /* the model's forward steps when the solve began */
+  PetscInt64       *poolmiss;  /* per RAM slot: the step of the state it should hold but found no room, -1 if none */
+  PetscInt64        poolslots; /* entries of poolmiss */
+  PetscInt64        poolnext[2]; /* the plan of the solves to come after one with states larger than planned: slots, bytes a state (0: unchanged) */
+  PetscBool         poolreplan; /* -rw_checkpoint_replan: a state with no room in the first sweep re-plans from x_0 (else it is recomputed where restored) */
 };
 
 /* The state of one reversal: where the working state is, how far the forward sweep has come */
@@ -126,6 +133,7 @@ typedef struct {
   PetscBool  scheduled; /* the run follows the schedule (RwAdjointSolve()): a stop goes to it */
   PetscBool  hasnext; /* the driver looked at the schedule's next action, kept in next */
   RwAction   next;
+  PetscBool  replanned; /* the last STORE found no room in the compressed RAM pool: the sweep started again from x_0 with a new schedule (pool.c) */
 } RwRun;
 
 /* Exchanges two Vec handles: the driver moves states between its buffers without copying */
@@ -145,7 +153,7 @@ static inline void RwAdjointMaybeKill(RwAdjoint adj, PetscInt64 at, PetscInt64 n
 #define RW_KEEP_HEADER 4 /* sequence, step, action index, the run's last step (an online run's stop); the objective's state follows, then the model's scalar-gradient sums */
 
 /* the class's files (adjoint.c lists them): set-up, identity, executor, solve, resume */
-PETSC_INTERN PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointCreateStores_Private(RwAdjoint, Vec);
 PETSC_INTERN PetscErrorCode RwAdjointReplan_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwTaylorTestRun_Private(PetscReal, PetscReal, PetscErrorCode (*)(PetscReal, void *, PetscReal *), void *, RwTaylorTest *);
 PETSC_INTERN PetscErrorCode RwAdjointProblemIdentity_Private(RwAdjoint);
@@ -190,5 +198,14 @@ PETSC_INTERN PetscErrorCode RwAdjointErrestReverse_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointErrestEnd_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointErrestView_Private(RwAdjoint, PetscViewer);
 PETSC_INTERN PetscErrorCode RwAdjointErrestDestroy_Private(RwAdjoint);
+/* pool.c: a RAM budget planned at the compressed size, re-planned when states compress worse (issue 36) */
+PETSC_INTERN PetscErrorCode RwAdjointPoolPlan_Private(RwAdjoint, RwStore, Vec);
+PETSC_INTERN PetscErrorCode RwAdjointPoolReplan_Private(RwAdjoint, PetscBool);
+PETSC_INTERN PetscErrorCode RwAdjointPoolMissed_Private(RwAdjoint, const RwAction *, PetscBool, PetscBool *);
+PETSC_INTERN PetscErrorCode RwAdjointPoolNearest_Private(RwAdjoint, PetscInt64, PetscInt *, PetscInt64 *, PetscInt64 *);
+PETSC_INTERN PetscErrorCode RwAdjointPoolBegin_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointPoolEnd_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointPoolView_Private(RwAdjoint, PetscViewer);
+PETSC_INTERN PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint, PetscInt, PetscInt64, Vec);
 
 #endif

@@ -86,6 +86,8 @@ struct _p_RwStore {
   PetscInt64 *attach;    /* what the next write keeps */
   PetscInt64 *slotattach; /* what each slot keeps, slot by slot */
   RwCodec     codec;     /* -rw_store_compress: how states are kept */
+  PetscInt64  pool;      /* RwStoreSetPool(): bytes per rank for compressed states at their real length; 0: fixed slots */
+  PetscBool   missed;    /* the last write did not fit in the pool: the slot stays free */
   void       *data; /* the type's own state */
 };
 

@@ -301,7 +301,7 @@ PetscErrorCode RwCodecSetUp(RwStore store)
   PetscFunctionBegin;
   c->raw = (size_t)store->bytes;
   c->cap = c->raw + BLOSC_MAX_OVERHEAD; /* Blosc keeps what it cannot shrink as it is */
-  if (c->type != RW_STORE_COMPRESS_ZFP) PetscFunctionReturn(PETSC_SUCCESS);
+  if (c->type != RW_STORE_COMPRESS_ZFP || c->scratch) PetscFunctionReturn(PETSC_SUCCESS); /* once: RwStoreCompressedSize() may have set it up before the store */
 #if defined(RW_HAVE_ZFP)
   PetscCall(RwCodecBlock(store));
   PetscCall(RwCodecZfpBound(c, &c->scratchcap));
@@ -500,6 +500,42 @@ PetscErrorCode RwCodecEncode(RwStore store, Vec u, void *out, RwCodecRecord *rec
   store->counts.bytes_kept += (PetscInt64)rec->len;
   store->counts.seconds_compress += t1 - t0;
   store->counts.max_error = PetscMax(store->counts.max_error, rec->tolabs);
+  store->counts.kept_max  = PetscMax(store->counts.kept_max, (PetscInt64)rec->len);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreCompressedSize - the bytes the store's codec keeps state u in, the
+  largest over the ranks (the state's own size without compression)
+
+  Collective; after RwStoreSetTemplate() and the codec's choice, before or after RwStoreSetUp()
+
+  Notes:
+  The driver plans a byte budget's slots from it, with the first state x_0
+  as the estimate of every state's size.  Not counted in the store's counts.
+
+  Level: advanced
+
+.seealso: RwStoreSetPool(), RwStoreSetCompress()
+@*/
+PetscErrorCode RwStoreCompressedSize(RwStore store, Vec u, PetscInt64 *bytes)
+{
+  RwStoreCounts  keep = store->counts;
+  RwCodecRecord  rec;
+  char          *buf;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(store->templ, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetTemplate() before RwStoreCompressedSize()");
+  *bytes = store->bytes;
+  if (store->codec.type == RW_STORE_COMPRESS_NONE) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!store->setupcalled) PetscCall(RwCodecSetUp(store));
+  PetscCall(PetscMalloc1(store->codec.cap, &buf)); /* once per plan, outside the time loop */
+  PetscCall(RwCodecEncode(store, u, buf, &rec));
+  PetscCall(PetscFree(buf));
+  store->counts = keep;
+  *bytes        = (PetscInt64)rec.len;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, bytes, 1, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)store)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -817,16 +817,105 @@ static PetscErrorCode RwStoreWriteSlot(RwStore store, PetscInt64 slot, PetscInt6
   PetscCall(PetscLogEventBegin(RW_StoreWrite, store, u, 0, 0));
   PetscCall(PetscTime(&t0));
   store->step[slot] = -1; /* not valid until written */
+  store->missed     = PETSC_FALSE;
   if (spare && store->ops->take) {
     PetscCall(RwStoreCheckLike(store, u, "RwStoreWriteTake"));
     PetscUseTypeMethod(store, take, slot, k, u, spare);
     store->counts.takes++;
   } else PetscUseTypeMethod(store, write, slot, k, u);
-  PetscCall(PetscArraycpy(store->slotattach + slot * store->nattach, store->attach, store->nattach));
-  store->step[slot] = k;
+  if (!store->missed) { /* a pool too full for the state leaves the slot free */
+    PetscCall(PetscArraycpy(store->slotattach + slot * store->nattach, store->attach, store->nattach));
+    store->step[slot] = k;
+  }
   PetscCall(PetscTime(&t1));
   PetscCall(PetscLogEventEnd(RW_StoreWrite, store, u, 0, 0));
   RwStoreCount(store, PETSC_TRUE, t1 - t0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A write that had to keep its state: a pool too full for it is an error naming the sizes */
+static PetscErrorCode RwStoreCheckKept(RwStore store, PetscInt64 slot, PetscInt64 k)
+{
+  PetscFunctionBegin;
+  PetscCheck(!store->missed, PetscObjectComm((PetscObject)store), PETSC_ERR_MEM, "Checkpoint of step %" PetscInt64_FMT " into slot %" PetscInt64_FMT ": the compressed state does not fit in the store's pool of %" PetscInt64_FMT " bytes per rank beside the states it holds (the largest state compressed to %" PetscInt64_FMT " bytes); plan fewer slots or give a larger -rw_checkpoint_ram", k, slot, store->pool, store->counts.kept_max);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreTryWrite - keeps state u, which is x_k, in a slot if it fits: a store
+  with a byte pool (RwStoreSetPool()) keeps each compressed state at its real
+  length, and a state may find no room left; the slot then stays free
+
+  Collective: every rank gets the same answer
+
+  Input Parameters:
++ store - the store
+. slot  - 0 <= slot < slots; any state it held is replaced (freed first)
+. k     - the step of u
+- u     - the state
+
+  Output Parameter:
+. kept - PETSC_FALSE when the state did not fit (on some rank); a store without a pool always keeps it
+
+  Level: advanced
+
+.seealso: RwStoreSetPool(), RwStoreWrite()
+@*/
+PetscErrorCode RwStoreTryWrite(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u, PetscBool *kept)
+{
+  PetscFunctionBegin;
+  PetscValidPointer(kept, 5);
+  PetscCall(RwStoreWriteSlot(store, slot, k, u, NULL));
+  *kept = (PetscBool)!store->missed;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetPool - keeps compressed states at their real length in one block
+  of bytes per rank, allocated at set-up, instead of in fixed slots of the
+  uncompressed size: a byte budget then holds as many states as compress into it
+
+  Logically collective; before RwStoreSetUp()
+
+  Input Parameters:
++ store - the store, a memory store with -rw_store_compress lossless or zfp
+- bytes - the pool's bytes on each rank; 0: fixed slots (the default)
+
+  Notes:
+  The slots stay the schedule's numbering, at most RwStoreSetSlots() of them
+  held at once; a state is placed at the first free range that holds it.  A
+  write with no such range on some rank keeps nothing (RwStoreTryWrite() says
+  so; RwStoreWrite() stops with an error): the driver then re-plans with the
+  sizes it measured.  The driver gives its RAM budget (-rw_checkpoint_ram) here.
+
+  Level: advanced
+
+.seealso: RwStoreTryWrite(), RwStoreSetCompress(), RwScheduleSetBudget()
+@*/
+PetscErrorCode RwStoreSetPool(RwStore store, PetscInt64 bytes)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Set the pool before RwStoreSetUp()");
+  PetscCheck(bytes >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "Pool of %" PetscInt64_FMT " bytes; expected bytes >= 0", bytes);
+  store->pool = bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetPool - the pool's bytes per rank (0: fixed slots, or a store that keeps no pool)
+
+  Not collective
+
+  Level: advanced
+
+.seealso: RwStoreSetPool()
+@*/
+PetscErrorCode RwStoreGetPool(RwStore store, PetscInt64 *bytes)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  *bytes = store->setupcalled ? store->pool : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -849,6 +938,7 @@ PetscErrorCode RwStoreWrite(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
 {
   PetscFunctionBegin;
   PetscCall(RwStoreWriteSlot(store, slot, k, u, NULL));
+  PetscCall(RwStoreCheckKept(store, slot, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -888,6 +978,7 @@ PetscErrorCode RwStoreWriteTake(RwStore store, PetscInt64 slot, PetscInt64 k, Ve
   PetscValidPointer(spare, 5);
   *spare = NULL;
   PetscCall(RwStoreWriteSlot(store, slot, k, u, spare));
+  PetscCall(RwStoreCheckKept(store, slot, k));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -17,16 +17,32 @@
    vector: the state's size plus the codec's header, in one block allocated
    at set-up, so the time loop allocates nothing.  A write encodes the
    caller's state into it and a read decodes it after checking its checksum
-   (src/store/compress/compress.c); states move by copy, never by exchange. */
+   (src/store/compress/compress.c); states move by copy, never by exchange.
+
+   With a pool (RwStoreSetPool(): the driver's RAM budget) compressed states
+   are kept at their real length in one block of that many bytes, so a
+   budget holds as many states as compress into it.  A state goes to the
+   first free range that holds it (first fit over the held states in the
+   order of their offsets: revolve frees its newest checkpoints first, so
+   the free space gathers at the end); it is encoded straight into the range
+   when one holds the codec's worst case, else into a staging buffer and
+   copied.  A state with no range on some rank is not kept (store->missed,
+   agreed over the ranks): the driver re-plans (src/adjoint/pool.c). */
 #include <rewind/private/storeimpl.h>
 #include <sys/mman.h>
+#include <string.h>
 
 #define RW_STORE_MEMORY_ALIGN ((size_t)2 << 20) /* a huge page on x86-64 and arm64 */
 
 typedef struct {
   Vec           *slot;
-  char          *bytes; /* compressed slots: codec.cap bytes each */
+  char          *bytes; /* compressed slots: codec.cap bytes each, or the pool */
   RwCodecRecord *rec;   /* what each compressed slot holds */
+  size_t        *off;   /* pool: where each held slot's bytes start */
+  PetscInt64    *ord;   /* pool: the held slots in the order of their offsets */
+  PetscInt64     nord;
+  char          *stage; /* pool: codec.cap bytes, where a state goes when no range holds the worst case */
+  size_t         used;  /* pool: bytes held */
 } RwStore_Memory;
 
 /* Every slot in one block, not touched here: a slot's pages are first touched
@@ -78,6 +94,104 @@ static PetscErrorCode RwStoreReadCompressed_Memory(RwStore store, PetscInt64 slo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Pool: the first free range of at least need bytes after the held slots' ranges; *at its
+   offset and *pos where it goes in the order, or *pos = -1 when none holds it */
+static void PoolFirstFit(RwStore store, RwStore_Memory *mem, size_t need, size_t *at, PetscInt64 *pos)
+{
+  size_t end = 0;
+
+  for (PetscInt64 i = 0; i <= mem->nord; i++) {
+    size_t next = i < mem->nord ? mem->off[mem->ord[i]] : (size_t)store->pool;
+
+    if (next >= end + need) {
+      *at  = end;
+      *pos = i;
+      return;
+    }
+    if (i < mem->nord) end = mem->off[mem->ord[i]] + mem->rec[mem->ord[i]].len;
+  }
+  *pos = -1;
+}
+
+/* Pool: the slot's range is free again (nothing if it holds none) */
+static void PoolRelease(RwStore_Memory *mem, PetscInt64 slot)
+{
+  for (PetscInt64 i = 0; i < mem->nord; i++)
+    if (mem->ord[i] == slot) {
+      mem->used -= mem->rec[slot].len;
+      memmove(mem->ord + i, mem->ord + i + 1, (size_t)(mem->nord - i - 1) * sizeof(*mem->ord));
+      mem->nord--;
+      return;
+    }
+}
+
+/* Pool: the state at its real length in the first range that holds it, if every rank has one */
+static PetscErrorCode RwStoreWritePool_Memory(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+  RwCodecRecord   rec;
+  size_t          at = 0;
+  PetscInt64      pos;
+  PetscBool       direct;
+  int             fits, all;
+
+  PetscFunctionBegin;
+  (void)k;
+  PoolRelease(mem, slot);
+  PoolFirstFit(store, mem, store->codec.cap, &at, &pos);
+  direct = (PetscBool)(pos >= 0); /* room for the worst case: encode in place, no copy */
+  PetscCall(RwCodecEncode(store, u, direct ? mem->bytes + at : mem->stage, &rec));
+  if (!direct) PoolFirstFit(store, mem, rec.len, &at, &pos);
+  fits = pos >= 0;
+  PetscCallMPI(MPI_Allreduce(&fits, &all, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)store))); /* the schedule is every rank's */
+  if (!all) {
+    store->missed = PETSC_TRUE;
+    store->counts.pool_misses++;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!direct) PetscCall(PetscMemcpy(mem->bytes + at, mem->stage, rec.len));
+  memmove(mem->ord + pos + 1, mem->ord + pos, (size_t)(mem->nord - pos) * sizeof(*mem->ord));
+  mem->ord[pos]  = slot;
+  mem->off[slot] = at;
+  mem->rec[slot] = rec;
+  mem->nord++;
+  mem->used += rec.len;
+  store->counts.pool_peak = PetscMax(store->counts.pool_peak, (PetscInt64)mem->used);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreReadPool_Memory(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+  char            where[128];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(where, sizeof(where), "checkpoint slot %" PetscInt64_FMT " (step %" PetscInt64_FMT ") of the memory store", slot, k));
+  PetscCall(RwCodecDecode(store, mem->bytes + mem->off[slot], &mem->rec[slot], where, u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreFreePool_Memory(RwStore store, PetscInt64 slot)
+{
+  PetscFunctionBegin;
+  PoolRelease((RwStore_Memory *)store->data, slot);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Pool: one block of store->pool bytes, allocated here and first touched by the writes */
+static PetscErrorCode RwStoreSetUpPool_Memory(RwStore store)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2((size_t)store->pool, &mem->bytes, store->slots, &mem->rec));
+  PetscCall(PetscMalloc3(store->slots, &mem->off, store->slots, &mem->ord, store->codec.cap, &mem->stage));
+  store->ops->write = RwStoreWritePool_Memory;
+  store->ops->read  = RwStoreReadPool_Memory;
+  store->ops->free  = RwStoreFreePool_Memory;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Compressed slots: bytes instead of vectors, and copies instead of exchanges */
 static PetscErrorCode RwStoreSetUpCompressed_Memory(RwStore store)
 {
@@ -85,11 +199,15 @@ static PetscErrorCode RwStoreSetUpCompressed_Memory(RwStore store)
 
   PetscFunctionBegin;
   PetscCall(RwCodecSetUp(store));
+  store->ops->take = NULL;
+  store->ops->swap = NULL;
+  if (store->pool > 0) {
+    PetscCall(RwStoreSetUpPool_Memory(store));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscMalloc2((size_t)store->slots * store->codec.cap, &mem->bytes, store->slots, &mem->rec));
   store->ops->write = RwStoreWriteCompressed_Memory;
   store->ops->read  = RwStoreReadCompressed_Memory;
-  store->ops->take  = NULL;
-  store->ops->swap  = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -100,6 +218,7 @@ static PetscErrorCode RwStoreSetUp_Memory(RwStore store)
 
   PetscFunctionBegin;
   if (!store->slots) PetscFunctionReturn(PETSC_SUCCESS);
+  if (store->codec.type == RW_STORE_COMPRESS_NONE) store->pool = 0; /* a pool holds compressed states only */
   if (store->codec.type != RW_STORE_COMPRESS_NONE) {
     PetscCall(RwStoreSetUpCompressed_Memory(store));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -158,6 +277,13 @@ static PetscErrorCode RwStoreSwap_Memory(RwStore store, PetscInt64 slot, Vec *u)
 static PetscErrorCode RwStoreView_Memory(RwStore store, PetscViewer viewer)
 {
   PetscFunctionBegin;
+  if (store->pool > 0) {
+    RwStore_Memory *mem = (RwStore_Memory *)store->data;
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " compressed RAM slots (%s) in a pool of %" PetscInt64_FMT " bytes on this rank, each state at its compressed length (states of %" PetscInt64_FMT " bytes; the largest kept %" PetscInt64_FMT ", the pool's peak %" PetscInt64_FMT ", %" PetscInt64_FMT " held now, %" PetscInt64_FMT " writes found no room)\n", store->slots, RwStoreCompressTypes[store->codec.type], store->pool, store->bytes, store->counts.kept_max, store->counts.pool_peak, mem->nord, store->counts.pool_misses));
+    PetscCall(RwCodecView(store, viewer));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (store->codec.type != RW_STORE_COMPRESS_NONE) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " compressed RAM slots (%s) of %zu bytes on this rank, for states of %" PetscInt64_FMT " bytes\n", store->slots, RwStoreCompressTypes[store->codec.type], store->codec.cap, store->bytes));
     PetscCall(RwCodecView(store, viewer));
@@ -175,6 +301,7 @@ static PetscErrorCode RwStoreDestroy_Memory(RwStore store)
   PetscFunctionBegin;
   if (mem->slot) PetscCall(VecDestroyVecs((PetscInt)store->slots, &mem->slot));
   PetscCall(PetscFree2(mem->bytes, mem->rec));
+  PetscCall(PetscFree3(mem->off, mem->ord, mem->stage));
   PetscCall(PetscFree(store->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
