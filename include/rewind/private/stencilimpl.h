@@ -99,7 +99,9 @@ struct _n_RwStencil {
   Vec                   work[RW_STENCIL_MAX_INPUTS]; /* ghosted copies of the inputs */
   PetscInt              blockrows; /* 3D passes walk y in tiles of this many rows, z inside a tile (0: plane by plane) */
   PetscInt              l2;        /* the L2 size (bytes) the automatic tile was chosen for; 0 when -rw_stencil_block_rows set it */
-  PetscInt              blocktile; /* a blocked pass's tile of y rows (RwStencilRunPassBlock(); 0: whole planes) */
+  PetscInt              blocktile; /* a blocked pass's tile of y rows (RwStencilRunPassBlock()) */
+  PetscScalar          *blockring;  /* its levels' rings, 2 width + 1 slices of blockslice scalars each */
+  PetscInt              blockslice;
   PetscBool             ringwanted; /* RwStencilSetRing(): passes may stage into the ring */
   PetscScalar          *ring;       /* 2 width + 1 slices of staged scalars (stencilring.c) */
   PetscScalar          *pairring;   /* a second ring, 2D: a pair's second pass gathers from it (RwStencilRunPassPair()) */
@@ -143,7 +145,7 @@ PETSC_INTERN void           RwStencilForShell_Private(RwStencil, PetscInt, RwSte
 PETSC_INTERN PetscInt       RwStencilL2Size_Private(void);
 
 /* stencilblock.c: D passes in one sweep, 3D (time blocking) */
-PETSC_EXTERN PetscErrorCode RwStencilRunPassBlock(RwStencil, PetscInt, RwStencilInput *[], RwStencilRowFn, void *[]);
+PETSC_EXTERN PetscErrorCode RwStencilRunPassBlock(RwStencil, PetscInt, RwStencilInput *[], RwStencilRingStageFn, RwStencilRowFn, void *[]);
 PETSC_INTERN PetscErrorCode RwStencilSetUpBlockTile_Private(RwStencil, PetscInt);
 
 /* stencilring.c: interior rows that gather from a ring of staged slices */

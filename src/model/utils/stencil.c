@@ -405,6 +405,7 @@ PetscErrorCode RwStencilDestroy(RwStencil *st)
   PetscCall(RwStencilDestroyHalo_Private(*st));
   PetscCall(PetscFree((*st)->ring));
   PetscCall(PetscFree((*st)->pairring));
+  PetscCall(PetscFree((*st)->blockring));
   PetscCall(DMDestroy(&(*st)->fda));
   PetscCall(DMDestroy(&(*st)->da));
   PetscCall(PetscFree(*st));

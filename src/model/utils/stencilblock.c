@@ -24,44 +24,65 @@
 #include <rewind/private/stencilimpl.h>
 #include <unistd.h>
 
-/* The core of level t (t = 1..D): the box t widths inside the owned one;
-   false when it is empty */
-static PetscBool RwStencilBlockCore(RwStencil st, PetscInt t, PetscInt lo[3], PetscInt hi[3])
+/* The core of level t (t = 1..D): the box t widths inside the owned one,
+   whole in x where the levels' rings hold the x ghosts by the boundary
+   rule (x not split: st->ringxwhole); false when it is empty */
+static PetscBool RwStencilBlockCore(RwStencil st, PetscInt t, PetscBool xwhole, PetscInt lo[3], PetscInt hi[3])
 {
   for (PetscInt d = 0; d < 3; d++) {
-    lo[d] = st->own.s[d] + (d < st->dim ? t * st->width : 0);
-    hi[d] = st->own.s[d] + st->own.n[d] - (d < st->dim ? t * st->width : 0);
+    const PetscInt in = d < st->dim && !(d == 0 && xwhole) ? t * st->width : 0;
+
+    lo[d] = st->own.s[d] + in;
+    hi[d] = st->own.s[d] + st->own.n[d] - in;
     if (lo[d] >= hi[d]) return PETSC_FALSE;
   }
   return PETSC_TRUE;
 }
 
 /* Level t's rows of plane p in the tile [j0, j1) of level 1, shifted down
-   by t - 1 widths and cut to the level's core */
-static void RwStencilBlockRows(RwStencil st, PetscInt t, PetscInt j0, PetscInt j1, PetscInt p, RwStencilRowFn fn, void *ctx)
+   by t - 1 widths and cut to the level's core.  With stage, through level
+   t's own ring: the layer's ring fields point at it while the level stages
+   (its input's rows of the tile, width more either side, of plane p +
+   width; the 2 width planes below first, at the tile's first plane) and
+   computes; its input's rows outside its core are staged, never read */
+static void RwStencilBlockRows(RwStencil st, PetscInt t, PetscInt j0, PetscInt j1, PetscInt p, RwStencilRingStageFn stage, RwStencilRowFn fn, void *ctx)
 {
-  PetscInt lo[3], hi[3], a, b;
+  const PetscInt w = st->width;
+  PetscInt       lo[3], hi[3], a, b;
 
-  if (!RwStencilBlockCore(st, t, lo, hi) || p < lo[2] || p >= hi[2]) return;
-  a = PetscMax(j0 - (t - 1) * st->width, lo[1]);
-  b = PetscMin(j1 - (t - 1) * st->width, hi[1]);
+  if (!RwStencilBlockCore(st, t, stage && st->ringxwhole, lo, hi) || p < lo[2] || p >= hi[2]) return;
+  a = PetscMax(j0 - (t - 1) * w, lo[1]);
+  b = PetscMin(j1 - (t - 1) * w, hi[1]);
+  if (a >= b) return;
+  if (stage) {
+    st->ring   = st->blockring + (t - 1) * (2 * w + 1) * st->ringslice;
+    st->ringj0 = a - w;
+    if (p == lo[2])
+      for (PetscInt q = p - w; q < p + w; q++) RwStencilRingStage_Private(st, stage, ctx, q, b - a + 2 * w);
+    RwStencilRingStage_Private(st, stage, ctx, p + w, b - a + 2 * w);
+  }
   for (PetscInt j = a; j < b; j++) fn(ctx, lo[0], j, p, hi[0] - lo[0], PETSC_FALSE);
 }
 
-/* The cores of every level, in the skewed wavefront (see above) */
-static void RwStencilForBlockCores(RwStencil st, PetscInt D, RwStencilRowFn fn, void *ctx[])
+/* The cores of every level, in the skewed wavefront (see above); the
+   layer's ring fields are its own again after */
+static void RwStencilForBlockCores(RwStencil st, PetscInt D, RwStencilRingStageFn stage, RwStencilRowFn fn, void *ctx[])
 {
-  const PetscInt w = st->width;
+  const PetscInt w = st->width, slice = st->ringslice;
+  PetscScalar   *ring = st->ring;
   PetscInt       lo[3], hi[3], ty;
 
-  if (!RwStencilBlockCore(st, 1, lo, hi)) return;
-  ty = st->blocktile > 0 ? st->blocktile : hi[1] - lo[1];
+  if (!RwStencilBlockCore(st, 1, stage && st->ringxwhole, lo, hi)) return;
+  ty = st->blocktile;
+  if (stage) st->ringslice = st->blockslice;
   for (PetscInt j0 = lo[1]; j0 < hi[1]; j0 += ty) {
     const PetscInt j1 = PetscMin(j0 + ty, hi[1]);
 
     for (PetscInt c = lo[2]; c < hi[2] + (D - 1) * w; c++)
-      for (PetscInt t = 1; t <= D; t++) RwStencilBlockRows(st, t, j0, j1, c - (t - 1) * w, fn, ctx[t - 1]);
+      for (PetscInt t = 1; t <= D; t++) RwStencilBlockRows(st, t, j0, j1, c - (t - 1) * w, stage, fn, ctx[t - 1]);
   }
+  st->ring      = ring;
+  st->ringslice = slice;
 }
 
 /* The shared cache (L3) a core can count on: its share of the cache, the
@@ -80,31 +101,33 @@ static PetscReal RwStencilBlockCacheBytes(void)
 
 /*
   The y tile of a blocked pass of depth D (-rw_stencil_block_tile n sets
-  it, 0: whole planes): between two uses of a row, level t reads 2 width + 2
-  planes of its input's rows of the tile and width rows either side, and
-  the fields' row once; half of the core's cache for the D levels' rows
+  it, 0: whole planes) and, where the layer has a ring, the D levels' rings
+  of 2 width + 1 slices of the tile's rows and width rows either side.
+  Between two uses of a row, level t reads 2 width + 2 planes of its
+  input's rows of the tile and width rows either side, and the fields' row
+  once; half of the core's cache for the D levels' rows
 */
 PETSC_INTERN PetscErrorCode RwStencilSetUpBlockTile_Private(RwStencil st, PetscInt D)
 {
   MPI_Comm       comm = PetscObjectComm((PetscObject)st->model);
   const char    *prefix;
-  const PetscInt w    = st->width;
+  const PetscInt w = st->width, ny = PetscMax(st->own.n[1] - 2 * w, 1);
   PetscInt       rows = -1;
   PetscBool      set;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)st->model, &prefix));
   PetscCall(RwOptionsGetInt(comm, prefix, "-rw_stencil_block_tile", &rows, &set, 0, PETSC_MAX_INT));
-  if (set) {
-    st->blocktile = rows;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  {
+  if (!set) {
     const PetscReal rowbytes = (PetscReal)(st->dof * (2 * w + 2) + 3) * st->own.n[0] * sizeof(PetscScalar);
-    const PetscInt  fit      = (PetscInt)(0.5 * RwStencilBlockCacheBytes() / (D * rowbytes)) - 2 * w;
 
-    st->blocktile = PetscMax(fit, 1);
+    rows = PetscMax((PetscInt)(0.5 * RwStencilBlockCacheBytes() / (D * rowbytes)) - 2 * w, 1);
   }
+  st->blocktile = rows > 0 ? PetscMin(rows, ny) : ny;
+  PetscCall(PetscFree(st->blockring));
+  if (!st->ring) PetscFunctionReturn(PETSC_SUCCESS);
+  st->blockslice = ((st->blocktile + 2 * w) * st->ringsy + 7) / 8 * 8 + 8; /* whole cache lines and one more, as the ring's */
+  PetscCall(PetscCalloc1(D * (2 * w + 1) * st->blockslice, &st->blockring));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -120,6 +143,8 @@ PETSC_INTERN PetscErrorCode RwStencilSetUpBlockTile_Private(RwStencil st, PetscI
 . D   - the levels, at least 1
 . in  - in[t]->g is level t's input: x for level 0, level t - 1's output
         (which fn writes) above; the layer sets in[t]->ga and in[t]->la
+. stage - NULL, or each level's ring stage (RwStencilRunPassRing()): core
+        rows then gather from the level's ring (RwStencilRingRowAt())
 . fn  - computes one row of a level (its context's); a row must be final
         when fn returns (a model's point sources included), as the next
         level reads it
@@ -136,20 +161,23 @@ PETSC_INTERN PetscErrorCode RwStencilSetUpBlockTile_Private(RwStencil st, PetscI
 
 .seealso: RwStencilRunPass(), RwStencilRunPassPair()
 @*/
-PetscErrorCode RwStencilRunPassBlock(RwStencil st, PetscInt D, RwStencilInput *in[], RwStencilRowFn fn, void *ctx[])
+PetscErrorCode RwStencilRunPassBlock(RwStencil st, PetscInt D, RwStencilInput *in[], RwStencilRingStageFn stage, RwStencilRowFn fn, void *ctx[])
 {
+  const PetscBool xwhole = (PetscBool)(stage && st->ringxwhole); /* the cores ran whole in x: the shells have no x ends */
+
   PetscFunctionBegin;
   PetscCheck(st->dim == 3 && D >= 1, PetscObjectComm((PetscObject)st->model), PETSC_ERR_SUP, "A blocked pass of %" PetscInt_FMT " levels on a %" PetscInt_FMT "D stencil grid: 3D only", D, st->dim);
   PetscCall(RwStencilHaloBegin(st, 0, in[0]->g));
   for (PetscInt t = 0; t < D; t++) PetscCall(VecGetArrayRead(in[t]->g, &in[t]->ga));
-  RwStencilForBlockCores(st, D, fn, ctx);
+  PetscCheck(!stage || st->blockring, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "A blocked ring pass needs the layer's ring and RwStencilSetUpBlockTile_Private() first");
+  RwStencilForBlockCores(st, D, stage, fn, ctx);
   for (PetscInt t = 0; t < D; t++) {
     if (t) PetscCall(RwStencilHaloBegin(st, 0, in[t]->g)); /* level t - 1 is whole */
     PetscCall(VecScatterEnd(st->halo[0], in[t]->g, st->work[0], INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(RwStencilCopyEdgeBand_Private(st, in[t]->g, st->work[0], (t + 2) * st->width, PETSC_FALSE)); /* what the shell of t + 1 widths reads */
-    PetscCall(RwStencilFillBoundaryGhosts_Private(st, st->work[0], PETSC_TRUE, PETSC_FALSE));
+    PetscCall(RwStencilCopyEdgeBand_Private(st, in[t]->g, st->work[0], (t + 2) * st->width, xwhole)); /* what the shell of t + 1 widths reads */
+    PetscCall(RwStencilFillBoundaryGhosts_Private(st, st->work[0], PETSC_TRUE, (PetscBool)(xwhole && t == 0))); /* deeper shells read x ghosts of rows the single pass's rule skips */
     PetscCall(VecGetArrayRead(st->work[0], &in[t]->la));
-    RwStencilForShell_Private(st, (t + 1) * st->width, fn, ctx[t], PETSC_FALSE);
+    RwStencilForShell_Private(st, (t + 1) * st->width, fn, ctx[t], xwhole);
     PetscCall(VecRestoreArrayRead(st->work[0], &in[t]->la));
     in[t]->la = NULL;
   }

@@ -57,7 +57,7 @@ typedef struct {
   PetscBool          nt;                /* the forward streams y (RwModelStreamStores()) */
   RwStencilInput    *xk;                /* a pair's second pass: the pair's input x_k, whose u_k its interior rows take; NULL otherwise */
   const RwModel_Wave *pair1;            /* a pair's first pass, or any level of a blocked pass: the model, whose sources its rows add at their end (and, a pair's, whose u+ its interior rows keep in the pair's ring); NULL otherwise */
-  PetscBool          block;             /* a level of a blocked pass (RwStencilRunPassBlock(), 3D): every row in place, none through a ring */
+  PetscBool          block;             /* a level of a blocked pass (RwStencilRunPassBlock(), 3D): core rows through the level's ring, no pair's ring */
   PetscReal          f;                 /* then f(t_k) */
   PetscReal          probe;             /* 0, or NaN when a result is not finite */
 } WavePass;
@@ -643,7 +643,7 @@ WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i
 
 #define WAVE_FWD(D, R) \
   (!ghosted && P->xk ? WaveRowForwardRing(D, R, PETSC_TRUE, P, n, RwStencilRingRowOf(st, st->pairring, i, j, k), RwStencilInputRow(st, P->xk, RW_WAVE_DOF, PETSC_FALSE, i, j, k), ia, c1, c2, y, NULL) : \
-   !ghosted && !P->block && WAVE_RING_FT(D, R) ? WaveRowForwardRing(D, R, PETSC_FALSE, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y, r) : \
+   !ghosted && WAVE_RING_FT(D, R) ? WaveRowForwardRing(D, R, PETSC_FALSE, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y, r) : \
    P->nt ? WaveRowForward(isa, D, R, PETSC_TRUE, P, n, U, ia, c1, c2, y, r) : WaveRowForward(isa, D, R, PETSC_FALSE, P, n, U, ia, c1, c2, y, r))
   WAVE_DISPATCH(WAVE_FWD);
 #undef WAVE_FWD
@@ -858,7 +858,7 @@ static PetscErrorCode WaveStepBlock3D(RwModel model, PetscInt64 k, PetscInt T, V
   }
   P[T - 1].nt = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P[T - 1].y);
   PetscCall(PetscLogEventBegin(RwWaveEvent(RW_WAVE_FORWARD, isa), 0, 0, 0, 0));
-  PetscCall(RwStencilRunPassBlock(w->st, T, in, WaveForwardRowVariants[isa], ctx));
+  PetscCall(RwStencilRunPassBlock(w->st, T, in, WaveRingStageVariants[isa], WaveForwardRowVariants[isa], ctx));
   if (P[T - 1].nt) RwStreamFence();
   PetscCall(PetscLogEventEnd(RwWaveEvent(RW_WAVE_FORWARD, isa), 0, 0, 0, 0));
   for (PetscInt t = T - 1; t >= 0; t--) PetscCall(VecRestoreArray(unew[t], &P[t].y));
