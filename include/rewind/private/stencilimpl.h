@@ -124,7 +124,7 @@ PETSC_EXTERN PetscErrorCode RwStencilDestroy(RwStencil *);
 PETSC_EXTERN PetscErrorCode RwStencilCoordinate(RwStencil, PetscInt, PetscInt, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwStencilGhostRule(RwStencil, PetscInt, PetscBool *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwStencilFillBoundaryGhosts(RwStencil, Vec, PetscBool);
-PETSC_INTERN PetscErrorCode RwStencilFillBoundaryGhosts_Private(RwStencil, Vec, PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode RwStencilFillBoundaryGhosts_Private(RwStencil, Vec, PetscBool, PetscInt);
 PETSC_EXTERN PetscErrorCode RwStencilGlobalToLocal(RwStencil, Vec, Vec, PetscBool);
 PETSC_EXTERN PetscErrorCode RwStencilCheckField(RwStencil, Vec, PetscReal, PetscReal, const char[], const char[]);
 PETSC_EXTERN PetscErrorCode RwStencilOwnedDiffer(RwStencil, Vec, Vec, PetscBool *);

@@ -145,7 +145,7 @@ static PetscErrorCode RwStencilHaloEnd_Private(RwStencil st, PetscInt x, Vec g, 
   PetscFunctionBegin;
   PetscCall(VecScatterEnd(st->halo[x], g, st->work[x], INSERT_VALUES, SCATTER_FORWARD));
   PetscCall(RwStencilCopyEdgeBand_Private(st, g, st->work[x], 2 * st->width, xwhole));
-  PetscCall(RwStencilFillBoundaryGhosts_Private(st, st->work[x], PETSC_TRUE, xwhole));
+  PetscCall(RwStencilFillBoundaryGhosts_Private(st, st->work[x], PETSC_TRUE, xwhole ? st->width : 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
