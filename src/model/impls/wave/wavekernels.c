@@ -714,7 +714,8 @@ PetscErrorCode RwWaveViewRows(RwModel model, PetscViewer viewer)
   PetscFunctionBegin;
   for (PetscInt f = RW_WAVE_FORWARD; f <= RW_WAVE_TANGENT; f++) inplace[f] = WaveWide(RwWaveFormISA(model, (RwWaveForm)f)) ? "in 256-bit vectors of whole points" : "the compiler's loop";
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward %s%s; tangent %s%s; adjoint %s recomputing s at every neighbour\n", WaveForwardRing(model) ? "interior rows from a ring of staged slices of u, shell rows " : "", inplace[RW_WAVE_FORWARD], WaveForwardRing(model) ? "the same, shell rows " : "", inplace[RW_WAVE_TANGENT], WAVE_RING_ADJ(w->dim, w->r) ? "interior rows from the ring of s = ia lambda, shell rows" : "rows"));
-  if (model->stepblock > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "rows of a pair of forward steps: the first's as above, also keeping u_k+1 in a ring of rows; the second's interior rows gather u_k+1 from that ring\n"));
+  if (model->stepblock > 1 && w->dim == 2) PetscCall(PetscViewerASCIIPrintf(viewer, "rows of a pair of forward steps: the first's as above, also keeping u_k+1 in a ring of rows; the second's interior rows gather u_k+1 from that ring\n"));
+  if (model->stepblock > 1 && w->dim == 3) PetscCall(PetscViewerASCIIPrintf(viewer, "rows of a block of forward steps: each step's core rows from a ring of its own, in tiles of %" PetscInt_FMT " y rows (-rw_stencil_block_tile); its shell rows in place after\n", w->st->blocktile));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
