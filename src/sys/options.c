@@ -714,6 +714,7 @@ static const char *const RwOptionNames[] = {
   "-rw_schedule_view_draw",
   "-rw_state_bytes",
   "-rw_stencil_block_rows",
+  "-rw_stencil_block_tile",
   "-rw_steps",
   "-rw_store_compress",
   "-rw_store_compress_tolerance",
@@ -771,8 +772,6 @@ static const char *const RwOptionNames[] = {
   "-rw_store_disk_compress_tolerance",
   /* issue 37: the wave kernels' instruction sets */
   "-rw_wave_kernel_choice",
-  /* issue 37 item 2: time-blocked 3D passes */
-  "-rw_stencil_block_tile",
   /* rewind: end */
   "-da_grid_x", "-da_grid_y", "-da_grid_z", "-da_processors_x", "-da_processors_y", "-da_processors_z", "-ksp_type", "-ksp_rtol", "-ksp_atol", "-ksp_max_it", "-ksp_monitor", "-pc_type",
   "-tao_type", "-tao_monitor", "-tao_max_it", "-tao_gatol", "-tao_grtol", "-tao_view", "-log_view", "-help", "-options_left"};
