@@ -10,7 +10,8 @@
   - J, dJ/dm and dJ/du0 of a receivers' misfit at depths 1..4 and the
     default under store-all, revolve and multilevel are store-all's
     unblocked bits, in the forward steps the schedule predicts; with every
-    instruction set the CPU has too;
+    instruction set the CPU has too; so is a tangent solve's dJ (the
+    tangent sweep takes one step a pass);
   - a depth out of range stops naming -rw_model_step_block; the 3D
     default is one step a pass.
 */
@@ -109,7 +110,11 @@ START_TEST(test_block_states)
 }
 END_TEST
 
-/* J, dJ/dm, dJ/du0 of the receivers' misfit (data zero, so J > 0) */
+/* The first solve's tangent dJ along (dJ/dm, dJ/du0) of the current order (the tangent sweep takes single steps) */
+static PetscReal tangent_ref;
+
+/* J, dJ/dm, dJ/du0 of the receivers' misfit (data zero, so J > 0), and the
+   tangent dJ along the reference's gradient */
 static void solve(const char *opts, RwTestReference *ref, const char *what)
 {
   const PetscReal rec[3 * 3] = {23.3, 47.9, 41.7, 84.4, 91.2, 51.9, 135.5, 114.5, 62.2};
@@ -130,6 +135,14 @@ static void solve(const char *opts, RwTestReference *ref, const char *what)
   rw_assert_all(J > 0, "%s: J %g: the test would prove nothing", opts, J);
   rw_assert_all(same, "%s (%s): J %.17g against %.17g unblocked store-all, or dJ/dm or dJ/du0 not the same bits", opts, what, J, ref->J);
   rw_assert_all(taken == predicted, "%s: %d forward steps, the schedule predicted %d", opts, (int)taken, (int)predicted);
+  {
+    const PetscBool first = (PetscBool)!strcmp(what, "the reference");
+    PetscReal       dJ;
+
+    RW_CHECK(RwTangentSolve(p.adj, p.m, ref->g, p.u0, ref->gu0, &dJ));
+    if (first) tangent_ref = dJ;
+    rw_assert_all(dJ > 0 && dJ == tangent_ref, "%s (%s): tangent dJ %.17g against %.17g unblocked", opts, what, dJ, tangent_ref);
+  }
   RW_CHECK(rw_test_problem_destroy(&p));
   RW_CHECK(RwModelDestroy(&model));
 }
