@@ -103,13 +103,16 @@ typedef enum {
   BENCH_STEP_TANGENT,
   BENCH_STEP_ADJOINT,
   BENCH_STEP_EXCHANGE, /* RwModelGlobalToLocal: a full copy with ghosts (sensors, regularisers); passes exchange ghosts only */
-  BENCH_STEP_PAIR      /* RwModelStepBlock(): two forward steps in one pass, u_k -> w, dw (a call takes two steps) */
+  BENCH_STEP_PAIR,     /* RwModelStepBlock(): two forward steps in one pass, u_k -> w, dw (a call takes two steps) */
+  BENCH_STEP_BLOCK     /* RwModelStepBlock(): depth forward steps in one pass, u_k -> out[] (a call takes depth steps) */
 } BenchStepForm;
 typedef struct {
   RwModel       model;
   Vec           u, w, du, dw, l, lw; /* u_k, u_k+1, their tangents, lambda_k+1, lambda_k */
   Vec           loc;                  /* u with ghosts (the exchange form) */
   BenchStepForm form;
+  PetscInt      depth;                          /* the block form's steps a call */
+  Vec           out[RW_MODEL_MAX_STEP_BLOCK];   /* and its outputs (the caller's) */
 } BenchStepCtx;
 PETSC_INTERN PetscErrorCode BenchStepRun(void *, PetscInt);
 PETSC_INTERN PetscErrorCode BenchStepStates(RwModel, BenchStepCtx *);

@@ -29,6 +29,7 @@ PetscErrorCode BenchStepRun(void *ctx, PetscInt calls)
 
       PetscCall(RwModelStepBlock(c->model, 2 * k, 2, c->u, out));
     } break;
+    case BENCH_STEP_BLOCK: PetscCall(RwModelStepBlock(c->model, c->depth * k, c->depth, c->u, c->out)); break;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

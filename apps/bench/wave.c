@@ -85,6 +85,28 @@ static PetscErrorCode WavePairRow(const BenchConfig *cfg, BenchResults res, Benc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* 3D: the forward in blocks of D = 2 .. RW_BENCH_WAVE_DEPTH steps a pass
+   (RwModelStepBlock(), RwStencilRunPassBlock()), per step, against single
+   steps (vs_forward) in the same run; bytes are a single step's, as the
+   2D pairs' (a block of D moves 40 + 16 D B a point, doc/wave.md) */
+#define RW_BENCH_WAVE_DEPTH 4
+static PetscErrorCode WaveBlockRows(const BenchConfig *cfg, BenchResults res, BenchStepCtx *c, const char grid[], const char isa[], PetscInt order, PetscReal N, PetscReal copy, PetscReal near, PetscReal tfwd)
+{
+  PetscFunctionBegin;
+  for (PetscInt t = 0; t < RW_BENCH_WAVE_DEPTH; t++) PetscCall(VecDuplicate(c->u, &c->out[t]));
+  c->form = BENCH_STEP_BLOCK;
+  for (c->depth = 2; c->depth <= RW_BENCH_WAVE_DEPTH; c->depth++) {
+    BenchTiming t;
+
+    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchStepRun, c, &t));
+    PetscCall(BenchRow(res, "3D order %" PetscInt_FMT " %s forward block %" PetscInt_FMT, order, grid, c->depth));
+    PetscCall(WaveStepFigures(res, isa, N, t.best / c->depth, &t, WaveBytes[0], copy, near, tfwd));
+  }
+  c->form = BENCH_STEP_FORWARD;
+  for (PetscInt t = 0; t < RW_BENCH_WAVE_DEPTH; t++) PetscCall(VecDestroy(&c->out[t]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, PetscInt dim, PetscInt order, PetscInt side, PetscReal copy)
 {
   RwModel       model;
@@ -96,7 +118,7 @@ static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, P
   PetscBool     isauto;
 
   PetscFunctionBegin;
-  PetscCall(WaveModel(PETSC_COMM_WORLD, dim, order, side, dim == 2 ? "-rw_model_step_block 2" : "", &model));
+  PetscCall(WaveModel(PETSC_COMM_WORLD, dim, order, side, dim == 2 ? "-rw_model_step_block 2" : "-rw_model_step_block " PetscStringize(RW_BENCH_WAVE_DEPTH), &model));
   PetscCall(RwModelGetKernelISA(model, &isa));
   PetscCall(RwModelGetKernelISAAuto(model, &isauto));
   if (isauto) isa = "auto"; /* each form its own set (-rw_model_view, -log_view) */
@@ -120,6 +142,7 @@ static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, P
       for (PetscInt i = 0; i <= (PetscInt)RwKernelISABest(); i++) PetscCall(BenchSetRow(cfg, res, model, BenchStepRun, &c, base, RwKernelISANames[i], N, WaveBytes[f], copy, tfwd, PETSC_FALSE));
     }
     if (f == BENCH_STEP_FORWARD && dim == 2) PetscCall(WavePairRow(cfg, res, &c, grid, isa, order, N, copy, near, tfwd));
+    if (f == BENCH_STEP_FORWARD && dim == 3) PetscCall(WaveBlockRows(cfg, res, &c, grid, isa, order, N, copy, near, tfwd));
   }
   PetscCall(RwModelAdjointEnd(model, dm));
   PetscCall(BenchStepDestroy(&c));

@@ -117,6 +117,7 @@ PETSC_EXTERN PetscErrorCode RwModelSetParameters(RwModel, Vec);
 PETSC_EXTERN PetscErrorCode RwModelSetDirection(RwModel, Vec);
 PETSC_EXTERN PetscErrorCode RwModelStep(RwModel, PetscInt64, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwModelStepBlock(RwModel, PetscInt64, PetscInt, Vec, Vec[]);
+#define RW_MODEL_MAX_STEP_BLOCK 8 /* the most steps any type fuses into one pass (-rw_model_step_block) */
 PETSC_EXTERN PetscErrorCode RwModelGetStepBlock(RwModel, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwModelStepTangent(RwModel, PetscInt64, Vec, Vec, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwModelAdjointBegin(RwModel);

@@ -147,7 +147,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
   PetscCall(VecDestroy(&(*adj)->W));
   PetscCall(VecDestroy(&(*adj)->N));
   PetscCall(VecDestroy(&(*adj)->T));
-  PetscCall(VecDestroy(&(*adj)->X));
+  for (PetscInt i = 0; i < RW_MODEL_MAX_STEP_BLOCK - 1; i++) PetscCall(VecDestroy(&(*adj)->X[i]));
   PetscCall(VecDestroy(&(*adj)->lam[0]));
   PetscCall(VecDestroy(&(*adj)->lam[1]));
   PetscCall(VecDestroy(&(*adj)->dW));

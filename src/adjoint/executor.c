@@ -38,7 +38,7 @@ void RwAdjointOwnAll_Private(RwAdjoint adj)
   RwAdjointOwn(adj, &adj->W);
   RwAdjointOwn(adj, &adj->N);
   RwAdjointOwn(adj, &adj->T);
-  RwAdjointOwn(adj, &adj->X);
+  for (PetscInt i = 0; i < adj->block - 1; i++) RwAdjointOwn(adj, &adj->X[i]);
 }
 
 /* The collective NaN/Inf check of the states, every -rw_check_finite_interval steps */
@@ -64,35 +64,38 @@ static PetscErrorCode RwAdjointMaybeStop(RwAdjoint adj, RwRun *run, PetscInt64 k
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Steps k .. k+T-1 from W = x_k: T = 2, a pair in one pass (RwModelStepBlock()),
-   x_k+1 into T and x_k+2 into X; else x_k+1 into T.  A slot may hold T or X
-   (x_(k-1), x_(k-2)), read no more: they are owned back first */
+/* Steps k .. k+T-1 from W = x_k in one pass (RwModelStepBlock()): x_k+1
+   into T, x_k+1+i into X[i-1].  A slot may hold T or an X (states before
+   x_k, read no more): they are owned back first */
 static PetscErrorCode RwAdjointStepFrom(RwAdjoint adj, PetscInt64 k, PetscInt T)
 {
+  Vec out[RW_MODEL_MAX_STEP_BLOCK];
+
   PetscFunctionBegin;
   RwAdjointOwn(adj, &adj->T);
   if (T == 1) {
     PetscCall(RwModelStep(adj->model, k, adj->W, adj->T));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  RwAdjointOwn(adj, &adj->X);
-  {
-    Vec out[2] = {adj->T, adj->X};
-
-    PetscCall(RwModelStepBlock(adj->model, k, T, adj->W, out));
+  out[0] = adj->T;
+  for (PetscInt i = 1; i < T; i++) {
+    RwAdjointOwn(adj, &adj->X[i - 1]);
+    out[i] = adj->X[i - 1];
   }
+  PetscCall(RwModelStepBlock(adj->model, k, T, adj->W, out));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether forward passes take pairs: where the model fuses them, but not
-   under a stop test, which may end the run between the two */
-static PetscBool RwAdjointPairs(RwAdjoint adj)
+/* The most steps a forward pass takes: what the model fuses, but one under
+   a stop test, which may end the run inside a block */
+static PetscInt RwAdjointBlock(RwAdjoint adj)
 {
-  return (PetscBool)(adj->X && !adj->stoptest && !(adj->stopsteady > 0));
+  return adj->stoptest || adj->stopsteady > 0 ? 1 : adj->block;
 }
 
-/* The state of step t of a pass (0 or 1) into W, x_k into T: the first,
-   x_k+1 from T; a pair's second, x_k+1 from X, while X takes x_(k-1) */
+/* The state of step t of a pass into W, the one before it into T: the
+   first, x_k+1 from T; step t > 0 from X[t-1], which takes the older
+   state T held (read no more) */
 static void RwAdjointTakeState(RwAdjoint adj, PetscInt t)
 {
   Vec old = adj->T;
@@ -101,9 +104,9 @@ static void RwAdjointTakeState(RwAdjoint adj, PetscInt t)
     RwVecSwap(adj->W, adj->T);
     return;
   }
-  adj->T = adj->W;
-  adj->W = adj->X;
-  adj->X = old;
+  adj->T        = adj->W;
+  adj->W        = adj->X[t - 1];
+  adj->X[t - 1] = old;
 }
 
 /* W holds x_k+1: the stop test, the objective and the monitors in a first
@@ -122,12 +125,12 @@ static PetscErrorCode RwAdjointStepDone(RwAdjoint adj, RwRun *run, PetscInt64 k)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The steps of a pass, forward sweep or recomputation: pairs where the model
-   fuses them (RwAdjointStepFrom(), RwAdjointPairs()); each step's state then
-   goes through the same bookkeeping, in order, as if it had been taken alone */
+/* The steps of a pass, forward sweep or recomputation: blocks where the
+   model fuses them (RwAdjointStepFrom(), RwAdjointBlock()); each step's state
+   then goes through the same bookkeeping, in order, as if it had been taken alone */
 PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a, PetscInt64 b)
 {
-  const PetscBool pairs = RwAdjointPairs(adj);
+  const PetscInt  block = RwAdjointBlock(adj);
   PetscLogDouble  t0, t1;
   PetscInt        T = 0, t = 0; /* the pass's steps, and which of them k is */
 
@@ -136,7 +139,7 @@ PetscErrorCode RwAdjointAdvance_Private(RwAdjoint adj, RwRun *run, PetscInt64 a,
   PetscCall(PetscTime(&t0));
   for (PetscInt64 k = a; k < b; k++, t++) {
     if (t == T) { /* a new pass */
-      T = pairs && b - k >= 2 ? 2 : 1;
+      T = (PetscInt)PetscMin((PetscInt64)block, b - k);
       t = 0;
       PetscCall(RwAdjointStepFrom(adj, k, T));
     }
@@ -401,48 +404,52 @@ static PetscErrorCode RwAdjointReverse(RwAdjoint adj, RwRun *run, PetscInt64 k)
 }
 
 /*
-  ADVANCE k -> k+1, STORE x_k+1, ADVANCE k+1 -> k+2 as one pair of steps
-  (store-all's sweep, and any stretch that keeps every state): x_k+1 and
-  x_k+2 come from one pass, and the actions' effects follow in their
-  order (x_k+1's bookkeeping, the STORE, x_k+2's bookkeeping), the kill
-  hooks counting the three actions as the loop does.  Not where the second
-  ADVANCE would end the run, whose last steps the sweep ends specially.
-  fused says whether it did; act is the ADVANCE just taken
+  ADVANCE k -> k+1, then up to T - 1 times STORE x_k+i, ADVANCE k+i -> k+i+1,
+  as one block of T steps (store-all's sweep, and any stretch that keeps
+  every state): the states come from one pass, and the actions' effects
+  follow in their order (each state's bookkeeping, then its STORE), the kill
+  hooks counting the actions as the loop does.  Not where an ADVANCE would
+  end the run, whose last steps the sweep ends specially.  fused says
+  whether it did; act is the ADVANCE just taken
 */
 static PetscErrorCode RwAdjointAdvanceStoring(RwAdjoint adj, RwRun *run, const RwAction *act, PetscBool *fused)
 {
+  const PetscInt block = RwAdjointBlock(adj);
   RwAction       store, next;
   PetscBool      known[2];
-  PetscLogDouble t0, t1, s0, s1;
+  PetscInt       T = 1;
+  PetscLogDouble t0, t1, s0, s1, stored = 0;
 
   PetscFunctionBegin;
   *fused = PETSC_FALSE;
-  if (!RwAdjointPairs(adj) || act->b != act->a + 1 || act->b + 1 >= run->n) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(RwAdjointPeekAction(adj, run, 0, &store, &known[0]));
-  PetscCall(RwAdjointPeekAction(adj, run, 1, &next, &known[1]));
-  if (!known[0] || !known[1] || store.type != RW_ACTION_STORE || store.a != act->b || next.type != RW_ACTION_ADVANCE || next.a != act->b || next.b != act->b + 1) PetscFunctionReturn(PETSC_SUCCESS);
+  if (block < 2 || act->b != act->a + 1) PetscFunctionReturn(PETSC_SUCCESS);
+  for (; T < block && act->a + T + 1 < run->n; T++) { /* the pattern's T-th STORE and ADVANCE, looked at */
+    PetscCall(RwAdjointPeekAction(adj, run, 2 * (T - 1), &store, &known[0]));
+    PetscCall(RwAdjointPeekAction(adj, run, 2 * (T - 1) + 1, &next, &known[1]));
+    if (!known[0] || !known[1] || store.type != RW_ACTION_STORE || store.a != act->a + T || next.type != RW_ACTION_ADVANCE || next.a != act->a + T || next.b != act->a + T + 1) break;
+  }
+  if (T < 2) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(run->w == act->a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule asks to advance from step %" PetscInt64_FMT " but the working state is step %" PetscInt64_FMT, act->a, run->w);
   *fused = PETSC_TRUE;
   PetscCall(PetscTime(&t0));
-  PetscCall(RwAdjointStepFrom(adj, act->a, 2));
-  RwAdjointTakeState(adj, 0);
-  PetscCall(RwAdjointStepDone(adj, run, act->a));
-  run->w = act->b;
-  PetscCall(PetscTime(&s0));
-  PetscCall(RwAdjointTakeAction(adj, run, &store));
-  PetscCall(RwAdjointStore_Private(adj, run, &store));
-  if (run->replanned) { /* the pair's second state belongs to the old schedule */
-    adj->counts.seconds_forward += s0 - t0;
-    PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(RwAdjointStepFrom(adj, act->a, T));
+  for (PetscInt t = 0; t < T; t++) {
+    if (t) {
+      PetscCall(PetscTime(&s0));
+      PetscCall(RwAdjointTakeAction(adj, run, &store));
+      PetscCall(RwAdjointStore_Private(adj, run, &store));
+      if (!run->replanned) PetscCall(RwAdjointPrefetchNext(adj, run, &store));
+      PetscCall(PetscTime(&s1));
+      stored += s1 - s0;
+      if (run->replanned) break; /* the block's later states belong to the old schedule: the sweep starts again at x_0 */
+      PetscCall(RwAdjointTakeAction(adj, run, &next));
+    }
+    RwAdjointTakeState(adj, t);
+    PetscCall(RwAdjointStepDone(adj, run, act->a + t));
+    run->w = act->a + t + 1;
   }
-  PetscCall(RwAdjointPrefetchNext(adj, run, &store));
-  PetscCall(PetscTime(&s1));
-  PetscCall(RwAdjointTakeAction(adj, run, &next));
-  RwAdjointTakeState(adj, 1);
-  PetscCall(RwAdjointStepDone(adj, run, next.a));
-  run->w = next.b;
   PetscCall(PetscTime(&t1));
-  adj->counts.seconds_forward += (t1 - t0) - (s1 - s0);
+  adj->counts.seconds_forward += (t1 - t0) - stored;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

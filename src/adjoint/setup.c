@@ -439,7 +439,8 @@ PetscErrorCode RwAdjointSetUp(RwAdjoint adj)
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->N));
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->T));
   PetscCall(RwModelGetStepBlock(adj->model, &block));
-  if (block > 1) PetscCall(RwVecDuplicateStaggered(adj->W, &adj->X)); /* forward sweeps take pairs of steps */
+  adj->block = block;
+  for (PetscInt i = 0; i < block - 1; i++) PetscCall(RwVecDuplicateStaggered(adj->W, &adj->X[i])); /* forward sweeps take blocks of steps */
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->lam[0]));
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->lam[1]));
   PetscCall(RwVecDuplicateStaggered(adj->W, &adj->dW));

@@ -715,6 +715,7 @@ static const char *const RwOptionNames[] = {
   "-rw_schedule_view_draw",
   "-rw_state_bytes",
   "-rw_stencil_block_rows",
+  "-rw_stencil_block_tile",
   "-rw_steps",
   "-rw_store_compress",
   "-rw_store_compress_tolerance",

@@ -98,7 +98,8 @@ struct _p_RwAdjoint {
   void           *stopctx;
   PetscReal       stopsteady;    /* -rw_adjoint_stop_steady: stop when max |u_k - u_k-1| <= this; 0: not */
   Vec             W, N, T;       /* working state x_w, next state x_k+1, scratch */
-  Vec             X;             /* a pair of forward steps' second output (RwModelStepBlock()); NULL where the model takes one step a pass */
+  Vec             X[RW_MODEL_MAX_STEP_BLOCK - 1]; /* a block of forward steps' outputs after the first (RwModelStepBlock()): block - 1 of them */
+  PetscInt        block;         /* the most forward steps a pass takes (RwModelGetStepBlock()); 1: one a pass */
   Vec             lent, spare;   /* the one of W, N, T, X a memory slot holds (RwStoreWriteTake()): read, never written;
                                     and the free vector the store gave for it, which replaces it before a write */
   Vec             lam[2];        /* lambda_k+1 and lambda_k */

@@ -99,6 +99,9 @@ struct _n_RwStencil {
   Vec                   work[RW_STENCIL_MAX_INPUTS]; /* ghosted copies of the inputs */
   PetscInt              blockrows; /* 3D passes walk y in tiles of this many rows, z inside a tile (0: plane by plane) */
   PetscInt              l2;        /* the L2 size (bytes) the automatic tile was chosen for; 0 when -rw_stencil_block_rows set it */
+  PetscInt              blocktile; /* a blocked pass's tile of y rows (RwStencilRunPassBlock()) */
+  PetscScalar          *blockring;  /* its levels' rings, 2 width + 1 slices of blockslice scalars each */
+  PetscInt              blockslice;
   PetscBool             ringwanted; /* RwStencilSetRing(): passes may stage into the ring */
   PetscScalar          *ring;       /* 2 width + 1 slices of staged scalars (stencilring.c) */
   PetscScalar          *pairring;   /* a second ring, 2D: a pair's second pass gathers from it (RwStencilRunPassPair()) */
@@ -121,7 +124,7 @@ PETSC_EXTERN PetscErrorCode RwStencilDestroy(RwStencil *);
 PETSC_EXTERN PetscErrorCode RwStencilCoordinate(RwStencil, PetscInt, PetscInt, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwStencilGhostRule(RwStencil, PetscInt, PetscBool *, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwStencilFillBoundaryGhosts(RwStencil, Vec, PetscBool);
-PETSC_INTERN PetscErrorCode RwStencilFillBoundaryGhosts_Private(RwStencil, Vec, PetscBool, PetscBool);
+PETSC_INTERN PetscErrorCode RwStencilFillBoundaryGhosts_Private(RwStencil, Vec, PetscBool, PetscInt);
 PETSC_EXTERN PetscErrorCode RwStencilGlobalToLocal(RwStencil, Vec, Vec, PetscBool);
 PETSC_EXTERN PetscErrorCode RwStencilCheckField(RwStencil, Vec, PetscReal, PetscReal, const char[], const char[]);
 PETSC_EXTERN PetscErrorCode RwStencilOwnedDiffer(RwStencil, Vec, Vec, PetscBool *);
@@ -137,6 +140,13 @@ PETSC_EXTERN PetscErrorCode RwStencilHaloEnd(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilRunPass(RwStencil, PetscInt, RwStencilInput[], RwStencilRowFn, void *);
 PETSC_EXTERN PetscErrorCode RwStencilRunPassPair(RwStencil, RwStencilInput *, RwStencilRingStageFn, RwStencilRowFn, void *, RwStencilInput *, RwStencilRingStageFn, RwStencilRowFn, void *);
 PETSC_EXTERN PetscErrorCode RwStencilSetUpPair(RwStencil);
+PETSC_INTERN PetscErrorCode RwStencilCopyEdgeBand_Private(RwStencil, Vec, Vec, PetscInt, PetscBool);
+PETSC_INTERN void           RwStencilForShell_Private(RwStencil, PetscInt, RwStencilRowFn, void *, PetscBool);
+PETSC_INTERN PetscInt       RwStencilL2Size_Private(void);
+
+/* stencilblock.c: D passes in one sweep, 3D (time blocking) */
+PETSC_EXTERN PetscErrorCode RwStencilRunPassBlock(RwStencil, PetscInt, RwStencilInput *[], RwStencilRingStageFn, RwStencilRowFn, void *[]);
+PETSC_INTERN PetscErrorCode RwStencilSetUpBlockTile_Private(RwStencil, PetscInt);
 
 /* stencilring.c: interior rows that gather from a ring of staged slices */
 PETSC_EXTERN PetscErrorCode RwStencilSetRing(RwStencil, PetscBool);

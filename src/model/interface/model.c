@@ -186,7 +186,7 @@ static PetscErrorCode RwModelStepBlockFromOptions(RwModel model, PetscOptionItem
   PetscBool set;
 
   PetscFunctionBegin;
-  PetscCall(RwOptionsInt("-rw_model_step_block", "Forward steps fused into one pass over the grid where the model type can (1: one step a pass; unset: the type's choice)", "RwModelStepBlock", T, &T, &set, 1, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_model_step_block", "Forward steps fused into one pass over the grid where the model type can (1: one step a pass; unset: the type's choice)", "RwModelStepBlock", T, &T, &set, 1, RW_MODEL_MAX_STEP_BLOCK));
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   model->stepblock = T;
   PetscFunctionReturn(PETSC_SUCCESS);

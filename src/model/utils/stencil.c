@@ -405,6 +405,7 @@ PetscErrorCode RwStencilDestroy(RwStencil *st)
   PetscCall(RwStencilDestroyHalo_Private(*st));
   PetscCall(PetscFree((*st)->ring));
   PetscCall(PetscFree((*st)->pairring));
+  PetscCall(PetscFree((*st)->blockring));
   PetscCall(DMDestroy(&(*st)->fda));
   PetscCall(DMDestroy(&(*st)->da));
   PetscCall(PetscFree(*st));
@@ -471,21 +472,28 @@ static inline void RwStencilFillRange(RwStencil st, PetscInt e, PetscInt d, Pets
 PetscErrorCode RwStencilFillBoundaryGhosts(RwStencil st, Vec l, PetscBool state)
 {
   PetscFunctionBegin;
-  PetscCall(RwStencilFillBoundaryGhosts_Private(st, l, state, PETSC_FALSE));
+  PetscCall(RwStencilFillBoundaryGhosts_Private(st, l, state, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* RwStencilFillBoundaryGhosts(); with edgerows, the x ghosts only of the
-   rows that are not interior in y and z (and of the ghost rows): a ring
-   pass whose interior rows run whole in x reads no other x ghost, and
+/* RwStencilFillBoundaryGhosts(); with edgeband > 0, the x ghosts only of
+   the rows within edgeband of the y and z edges (and of the ghost rows): a
+   ring pass whose interior rows run whole in x reads no other x ghost
+   (edgeband = width; a blocked pass's shell of t widths, t widths), and
    filling them is a strided sweep of every row (about 5% of a 3D wave step) */
-PETSC_INTERN PetscErrorCode RwStencilFillBoundaryGhosts_Private(RwStencil st, Vec l, PetscBool state, PetscBool edgerows)
+PETSC_INTERN PetscErrorCode RwStencilFillBoundaryGhosts_Private(RwStencil st, Vec l, PetscBool state, PetscInt edgeband)
 {
   PetscScalar    *a;
   const PetscInt *gs = st->ghost.s, *gn = st->ghost.n, *os = st->own.s, *on = st->own.n;
   const PetscInt  dof = state ? st->dof : 1, stride[3] = {dof, dof * gn[0], dof * gn[0] * gn[1]};
   PetscInt        lo[3], hi[3];
-  const PetscBool interior = (PetscBool)(edgerows && RwStencilInterior_Private(st, lo, hi));
+  PetscBool       interior = (PetscBool)(edgeband > 0);
+
+  for (PetscInt d = 1; d < 3; d++) { /* the rows edgeband or more inside y and z, if any */
+    lo[d] = os[d] + (d < st->dim ? edgeband : 0);
+    hi[d] = os[d] + on[d] - (d < st->dim ? edgeband : 0);
+    if (lo[d] >= hi[d]) interior = PETSC_FALSE;
+  }
 
   PetscFunctionBegin;
   PetscCall(VecGetArray(l, &a));

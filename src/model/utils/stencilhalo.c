@@ -93,14 +93,15 @@ static inline void RwStencilCopyFew(PetscScalar *dst, const PetscScalar *src, Pe
 }
 
 /* Copies the owned points within twice the width of the box's edges from g
-   to l: the shell rows a pass computes from l, and their inner neighbours.
-   With xwhole (a ring pass whose interior rows ran whole in x, so that the
-   shell has no short rows at the x ends) only the rows near the y and z
-   edges: the x ends of the others are read by no row */
-static PetscErrorCode RwStencilCopyEdgeBand(RwStencil st, Vec g, Vec l, PetscBool xwhole)
+   to l: the shell rows a pass computes from l, and their inner neighbours
+   (band = 2 width; a blocked pass's wider shells need more,
+   RwStencilRunPassBlock()).  With xwhole (a ring pass whose interior rows
+   ran whole in x, so that the shell has no short rows at the x ends) only
+   the rows near the y and z edges: the x ends of the others are read by no row */
+PETSC_INTERN PetscErrorCode RwStencilCopyEdgeBand_Private(RwStencil st, Vec g, Vec l, PetscInt band, PetscBool xwhole)
 {
   const PetscInt    *os = st->own.s, *on = st->own.n, *gs = st->ghost.s, *gn = st->ghost.n;
-  const PetscInt     band = 2 * st->width, dof = st->dof, row = on[0] * dof;
+  const PetscInt     dof = st->dof, row = on[0] * dof;
   const PetscScalar *a;
   PetscScalar       *b;
 
@@ -143,8 +144,8 @@ static PetscErrorCode RwStencilHaloEnd_Private(RwStencil st, PetscInt x, Vec g, 
 {
   PetscFunctionBegin;
   PetscCall(VecScatterEnd(st->halo[x], g, st->work[x], INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(RwStencilCopyEdgeBand(st, g, st->work[x], xwhole));
-  PetscCall(RwStencilFillBoundaryGhosts_Private(st, st->work[x], PETSC_TRUE, xwhole));
+  PetscCall(RwStencilCopyEdgeBand_Private(st, g, st->work[x], 2 * st->width, xwhole));
+  PetscCall(RwStencilFillBoundaryGhosts_Private(st, st->work[x], PETSC_TRUE, xwhole ? st->width : 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -197,12 +198,13 @@ static void RwStencilForInterior(RwStencil st, RwStencilRowFn fn, void *ctx)
   }
 }
 
-/* The owned points that are not interior: within the width of another rank
-   or a boundary; with xwhole, a ring pass has run the rows interior in y and
-   z whole, x ends included (RwStencilForInteriorRing_Private()) */
-static void RwStencilForShell(RwStencil st, RwStencilRowFn fn, void *ctx, PetscBool xwhole)
+/* The owned points that are not interior: within w (the width; a blocked
+   pass's level t, t widths) of another rank or a boundary; with xwhole, a
+   ring pass has run the rows interior in y and z whole, x ends included
+   (RwStencilForInteriorRing_Private()) */
+PETSC_INTERN void RwStencilForShell_Private(RwStencil st, PetscInt w, RwStencilRowFn fn, void *ctx, PetscBool xwhole)
 {
-  const PetscInt *s = st->own.s, *n = st->own.n, w = st->width;
+  const PetscInt *s = st->own.s, *n = st->own.n;
 
   for (PetscInt j0 = s[1], j1; j0 < s[1] + n[1]; j0 = j1) {
     j1 = RwStencilTileEnd(st, j0, s[1] + n[1]);
@@ -220,7 +222,7 @@ static void RwStencilForShell(RwStencil st, RwStencilRowFn fn, void *ctx, PetscB
 }
 
 /* The L2 size of this core, 1 MiB where the system does not say */
-static PetscInt RwStencilL2Size(void)
+PETSC_INTERN PetscInt RwStencilL2Size_Private(void)
 {
   long l2 = -1;
 
@@ -258,7 +260,7 @@ PETSC_INTERN PetscErrorCode RwStencilSetUpBlocking_Private(RwStencil st)
   if (st->dim < 3) PetscFunctionReturn(PETSC_SUCCESS);
   {
     const PetscReal rowbytes = (PetscReal)st->dof * st->own.n[0] * sizeof(PetscScalar) * PetscMax(st->ninputs, 1);
-    const PetscInt  l2 = RwStencilL2Size();
+    const PetscInt  l2 = RwStencilL2Size_Private();
     const PetscInt  fit = (PetscInt)(0.5 * l2 / ((2 * w + 2) * rowbytes)) - 2 * w;
 
     st->l2 = l2;
@@ -308,7 +310,7 @@ PETSC_INTERN PetscErrorCode RwStencilRunPassWith_Private(RwStencil st, PetscInt 
     PetscCall(RwStencilHaloEnd_Private(st, i, in[i].g, xwhole));
     PetscCall(VecGetArrayRead(st->work[i], &in[i].la));
   }
-  RwStencilForShell(st, fn, ctx, xwhole);
+  RwStencilForShell_Private(st, st->width, fn, ctx, xwhole);
   for (PetscInt i = 0; i < nin; i++) {
     PetscCall(VecRestoreArrayRead(in[i].g, &in[i].ga));
     PetscCall(VecRestoreArrayRead(st->work[i], &in[i].la));
@@ -439,7 +441,7 @@ PetscErrorCode RwStencilRunPassPair(RwStencil st, RwStencilInput *in1, RwStencil
   PetscCall(VecGetArrayRead(in1->g, &in1->ga));
   PetscCall(RwStencilHaloEnd_Private(st, 0, in1->g, PETSC_FALSE));
   PetscCall(VecGetArrayRead(st->work[0], &in1->la));
-  RwStencilForShell(st, fn1, ctx1, PETSC_FALSE);
+  RwStencilForShell_Private(st, st->width, fn1, ctx1, PETSC_FALSE);
   RwStreamFence(); /* y1's shell rows, which the halo sends and the stage reads */
   PetscCall(RwStencilHaloBegin(st, 1, in2->g));
   PetscCall(VecGetArrayRead(in2->g, &in2->ga));
@@ -447,7 +449,7 @@ PetscErrorCode RwStencilRunPassPair(RwStencil st, RwStencilInput *in1, RwStencil
   RwStreamFence(); /* y1's interior rows, which the edge band's copy reads */
   PetscCall(RwStencilHaloEnd_Private(st, 1, in2->g, PETSC_FALSE));
   PetscCall(VecGetArrayRead(st->work[1], &in2->la));
-  RwStencilForShell(st, fn2, ctx2, PETSC_FALSE);
+  RwStencilForShell_Private(st, st->width, fn2, ctx2, PETSC_FALSE);
   PetscCall(VecRestoreArrayRead(st->work[1], &in2->la));
   PetscCall(VecRestoreArrayRead(in2->g, &in2->ga));
   PetscCall(VecRestoreArrayRead(st->work[0], &in1->la));

@@ -860,9 +860,10 @@ static PetscErrorCode WaveSetUpStepBlock(RwModel model)
     PetscInt64 bytes = (PetscInt64)RW_WAVE_DOF * sizeof(PetscScalar) * w->st->own.n[0] * w->st->own.n[1] * w->st->own.n[2];
 
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &bytes, 1, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)model)));
-    model->stepblock = max > 1 && w->r <= 2 && model->streammin >= 0 && bytes >= model->streammin ? max : 1;
+    model->stepblock = w->dim == 2 && w->r <= 2 && model->streammin >= 0 && bytes >= model->streammin ? max : 1;
   }
-  if (model->stepblock > 1) PetscCall(RwStencilSetUpPair(w->st));
+  if (model->stepblock > 1 && w->dim == 2) PetscCall(RwStencilSetUpPair(w->st));
+  if (model->stepblock > 1 && w->dim == 3) PetscCall(RwStencilSetUpBlockTile_Private(w->st, model->stepblock));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

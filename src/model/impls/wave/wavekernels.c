@@ -56,7 +56,8 @@ typedef struct {
   PetscScalar       *y, *gm;
   PetscBool          nt;                /* the forward streams y (RwModelStreamStores()) */
   RwStencilInput    *xk;                /* a pair's second pass: the pair's input x_k, whose u_k its interior rows take; NULL otherwise */
-  const RwModel_Wave *pair1;            /* a pair's first pass: the model, whose sources its rows add at their end and whose u+ its interior rows keep in the pair's ring; NULL otherwise */
+  const RwModel_Wave *pair1;            /* a pair's first pass, or any level of a blocked pass: the model, whose sources its rows add at their end (and, a pair's, whose u+ its interior rows keep in the pair's ring); NULL otherwise */
+  PetscBool          block;             /* a level of a blocked pass (RwStencilRunPassBlock(), 3D): core rows through the level's ring, no pair's ring */
   PetscReal          f;                 /* then f(t_k) */
   PetscReal          probe;             /* 0, or NaN when a result is not finite */
 } WavePass;
@@ -638,7 +639,7 @@ WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i
   RwStencilRow       U  = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k);
   const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
   PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
-  PetscScalar       *r  = !ghosted && P->pair1 ? RwStencilRingSliceOf(st, st->pairring, j) + st->width + (i - st->own.s[0]) : NULL; /* 2D */
+  PetscScalar       *r  = !ghosted && P->pair1 && !P->block ? RwStencilRingSliceOf(st, st->pairring, j) + st->width + (i - st->own.s[0]) : NULL; /* 2D */
 
 #define WAVE_FWD(D, R) \
   (!ghosted && P->xk ? WaveRowForwardRing(D, R, PETSC_TRUE, P, n, RwStencilRingRowOf(st, st->pairring, i, j, k), RwStencilInputRow(st, P->xk, RW_WAVE_DOF, PETSC_FALSE, i, j, k), ia, c1, c2, y, NULL) : \
@@ -713,7 +714,8 @@ PetscErrorCode RwWaveViewRows(RwModel model, PetscViewer viewer)
   PetscFunctionBegin;
   for (PetscInt f = RW_WAVE_FORWARD; f <= RW_WAVE_TANGENT; f++) inplace[f] = WaveWide(RwWaveFormISA(model, (RwWaveForm)f)) ? "in 256-bit vectors of whole points" : "the compiler's loop";
   PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward %s%s; tangent %s%s; adjoint %s recomputing s at every neighbour\n", WaveForwardRing(model) ? "interior rows from a ring of staged slices of u, shell rows " : "", inplace[RW_WAVE_FORWARD], WaveForwardRing(model) ? "the same, shell rows " : "", inplace[RW_WAVE_TANGENT], WAVE_RING_ADJ(w->dim, w->r) ? "interior rows from the ring of s = ia lambda, shell rows" : "rows"));
-  if (model->stepblock > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "rows of a pair of forward steps: the first's as above, also keeping u_k+1 in a ring of rows; the second's interior rows gather u_k+1 from that ring\n"));
+  if (model->stepblock > 1 && w->dim == 2) PetscCall(PetscViewerASCIIPrintf(viewer, "rows of a pair of forward steps: the first's as above, also keeping u_k+1 in a ring of rows; the second's interior rows gather u_k+1 from that ring\n"));
+  if (model->stepblock > 1 && w->dim == 3) PetscCall(PetscViewerASCIIPrintf(viewer, "rows of a block of forward steps: each step's core rows from a ring of its own, in tiles of %" PetscInt_FMT " y rows (-rw_stencil_block_tile); its shell rows in place after\n", w->st->blocktile));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -817,10 +819,54 @@ static PetscErrorCode WaveStepForward(RwModel model, RwKernelISA isa, PetscInt64
 }
 
 /* The most forward steps the model fuses (RwWaveStepBlock()): pairs in 2D,
-   where RwStencilRunPassPair() runs */
+   where RwStencilRunPassPair() runs; up to RW_MODEL_MAX_STEP_BLOCK in 3D
+   (RwStencilRunPassBlock()) */
 PetscInt RwWaveStepBlockMax(PetscInt dim)
 {
-  return dim == 2 ? 2 : 1;
+  return dim == 2 ? 2 : dim == 3 ? RW_MODEL_MAX_STEP_BLOCK : 1;
+}
+
+/*
+  Steps k .. k+T-1 in one sweep, 3D (RwStencilRunPassBlock()): level t
+  computes x_k+t+1 from x_k+t, its rows in place (whole-point rows, as the
+  shell's: the ring's staged slices are one level's), each row's sources
+  added at its end so that the next level reads it final.  Only the last
+  level may stream its output: the others are read back from cache.  The
+  bits of T RwWaveStep() calls
+*/
+static PetscErrorCode WaveStepBlock3D(RwModel model, PetscInt64 k, PetscInt T, Vec u, Vec unew[])
+{
+  RwModel_Wave     *w   = (RwModel_Wave *)model->data;
+  const RwKernelISA isa = RwWaveFormISA(model, RW_WAVE_FORWARD);
+  WavePass          P[RW_MODEL_MAX_STEP_BLOCK];
+  RwStencilInput   *in[RW_MODEL_MAX_STEP_BLOCK];
+  void             *ctx[RW_MODEL_MAX_STEP_BLOCK];
+  PetscInt          nl;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(u, &nl));
+  for (PetscInt t = 0; t < T; t++) {
+    P[t]          = WavePassCreate(model);
+    P[t].in[0].g  = t ? unew[t - 1] : u;
+    P[t].pair1    = w;
+    P[t].block    = PETSC_TRUE;
+    P[t].f        = RwWaveSourceValue(model, k + t);
+    in[t]         = &P[t].in[0];
+    ctx[t]        = &P[t];
+    if (!t) PetscCall(WaveGetCoefficients(w, &P[0]));
+    else P[t].ia = P[0].ia, P[t].c1 = P[0].c1, P[t].c2 = P[0].c2;
+    PetscCall(VecGetArray(unew[t], &P[t].y));
+  }
+  P[T - 1].nt = RwModelStreamStores(model, (PetscInt64)nl * (PetscInt64)sizeof(PetscScalar), P[T - 1].y);
+  PetscCall(PetscLogEventBegin(RwWaveEvent(RW_WAVE_FORWARD, isa), 0, 0, 0, 0));
+  PetscCall(RwStencilRunPassBlock(w->st, T, in, WaveRingStageVariants[isa], WaveForwardRowVariants[isa], ctx));
+  if (P[T - 1].nt) RwStreamFence();
+  PetscCall(PetscLogEventEnd(RwWaveEvent(RW_WAVE_FORWARD, isa), 0, 0, 0, 0));
+  for (PetscInt t = T - 1; t >= 0; t--) PetscCall(VecRestoreArray(unew[t], &P[t].y));
+  PetscCall(WaveRestoreCoefficients(w, &P[0]));
+  for (PetscInt t = 0; t < T; t++) RwModelFlagNonFinite(model, 0, k + t + 1, P[t].probe); /* the first bad step first */
+  PetscCall(PetscLogFlops(T * (3.0 * w->r * w->dim + 7) * WaveOwnedPoints(w)));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
@@ -847,6 +893,10 @@ PetscErrorCode RwWaveStepBlock(RwModel model, PetscInt64 k, PetscInt T, Vec u, V
   PetscInt          nl;
 
   PetscFunctionBegin;
+  if (w->dim == 3) {
+    PetscCall(WaveStepBlock3D(model, k, T, u, unew));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCheck(T == 2 && w->dim == 2, PetscObjectComm((PetscObject)model), PETSC_ERR_SUP, "The wave model fuses pairs of steps in 2D, not %" PetscInt_FMT " in %" PetscInt_FMT "D", T, w->dim);
   P1.in[0].g = u;
   P2.in[0].g = unew[0];
