@@ -64,7 +64,14 @@ for r in kern:
     if not r["case"].endswith(" portable") and not r["case"].endswith(" exchange"):
         near(r)
 wave = section("wave")
-steps = [r for r in wave if " order " in r["case"] and not r["case"].endswith(" pair")]
+steps = [r for r in wave if " order " in r["case"] and not r["case"].endswith(" pair") and " block " not in r["case"]]
+# 3D: "forward block D" rows (D = 2 .. 4 steps a pass, -rw_model_step_block), a single step's bytes, per step
+blocks = [r for r in wave if " forward block " in r["case"]]
+assert [(r["case"][:10], r["case"][-1]) for r in blocks] == [("3D order %d" % o, str(d)) for o in (2, 4, 8) for d in (2, 3, 4)], [r["case"] for r in blocks]
+for r in blocks:
+    v = r["values"]
+    assert v["rate"] > 0 and v["bytes"] == 56 and v["vs_forward"] > 0, r
+    near(r)
 # 2D: a "forward pair" row (RwModelStepBlock()) after each forward, a single step's bytes, per step
 pairs = [r for r in wave if r["case"].endswith(" forward pair")]
 assert [r["case"][:10] for r in pairs] == ["2D order 2", "2D order 4", "2D order 8"], [r["case"] for r in pairs]
