@@ -86,6 +86,7 @@ PetscErrorCode rw_test_problem(RwModel model, RwTestProblem *p);
 PetscErrorCode rw_test_problem_begin(RwModel model, RwTestProblem *p);
 PetscErrorCode rw_test_problem_driver(RwTestProblem *p);
 PetscErrorCode rw_test_bump(RwModel model, Vec m, PetscReal amp, PetscReal width, const PetscReal c[3]);
+PetscErrorCode rw_test_gaussian2d(Vec u, PetscReal scale, PetscReal cx, PetscReal cy);
 PetscErrorCode rw_test_problem_destroy(RwTestProblem *p);
 /* a whole RwProblem of the options opts under prefix pre, set up (t460, t461) */
 PetscErrorCode rw_test_problem_prefixed(const char pre[], const char opts[], RwProblem *prob);

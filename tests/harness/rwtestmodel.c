@@ -140,6 +140,24 @@ PetscErrorCode rw_test_bump(RwModel model, Vec m, PetscReal amp, PetscReal width
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* u = scale exp(-8 ((i/M - cx)^2 + (j/N - cy)^2)) on a 2D DMDA vector of one component (t470, t650) */
+PetscErrorCode rw_test_gaussian2d(Vec u, PetscReal scale, PetscReal cx, PetscReal cy)
+{
+  DM            da;
+  PetscInt      xs, ys, xm, ym, M, N;
+  PetscScalar **a;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetDM(u, &da));
+  PetscCall(DMDAGetInfo(da, NULL, &M, &N, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, NULL, &xm, &ym, NULL));
+  PetscCall(DMDAVecGetArray(da, u, &a));
+  for (PetscInt j = ys; j < ys + ym; j++)
+    for (PetscInt i = xs; i < xs + xm; i++) a[j][i] = scale * PetscExpReal(-8 * (PetscSqr(i / (PetscReal)M - cx) + PetscSqr(j / (PetscReal)N - cy)));
+  PetscCall(DMDAVecRestoreArray(da, u, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode rw_test_solve_same(RwTestProblem *p, RwTestReference *ref, PetscReal *J, PetscBool *same, PetscInt64 *taken, PetscInt64 *predicted)
 {
   RwSchedule       sched;

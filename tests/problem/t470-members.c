@@ -20,24 +20,6 @@
 #define NMEMBERS 3
 static const char *base = "-da_grid_x 14 -da_grid_y 10 -rw_steps 8 -rw_heat_scheme explicit -rw_dt 2e-4";
 
-/* A smooth bump of centre cx, scaled */
-static PetscErrorCode Bump(PetscReal scale, PetscReal cx, Vec u)
-{
-  DM            da;
-  PetscInt      xs, ys, xm, ym, M, N;
-  PetscScalar **a;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetDM(u, &da));
-  PetscCall(DMDAGetInfo(da, NULL, &M, &N, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(da, &xs, &ys, NULL, &xm, &ym, NULL));
-  PetscCall(DMDAVecGetArray(da, u, &a));
-  for (PetscInt j = ys; j < ys + ym; j++)
-    for (PetscInt i = xs; i < xs + xm; i++) a[j][i] = scale * PetscExpReal(-8 * (PetscSqr(i / (PetscReal)M - cx) + PetscSqr(j / (PetscReal)N - 0.5)));
-  PetscCall(DMDAVecRestoreArray(da, u, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Member e: 2 + e sensors of its own, steps 4..8 */
 static PetscErrorCode Experiments(RwModel model, RwObservations obs)
 {
@@ -110,7 +92,7 @@ static PetscErrorCode CaseSetUp(Case *c, PetscBool u0)
   if (u0) PetscCall(RwModelCreateState(model, &p));
   else PetscCall(RwModelCreateField(model, &p));
   for (PetscInt e = 0; e < NMEMBERS; e++) {
-    if (u0) PetscCall(Bump(1, 0.3 + 0.2 * e, p));
+    if (u0) PetscCall(rw_test_gaussian2d(p, 1, 0.3 + 0.2 * e, 0.5));
     else {
       PetscCall(RwProblemGetMemberUnknown(c->prob, e, c->x, p));
       PetscCall(VecScale(p, 1 + 0.1 * e));
@@ -236,7 +218,7 @@ START_TEST(test_member_regularizer)
   RW_CHECK(CaseCreate("r_", "", "u0", PETSC_TRUE, 1, &reg));
   RW_CHECK(RwProblemGetModel(reg.prob, &model));
   RW_CHECK(RwModelCreateState(model, &ref));
-  RW_CHECK(Bump(0.5, 0.5, ref));
+  RW_CHECK(rw_test_gaussian2d(ref, 0.5, 0.5, 0.5));
   RW_CHECK(RwProblemAddRegularizer(reg.prob, NULL, RW_REG_L2, alpha, 0, ref));
   RW_CHECK(RwProblemSetRegularizerMember(reg.prob, 0, 1));
   RW_CHECK(CaseSetUp(&reg, PETSC_TRUE));

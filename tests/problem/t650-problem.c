@@ -18,24 +18,6 @@
 #define ALPHA_THETA 50.0 /* weight decay */
 static const char *base = "-da_grid_x 16 -da_grid_y 12 -rw_steps 10 -rw_heat_scheme explicit -rw_dt 2e-4";
 
-/* A smooth bump, scaled: the initial state */
-static PetscErrorCode Bump(RwModel model, PetscReal scale, Vec u)
-{
-  DM            da;
-  PetscInt      xs, ys, xm, ym, M, N;
-  PetscScalar **a;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetDM(u, &da));
-  PetscCall(DMDAGetInfo(da, NULL, &M, &N, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMDAGetCorners(da, &xs, &ys, NULL, &xm, &ym, NULL));
-  PetscCall(DMDAVecGetArray(da, u, &a));
-  for (PetscInt j = ys; j < ys + ym; j++)
-    for (PetscInt i = xs; i < xs + xm; i++) a[j][i] = scale * PetscExpReal(-8 * (PetscSqr(i / (PetscReal)M - 0.4) + PetscSqr(j / (PetscReal)N - 0.5)));
-  PetscCall(DMDAVecRestoreArray(da, u, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Member e: 2 + e sensors, steps 4..10, data a slow ramp; u0 the bump (with own, member 2: twice it) */
 static PetscErrorCode Experiments(RwModel model, RwObservations obs, PetscBool own)
 {
@@ -57,9 +39,9 @@ static PetscErrorCode Experiments(RwModel model, RwObservations obs, PetscBool o
     PetscCall(RwObservationsSetData(obs, e, d, 10)); /* sigma: a misfit the regularisers' size */
   }
   PetscCall(RwModelCreateState(model, &u0));
-  PetscCall(Bump(model, 1, u0));
+  PetscCall(rw_test_gaussian2d(u0, 1, 0.4, 0.5));
   PetscCall(RwObservationsSetKnown(obs, RW_OBS_ALL_MEMBERS, "u0", u0));
-  PetscCall(Bump(model, 2, u0));
+  PetscCall(rw_test_gaussian2d(u0, 2, 0.4, 0.5));
   if (own) PetscCall(RwObservationsSetKnown(obs, 2, "u0", u0));
   PetscCall(VecDestroy(&u0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -195,7 +177,7 @@ static PetscErrorCode AddBump(Vec x, PetscReal scale)
 
   PetscFunctionBegin;
   PetscCall(VecDuplicate(x, &b));
-  PetscCall(Bump(NULL, scale, b));
+  PetscCall(rw_test_gaussian2d(b, scale, 0.4, 0.5));
   PetscCall(VecAXPY(x, 1, b));
   PetscCall(VecDestroy(&b));
   PetscFunctionReturn(PETSC_SUCCESS);
