@@ -21,12 +21,18 @@ static PetscInt ObsMember(RwProblem prob, PetscInt e)
   sweep collectively on the group (RwModelCheckFinite()), so every rank of
   the group returns the same PETSC_ERR_FP; any other error stops the run.
 */
+static PetscErrorCode TrialErrorHandler(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  if (n == PETSC_ERR_FP) return n; /* a failed evaluation: returned quietly, J = +Inf below */
+  return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, ctx); /* any other error keeps its message */
+}
+
 static PetscErrorCode SolveTrial(RwProblem prob, PetscInt e, PetscReal *Je)
 {
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  PetscCall(PetscPushErrorHandler(TrialErrorHandler, NULL));
   ierr = RwAdjointSolve(prob->gadj, prob->mm[e], prob->mu0[e], Je, prob->gg, prob->ggu0);
   PetscCall(PetscPopErrorHandler());
   if (ierr != PETSC_ERR_FP) PetscCall(ierr);

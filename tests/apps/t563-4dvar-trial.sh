@@ -43,6 +43,11 @@ run 1 -tao_type lmvm > "$tmp/mt.txt" 2>&1 || { tail "$tmp/mt.txt"; fail "lmvm wi
 grep -q 'iterations (TAO: DIVERGED_LS_FAILURE)' "$tmp/mt.txt" || { tail "$tmp/mt.txt"; fail "More-Thuente was expected to end with TAO's line-search failure"; }
 echo "ok lmvm + More-Thuente: TAO's DIVERGED_LS_FAILURE, no error"
 
+# any other error in a trial point's solve keeps its message (only the non-finite one is quiet)
+if run 1 -rw_schedule_type revolve -rw_schedule_ram_slots 2 -rw_store_type hdf5 -rw_store_hdf5_file /proc/nonexistent/x.h5 > "$tmp/e.txt" 2>&1; then fail "a store that cannot be created was accepted"; fi
+grep -q 'Checkpoint file /proc/nonexistent/x.h5 (-rw_store_hdf5_file)' "$tmp/e.txt" || { cat "$tmp/e.txt"; fail "an error inside a trial point's solve lost its message"; }
+echo "ok an error inside an optimisation's solve keeps its message"
+
 app="$top_builddir/apps/rewind-gradient"
 if run 1 -rw_model_type l96 -rw_dt 0.5 -rw_steps 50 > "$tmp/g.txt" 2>&1; then fail "a gradient run from a blown-up state was accepted"; fi
 grep -q 'NaN or Inf in the forward state u_3 (computed by step 2)' "$tmp/g.txt" || { cat "$tmp/g.txt"; fail "no clear error for the gradient run"; }
