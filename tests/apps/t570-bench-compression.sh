@@ -33,7 +33,10 @@ for m in budgeted:
     for codec in ("none", "lossless", "zfp auto"):
         assert b(codec, "budget") == b("none", "budget") and b(codec, "seconds") > 0 and b(codec, "slots") >= 1, (m, codec)
         assert abs(b(codec, "vs_none") - b(codec, "seconds") / b("none", "seconds")) <= 1e-3 * b(codec, "vs_none"), (m, codec, "vs_none")
-    assert b("none", "grad_err") == 0 and b("none", "ratio") == 1, (m, "budget uncompressed")
+    assert b("none", "grad_err") == 0 and b("none", "ratio") == 1 and b("none", "plan_ratio") == 1, (m, "budget uncompressed")
+    # no more slots than the budget holds at the size planned (none's slots hold states uncompressed)
+    for codec in ("lossless", "zfp auto"):
+        assert b(codec, "slots") <= b("none", "slots") * b(codec, "plan_ratio") * 1.001, (m, codec, b(codec, "slots"), b(codec, "plan_ratio"))
     assert b("lossless", "grad_err") == 0, (m, "budget lossless changed the gradient", b("lossless", "grad_err"))
     assert b("lossless", "slots") >= b("none", "slots") and b("lossless", "fwd_steps") <= b("none", "fwd_steps"), (m, "budget lossless", b("lossless", "slots"), b("lossless", "fwd_steps"))
     assert b("zfp auto", "ratio") > b("lossless", "ratio") and 0 < b("zfp auto", "grad_err") < 1e-5, (m, "budget zfp auto", b("zfp auto", "ratio"), b("zfp auto", "grad_err"))
