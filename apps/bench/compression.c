@@ -178,6 +178,7 @@ static PetscErrorCode CompressBudgetRun(const BenchConfig *cfg, BenchResults res
     PetscCall(BenchInt(res, "steps", steps));
     PetscCall(BenchInt(res, "slots", slots));
     PetscCall(BenchInt(res, "fwd_steps", counts.forward_steps));
+    PetscCall(BenchInt(res, "replans", info.replans));
     PetscCall(BenchReal(res, "seconds", "s", t.best));
     PetscCall(BenchReal(res, "vs_none", "", t.best / t0));
     PetscCall(BenchReal(res, "grad_err", "", ng > 0 ? err / ng : 0));
@@ -253,7 +254,7 @@ PetscErrorCode BenchCompression(const BenchConfig *cfg, BenchResults res)
   PetscCall(CompressBudgetRun(cfg, res, &cases[3]));
   PetscCall(BenchNote(res, "ratio: bytes of the states stored over the bytes kept; compress, decompress: GB of states per second of one rank's codec time (the slowest rank's); grad_err: |dJ/dm - dJ/dm uncompressed| / |dJ/dm uncompressed| (2-norms); of_none: gradient time over the uncompressed one, same slots"));
   PetscCall(BenchNote(res, "zfp <tol>: grad_est, the solve's first-order estimate of grad_err (RwAdjointGetGradientErrorEstimate()); zfp auto: -rw_store_compress_tolerance auto for -rw_adjoint_gradient_rtol 1e-6, its second solve; jobs/plot_compression.py draws grad_err and grad_est against the tolerance"));
-  PetscCall(BenchNote(res, "<model> budget <codec>: the same RAM budget (bytes per rank, about 1/50 of the states uncompressed, at least one) for each codec, revolve, its slots bought at the compressed size; slots, fwd_steps: the last timed solve's (RwAdjointGetPoolInfo(), RwAdjointGetCounts()); plan_ratio: a state's bytes over the compressed size its plan assumed (the largest state measured: the slots follow it, not the mean ratio); vs_none: seconds over the uncompressed ones in this run; zfp auto: -rw_store_compress_tolerance auto for -rw_adjoint_gradient_rtol 1e-6, timed after its pilot solve"));
+  PetscCall(BenchNote(res, "<model> budget <codec>: the same RAM budget (bytes per rank, about 1/50 of the states uncompressed, at least one) for each codec, revolve, its slots bought at the compressed size; slots, fwd_steps: the last timed solve's (RwAdjointGetPoolInfo(), RwAdjointGetCounts()); replans: that solve's re-plans (their steps are in fwd_steps); plan_ratio: a state's bytes over the compressed size its plan assumed (the largest state measured: the slots follow it, not the mean ratio); vs_none: seconds over the uncompressed ones in this run; zfp auto: -rw_store_compress_tolerance auto for -rw_adjoint_gradient_rtol 1e-6, timed after its pilot solve"));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
