@@ -7,7 +7,10 @@
   the codec's throughput per core (bytes of states over this rank's seconds
   compressing or decompressing them, the slowest rank's), and the relative
   2-norm error of dJ/dm against the uncompressed gradient.  The same slots,
-  not the same bytes: what a byte budget would gain is not measured here.
+  not the same bytes.  The same bytes: for Crank-Nicolson heat and wave, the
+  gradient at one RAM budget of about 1/50 of the states uncompressed,
+  revolve, none, lossless and zfp auto (rtol 1e-6), the budget bought at
+  the compressed size (the pool): its slots, forward steps, time and error.
   Then, for heat and wave, the gradient error of zfp against its tolerance,
   1e-3 .. 1e-9: measured, and as the solve estimated it
   (RwAdjointGetGradientErrorEstimate()); and tolerance auto for an rtol of
@@ -119,6 +122,74 @@ static PetscErrorCode CompressRun(const BenchConfig *cfg, BenchResults res, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The budget rows' codecs: zfp's tolerance from the gradient's wanted accuracy */
+static const char *budgetcodecs[] = {"none", "lossless", "zfp -rw_store_compress_tolerance auto -rw_adjoint_gradient_rtol 1e-6"};
+static const char *budgetnames[]  = {"none", "lossless", "zfp auto"};
+
+/* The gradient at a fixed RAM budget of about 1/50 of the states
+   uncompressed (at least one), revolve: compression buys slots at the
+   compressed size (the pool, doc/checkpoints.md) and so saves forward steps.
+   Each codec's first solve, under the options, plans (zfp auto: the pilot);
+   the timed ones are the later solves. */
+static PetscErrorCode CompressBudgetRun(const BenchConfig *cfg, BenchResults res, const CompressCase *c)
+{
+  const PetscInt side  = c->wave ? cfg->wave_gradient_grid : cfg->gradient_grid;
+  const PetscInt steps = c->wave ? cfg->wave_gradient_steps : cfg->gradient_steps;
+  const PetscInt fit   = PetscMax(1, (steps + 1 + 25) / 50);
+  BenchProblem   p;
+  RwModel        model;
+  Vec            g0;
+  PetscReal      t0 = 0, ratio, cgbs, dgbs, err, ng = 0;
+  PetscInt64     per, total;
+  BenchTiming    t;
+  PetscOptions   opts;
+
+  PetscFunctionBegin;
+  PetscCall(CompressModel(c, side, &model));
+  PetscCall(BenchProblemCreate(model, &p));
+  PetscCall(RwModelGetStateBytes(p.model, &per, &total));
+  PetscCall(VecDuplicate(p.g, &g0));
+  for (int k = 0; k < 3; k++) {
+    RwAdjointPoolInfo info;
+    RwAdjointCounts   counts;
+    RwSchedule        sched;
+    PetscInt64        slots;
+
+    PetscCall(BenchOptionsPush(&opts, "-rw_steps %" PetscInt_FMT " -rw_schedule_type revolve -rw_checkpoint_ram %" PetscInt64_FMT " -rw_store_type memory -rw_store_compress %s", steps, fit * per, budgetcodecs[k]));
+    PetscCall(BenchProblemAdjoint(&p, NULL));
+    PetscCall(RwAdjointSolve(p.adj, p.m, p.u0, NULL, p.g, p.gu0));
+    PetscCall(BenchOptionsPop(&opts));
+    PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, BenchGradientRun, &p, &t));
+    PetscCall(RwAdjointGetPoolInfo(p.adj, &info));
+    PetscCall(RwAdjointGetCounts(p.adj, &counts));
+    PetscCall(RwAdjointGetSchedule(p.adj, &sched));
+    PetscCall(RwScheduleGetSlots(sched, RW_LEVEL_RAM, &slots));
+    if (info.pooled) slots = info.slots; /* the last solve's, after any re-plan */
+    if (!k) {
+      t0 = t.best;
+      PetscCall(VecCopy(p.g, g0));
+      PetscCall(VecNorm(g0, NORM_2, &ng));
+    }
+    PetscCall(CompressCounts(&p, &ratio, &cgbs, &dgbs));
+    PetscCall(VecAXPY(p.g, -1, g0));
+    PetscCall(VecNorm(p.g, NORM_2, &err));
+    PetscCall(BenchRow(res, "%s budget %s", c->name, budgetnames[k]));
+    PetscCall(BenchInt(res, "budget", fit * per));
+    PetscCall(BenchInt(res, "steps", steps));
+    PetscCall(BenchInt(res, "slots", slots));
+    PetscCall(BenchInt(res, "fwd_steps", counts.forward_steps));
+    PetscCall(BenchInt(res, "replans", info.replans));
+    PetscCall(BenchReal(res, "seconds", "s", t.best));
+    PetscCall(BenchReal(res, "vs_none", "", t.best / t0));
+    PetscCall(BenchReal(res, "grad_err", "", ng > 0 ? err / ng : 0));
+    PetscCall(BenchReal(res, "ratio", "", ratio));
+    PetscCall(BenchReal(res, "plan_ratio", "", info.pooled ? (PetscReal)info.state_bytes / (PetscReal)info.planned_bytes : 1));
+  }
+  PetscCall(VecDestroy(&g0));
+  PetscCall(BenchProblemDestroy(&p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static const PetscReal sweep[] = {1e-3, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9};
 
 /* One lossy gradient's row: the tolerance its last solve took, its measured and its estimated error */
@@ -179,8 +250,11 @@ PetscErrorCode BenchCompression(const BenchConfig *cfg, BenchResults res)
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) PetscCall(CompressRun(cfg, res, &cases[i]));
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
     if (i == 0 || cases[i].wave) PetscCall(CompressErrorRun(cfg, res, &cases[i]));
+  PetscCall(CompressBudgetRun(cfg, res, &cases[1]));
+  PetscCall(CompressBudgetRun(cfg, res, &cases[3]));
   PetscCall(BenchNote(res, "ratio: bytes of the states stored over the bytes kept; compress, decompress: GB of states per second of one rank's codec time (the slowest rank's); grad_err: |dJ/dm - dJ/dm uncompressed| / |dJ/dm uncompressed| (2-norms); of_none: gradient time over the uncompressed one, same slots"));
   PetscCall(BenchNote(res, "zfp <tol>: grad_est, the solve's first-order estimate of grad_err (RwAdjointGetGradientErrorEstimate()); zfp auto: -rw_store_compress_tolerance auto for -rw_adjoint_gradient_rtol 1e-6, its second solve; jobs/plot_compression.py draws grad_err and grad_est against the tolerance"));
+  PetscCall(BenchNote(res, "<model> budget <codec>: the same RAM budget (bytes per rank, about 1/50 of the states uncompressed, at least one) for each codec, revolve, its slots bought at the compressed size; slots, fwd_steps: the last timed solve's (RwAdjointGetPoolInfo(), RwAdjointGetCounts()); replans: that solve's re-plans (their steps are in fwd_steps); plan_ratio: a state's bytes over the compressed size its plan assumed (the largest state measured: the slots follow it, not the mean ratio); vs_none: seconds over the uncompressed ones in this run; zfp auto: -rw_store_compress_tolerance auto for -rw_adjoint_gradient_rtol 1e-6, timed after its pilot solve"));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

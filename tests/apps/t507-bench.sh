@@ -40,9 +40,15 @@ need = {"stream": ["copy", "copy_per_rank", "triad", "triad_per_rank"],
         "targets": ["measured", "goal", "verdict"]}
 # the compression section's zfp sweep and auto rows ("heat zfp 1e-05", "wave zfp auto") carry the error and its estimate
 sweep = ["tolerance", "grad_err", "grad_est"]
+# its budget rows ("wave budget lossless") the gradient at one RAM budget
+budget = ["budget", "slots", "fwd_steps", "replans", "seconds", "vs_none", "grad_err", "ratio", "plan_ratio"]
 for name, keys in need.items():
     for r in section(name):
-        want = sweep if name == "compression" and " zfp " in r["case"] and not r["case"].endswith(" zfp 1e-6") else keys
+        want = keys
+        if name == "compression" and " budget " in r["case"]:
+            want = budget
+        elif name == "compression" and " zfp " in r["case"] and not r["case"].endswith(" zfp 1e-6"):
+            want = sweep
         missing = [k for k in want if k not in r["values"]]
         assert not missing, (name, r["case"], missing)
 

@@ -7,6 +7,9 @@
 # 10x the solve's estimate, the estimate below 100x the error, both falling
 # with the tolerance; tolerance auto for rtol 1e-6: measured error below
 # 1e-6, estimate below rtol / 3; jobs/plot_compression.py draws the sweep.
+# The budget rows (heat-cn and wave, one RAM budget of about 1/50 of the
+# states, revolve): lossless bitwise with at least the slots of none and at
+# most its forward steps, zfp auto below 1e-5 with more slots and fewer steps.
 app="$top_builddir/apps/rewind-bench"
 . "$top_srcdir/tests/testlib.sh"
 
@@ -22,7 +25,22 @@ cases = sorted({c for c, _ in v})
 models = ["heat", "heat-cn", "heat-network", "wave"]
 tols = ["%g" % 10 ** -k for k in range(3, 10)]
 swept = ["heat", "wave"]
-assert cases == sorted([m + s for m in models for s in (" none", " lossless", " zfp 1e-6")] + [m + " zfp " + t for m in swept for t in tols + ["auto"]]), cases
+budgeted = ["heat-cn", "wave"]
+assert cases == sorted([m + s for m in models for s in (" none", " lossless", " zfp 1e-6")] + [m + " zfp " + t for m in swept for t in tols + ["auto"]]
+                       + [m + " budget " + b for m in budgeted for b in ("none", "lossless", "zfp auto")]), cases
+for m in budgeted:
+    b = lambda codec, k: float(v[(m + " budget " + codec, k)])
+    for codec in ("none", "lossless", "zfp auto"):
+        assert b(codec, "budget") == b("none", "budget") and b(codec, "seconds") > 0 and b(codec, "slots") >= 1, (m, codec)
+        assert abs(b(codec, "vs_none") - b(codec, "seconds") / b("none", "seconds")) <= 1e-3 * b(codec, "vs_none"), (m, codec, "vs_none")
+    assert b("none", "grad_err") == 0 and b("none", "ratio") == 1 and b("none", "plan_ratio") == 1, (m, "budget uncompressed")
+    # no more slots than the budget holds at the size planned (none's slots hold states uncompressed)
+    for codec in ("lossless", "zfp auto"):
+        assert b(codec, "slots") <= b("none", "slots") * b(codec, "plan_ratio") * 1.001, (m, codec, b(codec, "slots"), b(codec, "plan_ratio"))
+    assert b("lossless", "grad_err") == 0, (m, "budget lossless changed the gradient", b("lossless", "grad_err"))
+    assert b("lossless", "slots") >= b("none", "slots") and b("lossless", "fwd_steps") <= b("none", "fwd_steps"), (m, "budget lossless", b("lossless", "slots"), b("lossless", "fwd_steps"))
+    assert b("zfp auto", "ratio") > b("lossless", "ratio") and 0 < b("zfp auto", "grad_err") < 1e-5, (m, "budget zfp auto", b("zfp auto", "ratio"), b("zfp auto", "grad_err"))
+    assert b("zfp auto", "slots") > b("none", "slots") and b("zfp auto", "fwd_steps") < b("none", "fwd_steps"), (m, "budget zfp auto", b("zfp auto", "slots"), b("zfp auto", "fwd_steps"))
 for m in swept:
     g = lambda t, k: float(v[(m + " zfp " + t, k)])
     for t in tols:
