@@ -1118,10 +1118,15 @@ PetscErrorCode RwStoreFree(RwStore store, PetscInt64 slot)
 @*/
 PetscErrorCode RwStoreSync(RwStore store)
 {
+  PetscLogDouble t0, t1;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   PetscCheck(store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Call RwStoreSetUp() first");
+  PetscCall(PetscTime(&t0));
   PetscTryTypeMethod(store, sync);
+  PetscCall(PetscTime(&t1));
+  store->counts.seconds_write += t1 - t0; /* it finishes writes: their waits (seconds_wait) are part of seconds_write */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
