@@ -91,4 +91,7 @@ struct _p_RwStore {
   void       *data; /* the type's own state */
 };
 
+/* a store whose type is not chosen yet cannot act (store.c, storeio.c) */
+#define RwStoreCheckTyped(store) PetscCheck(((PetscObject)(store))->type_name, PetscObjectComm((PetscObject)(store)), PETSC_ERR_ARG_WRONGSTATE, "RwStore has no type: call RwStoreSetType() or RwStoreSetFromOptions() first")
+
 #endif
