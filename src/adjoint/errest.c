@@ -88,6 +88,28 @@ static PetscErrorCode RwAdjointErrestAutoNext(RwAdjoint adj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Each store's slots get a record of the error they hold, zero: at the start
+   of a solve, and after a re-plan of the compressed pool (pool.c), which may
+   make a level's store again with more slots */
+PetscErrorCode RwAdjointErrestSlots_Private(RwAdjoint adj)
+{
+  RwAdjointErrest *e = &adj->errest;
+
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
+    PetscInt64 slots = 0;
+
+    if (adj->store[l]) PetscCall(RwStoreGetSlots(adj->store[l], &slots));
+    if (slots != e->nslots[l]) {
+      PetscCall(PetscFree(e->rel[l]));
+      PetscCall(PetscCalloc1(slots, &e->rel[l]));
+      e->nslots[l] = slots;
+    }
+    if (slots) PetscCall(PetscArrayzero(e->rel[l], slots));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* At each solve's start: whether a level is lossy, each slot's error zero */
 PetscErrorCode RwAdjointErrestBegin_Private(RwAdjoint adj)
 {
@@ -98,7 +120,6 @@ PetscErrorCode RwAdjointErrestBegin_Private(RwAdjoint adj)
   for (PetscInt l = RW_NUM_LEVELS - 1; l >= 0; l--) {
     RwStoreCompressType type = RW_STORE_COMPRESS_NONE;
     PetscReal           tol  = 0;
-    PetscInt64          slots;
 
     if (!adj->store[l]) continue;
     e->isauto[l] = PETSC_FALSE;
@@ -109,14 +130,8 @@ PetscErrorCode RwAdjointErrestBegin_Private(RwAdjoint adj)
       e->on  = PETSC_TRUE;
       e->tol = tol;
     }
-    PetscCall(RwStoreGetSlots(adj->store[l], &slots));
-    if (slots != e->nslots[l]) {
-      PetscCall(PetscFree(e->rel[l]));
-      PetscCall(PetscCalloc1(slots, &e->rel[l]));
-      e->nslots[l] = slots;
-    }
-    PetscCall(PetscArrayzero(e->rel[l], slots));
   }
+  PetscCall(RwAdjointErrestSlots_Private(adj));
   e->relW = e->num = e->den = e->estimate = 0;
   e->lossy = 0;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -256,6 +256,7 @@ PetscErrorCode RwAdjointPoolReplan_Private(RwAdjoint adj, PetscBool reversing)
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
     if (!adj->store[l] && pred.max_slots_used[l]) PetscCall(RwAdjointStoreMake_Private(adj, l, pred.max_slots_used[l], NULL));
   for (PetscInt64 i = 0; i < adj->poolslots; i++) adj->poolmiss[i] = -1; /* the stand-ins of the old schedule */
+  PetscCall(RwAdjointErrestSlots_Private(adj)); /* the errors the old schedule's states carried, forgotten with them */
   p->misses        = 0;
   p->standin_steps = 0;
   PetscCall(RwModelGetStepCounts(adj->model, &f, NULL, NULL));

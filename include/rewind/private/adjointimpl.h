@@ -193,6 +193,7 @@ PETSC_INTERN PetscErrorCode RwAdjointReachEnd_Private(RwAdjoint, RwRun *, PetscI
 PETSC_INTERN PetscErrorCode RwAdjointPeekNext_Private(RwAdjoint, RwRun *);
 /* errest.c: the gradient error of lossy checkpoints (issue 36 item 3) */
 PETSC_INTERN PetscErrorCode RwAdjointErrestBegin_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointErrestSlots_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointErrestStore_Private(RwAdjoint, const RwAction *);
 PETSC_INTERN void           RwAdjointErrestRestore_Private(RwAdjoint, const RwAction *);
 PETSC_INTERN PetscErrorCode RwAdjointErrestReverse_Private(RwAdjoint);
