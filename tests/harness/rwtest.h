@@ -90,6 +90,8 @@ PetscErrorCode rw_test_gaussian2d(Vec u, PetscReal scale, PetscReal cx, PetscRea
 PetscErrorCode rw_test_problem_destroy(RwTestProblem *p);
 /* a whole RwProblem of the options opts under prefix pre, set up (t460, t461) */
 PetscErrorCode rw_test_problem_prefixed(const char pre[], const char opts[], RwProblem *prob);
+/* the same, created only: options in, prefix set, for a test to configure before RwProblemSetFromOptions() (t470, t650) */
+PetscErrorCode rw_test_problem_create_prefixed(const char pre[], const char opts[], RwProblem *prob);
 
 /* One expected result, many settings (t403, t408): the first solve through
    rw_test_solve_same() keeps J and the gradients in *ref; every later one

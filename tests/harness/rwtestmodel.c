@@ -216,7 +216,7 @@ static PetscErrorCode rw_test_options_forget(const char *prefix)
 }
 
 /* A whole problem (RwProblem) of options under prefix pre, set up */
-PetscErrorCode rw_test_problem_prefixed(const char pre[], const char opts[], RwProblem *prob)
+PetscErrorCode rw_test_problem_create_prefixed(const char pre[], const char opts[], RwProblem *prob)
 {
   PetscFunctionBegin;
   PetscCall(PetscOptionsPrefixPush(NULL, pre));
@@ -224,6 +224,13 @@ PetscErrorCode rw_test_problem_prefixed(const char pre[], const char opts[], RwP
   PetscCall(PetscOptionsPrefixPop(NULL));
   PetscCall(RwProblemCreate(PETSC_COMM_WORLD, prob));
   PetscCall(RwProblemSetOptionsPrefix(*prob, pre));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode rw_test_problem_prefixed(const char pre[], const char opts[], RwProblem *prob)
+{
+  PetscFunctionBegin;
+  PetscCall(rw_test_problem_create_prefixed(pre, opts, prob));
   PetscCall(RwProblemSetFromOptions(*prob));
   PetscCall(RwProblemSetUp(*prob));
   PetscFunctionReturn(PETSC_SUCCESS);

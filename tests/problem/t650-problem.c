@@ -64,11 +64,7 @@ static PetscErrorCode CaseCreate(const char pre[], const char extra[], const cha
   PetscFunctionBegin;
   PetscCall(PetscMemzero(c, sizeof(*c)));
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "%s %s", base, extra));
-  PetscCall(PetscOptionsPrefixPush(NULL, pre));
-  PetscCall(PetscOptionsInsertString(NULL, opts));
-  PetscCall(PetscOptionsPrefixPop(NULL));
-  PetscCall(RwProblemCreate(PETSC_COMM_WORLD, &c->prob));
-  PetscCall(RwProblemSetOptionsPrefix(c->prob, pre));
+  PetscCall(rw_test_problem_create_prefixed(pre, opts, &c->prob));
   PetscCall(RwProblemSetModelType(c->prob, RWMODELHEAT));
   if (unknown) PetscCall(RwProblemSetUnknown(c->prob, unknown));
   PetscCall(RwProblemGetEnsemble(c->prob, &e));
