@@ -255,6 +255,7 @@ PetscErrorCode RwAdjointPoolReplan_Private(RwAdjoint adj, PetscBool reversing)
   PetscCheck(slots >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_MEM, "The compressed RAM pool of %" PetscInt64_FMT " bytes per rank holds no plan: states compress to up to %" PetscInt64_FMT " bytes and %" PetscInt64_FMT " slot(s) did not fit; give a larger -%srw_checkpoint_ram", p->pool_bytes, per, p->slots, prefix ? prefix : "");
   p->planned_bytes = per;
   PetscCall(RwAdjointPoolSchedule(adj, per, slots, &pred));
+  PetscCall(RwScheduleDestroy(&adj->poolcont)); /* a continuation taken earlier in this sweep: the run follows the schedule again */
   p->slots = adj->sched->avail[RW_LEVEL_RAM];
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     if (!adj->store[l]) continue;
@@ -306,10 +307,11 @@ PetscErrorCode RwAdjointPoolView_Private(RwAdjoint adj, PetscViewer viewer)
   if (!p->pooled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "RAM budget at the compressed size: %" PetscInt64_FMT " bytes per rank, states of %" PetscInt64_FMT " bytes planned at %" PetscInt64_FMT " (ratio %.3g; x_0 compressed to %" PetscInt64_FMT "): %" PetscInt64_FMT " slots against %" PetscInt64_FMT " uncompressed (%+" PetscInt64_FMT " slots)\n", adj->sched->budget[RW_LEVEL_RAM], p->state_bytes, p->planned_bytes, (double)p->state_bytes / (double)p->planned_bytes, p->estimate_bytes, p->slots, p->slots_uncompressed, p->slots - p->slots_uncompressed));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  forward steps: %" PetscInt64_FMT " against %" PetscInt64_FMT " predicted uncompressed in the same budget (%" PetscInt64_FMT " saved)\n", f, p->forward_steps_uncompressed, p->forward_steps_uncompressed - f));
-  if (p->replans && p->continued) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  re-planned %" PetscInt64_FMT " time(s) (-rw_checkpoint_replan continue): states compressed worse than planned; %" PetscInt64_FMT " continued from the states held (%" PetscInt64_FMT " of them freed to make room), %" PetscInt64_FMT " forward steps saved against restarting at x_0 (predicted)", p->replans, p->continued, p->released, p->steps_saved_continue));
-    if (p->replans > p->continued) PetscCall(PetscViewerASCIIPrintf(viewer, "; %" PetscInt64_FMT " restarted at x_0, which predicted fewer steps", p->replans - p->continued));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "; %" PetscInt64_FMT " forward steps before the last re-plan\n", p->steps_before_replan));
+  if (p->replans && p->continued) { /* one line: the viewer indents each print */
+    char restarted[96] = "";
+
+    if (p->replans > p->continued) PetscCall(PetscSNPrintf(restarted, sizeof(restarted), "; %" PetscInt64_FMT " restarted at x_0, which predicted fewer steps", p->replans - p->continued));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  re-planned %" PetscInt64_FMT " time(s) (-rw_checkpoint_replan continue): states compressed worse than planned; %" PetscInt64_FMT " continued from the states held (%" PetscInt64_FMT " of them freed to make room), %" PetscInt64_FMT " forward steps saved against restarting at x_0 (predicted)%s; %" PetscInt64_FMT " forward steps before the last re-plan\n", p->replans, p->continued, p->released, p->steps_saved_continue, restarted, p->steps_before_replan));
   } else if (p->replans) PetscCall(PetscViewerASCIIPrintf(viewer, "  re-planned %" PetscInt64_FMT " time(s) (-rw_checkpoint_replan %s): states compressed worse than planned; %" PetscInt64_FMT " forward steps were taken before the last re-plan, from which the sweep started again at x_0\n", p->replans, p->replan_type == RW_ADJOINT_REPLAN_CONTINUE ? "continue, where restarting predicted fewer steps" : "restart", p->steps_before_replan));
   if (p->misses) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt64_FMT " state(s) found no room: recomputed from the nearest state held where restored (%" PetscInt64_FMT " forward steps)\n", p->misses, p->standin_steps));
   if (adj->poolnext[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "  later solves plan %" PetscInt64_FMT " slots at %" PetscInt64_FMT " bytes a state, the largest measured\n", adj->poolnext[0], adj->poolnext[1]));
