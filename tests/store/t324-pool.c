@@ -17,8 +17,9 @@
     the default; restart re-plans from x_0): the wave from rest and a heat
     run from a spike (x_0 zero but for a few points), under revolve,
     multilevel's RAM level and online: storeall's bits, the forward steps
-    its continuation predicts, fewer than the restart takes in the same
-    budget; a bad value named.
+    its plan accounts for, never more than the restart takes in the same
+    budget and fewer under at least two of the three schedules (a
+    continuation is taken only where it predicts fewer); a bad value named.
 */
 #include "rwconfig.h"
 #include "rwstoretest.h"
