@@ -26,7 +26,7 @@
 
 static PetscInt rw_stagger_next = 0; /* set-up runs on the main thread only */
 
-static PetscBool rw_huge_enabled   = PETSC_TRUE; /* -rw_hugepages (RwHugePagesSet()) */
+static PetscBool rw_huge_enabled   = PETSC_FALSE; /* -rw_hugepages (RwHugePagesSet()); off: measured no faster (below) */
 static size_t    rw_huge_requested = 0;          /* bytes of live arrays asked for in huge pages */
 
 /*
@@ -39,7 +39,11 @@ static size_t    rw_huge_requested = 0;          /* bytes of live arrays asked f
   least a huge page are allocated 2 MiB-aligned and asked for before their
   first touch.  Without THP (or another OS) madvise fails or does nothing
   and the array is an ordinary one: the view says which (RwHugePagesView()).
-  Only addresses change, never a value.
+  Only addresses change, never a value.  Off by default: the 3D wave
+  forward at 256^3 was no faster in huge pages (huge / 4 KiB CPU time per
+  step in one process, load 10-13, orders 2 / 4 / 8: 0.88-1.18 / 1.09-1.10
+  / 0.83-1.08, while a copy of the state ran 3-28% faster): the step is
+  bound by its loads from cache, not by the TLB (doc/notes/wave-3d-profile.md).
 */
 #define RW_HUGE_PAGE ((size_t)2 << 20)
 
@@ -201,7 +205,7 @@ PetscErrorCode RwDMCreateVecStaggered(DM dm, PetscBool local, Vec *v)
 /*@C
   RwHugePagesSet - whether the large arrays allocated from now on (states,
   fields and work vectors of RwVecDuplicateStaggered(), of at least 2 MiB)
-  ask the kernel for transparent huge pages; a process-wide setting, on by
+  ask the kernel for transparent huge pages; a process-wide setting, off by
   default (-rw_hugepages, read by RwModelSetFromOptions())
 
   Not Collective

@@ -114,7 +114,7 @@ static Result run(int c, int huge)
   RW_CHECK(VecDestroy(&u1));
   RW_CHECK(VecDestroy(&du0));
   RW_CHECK(rw_test_problem_destroy(&p));
-  RW_CHECK(RwHugePagesSet(PETSC_TRUE)); /* the default again, for the next case */
+  RW_CHECK(RwHugePagesSet(PETSC_FALSE)); /* the default again, for the next case */
   return r;
 }
 
@@ -175,7 +175,8 @@ START_TEST(test_hugepages_accounting)
   Vec        big, small, a, b;
 
   RW_CHECK(RwHugePagesGet(&on, mode, sizeof(mode), &before, NULL));
-  rw_assert_all(on, "huge pages should be on by default");
+  rw_assert_all(!on, "huge pages should be off by default");
+  RW_CHECK(RwHugePagesSet(PETSC_TRUE));
   RW_CHECK(VecCreateMPI(PETSC_COMM_WORLD, 300000, PETSC_DETERMINE, &big));
   RW_CHECK(VecCreateMPI(PETSC_COMM_WORLD, 1000, PETSC_DETERMINE, &small));
   RW_CHECK(RwVecDuplicateStaggered(big, &a));
@@ -191,7 +192,6 @@ START_TEST(test_hugepages_accounting)
   RW_CHECK(RwHugePagesGet(NULL, NULL, 0, &during, NULL));
   rw_assert_all(during == before, "with huge pages off no array should ask for them (%lld bytes)", (long long)(during - before));
   RW_CHECK(VecDestroy(&a));
-  RW_CHECK(RwHugePagesSet(PETSC_TRUE));
   RW_CHECK(VecDestroy(&big));
   RW_CHECK(VecDestroy(&small));
 }

@@ -187,7 +187,7 @@ static PetscErrorCode RwModelHugePagesFromOptions(RwModel model, PetscOptionItem
 
   PetscFunctionBegin;
   PetscCall(RwHugePagesGet(&on, NULL, 0, NULL, NULL));
-  PetscCall(RwOptionsBool("-rw_hugepages", "Large arrays (states, fields, work vectors of 2 MiB or more) ask the kernel for transparent huge pages (doc/wave.md); -rw_model_view says what it granted", "RwHugePagesSet", on, &on, &set));
+  PetscCall(RwOptionsBool("-rw_hugepages", "Large arrays (states, fields, work vectors of 2 MiB or more) ask the kernel for transparent huge pages (off by default: the wave step measured no faster; doc/notes/wave-3d-profile.md); -rw_model_view says what was granted", "RwHugePagesSet", on, &on, &set));
   if (set) PetscCall(RwHugePagesSet(on));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -219,7 +219,7 @@ static PetscErrorCode RwModelStepBlockFromOptions(RwModel model, PetscOptionItem
 . -rw_kernel_isa <isa>   - the kernels' instruction set (RwModelSetKernelISA())
 . -rw_kernel_stream_stores <MiB> - output size a rank from which kernels that can write it with streaming stores do (0: always; -1: never)
 . -rw_model_step_block <T> - forward steps fused into one pass over the grid where the type can (RwModelStepBlock(); 1: none)
-- -rw_hugepages <bool>   - large arrays ask for transparent huge pages (RwHugePagesSet(); default true)
+- -rw_hugepages <bool>   - large arrays ask for transparent huge pages (RwHugePagesSet(); default false)
 
   Level: beginner
 
