@@ -42,7 +42,7 @@ static size_t    rw_huge_requested = 0;          /* bytes of live arrays asked f
   Only addresses change, never a value.  Off by default: the 3D wave
   forward at 256^3 was no faster in huge pages (huge / 4 KiB CPU time per
   step in one process, load 10-13, orders 2 / 4 / 8: 0.88-1.18 / 1.09-1.10
-  / 0.83-1.08, while a copy of the state ran 3-28% faster): the step is
+  / 0.83-1.08, while a copy of the state ran -2% to 28% faster): the step is
   bound by its loads from cache, not by the TLB (doc/notes/wave-3d-profile.md).
 */
 #define RW_HUGE_PAGE ((size_t)2 << 20)
