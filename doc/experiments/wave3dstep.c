@@ -12,11 +12,11 @@
   rewind-bench counts the forward) and the ratio; checks that both models'
   states are the same bits.
 
-    make -j2   # the library
-    cc -O3 -g -I include -I /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real/include \
-       $(pkg-config --cflags hdf5-openmpi 2>/dev/null) $(mpicc -showme:compile) \
-       -o /tmp/wave3dstep doc/experiments/wave3dstep.c src/.libs/librewind.so \
-       -L/usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real/lib -lpetsc_real $(mpicc -showme:link) -lm
+    make -j2   # the library, then:
+    mpicc -O3 -g -I include -I /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real/include \
+      -I/usr/include/hdf5/openmpi -o /tmp/wave3dstep doc/experiments/wave3dstep.c \
+      -Wl,-rpath,$PWD/src/.libs src/.libs/librewind.so \
+      -L/usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real/lib -lpetsc_real -lm
     /tmp/wave3dstep -rw_wave_dim 3 -rw_wave_space_order 8 -da_grid_x 256 -da_grid_y 256 -da_grid_z 256 -steps 5 -rounds 3
 */
 #include <rewind.h>
