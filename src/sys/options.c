@@ -646,6 +646,7 @@ static const char *const RwOptionNames[] = {
   "-rw_heat_source_amplitude",
   "-rw_heat_theta",
   "-rw_history_view",
+  "-rw_hugepages",
   "-rw_hybrid_dt",
   "-rw_hybrid_epochs",
   "-rw_hybrid_grid",

@@ -28,5 +28,9 @@ PETSC_EXTERN size_t         RwStaggerStride(size_t);
 PETSC_EXTERN PetscErrorCode RwVecCreateOnArray(Vec, PetscScalar *, PetscContainer, Vec *);
 PETSC_EXTERN PetscErrorCode RwVecDuplicateStaggered(Vec, Vec *);
 PETSC_EXTERN PetscErrorCode RwDMCreateVecStaggered(DM, PetscBool, Vec *);
+/* Huge pages for those arrays of 2 MiB or more (src/sys/vecstagger.c; -rw_hugepages) */
+PETSC_EXTERN PetscErrorCode RwHugePagesSet(PetscBool);
+PETSC_EXTERN PetscErrorCode RwHugePagesGet(PetscBool *, char[], size_t, PetscInt64 *, PetscInt64 *);
+PETSC_EXTERN PetscErrorCode RwHugePagesView(PetscViewer);
 
 #endif

@@ -178,6 +178,20 @@ static PetscErrorCode RwModelStreamStoresFromOptions(RwModel model, PetscOptionI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -rw_hugepages <bool>: whether the large arrays allocated from now on ask
+   for transparent huge pages (RwHugePagesSet(): a process-wide setting, as
+   the arrays of the driver and stores allocated after the model follow it) */
+static PetscErrorCode RwModelHugePagesFromOptions(RwModel model, PetscOptionItems *PetscOptionsObject)
+{
+  PetscBool on, set;
+
+  PetscFunctionBegin;
+  PetscCall(RwHugePagesGet(&on, NULL, 0, NULL, NULL));
+  PetscCall(RwOptionsBool("-rw_hugepages", "Large arrays (states, fields, work vectors of 2 MiB or more) ask the kernel for transparent huge pages (off by default: the wave step measured no faster; doc/notes/wave-3d-profile.md); -rw_model_view says what was granted", "RwHugePagesSet", on, &on, &set));
+  if (set) PetscCall(RwHugePagesSet(on));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* -rw_model_step_block <T>: forward steps fused into one pass over the grid
    (RwModelStepBlock()); unset, the type's choice, resolved at set-up */
 static PetscErrorCode RwModelStepBlockFromOptions(RwModel model, PetscOptionItems *PetscOptionsObject)
@@ -204,7 +218,8 @@ static PetscErrorCode RwModelStepBlockFromOptions(RwModel model, PetscOptionItem
 . -rw_dt <dt>            - the time step
 . -rw_kernel_isa <isa>   - the kernels' instruction set (RwModelSetKernelISA())
 . -rw_kernel_stream_stores <MiB> - output size a rank from which kernels that can write it with streaming stores do (0: always; -1: never)
-- -rw_model_step_block <T> - forward steps fused into one pass over the grid where the type can (RwModelStepBlock(); 1: none)
+. -rw_model_step_block <T> - forward steps fused into one pass over the grid where the type can (RwModelStepBlock(); 1: none)
+- -rw_hugepages <bool>   - large arrays ask for transparent huge pages (RwHugePagesSet(); default false)
 
   Level: beginner
 
@@ -241,6 +256,7 @@ PetscErrorCode RwModelSetFromOptions(RwModel model)
   PetscCall(RwModelKernelISAFromOptions(model, PetscOptionsObject));
   PetscCall(RwModelStreamStoresFromOptions(model, PetscOptionsObject));
   PetscCall(RwModelStepBlockFromOptions(model, PetscOptionsObject));
+  PetscCall(RwModelHugePagesFromOptions(model, PetscOptionsObject));
   PetscTryTypeMethod(model, setfromoptions, PetscOptionsObject);
   PetscCall(PetscObjectProcessOptionsHandlers((PetscObject)model, PetscOptionsObject));
   PetscOptionsEnd();
@@ -464,6 +480,7 @@ PetscErrorCode RwModelView(RwModel model, PetscViewer viewer)
       if (model->streammin < 0) PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: no streaming stores\n"));
       else PetscCall(PetscViewerASCIIPrintf(viewer, "kernels: streaming stores for outputs of %" PetscInt64_FMT " MiB a rank or more\n", model->streammin >> 20));
       if (model->setupcalled) PetscCall(PetscViewerASCIIPrintf(viewer, "forward: %" PetscInt_FMT " step%s a pass over the grid (-rw_model_step_block)\n", model->stepblock, model->stepblock > 1 ? "s" : ""));
+      if (model->setupcalled) PetscCall(RwHugePagesView(viewer));
     }
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
