@@ -351,6 +351,43 @@ PetscErrorCode RwModelGetStateInfo(RwModel model, PetscInt *dof, const char *con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwModelGetStateLayout - where component comp of the state's points lies
+  in an array of npoints points of the state's grid (a rank's owned part,
+  or its ghosted copy): point i's value is a[offset + i stride]
+
+  Not collective
+
+  Input Parameters:
++ model   - the model
+. comp    - the component, 0 to dof - 1
+- npoints - the points the array holds (unused where the components interleave)
+
+  Output Parameters:
++ stride - scalars from one point's value to the next
+- offset - the first point's
+
+  Notes:
+  Objective terms, points (receivers, sensors, sources) and anything else
+  that indexes a state by hand ask here, so that a type whose state holds
+  its components in planes (each rank's u_k block, then its u_k-1 block)
+  needs no change in them.  Every type interleaves today (stride dof,
+  offset comp; model->statelayout).
+
+  Level: developer
+
+.seealso: RwModelGetStateInfo()
+@*/
+PetscErrorCode RwModelGetStateLayout(RwModel model, PetscInt comp, PetscInt npoints, PetscInt *stride, PetscInt *offset)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCheck(comp >= 0 && comp < model->dof, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "State component %" PetscInt_FMT ": the state has components 0 to %" PetscInt_FMT, comp, model->dof - 1);
+  if (model->statelayout == RW_MODEL_STATE_PLANES) *stride = 1, *offset = comp * npoints;
+  else *stride = model->dof, *offset = comp;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelSetObservedComponent - the state component that objectives observe (the type chooses a default)
 
