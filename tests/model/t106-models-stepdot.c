@@ -4,7 +4,8 @@
   for one step at random states, for each type's table of cases below.  A
   registered type without cases fails the test, so a new type cannot skip it.
   Explicit steps must agree to 100 eps.  Each case also checks the state
-  layout the type declares (RwModelGetStateLayout()).
+  layout the type declares (RwModelGetStateLayout()) and the copies of a
+  component in and out of a state (RwModelGet/SetStateComponent()).
 */
 #include "rwtest.h"
 #include <rewind/private/modelimpl.h>
@@ -51,6 +52,37 @@ static void check_layout(RwModel model, const char *type, const char *opts)
     rw_assert_all(stride == 1 && offset == 100 * c, "%s %s: in planes, component %d at stride %d offset %d; expected 1, %d", type, opts, (int)c, (int)stride, (int)offset, (int)(100 * c));
   }
   rw_assert_error_in(opts, RwModelGetStateLayout(model, dof, 100, &stride, &offset), "State component");
+  { /* a component in and out of a state: VecStrideGather's and VecStrideScatter's values */
+    Vec         u, v, f, g;
+    PetscRandom rnd;
+    PetscBool   same;
+
+    RW_CHECK(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+    RW_CHECK(RwModelCreateState(model, &u));
+    RW_CHECK(VecDuplicate(u, &v));
+    RW_CHECK(RwModelCreateField(model, &f));
+    RW_CHECK(VecDuplicate(f, &g));
+    RW_CHECK(VecSetRandom(u, rnd));
+    RW_CHECK(VecSetRandom(f, rnd));
+    for (PetscInt c = 0; c < dof; c++) {
+      RW_CHECK(RwModelGetStateComponent(model, u, c, g));
+      RW_CHECK(VecStrideGather(u, c, f, INSERT_VALUES));
+      RW_CHECK(VecEqual(f, g, &same));
+      rw_assert_all(same, "%s %s: RwModelGetStateComponent(%d) is not VecStrideGather's", type, opts, (int)c);
+      RW_CHECK(VecScale(f, 2));
+      RW_CHECK(VecCopy(u, v));
+      RW_CHECK(RwModelSetStateComponent(model, f, c, u));
+      RW_CHECK(VecStrideScatter(f, c, v, INSERT_VALUES));
+      RW_CHECK(VecEqual(u, v, &same));
+      rw_assert_all(same, "%s %s: RwModelSetStateComponent(%d) is not VecStrideScatter's", type, opts, (int)c);
+    }
+    if (dof > 1) rw_assert_error_in(opts, RwModelGetStateComponent(model, u, 0, v), "expected a field of the state's grid");
+    RW_CHECK(VecDestroy(&u));
+    RW_CHECK(VecDestroy(&v));
+    RW_CHECK(VecDestroy(&f));
+    RW_CHECK(VecDestroy(&g));
+    RW_CHECK(PetscRandomDestroy(&rnd));
+  }
 }
 
 static void run_case(const char *type, const char *opts)

@@ -388,6 +388,64 @@ PetscErrorCode RwModelGetStateLayout(RwModel model, PetscInt comp, PetscInt npoi
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Copies component comp of state u to field f (tofield), or f into it */
+static PetscErrorCode RwModelCopyComponent(RwModel model, Vec u, PetscInt comp, Vec f, PetscBool tofield)
+{
+  PetscInt     n, nu, stride, offset;
+  PetscScalar *a, *b;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(f, &n));
+  PetscCall(VecGetLocalSize(u, &nu));
+  PetscCheck(nu == n * model->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "A state component of %" PetscInt_FMT " values on this rank against a state of %" PetscInt_FMT ": expected a field of the state's grid (RwModelCreateField()) and a state (RwModelCreateState())", n, nu);
+  PetscCall(RwModelGetStateLayout(model, comp, n, &stride, &offset));
+  PetscCall(VecGetArray(u, &a));
+  PetscCall(VecGetArray(f, &b));
+  if (tofield)
+    for (PetscInt i = 0; i < n; i++) b[i] = a[offset + i * stride];
+  else
+    for (PetscInt i = 0; i < n; i++) a[offset + i * stride] = b[i];
+  PetscCall(VecRestoreArray(f, &b));
+  PetscCall(VecRestoreArray(u, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelGetStateComponent - component comp of state u into field f (as
+  VecStrideGather() for interleaved components; any layout the type declares)
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwModelSetStateComponent(), RwModelGetStateLayout()
+@*/
+PetscErrorCode RwModelGetStateComponent(RwModel model, Vec u, PetscInt comp, Vec f)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(RwModelCopyComponent(model, u, comp, f, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelSetStateComponent - field f into component comp of state u, the
+  other components untouched (as VecStrideScatter() for interleaved components)
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwModelGetStateComponent(), RwModelGetStateLayout()
+@*/
+PetscErrorCode RwModelSetStateComponent(RwModel model, Vec f, PetscInt comp, Vec u)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(RwModelCopyComponent(model, u, comp, f, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelSetObservedComponent - the state component that objectives observe (the type chooses a default)
 
