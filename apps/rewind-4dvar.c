@@ -110,7 +110,7 @@ static PetscErrorCode Background(FourDVar *c)
   PetscCall(RwModelFillField(c->model, f, PointNoise, &seed));
   PetscCall(VecDuplicate(c->xt, &e));
   PetscCall(VecSet(e, 0));
-  PetscCall(VecStrideScatter(f, comp, e, INSERT_VALUES));
+  PetscCall(RwModelSetStateComponent(c->model, f, comp, e));
   PetscCall(VecWAXPY(c->xb, c->sigmab, e, c->xt));
   PetscCall(VecDestroy(&e));
   PetscCall(VecDestroy(&f));

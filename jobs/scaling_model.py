@@ -50,6 +50,7 @@ import sys
 
 BYTES_FORWARD, BYTES_ADJOINT = 56.0, 104.0  # a point of a wave step (doc/benchmarks.md)
 STATE_BYTES = 16.0                           # u_k and u_k-1 interleaved
+GHOST_BYTES = 8.0                            # a ghost point: the halo moves u_k alone (doc/stencil.md)
 COEFF_BYTES = 24.0                           # ia, c1, c2 a point
 WORK_STATES = 7                              # the driver's work states (doc/schedules.md)
 
@@ -195,7 +196,7 @@ def measure(args):
          "link_bw": args.link_bw if max(ranks) > node else bw[max(bw)] * max(bw), "node_memory": args.node_memory}
     a["fraction_forward"] = BYTES_FORWARD * pts0 * runs[P0]["forward_steps"] / runs[P0]["forward"] / a["core_bw"]
     a["fraction_adjoint"] = BYTES_ADJOINT * pts0 * runs[P0]["steps"] / runs[P0]["adjoint"] / a["core_bw"]
-    a["ghost_bytes"] = STATE_BYTES
+    a["ghost_bytes"] = GHOST_BYTES
     for P in ranks:  # the bytes a ghost point costs, from the measured messages where there are some
         if runs[P]["messages"] > 0:
             p = split_ranks(P)
@@ -225,7 +226,7 @@ def measure(args):
 
 
 def predict(args):
-    a = {"fraction_forward": args.fraction_forward, "fraction_adjoint": args.fraction_adjoint, "ghost_bytes": STATE_BYTES}
+    a = {"fraction_forward": args.fraction_forward, "fraction_adjoint": args.fraction_adjoint, "ghost_bytes": GHOST_BYTES}
     source = "assumed"
     if args.calibration:
         with open(args.calibration) as f:

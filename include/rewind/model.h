@@ -107,6 +107,9 @@ PETSC_EXTERN PetscErrorCode RwModelSetActiveParameters(RwModel, PetscInt, const 
 PETSC_EXTERN PetscErrorCode RwModelGetSteps(RwModel, PetscInt64 *);
 PETSC_EXTERN PetscErrorCode RwModelGetStateInfo(RwModel, PetscInt *, const char *const **, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwModelSetObservedComponent(RwModel, PetscInt);
+PETSC_EXTERN PetscErrorCode RwModelGetStateLayout(RwModel, PetscInt, PetscInt, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode RwModelGetStateComponent(RwModel, Vec, PetscInt, Vec);
+PETSC_EXTERN PetscErrorCode RwModelSetStateComponent(RwModel, Vec, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwModelCreateField(RwModel, Vec *);
 PETSC_EXTERN PetscErrorCode RwModelGetTimeStep(RwModel, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwModelGetStateBytes(RwModel, PetscInt64 *, PetscInt64 *);

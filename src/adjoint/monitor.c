@@ -218,7 +218,7 @@ PetscErrorCode RwAdjointMonitorSolution(RwAdjoint adj, RwAdjointPhase phase, Pet
   PetscCall(PetscSNPrintf(group, sizeof(group), "/step_%08" PetscInt64_FMT, k));
   PetscCall(PetscViewerHDF5PushGroup(s->viewer, group));
   for (PetscInt c = 0; c < dof; c++) {
-    if (dof > 1) PetscCall(VecStrideGather(v, c, s->comp, INSERT_VALUES));
+    if (dof > 1) PetscCall(RwModelGetStateComponent(adj->model, v, c, s->comp));
     PetscCall(RwIOWriteField(adj->model, s->viewer, names[c], dof > 1 ? s->comp : v));
   }
   PetscCall(PetscViewerHDF5PopGroup(s->viewer));

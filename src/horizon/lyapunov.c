@@ -87,7 +87,7 @@ PetscErrorCode RwHorizonInitialDirection(RwModel model, PetscInt seed, Vec du)
   PetscCall(RwModelCreateField(model, &f));
   PetscCall(RwModelFillField(model, f, RwHorizonHash, &seed));
   PetscCall(VecSet(du, 0));
-  PetscCall(VecStrideScatter(f, comp, du, INSERT_VALUES));
+  PetscCall(RwModelSetStateComponent(model, f, comp, du));
   PetscCall(VecDestroy(&f));
   PetscCall(RwVecNormRepro(du, &nrm));
   PetscCall(VecScale(du, 1 / nrm));

@@ -717,6 +717,7 @@ static const char *const RwOptionNames[] = {
   "-rw_state_bytes",
   "-rw_stencil_block_rows",
   "-rw_stencil_block_tile",
+  "-rw_stencil_halo_all",
   "-rw_steps",
   "-rw_store_compress",
   "-rw_store_compress_tolerance",

@@ -3,9 +3,12 @@
   test over every solver type: <T (du, dm), l> against <A_u l, du> + <A_m l, dm>
   for one step at random states, for each type's table of cases below.  A
   registered type without cases fails the test, so a new type cannot skip it.
-  Explicit steps must agree to 100 eps.
+  Explicit steps must agree to 100 eps.  Each case also checks the state
+  layout the type declares (RwModelGetStateLayout()) and the copies of a
+  component in and out of a state (RwModelGet/SetStateComponent()).
 */
 #include "rwtest.h"
+#include <rewind/private/modelimpl.h>
 
 typedef struct {
   const char *type;
@@ -30,6 +33,58 @@ static const ModelCases *find_cases(const char *type)
   return NULL;
 }
 
+/* The layout the type declares (RwModelGetStateLayout()): every type
+   interleaves its components today (stride dof, offset comp); the planes
+   the function would give for a type that declared them; a component out
+   of range stops naming it */
+static void check_layout(RwModel model, const char *type, const char *opts)
+{
+  PetscInt dof, stride, offset;
+
+  RW_CHECK(RwModelGetStateInfo(model, &dof, NULL, NULL));
+  rw_assert_all(model->statelayout == RW_MODEL_STATE_INTERLEAVED, "%s %s: declares a layout other than interleaved", type, opts);
+  for (PetscInt c = 0; c < dof; c++) {
+    RW_CHECK(RwModelGetStateLayout(model, c, 100, &stride, &offset));
+    rw_assert_all(stride == dof && offset == c, "%s %s: component %d at stride %d offset %d; interleaved is %d, %d", type, opts, (int)c, (int)stride, (int)offset, (int)dof, (int)c);
+    model->statelayout = RW_MODEL_STATE_PLANES;
+    RW_CHECK(RwModelGetStateLayout(model, c, 100, &stride, &offset));
+    model->statelayout = RW_MODEL_STATE_INTERLEAVED;
+    rw_assert_all(stride == 1 && offset == 100 * c, "%s %s: in planes, component %d at stride %d offset %d; expected 1, %d", type, opts, (int)c, (int)stride, (int)offset, (int)(100 * c));
+  }
+  rw_assert_error_in(opts, RwModelGetStateLayout(model, dof, 100, &stride, &offset), "State component");
+  { /* a component in and out of a state: VecStrideGather's and VecStrideScatter's values */
+    Vec         u, v, f, g;
+    PetscRandom rnd;
+    PetscBool   same;
+
+    RW_CHECK(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+    RW_CHECK(RwModelCreateState(model, &u));
+    RW_CHECK(VecDuplicate(u, &v));
+    RW_CHECK(RwModelCreateField(model, &f));
+    RW_CHECK(VecDuplicate(f, &g));
+    RW_CHECK(VecSetRandom(u, rnd));
+    RW_CHECK(VecSetRandom(f, rnd));
+    for (PetscInt c = 0; c < dof; c++) {
+      RW_CHECK(RwModelGetStateComponent(model, u, c, g));
+      RW_CHECK(VecStrideGather(u, c, f, INSERT_VALUES));
+      RW_CHECK(VecEqual(f, g, &same));
+      rw_assert_all(same, "%s %s: RwModelGetStateComponent(%d) is not VecStrideGather's", type, opts, (int)c);
+      RW_CHECK(VecScale(f, 2));
+      RW_CHECK(VecCopy(u, v));
+      RW_CHECK(RwModelSetStateComponent(model, f, c, u));
+      RW_CHECK(VecStrideScatter(f, c, v, INSERT_VALUES));
+      RW_CHECK(VecEqual(u, v, &same));
+      rw_assert_all(same, "%s %s: RwModelSetStateComponent(%d) is not VecStrideScatter's", type, opts, (int)c);
+    }
+    if (dof > 1) rw_assert_error_in(opts, RwModelGetStateComponent(model, u, 0, v), "expected a field of the state's grid");
+    RW_CHECK(VecDestroy(&u));
+    RW_CHECK(VecDestroy(&v));
+    RW_CHECK(VecDestroy(&f));
+    RW_CHECK(VecDestroy(&g));
+    RW_CHECK(PetscRandomDestroy(&rnd));
+  }
+}
+
 static void run_case(const char *type, const char *opts)
 {
   RwModel   model;
@@ -43,6 +98,7 @@ static void run_case(const char *type, const char *opts)
   if (!rw_test_rank()) printf("# %-5s %-70s <T dx,y> %+.16e <dx,A y> %+.16e  err %.3g eps\n", type, opts, dot.lhs, dot.rhs, dot.err);
   rw_assert_all(dot.lhs != 0, "%s %s: the tangent side is 0: the test would prove nothing", type, opts);
   rw_assert_all(dot.err <= 100, "%s %s: dot-product error %g eps exceeds 100 eps", type, opts, dot.err);
+  check_layout(model, type, opts);
   RW_CHECK(VecDestroy(&m));
   RW_CHECK(RwModelDestroy(&model));
 }

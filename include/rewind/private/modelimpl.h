@@ -37,6 +37,15 @@ struct _RwModelOps {
 
 #define RW_MODEL_MAX_BLOCKS 16
 
+/* How a state array (a rank's owned part, or its ghosted copy) holds the
+   components: interleaved at every point (every type today), or in planes,
+   one block of the array's points per component (issue 37 item 1: not yet
+   declared by any type) */
+typedef enum {
+  RW_MODEL_STATE_INTERLEAVED,
+  RW_MODEL_STATE_PLANES
+} RwModelStateLayout;
+
 /* A named block of replicated global scalars (a decay rate, network weights),
    or a time-indexed block: perstep values for each step k = 0..n-1, the value
    step k -> k+1 uses at [k * perstep, (k + 1) * perstep) */
@@ -82,6 +91,7 @@ struct _p_RwModel {
   PetscInt64         streammin;   /* bytes a rank from which a kernel's output is streamed (-rw_kernel_stream_stores); -1: never */
   PetscBool          depthlast;   /* the last direction is depth, growing downwards (the wave's): outputs draw it downwards */
   PetscInt           stepblock;   /* forward steps fused into one pass (-rw_model_step_block): before set-up 0 for the type's choice; after, 1 or what ops->stepblock fuses */
+  RwModelStateLayout statelayout; /* how a state array holds the components (RwModelGetStateLayout()); the type's set-up declares it */
   void              *data;        /* the type's own state */
 };
 

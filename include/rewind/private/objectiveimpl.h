@@ -4,6 +4,7 @@
 
 #include <rewind/private/modelimpl.h>
 #include <rewind/objective.h>
+#include <petscdmda.h>
 
 PETSC_EXTERN PetscClassId RW_OBJECTIVE_CLASSID;
 
@@ -47,5 +48,20 @@ PETSC_INTERN PetscErrorCode RwTermSensorsSetData(RwTerm *, const PetscReal[], Pe
 PETSC_INTERN PetscErrorCode RwTermSensorsSetPoints(RwObjective, RwTerm *, PetscInt, const PetscReal[], const PetscReal[], PetscReal);
 PETSC_INTERN PetscErrorCode RwTermSensorsInterpolate(RwObjective, RwTerm *, Vec, PetscReal[]);
 PETSC_INTERN PetscErrorCode RwTermSensorsGetPoints(RwTerm *, PetscBool *, PetscInt *, const PetscReal **, PetscInt *, const PetscInt64 **);
+
+/* Where a term finds the observed component of this rank's owned points in
+   a state array: point i at a[offset + i stride] (RwModelGetStateLayout()),
+   and how many points there are */
+static inline PetscErrorCode RwTermObservedLayout(RwObjective obj, PetscInt *stride, PetscInt *offset, PetscInt *npoints)
+{
+  PetscInt comp, n[3];
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetStateInfo(obj->model, NULL, NULL, &comp));
+  PetscCall(DMDAGetCorners(obj->model->da, NULL, NULL, NULL, &n[0], &n[1], &n[2]));
+  *npoints = n[0] * n[1] * n[2];
+  PetscCall(RwModelGetStateLayout(obj->model, comp, *npoints, stride, offset));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 #endif

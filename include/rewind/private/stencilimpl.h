@@ -97,6 +97,8 @@ struct _n_RwStencil {
   PetscInt              ninputs;
   VecScatter            halo[RW_STENCIL_MAX_INPUTS]; /* ghost points only, one per input */
   Vec                   work[RW_STENCIL_MAX_INPUTS]; /* ghosted copies of the inputs */
+  PetscInt              halocomps[RW_STENCIL_MAX_INPUTS]; /* the components input x's halo moves, bit c for component c; 0: all (RwStencilSetHaloComponents()) */
+  PetscBool             haloall;   /* -rw_stencil_halo_all: every component of every input (a check of the above) */
   PetscInt              blockrows; /* 3D passes walk y in tiles of this many rows, z inside a tile (0: plane by plane) */
   PetscInt              l2;        /* the L2 size (bytes) the automatic tile was chosen for; 0 when -rw_stencil_block_rows set it */
   PetscInt              blocktile; /* a blocked pass's tile of y rows (RwStencilRunPassBlock()) */
@@ -140,6 +142,7 @@ PETSC_EXTERN PetscErrorCode RwStencilHaloEnd(RwStencil, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwStencilRunPass(RwStencil, PetscInt, RwStencilInput[], RwStencilRowFn, void *);
 PETSC_EXTERN PetscErrorCode RwStencilRunPassPair(RwStencil, RwStencilInput *, RwStencilRingStageFn, RwStencilRowFn, void *, RwStencilInput *, RwStencilRingStageFn, RwStencilRowFn, void *);
 PETSC_EXTERN PetscErrorCode RwStencilSetUpPair(RwStencil);
+PETSC_EXTERN PetscErrorCode RwStencilSetHaloComponents(RwStencil, PetscInt, PetscInt, const PetscInt[]);
 PETSC_INTERN PetscErrorCode RwStencilCopyEdgeBand_Private(RwStencil, Vec, Vec, PetscInt, PetscBool);
 PETSC_INTERN void           RwStencilForShell_Private(RwStencil, PetscInt, RwStencilRowFn, void *, PetscBool);
 PETSC_INTERN PetscInt       RwStencilL2Size_Private(void);

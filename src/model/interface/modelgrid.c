@@ -351,6 +351,101 @@ PetscErrorCode RwModelGetStateInfo(RwModel model, PetscInt *dof, const char *con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@C
+  RwModelGetStateLayout - where component comp of the state's points lies
+  in an array of npoints points of the state's grid (a rank's owned part,
+  or its ghosted copy): point i's value is a[offset + i stride]
+
+  Not collective
+
+  Input Parameters:
++ model   - the model
+. comp    - the component, 0 to dof - 1
+- npoints - the points the array holds (unused where the components interleave)
+
+  Output Parameters:
++ stride - scalars from one point's value to the next
+- offset - the first point's
+
+  Notes:
+  Objective terms, points (receivers, sensors, sources) and anything else
+  that indexes a state by hand ask here, so that a type whose state holds
+  its components in planes (each rank's u_k block, then its u_k-1 block)
+  needs no change in them.  Every type interleaves today (stride dof,
+  offset comp; model->statelayout).
+
+  Level: developer
+
+.seealso: RwModelGetStateInfo()
+@*/
+PetscErrorCode RwModelGetStateLayout(RwModel model, PetscInt comp, PetscInt npoints, PetscInt *stride, PetscInt *offset)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCheck(comp >= 0 && comp < model->dof, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "State component %" PetscInt_FMT ": the state has components 0 to %" PetscInt_FMT, comp, model->dof - 1);
+  if (model->statelayout == RW_MODEL_STATE_PLANES) *stride = 1, *offset = comp * npoints;
+  else *stride = model->dof, *offset = comp;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Copies component comp of state u to field f (tofield), or f into it */
+static PetscErrorCode RwModelCopyComponent(RwModel model, Vec u, PetscInt comp, Vec f, PetscBool tofield)
+{
+  PetscInt     n, nu, stride, offset;
+  PetscScalar *a, *b;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(f, &n));
+  PetscCall(VecGetLocalSize(u, &nu));
+  PetscCheck(nu == n * model->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "A state component of %" PetscInt_FMT " values on this rank against a state of %" PetscInt_FMT ": expected a field of the state's grid (RwModelCreateField()) and a state (RwModelCreateState())", n, nu);
+  PetscCall(RwModelGetStateLayout(model, comp, n, &stride, &offset));
+  PetscCall(VecGetArray(u, &a));
+  PetscCall(VecGetArray(f, &b));
+  if (tofield)
+    for (PetscInt i = 0; i < n; i++) b[i] = a[offset + i * stride];
+  else
+    for (PetscInt i = 0; i < n; i++) a[offset + i * stride] = b[i];
+  PetscCall(VecRestoreArray(f, &b));
+  PetscCall(VecRestoreArray(u, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelGetStateComponent - component comp of state u into field f (as
+  VecStrideGather() for interleaved components; any layout the type declares)
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwModelSetStateComponent(), RwModelGetStateLayout()
+@*/
+PetscErrorCode RwModelGetStateComponent(RwModel model, Vec u, PetscInt comp, Vec f)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(RwModelCopyComponent(model, u, comp, f, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelSetStateComponent - field f into component comp of state u, the
+  other components untouched (as VecStrideScatter() for interleaved components)
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwModelGetStateComponent(), RwModelGetStateLayout()
+@*/
+PetscErrorCode RwModelSetStateComponent(RwModel model, Vec f, PetscInt comp, Vec u)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(RwModelCopyComponent(model, u, comp, f, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelSetObservedComponent - the state component that objectives observe (the type chooses a default)
 

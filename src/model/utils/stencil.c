@@ -361,6 +361,7 @@ PetscErrorCode RwStencilSetUp(RwStencil st, const char name[], const PetscInt de
 
     PetscCall(PetscObjectGetOptionsPrefix((PetscObject)model, &prefix));
     PetscCall(RwOptionsCheckPetsc(PetscObjectComm((PetscObject)model), prefix)); /* -da_grid_x 4294967328 is no 32 */
+    PetscCall(PetscOptionsGetBool(((PetscObject)model)->options, prefix, "-rw_stencil_halo_all", &st->haloall, NULL)); /* every component's ghosts, as before RwStencilSetHaloComponents() */
   }
   PetscCall(RwStencilCreateStateDM(st, def));
   PetscCall(PetscObjectSetName((PetscObject)st->da, name));

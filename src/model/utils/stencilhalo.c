@@ -19,8 +19,9 @@
 #include <unistd.h>
 
 /* The local positions of the ghosts that have a source on another rank (or
-   this one, periodic) and the global indices of their sources */
-static PetscErrorCode RwStencilHaloIndices(RwStencil st, IS *isfrom, IS *isto)
+   this one, periodic) and the global indices of their sources: of the
+   components in comps (bit c for component c; 0: every component) */
+static PetscErrorCode RwStencilHaloIndices(RwStencil st, PetscInt comps, IS *isfrom, IS *isto)
 {
   ISLocalToGlobalMapping ltog;
   const PetscInt        *global;
@@ -39,7 +40,7 @@ static PetscErrorCode RwStencilHaloIndices(RwStencil st, IS *isfrom, IS *isto)
           /* ghosts beyond a non-periodic boundary have no source: the ghost rule fills them; a
              star stencil never reads the box's edges and corners (ghosts outside in two or
              more directions), which would cost a message to each diagonal neighbour */
-          if (!out || global[q] < 0 || (st->type == DMDA_STENCIL_STAR && out > 1)) continue;
+          if (!out || global[q] < 0 || (st->type == DMDA_STENCIL_STAR && out > 1) || (comps && !(comps >> c & 1))) continue;
           from[n] = global[q];
           to[n++] = q;
         }
@@ -50,23 +51,82 @@ static PetscErrorCode RwStencilHaloIndices(RwStencil st, IS *isfrom, IS *isto)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Scatters that move only the ghost points a pass reads, one per input that has none yet, and their work vectors */
+/* Scatters that move only the ghost points a pass reads (of the components
+   each input's halo moves), one per input that has none yet, and their work
+   vectors.  The index sets are built again only where an input's components
+   differ from the previous one's */
 PETSC_INTERN PetscErrorCode RwStencilCreateHalo_Private(RwStencil st)
 {
-  IS  isfrom, isto;
-  Vec g;
+  IS       isfrom = NULL, isto = NULL;
+  Vec      g;
+  PetscInt built = -1; /* the components isfrom and isto hold */
 
   PetscFunctionBegin;
-  PetscCall(RwStencilHaloIndices(st, &isfrom, &isto));
   PetscCall(DMGetGlobalVector(st->da, &g));
   for (PetscInt x = 0; x < st->ninputs; x++) {
+    const PetscInt comps = st->haloall ? 0 : st->halocomps[x];
+
     if (st->halo[x]) continue;
-    PetscCall(RwDMCreateVecStaggered(st->da, PETSC_TRUE, &st->work[x]));
+    if (comps != built) {
+      PetscCall(ISDestroy(&isfrom));
+      PetscCall(ISDestroy(&isto));
+      PetscCall(RwStencilHaloIndices(st, comps, &isfrom, &isto));
+      built = comps;
+    }
+    if (!st->work[x]) PetscCall(RwDMCreateVecStaggered(st->da, PETSC_TRUE, &st->work[x]));
     PetscCall(VecScatterCreate(g, isfrom, st->work[x], isto, &st->halo[x]));
   }
   PetscCall(DMRestoreGlobalVector(st->da, &g));
   PetscCall(ISDestroy(&isfrom));
   PetscCall(ISDestroy(&isto));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  RwStencilSetHaloComponents - the components of input x's state whose
+  ghosts the halo exchange moves: those its stencils read at neighbours
+
+  Collective (when the halo exists already: it is made again)
+
+  Input Parameters:
++ st    - the layer
+. x     - the input, 0 to RW_STENCIL_MAX_INPUTS - 1
+. n     - how many components; 0 (or all of them) for every component, the default
+- comps - the components, each in [0, dof)
+
+  Notes:
+  A pass's shell rows then read a ghost of another component as whatever
+  the work vector holds there (zero, or a boundary rule's value, never the
+  neighbour's): a row may load it into a lane whose result it drops (the
+  wave model's whole-point rows), never use it.  Owned points, the edge
+  band included, keep every component.  The wave model moves u_k's ghosts
+  alone (component 0; the tangent's du_k, the adjoint's la'), half of the
+  bytes.  -rw_stencil_halo_all moves every component of every input again,
+  to check that the bits do not change.
+
+  Level: developer
+
+.seealso: RwStencilSetUp(), RwStencilRunPass()
+@*/
+PetscErrorCode RwStencilSetHaloComponents(RwStencil st, PetscInt x, PetscInt n, const PetscInt comps[])
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)st->model);
+  PetscInt mask = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(x >= 0 && x < RW_STENCIL_MAX_INPUTS, comm, PETSC_ERR_ARG_OUTOFRANGE, "Halo components of input %" PetscInt_FMT ": expected an input in [0, %d)", x, RW_STENCIL_MAX_INPUTS);
+  PetscCheck(n >= 0 && n <= st->dof, comm, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " halo components of input %" PetscInt_FMT ": the state has %" PetscInt_FMT, n, x, st->dof);
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCheck(comps[i] >= 0 && comps[i] < st->dof && comps[i] < 30, comm, PETSC_ERR_ARG_OUTOFRANGE, "Halo component %" PetscInt_FMT " of input %" PetscInt_FMT ": expected one in [0, %" PetscInt_FMT ")", comps[i], x, PetscMin(st->dof, 30));
+    mask |= (PetscInt)1 << comps[i];
+  }
+  if (st->dof < 30 && mask == ((PetscInt)1 << st->dof) - 1) mask = 0; /* every component */
+  if (mask == st->halocomps[x]) PetscFunctionReturn(PETSC_SUCCESS);
+  st->halocomps[x] = mask;
+  if (st->halo[x]) { /* set up: the scatter again, the work vector kept */
+    PetscCall(VecScatterDestroy(&st->halo[x]));
+    PetscCall(RwStencilCreateHalo_Private(st));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -47,6 +47,7 @@ struct _n_RwStencilPoints {
    direction the ghost rule and the affine map from coordinate to index */
 typedef struct {
   PetscInt  dim, dof, comp, M[3], xs[3], xm[3], gs[3], gm[3];
+  PetscInt  ostride, ooffset; /* the component of owned point i at owned[ooffset + i ostride] (RwModelGetStateLayout()) */
   PetscBool per[3];
   PetscReal sgn[3], x0[3], dx[3];
 } RwPointsGrid;
@@ -60,6 +61,7 @@ static PetscErrorCode RwPointsGridGet(RwModel model, PetscInt comp, RwPointsGrid
   PetscCall(DMDAGetGhostCorners(model->da, &G->gs[0], &G->gs[1], &G->gs[2], &G->gm[0], &G->gm[1], &G->gm[2]));
   PetscCheck(comp >= 0 && comp < G->dof, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Points read state component %" PetscInt_FMT ": the state has components 0 to %" PetscInt_FMT, comp, G->dof - 1);
   G->comp = comp;
+  PetscCall(RwModelGetStateLayout(model, comp, G->xm[0] * G->xm[1] * G->xm[2], &G->ostride, &G->ooffset));
   for (PetscInt d = 0; d < G->dim; d++) {
     PetscReal x1;
 
@@ -100,8 +102,10 @@ static void RwPointsCorner(const RwPointsGrid *G, const PetscInt i0[3], const Pe
   }
   p->w[q]    = w;
   p->sign[q] = sign;
+  /* gidx is in the DMDA's ghosted numbering (components interleaved), which
+     its local-to-global mapping turns into the gather's global indices */
   p->gidx[q] = readable ? ((g[0] - G->gs[0]) + G->gm[0] * ((g[1] - G->gs[1]) + G->gm[1] * (g[2] - G->gs[2]))) * G->dof + G->comp : -1;
-  p->oidx[q] = *mine ? ((real[0] - G->xs[0]) + G->xm[0] * ((real[1] - G->xs[1]) + G->xm[1] * (real[2] - G->xs[2]))) * G->dof + G->comp : -1;
+  p->oidx[q] = *mine ? G->ooffset + ((real[0] - G->xs[0]) + G->xm[0] * ((real[1] - G->xs[1]) + G->xm[1] * (real[2] - G->xs[2]))) * G->ostride : -1;
 }
 
 /* Where point s's corners are, and whether this rank holds any of them */

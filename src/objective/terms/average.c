@@ -15,7 +15,7 @@ typedef struct {
   PetscReal  weight;
   PetscReal  scale; /* w / (n P), set before each run */
   PetscInt64 n;
-  PetscInt   dof, comp;
+  PetscInt   stride, offset, npoints; /* this rank's points; point i's observed value at a[offset + i stride] (RwModelGetStateLayout()) */
 } RwAverage;
 
 static PetscErrorCode AverageSetUp(RwObjective obj, void *ctx)
@@ -40,13 +40,11 @@ static PetscErrorCode AverageValue(RwObjective obj, PetscInt64 k, PetscReal w, V
 {
   RwAverage         *c = (RwAverage *)ctx;
   const PetscScalar *a;
-  PetscInt           n;
 
   PetscFunctionBegin;
   if (k == 0) PetscFunctionReturn(PETSC_SUCCESS); /* the average is over k = 1..n */
-  PetscCall(VecGetLocalSize(u, &n));
   PetscCall(VecGetArrayRead(u, &a));
-  for (PetscInt i = 0; i < n / c->dof; i++) PetscCall(RwReproSumAdd(acc, slot, w * c->scale * PetscRealPart(a[i * c->dof + c->comp])));
+  for (PetscInt i = 0; i < c->npoints; i++) PetscCall(RwReproSumAdd(acc, slot, w * c->scale * PetscRealPart(a[c->offset + i * c->stride])));
   PetscCall(VecRestoreArrayRead(u, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -55,13 +53,11 @@ static PetscErrorCode AverageAdjoint(RwObjective obj, PetscInt64 k, PetscReal w,
 {
   RwAverage   *c = (RwAverage *)ctx;
   PetscScalar *l;
-  PetscInt     n;
 
   PetscFunctionBegin;
   if (k == 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(VecGetLocalSize(lambda, &n));
   PetscCall(VecGetArray(lambda, &l));
-  for (PetscInt i = 0; i < n / c->dof; i++) l[i * c->dof + c->comp] += w * c->scale;
+  for (PetscInt i = 0; i < c->npoints; i++) l[c->offset + i * c->stride] += w * c->scale;
   PetscCall(VecRestoreArray(lambda, &l));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -123,7 +119,7 @@ PetscErrorCode RwObjectiveAddTimeAverage(RwObjective obj, PetscReal weight)
   PetscCheck(weight != 0 && !PetscIsInfOrNanReal(weight), PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "Time-average weight %g must be finite and nonzero", (double)weight);
   PetscCall(PetscNew(&c));
   c->weight = weight;
-  PetscCall(RwModelGetStateInfo(obj->model, &c->dof, NULL, &c->comp));
+  PetscCall(RwTermObservedLayout(obj, &c->stride, &c->offset, &c->npoints));
   PetscCall(RwObjectiveAddTerm(obj, "time average", &ops, RW_OBJECTIVE_ALL_STEPS, NULL, NULL, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

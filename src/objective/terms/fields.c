@@ -20,7 +20,7 @@ typedef struct {
   PetscInt   *order;   /* order[t]: the caller's index of sorted step t */
   Vec        *data;    /* in the caller's order, referenced */
   PetscReal   vol, isigma2;
-  PetscInt    dof, comp;
+  PetscInt    stride, offset; /* point i's observed value at a[offset + i stride] (RwModelGetStateLayout()) */
 } RwFields;
 
 static Vec FieldsAt(const RwFields *c, PetscInt64 k)
@@ -47,7 +47,7 @@ static PetscErrorCode FieldsValue(RwObjective obj, PetscInt64 k, PetscReal w, Ve
   PetscCall(VecGetArrayRead(u, &a));
   PetscCall(VecGetArrayRead(FieldsAt(c, k), &d));
   for (PetscInt i = 0; i < n; i++) {
-    PetscReal r = PetscRealPart(a[i * c->dof + c->comp] - d[i]);
+    PetscReal r = PetscRealPart(a[c->offset + i * c->stride] - d[i]);
     PetscCall(RwReproSumAdd(acc, slot, w * 0.5 * c->vol * r * r * c->isigma2));
   }
   PetscCall(VecRestoreArrayRead(FieldsAt(c, k), &d));
@@ -67,7 +67,7 @@ static PetscErrorCode FieldsAdjoint(RwObjective obj, PetscInt64 k, PetscReal w, 
   PetscCall(VecGetArrayRead(u, &a));
   PetscCall(VecGetArrayRead(FieldsAt(c, k), &d));
   PetscCall(VecGetArray(lambda, &l));
-  for (PetscInt i = 0; i < n; i++) l[i * c->dof + c->comp] += w * c->vol * (a[i * c->dof + c->comp] - d[i]) * c->isigma2;
+  for (PetscInt i = 0; i < n; i++) l[c->offset + i * c->stride] += w * c->vol * (a[c->offset + i * c->stride] - d[i]) * c->isigma2;
   PetscCall(VecRestoreArray(lambda, &l));
   PetscCall(VecRestoreArrayRead(FieldsAt(c, k), &d));
   PetscCall(VecRestoreArrayRead(u, &a));
@@ -191,7 +191,11 @@ PetscErrorCode RwObjectiveAddFieldObservations(RwObjective obj, PetscInt nsteps,
   PetscCall(PetscCalloc3(nsteps, &c->steps, nsteps, &c->order, nsteps, &c->data));
   c->nsteps = nsteps;
   PetscCall(RwModelGetCellVolume(obj->model, &c->vol));
-  PetscCall(RwModelGetStateInfo(obj->model, &c->dof, NULL, &c->comp));
+  {
+    PetscInt npoints;
+
+    PetscCall(RwTermObservedLayout(obj, &c->stride, &c->offset, &npoints));
+  }
   PetscCall(PetscMalloc1(nsteps, &si));
   for (PetscInt t = 0; t < nsteps; t++) {
     PetscCheck(steps[t] >= 0, PetscObjectComm((PetscObject)obj), PETSC_ERR_ARG_OUTOFRANGE, "Observed step %" PetscInt64_FMT " (index %" PetscInt_FMT ") must be >= 0", steps[t], t);

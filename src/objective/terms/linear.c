@@ -22,7 +22,7 @@ typedef struct {
   PetscReal      *ybar, *y; /* point outputs: [ntimes * npoints], replicated (y: the owners' values, zeros elsewhere) */
   RwStencilPoints pts;
   Vec            *wbar, *ys; /* state outputs: [ntimes] fields */
-  PetscInt        dof, comp;
+  PetscInt        stride, offset; /* point i's observed value at a[offset + i stride] (RwModelGetStateLayout()) */
   PetscInt        term;       /* its index in the objective: the resolved steps */
 } RwLinear;
 
@@ -101,7 +101,7 @@ static PetscErrorCode LinearStateValue(RwObjective obj, PetscInt64 k, PetscReal 
   PetscCall(VecGetArrayRead(c->wbar[t], &b));
   PetscCall(VecGetArray(c->ys[t], &y));
   for (PetscInt i = 0; i < n; i++) {
-    y[i] = a[i * c->dof + c->comp];
+    y[i] = a[c->offset + i * c->stride];
     PetscCall(RwReproSumAdd(acc, slot, w * PetscRealPart(b[i] * y[i])));
   }
   PetscCall(VecRestoreArray(c->ys[t], &y));
@@ -121,7 +121,7 @@ static PetscErrorCode LinearStateAdjoint(RwObjective obj, PetscInt64 k, PetscRea
   PetscCall(VecGetLocalSize(c->wbar[t], &n));
   PetscCall(VecGetArrayRead(c->wbar[t], &b));
   PetscCall(VecGetArray(lambda, &l));
-  for (PetscInt i = 0; i < n; i++) l[i * c->dof + c->comp] += w * b[i];
+  for (PetscInt i = 0; i < n; i++) l[c->offset + i * c->stride] += w * b[i];
   PetscCall(VecRestoreArray(lambda, &l));
   PetscCall(VecRestoreArrayRead(c->wbar[t], &b));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -265,7 +265,11 @@ PetscErrorCode RwObjectiveAddLinearState(RwObjective obj, PetscInt ntimes, const
   PetscCall(PetscNew(&c));
   c->ntimes = ntimes;
   c->term   = obj->nterms;
-  PetscCall(RwModelGetStateInfo(obj->model, &c->dof, NULL, &c->comp));
+  {
+    PetscInt npoints;
+
+    PetscCall(RwTermObservedLayout(obj, &c->stride, &c->offset, &npoints));
+  }
   PetscCall(RwModelCreateField(obj->model, &f));
   PetscCall(VecDuplicateVecs(f, ntimes, &c->wbar));
   PetscCall(VecDuplicateVecs(f, ntimes, &c->ys));

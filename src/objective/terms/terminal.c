@@ -1,12 +1,14 @@
 /* Terminal misfit: (w/2) h^d sum_i (u_n,i - d_i)^2 of the observed component
-   of the state (RwModelGetStateInfo()), and its adjoint source. */
+   of the state (RwModelGetStateInfo(), found through RwModelGetStateLayout()),
+   and its adjoint source. */
 #include <rewind/private/objectiveimpl.h>
 #include <string.h>
 
 typedef struct {
   Vec       target; /* on the field grid: one value a point */
   PetscReal weight; /* w h^d */
-  PetscInt  dof, comp;
+  PetscInt  dof;            /* the state's components (for the message) */
+  PetscInt  stride, offset; /* point i's observed value at a[offset + i stride] */
 } RwTerminal;
 
 /* Every point's term is rounded on its own, then summed exactly: no dependence on the decomposition */
@@ -21,7 +23,7 @@ static PetscErrorCode TerminalValue(RwObjective obj, PetscInt64 k, PetscReal w, 
   PetscCall(VecGetArrayRead(u, &a));
   PetscCall(VecGetArrayRead(c->target, &d));
   for (PetscInt i = 0; i < n; i++) {
-    PetscReal r = PetscRealPart(a[i * c->dof + c->comp] - d[i]);
+    PetscReal r = PetscRealPart(a[c->offset + i * c->stride] - d[i]);
     PetscCall(RwReproSumAdd(acc, slot, 0.5 * w * c->weight * r * r));
   }
   PetscCall(VecRestoreArrayRead(c->target, &d));
@@ -41,7 +43,7 @@ static PetscErrorCode TerminalAdjoint(RwObjective obj, PetscInt64 k, PetscReal w
   PetscCall(VecGetArrayRead(u, &a));
   PetscCall(VecGetArrayRead(c->target, &d));
   PetscCall(VecGetArray(lambda, &l));
-  for (PetscInt i = 0; i < n; i++) l[i * c->dof + c->comp] += w * c->weight * (a[i * c->dof + c->comp] - d[i]);
+  for (PetscInt i = 0; i < n; i++) l[c->offset + i * c->stride] += w * c->weight * (a[c->offset + i * c->stride] - d[i]);
   PetscCall(VecRestoreArray(lambda, &l));
   PetscCall(VecRestoreArrayRead(c->target, &d));
   PetscCall(VecRestoreArrayRead(u, &a));
@@ -89,7 +91,12 @@ PetscErrorCode RwTermAddTerminal(RwObjective obj, Vec target, PetscReal weight)
   PetscFunctionBegin;
   PetscCall(PetscNew(&c));
   PetscCall(RwModelGetCellVolume(obj->model, &vol));
-  PetscCall(RwModelGetStateInfo(obj->model, &c->dof, NULL, &c->comp));
+  PetscCall(RwModelGetStateInfo(obj->model, &c->dof, NULL, NULL));
+  {
+    PetscInt npoints;
+
+    PetscCall(RwTermObservedLayout(obj, &c->stride, &c->offset, &npoints));
+  }
   PetscCall(RwModelCreateField(obj->model, &c->target));
   { /* the target is a field (the observed component), not a state: a state's vector of a multi-component model would not fit */
     PetscInt  n, N, nt, Nt;

@@ -882,6 +882,10 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
     PetscCall(RwStencilSetSpacing(w->st, d, w->origin[d] - w->nbl * w->h[d], w->h[d], PETSC_FALSE));
   }
   PetscCall(RwStencilSetRing(w->st, RwWaveRingUsed(w->dim, w->r))); /* the passes whose interior rows gather from it (wavekernels.c) */
+  /* every form reads neighbours of its state's first component only (u_k,
+     du_k, la'; u_k-1 and lb' at the point itself): the halo moves that one,
+     half of the ghost bytes.  Input 1 is a pair's second pass (u_k+1) */
+  for (PetscInt x = 0; x < 2; x++) PetscCall(RwStencilSetHaloComponents(w->st, x, 1, (const PetscInt[]){0}));
   PetscCall(RwStencilSetUp(w->st, "wave", def, 1));
   PetscCall(WaveSetUpStepBlock(model));
   for (PetscInt d = 0; d < w->dim; d++) PetscCheck(w->st->M[d] > 2 * w->nbl, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %c (-da_grid_%c) leaves no physical region between two absorbing layers of -rw_wave_nbl %" PetscInt_FMT ": expected more than %" PetscInt_FMT " points", w->st->M[d], "xyz"[d], "xyz"[d], w->nbl, 2 * w->nbl);
