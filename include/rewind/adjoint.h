@@ -115,5 +115,6 @@ typedef struct {
   PetscInt64 standin_steps;              /* forward steps the last solve took to recompute them */
 } RwAdjointPoolInfo;
 PETSC_EXTERN PetscErrorCode RwAdjointGetPoolInfo(RwAdjoint, RwAdjointPoolInfo *);
+PETSC_EXTERN PetscErrorCode RwAdjointGetDiskPoolInfo(RwAdjoint, RwAdjointPoolInfo *); /* the disk level's parts at the compressed size */
 
 #endif

@@ -120,6 +120,10 @@ struct _p_RwAdjoint {
   PetscInt64        poolslots; /* entries of poolmiss */
   PetscInt64        poolnext[2]; /* the plan of the solves to come after one with states larger than planned: slots, bytes a state (0: unchanged) */
   PetscBool         poolreplan; /* -rw_checkpoint_replan: a state with no room in the first sweep re-plans from x_0 (else it is recomputed where restored) */
+  /* a disk budget at the compressed size: the hdf5 disk store's parts (pooldisk.c, issue 36) */
+  RwAdjointPoolInfo disk;
+  PetscInt64       *diskmiss;  /* per disk slot: the step of the state larger than its part, -1 if none */
+  PetscInt64        diskslots; /* entries of diskmiss */
 };
 
 /* The state of one reversal: where the working state is, how far the forward sweep has come */
@@ -208,6 +212,14 @@ PETSC_INTERN PetscErrorCode RwAdjointPoolNearest_Private(RwAdjoint, PetscInt64, 
 PETSC_INTERN PetscErrorCode RwAdjointPoolBegin_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointPoolEnd_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointPoolView_Private(RwAdjoint, PetscViewer);
+/* pooldisk.c: a disk budget planned at the compressed size (issue 36) */
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolPlan_Private(RwAdjoint, RwStore, Vec);
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolMissed_Private(RwAdjoint, const RwAction *, PetscBool, PetscBool *);
+PETSC_INTERN PetscInt64    *RwAdjointDiskPoolMiss_Private(RwAdjoint, const RwAction *);
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolReplan_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolBegin_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolEnd_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolView_Private(RwAdjoint, PetscViewer);
 PETSC_INTERN PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint, PetscInt, PetscInt64, Vec);
 
 #endif
