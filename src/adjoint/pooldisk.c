@@ -118,6 +118,7 @@ PetscErrorCode RwAdjointDiskPoolPlan_Private(RwAdjoint adj, RwStore store, Vec u
     p->pooled = PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (!u0) u0 = adj->diskx0; /* a re-plan of the RAM level that first needs the disk level */
   if (!p->pooled) { /* the first plan */
     PetscCheck(u0, PetscObjectComm((PetscObject)adj), PETSC_ERR_PLIB, "The disk level's first plan at the compressed size needs x_0");
     p->pooled      = PETSC_TRUE;
@@ -130,12 +131,14 @@ PetscErrorCode RwAdjointDiskPoolPlan_Private(RwAdjoint adj, RwStore store, Vec u
     p->slots_uncompressed         = adj->sched->avail[RW_LEVEL_DISK];
     p->forward_steps_uncompressed = pred.forward_steps;
   }
-  PetscCall(RwAdjointDiskPoolCheckFits(adj, p->planned_bytes, "the first state x_0 compresses to"));
-  PetscCall(RwAdjointDiskPoolSchedule(adj, p->planned_bytes, 0, &pred));
+  if (!adj->diskfull) {
+    PetscCall(RwAdjointDiskPoolCheckFits(adj, p->planned_bytes, "the first state x_0 compresses to"));
+    PetscCall(RwAdjointDiskPoolSchedule(adj, p->planned_bytes, 0, &pred));
+  } else PetscCall(RwScheduleGetPrediction(adj->sched, &pred)); /* a re-plan fell back to the uncompressed plan */
   p->slots = adj->sched->avail[RW_LEVEL_DISK];
   /* every slot the budget buys: a plan re-made for the RAM level's pool may use more of them */
   PetscCall(RwStoreSetSlots(store, p->slots));
-  PetscCall(RwStoreSetPartCapacity(store, p->planned_bytes));
+  PetscCall(RwStoreSetPartCapacity(store, adj->diskfull ? 0 : p->planned_bytes));
   PetscCall(RwAdjointDiskPoolMissTable(adj, p->slots));
   PetscCall(RwAdjointDiskPoolRamFits(adj, &pred, u0));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -176,10 +179,8 @@ PetscErrorCode RwAdjointDiskPoolReplan_Private(RwAdjoint adj)
   RwScheduleCounts   pred;
   PetscInt64         per, slots, f, held;
   PetscMPIInt        size;
-  const char        *prefix;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)adj), &size));
   PetscCall(RwStoreGetCounts(adj->store[RW_LEVEL_DISK], &c)); /* the refused state's length is counted */
   per = c.kept_max;
@@ -187,9 +188,19 @@ PetscErrorCode RwAdjointDiskPoolReplan_Private(RwAdjoint adj)
   per = PetscMax(per, p->planned_bytes);
   PetscCall(RwAdjointDiskPoolCheckFits(adj, per, "the states compress to up to"));
   slots = PetscMin(adj->sched->budget[RW_LEVEL_DISK] / (per * size), p->slots - 1);
-  PetscCheck(slots >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_MEM, "The disk budget of %" PetscInt64_FMT " bytes holds no plan at the compressed size: states compress to up to %" PetscInt64_FMT " bytes per rank and %" PetscInt64_FMT " slot(s) did not fit; give a larger -%srw_checkpoint_disk", p->pool_bytes, per, p->slots, prefix ? prefix : "");
-  p->planned_bytes = per;
-  PetscCall(RwAdjointDiskPoolSchedule(adj, per, slots, &pred));
+  if (slots > p->slots_uncompressed) {
+    p->planned_bytes = per;
+    PetscCall(RwAdjointDiskPoolSchedule(adj, per, slots, &pred));
+  } else { /* no gain left: parts of the full capacity (the largest over the ranks), which refuse no state, in the uncompressed plan */
+    per = (PetscInt64)adj->store[RW_LEVEL_DISK]->codec.cap;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)adj)));
+    p->planned_bytes = per;
+    adj->diskfull    = PETSC_TRUE;
+    PetscCall(RwScheduleSetStateBytes(adj->sched, adj->sched->state_bytes[RW_LEVEL_RAM], p->state_bytes));
+    PetscCall(RwScheduleSetSlots(adj->sched, RW_LEVEL_DISK, p->slots_uncompressed));
+    PetscCall(RwScheduleSetUp(adj->sched));
+    PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
+  }
   p->slots = adj->sched->avail[RW_LEVEL_DISK];
   PetscCall(RwStoreDestroy(&adj->store[RW_LEVEL_DISK])); /* its parts are the old size: made again below */
   if (adj->store[RW_LEVEL_RAM]) {
@@ -210,10 +221,11 @@ PetscErrorCode RwAdjointDiskPoolReplan_Private(RwAdjoint adj)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A solve begins: nothing re-planned or missed yet */
-PetscErrorCode RwAdjointDiskPoolBegin_Private(RwAdjoint adj)
+/* A solve from x_0 = u0 begins: nothing re-planned or missed yet */
+PetscErrorCode RwAdjointDiskPoolBegin_Private(RwAdjoint adj, Vec u0)
 {
   PetscFunctionBegin;
+  adj->diskx0                   = u0;
   adj->disk.replans             = 0;
   adj->disk.steps_before_replan = 0;
   adj->disk.misses              = 0;
@@ -229,6 +241,7 @@ PetscErrorCode RwAdjointDiskPoolEnd_Private(RwAdjoint adj)
   RwScheduleCounts   pred;
 
   PetscFunctionBegin;
+  adj->diskx0 = NULL; /* the caller's */
   if (!p->pooled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
   p->forward_steps_planned = p->steps_before_replan + pred.forward_steps + p->standin_steps + (adj->pool.pooled ? adj->pool.steps_before_replan + adj->pool.standin_steps : 0);
@@ -273,6 +286,7 @@ PetscErrorCode RwAdjointDiskPoolView_Private(RwAdjoint adj, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "disk budget at the compressed size: %" PetscInt64_FMT " bytes for the job, states of %" PetscInt64_FMT " bytes planned at %" PetscInt64_FMT " (parts of %" PetscInt64_FMT " bytes a rank; ratio %.3g; x_0 compressed to %" PetscInt64_FMT " a rank): %" PetscInt64_FMT " disk slots against %" PetscInt64_FMT " uncompressed (%+" PetscInt64_FMT " slots)\n", p->pool_bytes, p->state_bytes, p->planned_bytes * size, p->planned_bytes, (double)p->state_bytes / (double)(p->planned_bytes * size), p->estimate_bytes, p->slots, p->slots_uncompressed, p->slots - p->slots_uncompressed));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  forward steps: %" PetscInt64_FMT " against %" PetscInt64_FMT " predicted with the disk level uncompressed (%" PetscInt64_FMT " saved; %" PetscInt64_FMT " as planned)\n", f, p->forward_steps_uncompressed, p->forward_steps_uncompressed - f, p->forward_steps_planned));
   if (p->replans) PetscCall(PetscViewerASCIIPrintf(viewer, "  disk re-planned %" PetscInt64_FMT " time(s): states compressed worse than planned; %" PetscInt64_FMT " forward steps were taken before the last re-plan, from which the sweep started again at x_0\n", p->replans, p->steps_before_replan));
+  if (adj->diskfull) PetscCall(PetscViewerASCIIPrintf(viewer, "  the states compressed too little to gain a slot: the disk level went back to parts of the full capacity and the uncompressed plan\n"));
   if (p->misses) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt64_FMT " state(s) larger than their disk part: recomputed from the nearest state held where restored (%" PetscInt64_FMT " forward steps)\n", p->misses, p->standin_steps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -120,7 +120,7 @@ static PetscErrorCode RwAdjointSolveBegin(RwAdjoint adj, RwRun *run, Vec m, Vec 
   PetscCall(RwAdjointCreateStores_Private(adj, u0)); /* a RAM budget at the compressed size is planned here */
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
   PetscCall(RwAdjointPoolBegin_Private(adj));
-  PetscCall(RwAdjointDiskPoolBegin_Private(adj));
+  PetscCall(RwAdjointDiskPoolBegin_Private(adj, u0));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     if (!adj->store[l]) continue;
     PetscCall(RwStoreResetCounts(adj->store[l]));

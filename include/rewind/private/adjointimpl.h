@@ -124,6 +124,8 @@ struct _p_RwAdjoint {
   RwAdjointPoolInfo disk;
   PetscInt64       *diskmiss;  /* per disk slot: the step of the state larger than its part, -1 if none */
   PetscInt64        diskslots; /* entries of diskmiss */
+  Vec               diskx0;    /* the solve's x_0, for a first plan of the disk level made during it */
+  PetscBool         diskfull;  /* a re-plan found no gain left: the disk level's parts are the full capacity again */
 };
 
 /* The state of one reversal: where the working state is, how far the forward sweep has come */
@@ -217,7 +219,7 @@ PETSC_INTERN PetscErrorCode RwAdjointDiskPoolPlan_Private(RwAdjoint, RwStore, Ve
 PETSC_INTERN PetscErrorCode RwAdjointDiskPoolMissed_Private(RwAdjoint, const RwAction *, PetscBool, PetscBool *);
 PETSC_INTERN PetscInt64    *RwAdjointDiskPoolMiss_Private(RwAdjoint, const RwAction *);
 PETSC_INTERN PetscErrorCode RwAdjointDiskPoolReplan_Private(RwAdjoint);
-PETSC_INTERN PetscErrorCode RwAdjointDiskPoolBegin_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolBegin_Private(RwAdjoint, Vec);
 PETSC_INTERN PetscErrorCode RwAdjointDiskPoolEnd_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointDiskPoolView_Private(RwAdjoint, PetscViewer);
 PETSC_INTERN PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint, PetscInt, PetscInt64, Vec);

@@ -208,7 +208,7 @@ static PetscErrorCode RwStoreHDF5PackedRefuse(RwStore store)
   PetscBool     over = PETSC_FALSE;
 
   PetscFunctionBegin;
-  for (PetscMPIInt r = 0; r < h5->fsize; r++) over = (PetscBool)(over || (size_t)h5->plen[r] > h5->part);
+  for (PetscMPIInt r = 0; r < h5->fsize; r++) over = (PetscBool)(over || h5->plen[r] > store->partcap); /* rank r's part: the planned size, or its full capacity where that is less (which holds any state) */
   if (h5->comm == RW_H5_NODE) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &over, 1, MPIU_BOOL, MPI_LOR, PetscObjectComm((PetscObject)store))); /* other nodes' files */
   store->missed = over;
   if (over) store->counts.pool_misses++;
