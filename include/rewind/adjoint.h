@@ -136,5 +136,6 @@ typedef struct {
   PetscInt64 steps_saved_continue;       /* forward steps they saved against restarting at x_0, as predicted at each re-plan */
 } RwAdjointPoolInfo;
 PETSC_EXTERN PetscErrorCode RwAdjointGetPoolInfo(RwAdjoint, RwAdjointPoolInfo *);
+PETSC_EXTERN PetscErrorCode RwAdjointGetDiskPoolInfo(RwAdjoint, RwAdjointPoolInfo *); /* the disk level's parts at the compressed size */
 
 #endif

@@ -87,6 +87,9 @@ PETSC_EXTERN PetscErrorCode RwStoreSetPool(RwStore, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwStoreGetPool(RwStore, PetscInt64 *);
 PETSC_EXTERN PetscErrorCode RwStoreTryWrite(RwStore, PetscInt64, PetscInt64, Vec, PetscBool *);
 PETSC_EXTERN PetscErrorCode RwStoreCompressedSize(RwStore, Vec, PetscInt64 *);
+/* compressed hdf5 slots whose parts are sized at a planned compressed size (issue 36, disk budgets) */
+PETSC_EXTERN PetscErrorCode RwStoreSetPartCapacity(RwStore, PetscInt64);
+PETSC_EXTERN PetscErrorCode RwStoreGetPartCapacity(RwStore, PetscInt64 *);
 /*S
   RwStoreCounts - what a store did since its last RwStoreResetCounts(), on this rank
 

@@ -159,6 +159,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
   PetscCall(RwReproSumDestroy(&(*adj)->horizonacc));
   PetscCall(RwAdjointErrestDestroy_Private(*adj));
   PetscCall(PetscFree((*adj)->poolmiss));
+  PetscCall(PetscFree((*adj)->diskmiss));
   PetscCall(RwObjectiveDestroy(&(*adj)->obj));
   PetscCall(RwModelDestroy(&(*adj)->model));
   PetscCall(PetscHeaderDestroy(adj));

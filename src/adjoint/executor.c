@@ -173,6 +173,7 @@ static PetscErrorCode RwAdjointStoreW(RwAdjoint adj, RwStore store, const RwActi
   *kept = PETSC_TRUE;
   RwAdjointOwn(adj, &adj->T);
   PetscCall(RwStoreGetPool(store, &pool));
+  if (!pool) PetscCall(RwStoreGetPartCapacity(store, &pool)); /* or parts of a planned size (pooldisk.c) */
   if (pool) { /* compressed at its real length, if it finds room (copies: nothing is lent) */
     PetscCall(RwStoreTryWrite(store, act->slot, act->a, adj->W, kept));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -205,17 +206,23 @@ PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction 
   PetscCall(RwAdjointStoreW(adj, store, act, &kept));
   run->replanned = PETSC_FALSE;
   if (act->level == RW_LEVEL_RAM && adj->poolmiss && act->slot < adj->poolslots) adj->poolmiss[act->slot] = -1;
+  if (RwAdjointDiskPoolMiss_Private(adj, act)) *RwAdjointDiskPoolMiss_Private(adj, act) = -1;
   if (kept) {
     PetscCall(RwAdjointErrestStore_Private(adj, act));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* the compressed RAM pool was full (pool.c): recompute the state where it
      is restored, or re-plan (only in the first sweep of a run that was not
-     stopped early): from the states held, or from x_0; J keeps the terms of
-     the states reached */
-  PetscCall(RwAdjointPoolMissed_Private(adj, act, (PetscBool)(!run->reversing && run->n == adj->n && adj->pool.slots > 1), &run->replanned));
+     stopped early): the RAM pool from the states held, or from x_0; a disk
+     part too small (pooldisk.c) from x_0; J keeps the terms of the states
+     reached */
+  if (act->level == RW_LEVEL_DISK) PetscCall(RwAdjointDiskPoolMissed_Private(adj, act, (PetscBool)(!run->reversing && run->n == adj->n), &run->replanned));
+  else PetscCall(RwAdjointPoolMissed_Private(adj, act, (PetscBool)(!run->reversing && run->n == adj->n && adj->pool.slots > 1), &run->replanned));
   if (!run->replanned) PetscFunctionReturn(PETSC_SUCCESS);
-  {
+  if (act->level == RW_LEVEL_DISK) {
+    PetscCall(RwScheduleDestroy(&adj->poolcont)); /* a continuation of the RAM pool taken earlier in this sweep: the restart follows the schedule again */
+    PetscCall(RwAdjointDiskPoolReplan_Private(adj));
+  } else {
     PetscBool cont;
 
     PetscCall(RwAdjointPoolContinue_Private(adj, act, &cont)); /* the rest from the states held: W stays x_s */
@@ -223,8 +230,8 @@ PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction 
       run->hasnext = PETSC_FALSE; /* what was looked at belongs to the old schedule */
       PetscFunctionReturn(PETSC_SUCCESS);
     }
+    PetscCall(RwAdjointPoolReplan_Private(adj, run->reversing));
   }
-  PetscCall(RwAdjointPoolReplan_Private(adj, run->reversing));
   RwAdjointOwn(adj, &adj->W);
   PetscCall(VecCopy(run->u0, adj->W));
   run->w       = 0;
@@ -246,7 +253,8 @@ static PetscErrorCode RwAdjointStandIn(RwAdjoint adj, RwRun *run, const RwAction
   else PetscCall(RwStoreRead(adj->store[level], slot, from, adj->W));
   run->w = from;
   PetscCall(RwAdjointAdvance_Private(adj, run, from, act->a));
-  adj->pool.standin_steps += act->a - from;
+  if (act->level == RW_LEVEL_DISK) adj->disk.standin_steps += act->a - from;
+  else adj->pool.standin_steps += act->a - from;
   {
     RwAction held = *act; /* the error the stand-in carries is that of the state it was advanced from */
 
@@ -293,6 +301,11 @@ static PetscErrorCode RwAdjointRestore(RwAdjoint adj, RwRun *run, const RwAction
   PetscFunctionBegin;
   if (act->slot >= 0 && act->level == RW_LEVEL_RAM && adj->poolmiss && act->slot < adj->poolslots && adj->poolmiss[act->slot] >= 0) {
     PetscCheck(adj->poolmiss[act->slot] == act->a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule restores step %" PetscInt64_FMT " from RAM slot %" PetscInt64_FMT ", which was to hold step %" PetscInt64_FMT, act->a, act->slot, adj->poolmiss[act->slot]);
+    PetscCall(RwAdjointStandIn(adj, run, act));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (RwAdjointDiskPoolMiss_Private(adj, act) && *RwAdjointDiskPoolMiss_Private(adj, act) >= 0) { /* a state larger than its disk part (pooldisk.c) */
+    PetscCheck(*RwAdjointDiskPoolMiss_Private(adj, act) == act->a, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Schedule restores step %" PetscInt64_FMT " from disk slot %" PetscInt64_FMT ", which was to hold another step", act->a, act->slot);
     PetscCall(RwAdjointStandIn(adj, run, act));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -482,6 +495,7 @@ PetscErrorCode RwAdjointExecuteNext_Private(RwAdjoint adj, RwRun *run, RwAction 
   case RW_ACTION_FREE:
     PetscCall(RwStoreFree(adj->store[act->level], act->slot));
     if (act->level == RW_LEVEL_RAM && adj->poolmiss && act->slot < adj->poolslots) adj->poolmiss[act->slot] = -1;
+    if (RwAdjointDiskPoolMiss_Private(adj, act)) *RwAdjointDiskPoolMiss_Private(adj, act) = -1;
     break;
   case RW_ACTION_REVERSE:
     PetscCall(RwAdjointReverse(adj, run, act->a));

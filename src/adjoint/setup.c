@@ -355,6 +355,7 @@ PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint adj, PetscInt l, PetscInt64 
   PetscCall(RwStoreSetFromOptions(adj->store[l]));
   PetscCall(RwAdjointStoreSetLevelCompress(adj, l, adj->store[l]));
   if (l == RW_LEVEL_RAM) PetscCall(RwAdjointPoolPlan_Private(adj, adj->store[l], u0));
+  if (l == RW_LEVEL_DISK) PetscCall(RwAdjointDiskPoolPlan_Private(adj, adj->store[l], u0)); /* pooldisk.c */
   PetscCall(RwStoreSetUp(adj->store[l]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

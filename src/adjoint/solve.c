@@ -120,6 +120,7 @@ static PetscErrorCode RwAdjointSolveBegin(RwAdjoint adj, RwRun *run, Vec m, Vec 
   PetscCall(RwAdjointCreateStores_Private(adj, u0)); /* a RAM budget at the compressed size is planned here */
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
   PetscCall(RwAdjointPoolBegin_Private(adj));
+  PetscCall(RwAdjointDiskPoolBegin_Private(adj, u0));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     if (!adj->store[l]) continue;
     PetscCall(RwStoreResetCounts(adj->store[l]));
@@ -159,6 +160,7 @@ static PetscErrorCode RwAdjointSolveEnd(RwAdjoint adj, RwRun *run, PetscReal *J,
   PetscCall(RwAdjointStoreCounts(adj));
   PetscCall(RwAdjointErrestEnd_Private(adj));
   PetscCall(RwAdjointPoolEnd_Private(adj));
+  PetscCall(RwAdjointDiskPoolEnd_Private(adj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -124,6 +124,12 @@ struct _p_RwAdjoint {
   PetscBool         poolcontinue;  /* -rw_checkpoint_replan continue (default): re-plan from the states held, not from x_0 */
   RwSchedule        poolcont;      /* the continuation the solve follows since its last re-plan; NULL: adj->sched */
   PetscInt64        poolcontsteps; /* its forward steps, predicted */
+  /* a disk budget at the compressed size: the hdf5 disk store's parts (pooldisk.c, issue 36) */
+  RwAdjointPoolInfo disk;
+  PetscInt64       *diskmiss;  /* per disk slot: the step of the state larger than its part, -1 if none */
+  PetscInt64        diskslots; /* entries of diskmiss */
+  Vec               diskx0;    /* the solve's x_0, for a first plan of the disk level made during it */
+  PetscBool         diskfull;  /* a re-plan found no gain left: the disk level's parts are the full capacity again */
 };
 
 /* The state of one reversal: where the working state is, how far the forward sweep has come */
@@ -215,6 +221,14 @@ PETSC_INTERN PetscErrorCode RwAdjointPoolView_Private(RwAdjoint, PetscViewer);
 PETSC_INTERN PetscErrorCode RwAdjointPoolContinue_Private(RwAdjoint, const RwAction *, PetscBool *);
 PETSC_INTERN PetscErrorCode RwAdjointPoolReplanFromOptions_Private(RwAdjoint, PetscOptionItems *);
 PETSC_INTERN RwSchedule     RwAdjointPoolSchedule_Private(RwAdjoint);
+/* pooldisk.c: a disk budget planned at the compressed size (issue 36) */
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolPlan_Private(RwAdjoint, RwStore, Vec);
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolMissed_Private(RwAdjoint, const RwAction *, PetscBool, PetscBool *);
+PETSC_INTERN PetscInt64    *RwAdjointDiskPoolMiss_Private(RwAdjoint, const RwAction *);
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolReplan_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolBegin_Private(RwAdjoint, Vec);
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolEnd_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointDiskPoolView_Private(RwAdjoint, PetscViewer);
 PETSC_INTERN PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint, PetscInt, PetscInt64, Vec);
 
 #endif

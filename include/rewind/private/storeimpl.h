@@ -90,6 +90,7 @@ struct _p_RwStore {
   RwCodec     codec;     /* -rw_store_compress: how states are kept */
   PetscInt64  pool;      /* RwStoreSetPool(): bytes per rank for compressed states at their real length; 0: fixed slots */
   PetscBool   missed;    /* the last write did not fit in the pool: the slot stays free */
+  PetscInt64  partcap;   /* RwStoreSetPartCapacity(): bytes per rank of a compressed hdf5 slot's part; 0: the codec's full capacity */
   void       *data; /* the type's own state */
 };
 

@@ -274,7 +274,8 @@ static PetscErrorCode RwStoreWriteSlot(RwStore store, PetscInt64 slot, PetscInt6
 static PetscErrorCode RwStoreCheckKept(RwStore store, PetscInt64 slot, PetscInt64 k)
 {
   PetscFunctionBegin;
-  PetscCheck(!store->missed, PetscObjectComm((PetscObject)store), PETSC_ERR_MEM, "Checkpoint of step %" PetscInt64_FMT " into slot %" PetscInt64_FMT ": the compressed state does not fit in the store's pool of %" PetscInt64_FMT " bytes per rank beside the states it holds (the largest state compressed to %" PetscInt64_FMT " bytes); plan fewer slots or give a larger -rw_checkpoint_ram", k, slot, store->pool, store->counts.kept_max);
+  PetscCheck(!store->missed || !store->pool, PetscObjectComm((PetscObject)store), PETSC_ERR_MEM, "Checkpoint of step %" PetscInt64_FMT " into slot %" PetscInt64_FMT ": the compressed state does not fit in the store's pool of %" PetscInt64_FMT " bytes per rank beside the states it holds (the largest state compressed to %" PetscInt64_FMT " bytes); plan fewer slots or give a larger -rw_checkpoint_ram", k, slot, store->pool, store->counts.kept_max);
+  PetscCheck(!store->missed || store->pool, PetscObjectComm((PetscObject)store), PETSC_ERR_MEM, "Checkpoint of step %" PetscInt64_FMT " into slot %" PetscInt64_FMT ": the compressed state does not fit in its slot's part of %" PetscInt64_FMT " bytes per rank (the largest state compressed to %" PetscInt64_FMT " bytes); plan larger parts or give a larger -rw_checkpoint_disk", k, slot, store->partcap, store->counts.kept_max);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -353,6 +354,55 @@ PetscErrorCode RwStoreGetPool(RwStore store, PetscInt64 *bytes)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   *bytes = store->setupcalled ? store->pool : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetPartCapacity - sizes each rank's part of a compressed hdf5 slot
+  at a planned compressed size instead of its codec's full capacity (the
+  state's bytes plus the codec's header), so that a disk budget holds more slots
+
+  Logically collective; before RwStoreSetUp()
+
+  Input Parameters:
++ store - the store, an hdf5 store with -rw_store_compress lossless or zfp (other stores keep no parts and ignore it)
+- bytes - the part's bytes on every rank, the same on each; 0: the codec's full capacity (the default)
+
+  Notes:
+  A state whose compressed bytes exceed its part on some rank keeps nothing
+  (RwStoreTryWrite() says so on every rank; RwStoreWrite() stops with an
+  error): the driver then re-plans or recomputes it where it is restored.
+  The file records the capacity, and a restart needs the same one.
+
+  Level: advanced
+
+.seealso: RwStoreTryWrite(), RwStoreSetPool(), RwStoreCompressedSize()
+@*/
+PetscErrorCode RwStoreSetPartCapacity(RwStore store, PetscInt64 bytes)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Set the part capacity before RwStoreSetUp()");
+  PetscCheck(bytes >= 0, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "Part capacity of %" PetscInt64_FMT " bytes; expected bytes >= 0", bytes);
+  store->partcap = bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetPartCapacity - the bytes per rank of a compressed slot's part
+  where it was planned below the codec's full capacity; 0 otherwise (and before set-up)
+
+  Not collective
+
+  Level: advanced
+
+.seealso: RwStoreSetPartCapacity()
+@*/
+PetscErrorCode RwStoreGetPartCapacity(RwStore store, PetscInt64 *bytes)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  *bytes = store->setupcalled ? store->partcap : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -28,6 +28,16 @@
   only meaningful for that rank's block: the root keeps every rank's block
   ("blocks"), the codec ("compress") and zfp's tolerance, and a restart
   needs the same decomposition and codec.
+
+  A disk budget buys slots at the compressed size (src/adjoint/pooldisk.c):
+  RwStoreSetPartCapacity() sizes every rank's part at a planned compressed
+  size instead of the full capacity.  A state that compresses to more than
+  its part on some rank is kept nowhere: the lengths are gathered before any
+  byte is written, so every rank of the file sees the refusal, and one
+  reduction carries it to the ranks of other files (node files).  The slot
+  stays not valid on disk (its mark went off at the write's start), and
+  RwStoreTryWrite() reports it.  The root's "part" records the planned size
+  (0: full capacity); a restart needs the same.
 */
 #include "hdf5impl.h"
 #include <signal.h>
@@ -45,6 +55,8 @@ PetscErrorCode RwStoreHDF5PackedSetUp(RwStore store)
   PetscCallMPI(MPI_Comm_size(h5->fcomm, &h5->fsize));
   PetscCallMPI(MPI_Comm_rank(h5->fcomm, &h5->fme));
   cap = (int64_t)store->codec.cap;
+  if (store->partcap) cap = PetscMin(cap, store->partcap); /* the planned size (the driver's disk budget), the same on every rank */
+  h5->part = (size_t)cap;
   PetscCallMPI(MPI_Exscan(&cap, &ofs, 1, MPI_INT64_T, MPI_SUM, h5->fcomm));
   if (!h5->fme) ofs = 0; /* MPI leaves rank 0's result undefined */
   PetscCallMPI(MPI_Allreduce(&cap, &total, 1, MPI_INT64_T, MPI_SUM, h5->fcomm));
@@ -91,12 +103,14 @@ uint64_t RwH5PackedSum(RwStore store, int encoding, double tolabs, const int64_t
 herr_t RwH5PackedNewRoot(RwStore store, hid_t fid)
 {
   RwStore_HDF5 *h5  = (RwStore_HDF5 *)store->data;
-  double        tol = store->codec.type == RW_STORE_COMPRESS_ZFP ? (double)store->codec.tol : 0;
-  herr_t        s   = 0;
+  double        tol  = store->codec.type == RW_STORE_COMPRESS_ZFP ? (double)store->codec.tol : 0;
+  int64_t       part = (int64_t)store->partcap;
+  herr_t        s    = 0;
 
   if (!h5->packed) return 0;
   s |= RwH5AttrNewString(fid, "compress", RwStoreCompressTypes[store->codec.type]);
   s |= RwH5AttrNew(fid, "tolerance", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, 0, &tol);
+  s |= RwH5AttrNew(fid, "part", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &part);
   return s < 0 ? -1 : 0;
 }
 
@@ -147,14 +161,17 @@ PetscErrorCode RwStoreHDF5PackedCheckRoot(RwStore store, char msg[])
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
   char          codec[32];
-  double        tol = 0;
+  double        tol  = 0;
+  int64_t       part = 0;
   const char   *mine = RwStoreCompressTypes[store->codec.type];
 
   PetscFunctionBegin;
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "compress", codec, sizeof(codec)));
   if (!codec[0]) PetscCall(PetscStrncpy(codec, "none", sizeof(codec))); /* files without compression do not say so */
   if (strcmp(codec, "none")) RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "tolerance", H5T_NATIVE_DOUBLE, 0, &tol));
+  if (strcmp(codec, "none") && H5Aexists(h5->fid, "part") > 0) RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "part", H5T_NATIVE_INT64, 0, &part)); /* older files: full capacity */
   if (strcmp(codec, mine)) snprintf(msg, RW_H5_MSGLEN, "File %s was written with -rw_store_compress %s, this run uses %s: resume with the codec that wrote it; the file is left as it is", h5->path, codec, mine);
+  else if (part != (int64_t)store->partcap) snprintf(msg, RW_H5_MSGLEN, "File %s was written with compressed parts of %s%lld bytes a rank, this run plans %s%lld (parts are planned at the compressed size from -rw_checkpoint_disk, without -rw_restart or keeps): resume with the parts that wrote it; the file is left as it is", h5->path, part ? "" : "full capacity, ", part ? (long long)part : (long long)store->codec.cap, store->partcap ? "" : "full capacity, ", store->partcap ? (long long)store->partcap : (long long)store->codec.cap);
   else if (store->codec.type == RW_STORE_COMPRESS_ZFP && tol != (double)store->codec.tol) snprintf(msg, RW_H5_MSGLEN, "File %s was written with -rw_store_compress_tolerance %g, this run uses %g: resume with the tolerance that wrote it; the file is left as it is", h5->path, tol, (double)store->codec.tol);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -183,6 +200,21 @@ static herr_t RwH5PackedWriteData(RwStore store, PetscInt64 slot, size_t len)
   return H5Dwrite(h5->dset[slot], H5T_NATIVE_UCHAR, h5->memspace, h5->filespace, h5->rdxpl, h5->cbuf);
 }
 
+/* A state larger than its planned part on some rank of any file: kept
+   nowhere (store->missed on every rank of the store) */
+static PetscErrorCode RwStoreHDF5PackedRefuse(RwStore store)
+{
+  RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
+  PetscBool     over = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  for (PetscMPIInt r = 0; r < h5->fsize; r++) over = (PetscBool)(over || h5->plen[r] > store->partcap); /* rank r's part: the planned size, or its full capacity where that is less (which holds any state) */
+  if (h5->comm == RW_H5_NODE) PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &over, 1, MPIU_BOOL, MPI_LOR, PetscObjectComm((PetscObject)store))); /* other nodes' files */
+  store->missed = over;
+  if (over) store->counts.pool_misses++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A write: the slot made not valid on disk (RwStoreHDF5WriteBegin), the state
    encoded, every rank's length and sum gathered for the record, the bytes
    written; the record and mark follow at the next settle, as for any write */
@@ -202,6 +234,8 @@ PetscErrorCode RwStoreWritePacked_HDF5(RwStore store, PetscInt64 slot, PetscInt6
     h5->plen[r]  = (int64_t)h5->gather[2 * r];
     h5->psums[r] = h5->gather[2 * r + 1];
   }
+  if (store->partcap) PetscCall(RwStoreHDF5PackedRefuse(store));
+  if (store->missed) PetscFunctionReturn(PETSC_SUCCESS); /* the slot stays not valid, nothing pending */
   h5->plocal = 0; /* the record's checksum is RwH5PackedSum(), made at the settle */
   if (h5->async) { /* the writer thread writes this rank's run of bytes; nothing touches cbuf until the next settle */
     h5->runs.runlen[0] = h5->prec.len;
@@ -226,7 +260,7 @@ PetscErrorCode RwStoreHDF5PackedRead(RwStore store, PetscInt64 slot, PetscInt64 
 
   PetscFunctionBegin;
   RwStoreHDF5Where(store, slot, k, where, sizeof(where));
-  if (!msg[0] && (h5->rlen[h5->fme] < 0 || (size_t)h5->rlen[h5->fme] > store->codec.cap)) snprintf(msg, RW_H5_MSGLEN, "%s: rank %d's compressed part has %lld bytes, more than its %zu: the file is damaged", where, (int)h5->fme, (long long)h5->rlen[h5->fme], store->codec.cap);
+  if (!msg[0] && (h5->rlen[h5->fme] < 0 || (size_t)h5->rlen[h5->fme] > h5->part)) snprintf(msg, RW_H5_MSGLEN, "%s: rank %d's compressed part has %lld bytes, more than its %zu: the file is damaged", where, (int)h5->fme, (long long)h5->rlen[h5->fme], h5->part);
   rec.len = msg[0] ? 0 : (size_t)h5->rlen[h5->fme];
   rec.sum = h5->rsums[h5->fme];
   if (rec.len) status = RwH5PackedSelect(store, rec.len) < 0 ? -1 : H5Dread(h5->dset[slot], H5T_NATIVE_UCHAR, h5->memspace, h5->filespace, h5->rdxpl, h5->rcbuf);

@@ -108,9 +108,9 @@ static PetscErrorCode RwStoreHDF5CheckRoot(RwStore store)
     RwIdentityDiff(identity, store->identity, diff, sizeof(diff));
     snprintf(msg, sizeof(msg), "File %s belongs to a different problem (%s); it is left as it is", h5->path, diff);
   }
-  else if (slots != store->slots) snprintf(msg, sizeof(msg), "File %s holds %" PetscInt64_FMT " checkpoint slots, this run uses %" PetscInt64_FMT, h5->path, (PetscInt64)slots, store->slots);
   else if (strcmp(layout, RwStoreHDF5Comms[h5->comm])) snprintf(msg, sizeof(msg), "File %s was written with -rw_store_hdf5_comm %s, this run uses %s", h5->path, layout, RwStoreHDF5Comms[h5->comm]);
-  else PetscCall(RwStoreHDF5PackedCheckRoot(store, msg));
+  else PetscCall(RwStoreHDF5PackedCheckRoot(store, msg)); /* before the slots: another codec or part size also changes their count */
+  if (!msg[0] && slots != store->slots) snprintf(msg, sizeof(msg), "File %s holds %" PetscInt64_FMT " checkpoint slots, this run uses %" PetscInt64_FMT, h5->path, (PetscInt64)slots, store->slots);
   if (!msg[0] && (h5->comm == RW_H5_NODE || h5->packed)) PetscCall(RwStoreHDF5CheckBlocks(store, msg));
   PetscCall(PetscFree(identity));
   PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_FILE_UNEXPECTED, msg, RW_H5_MSGLEN));

@@ -337,7 +337,7 @@ static PetscErrorCode RwStoreHDF5CreateNew(RwStore store)
 static PetscErrorCode RwStoreHDF5Spaces(RwStore store)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
-  hsize_t       n  = h5->packed ? (hsize_t)store->codec.cap : (hsize_t)PetscMax(h5->n, 1);
+  hsize_t       n  = h5->packed ? (hsize_t)h5->part : (hsize_t)PetscMax(h5->n, 1);
 
   PetscFunctionBegin;
   RwCallHDF5Return(h5->memspace, H5Screate_simple, (1, &n, NULL));

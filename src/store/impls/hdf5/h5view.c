@@ -62,7 +62,7 @@ PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
   else PetscCall(PetscViewerASCIIPrintf(viewer, "file %s shared by all ranks, %s at the end\n", h5->path, h5->keep ? "kept" : "removed"));
   RwH5Shape(h5->frank, h5->fdims, shape, sizeof(shape));
   if (h5->alignment) PetscCall(PetscSNPrintf(align, sizeof(align), ", aligned to %" PetscInt_FMT " bytes", h5->alignment));
-  if (h5->packed) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " compressed slots (%s): datasets /slot_<i> of %s bytes, %zu a rank for states of %" PetscInt64_FMT " bytes%s%s\n", store->slots, RwStoreCompressTypes[store->codec.type], shape, store->codec.cap, store->bytes, align, store->restart ? ", reopened for a restart" : ""));
+  if (h5->packed) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " compressed slots (%s): datasets /slot_<i> of %s bytes, %zu a rank%s for states of %" PetscInt64_FMT " bytes%s%s\n", store->slots, RwStoreCompressTypes[store->codec.type], shape, h5->part, store->partcap ? " (planned at the compressed size)" : "", store->bytes, align, store->restart ? ", reopened for a restart" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots: datasets /slot_<i> of %s doubles%s%s\n", store->slots, shape, align, store->restart ? ", reopened for a restart" : ""));
   PetscCall(RwStoreHDF5Rate(store, store->counts.writes, store->counts.seconds_write, rate, sizeof(rate)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "written: %" PetscInt64_FMT " checkpoints, %s, one fsync each\n", store->counts.writes, rate));

@@ -101,6 +101,7 @@ typedef struct {
   PetscBool     packed;
   PetscMPIInt   fsize, fme;  /* the ranks sharing the file, and this one among them */
   hsize_t       cofs;        /* this rank's part's first byte in a slot: the capacities of the ranks before it */
+  size_t        part;        /* this rank's part's bytes: the codec's capacity, or the planned size (RwStoreSetPartCapacity()) */
   char         *cbuf, *rcbuf; /* the compressed bytes of the state written (the writer's stage), of one read */
   int64_t      *plen, *rlen; /* each rank's length: of the pending write, as read back */
   uint64_t     *psums, *rsums; /* and its XXH3-64 */
