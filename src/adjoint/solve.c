@@ -334,6 +334,7 @@ PetscErrorCode RwAdjointSolveReverse(RwAdjoint adj, PetscReal *J, Vec dJdm, Vec 
   PetscCall(RwAdjointEndRun(adj, p->f0, p->t0));
   PetscCall(RwAdjointSolveCancel_Private(adj, PETSC_FALSE));
   PetscCall(RwAdjointRentOrBuy_Private(adj));
+  PetscCall(RwAdjointCodecAutoEnd_Private(adj)); /* -rw_store_compress auto: chosen again from the costs measured */
   if (!adj->solves++ && adj->usemeasured) PetscCall(RwAdjointReplan_Private(adj));
   PetscCall(PetscObjectViewFromOptions((PetscObject)adj, NULL, "-rw_adjoint_view"));
   PetscFunctionReturn(PETSC_SUCCESS);

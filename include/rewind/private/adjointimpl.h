@@ -15,6 +15,7 @@ struct _RwAdjointOps {
 };
 
 #define RW_ADJOINT_MAX_MONITORS 5
+#define RW_ADJOINT_CODEC_AUTO   3 /* -rw_store_disk_compress auto (adj->diskcompress) */
 
 /* The default schedule's choice by predicted time (RwAdjointChooseByTime_Private()) */
 typedef struct {
@@ -53,7 +54,7 @@ struct _p_RwAdjoint {
   RwSchedule      sched;
   RwStore         store[RW_NUM_LEVELS];
   char            storetype[RW_NUM_LEVELS][64]; /* -rw_store_type, -rw_store_disk_type */
-  PetscInt        diskcompress; /* -rw_store_disk_compress: the disk level's codec (RwStoreCompressType); -1: as -rw_store_compress */
+  PetscInt        diskcompress; /* -rw_store_disk_compress: the disk level's codec (RwStoreCompressType, or RW_ADJOINT_CODEC_AUTO); -1: as -rw_store_compress */
   PetscReal       disktol;      /* -rw_store_disk_compress_tolerance; 0: as -rw_store_compress_tolerance */
   PetscInt64      n;
   PetscInt64      checkinterval; /* steps between collective NaN/Inf checks */
@@ -120,6 +121,10 @@ struct _p_RwAdjoint {
   PetscInt64        poolslots; /* entries of poolmiss */
   PetscInt64        poolnext[2]; /* the plan of the solves to come after one with states larger than planned: slots, bytes a state (0: unchanged) */
   PetscBool         poolreplan; /* -rw_checkpoint_replan: a state with no room in the first sweep re-plans from x_0 (else it is recomputed where restored) */
+  /* -rw_store_compress auto (codecauto.c, issue 36) */
+  RwAdjointCodecChoice codecchoice[RW_NUM_LEVELS];
+  PetscInt64           codecpred[3][RW_NUM_LEVELS][2]; /* per candidate: the stores and restores its schedule predicts, per level */
+  PetscReal            codecstep;  /* -rw_debug_auto_step_seconds: testing, a forward step's seconds instead of the measured (0: measured) */
 };
 
 /* The state of one reversal: where the working state is, how far the forward sweep has come */
@@ -209,5 +214,12 @@ PETSC_INTERN PetscErrorCode RwAdjointPoolBegin_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointPoolEnd_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointPoolView_Private(RwAdjoint, PetscViewer);
 PETSC_INTERN PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint, PetscInt, PetscInt64, Vec);
+/* codecauto.c: -rw_store_compress auto, the codec per level from measured costs (issue 36) */
+PETSC_INTERN PetscErrorCode RwAdjointPoolWouldApply_Private(RwAdjoint, RwStore, PetscBool *);
+PETSC_INTERN PetscErrorCode RwAdjointPoolPredict_Private(RwAdjoint, PetscInt64, RwScheduleCounts *);
+PETSC_INTERN PetscErrorCode RwAdjointErrestTolerance_Private(RwAdjoint, PetscInt, RwStore, PetscReal *);
+PETSC_INTERN PetscErrorCode RwAdjointCodecAuto_Private(RwAdjoint, PetscInt, RwStore, Vec);
+PETSC_INTERN PetscErrorCode RwAdjointCodecAutoEnd_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointCodecAutoView_Private(RwAdjoint, PetscViewer);
 
 #endif
