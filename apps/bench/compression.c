@@ -160,9 +160,8 @@ static PetscErrorCode CompressBudgetRun(const BenchConfig *cfg, BenchResults res
   PetscCall(VecDuplicate(p.g, &g0));
   for (int k = 0; k < 5; k++) {
     RwAdjointPoolInfo info;
-    RwStoreCompressType  codec;
-    RwStore              store;
-    RwAdjointCodecChoice choice;
+    RwStoreCompressType codec;
+    RwStore             store;
     RwAdjointCounts   counts;
     RwSchedule        sched;
     PetscInt64        slots;
@@ -191,10 +190,8 @@ static PetscErrorCode CompressBudgetRun(const BenchConfig *cfg, BenchResults res
     PetscCall(BenchReal(res, "grad_err", "", ng > 0 ? err / ng : 0));
     PetscCall(BenchReal(res, "ratio", "", ratio));
     PetscCall(BenchReal(res, "plan_ratio", "", info.pooled ? (PetscReal)info.state_bytes / (PetscReal)info.planned_bytes : 1));
-    PetscCall(RwAdjointGetCodecChoice(p.adj, RW_LEVEL_RAM, &choice));
-    codec = choice.used;
     PetscCall(RwAdjointGetStore(p.adj, RW_LEVEL_RAM, &store));
-    if (!choice.isauto) PetscCall(RwStoreGetCompress(store, &codec, NULL));
+    PetscCall(RwStoreGetCompress(store, &codec, NULL));
     PetscCall(BenchText(res, "codec", RwStoreCompressTypes[codec])); /* auto's choice in the last timed solve */
   }
   PetscCall(VecDestroy(&g0));

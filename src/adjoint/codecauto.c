@@ -193,7 +193,7 @@ PetscErrorCode RwAdjointCodecAuto_Private(RwAdjoint adj, PetscInt l, RwStore sto
 /*
   RwAdjointCodecAutoEnd_Private - after a solve: the RAM level's choice made
   again from the costs it measured; a different one makes the RAM store, and
-  the pool's plan, again at the next solve.  Collective.
+  the pool's plan, again at the next solve's start.  Collective.
 */
 PetscErrorCode RwAdjointCodecAutoEnd_Private(RwAdjoint adj)
 {
@@ -202,7 +202,6 @@ PetscErrorCode RwAdjointCodecAutoEnd_Private(RwAdjoint adj)
   RwStoreCompressType   was   = ch->type;
   RwStoreCounts         k;
   PetscReal             c[4], t[2] = {0, 0};
-  RwScheduleCounts      pred;
 
   PetscFunctionBegin;
   ch->used = was;
@@ -226,9 +225,25 @@ PetscErrorCode RwAdjointCodecAutoEnd_Private(RwAdjoint adj)
     }
   }
   RwCodecAutoChoose(adj, &c[2]);
-  if (ch->type == was) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(RwStoreDestroy(&adj->store[RW_LEVEL_RAM])); /* made again at the next solve with the new codec */
-  adj->pool.pooled = PETSC_FALSE;                       /* and planned afresh at its size */
+  adj->codecremake = (PetscBool)(ch->type != was); /* the store stays till then: its counts describe the solve just ended */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  RwAdjointCodecAutoBegin_Private - before a solve makes its stores: after a
+  different choice, the RAM store goes, to be made again with the new codec
+  and the pool planned afresh at its size.  Collective.
+*/
+PetscErrorCode RwAdjointCodecAutoBegin_Private(RwAdjoint adj)
+{
+  RwAdjointCodecChoice *ch = &adj->codecchoice[RW_LEVEL_RAM];
+  RwScheduleCounts      pred;
+
+  PetscFunctionBegin;
+  if (!adj->codecremake) PetscFunctionReturn(PETSC_SUCCESS);
+  adj->codecremake = PETSC_FALSE;
+  PetscCall(RwStoreDestroy(&adj->store[RW_LEVEL_RAM]));
+  adj->pool.pooled = PETSC_FALSE;
   adj->poolnext[0] = adj->poolnext[1] = 0;
   PetscCall(RwAdjointPoolPredict_Private(adj, ch->bytes[RW_STORE_COMPRESS_NONE], &pred)); /* the pool's first plan reads the uncompressed size here */
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {

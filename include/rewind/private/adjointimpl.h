@@ -124,6 +124,7 @@ struct _p_RwAdjoint {
   /* -rw_store_compress auto (codecauto.c, issue 36) */
   RwAdjointCodecChoice codecchoice[RW_NUM_LEVELS];
   PetscInt64           codecpred[3][RW_NUM_LEVELS][2]; /* per candidate: the stores and restores its schedule predicts, per level */
+  PetscBool            codecremake; /* the last solve chose another RAM codec: the store is made again at the next solve */
   PetscReal            codecstep;  /* -rw_debug_auto_step_seconds: testing, a forward step's seconds instead of the measured (0: measured) */
 };
 
@@ -220,6 +221,7 @@ PETSC_INTERN PetscErrorCode RwAdjointPoolPredict_Private(RwAdjoint, PetscInt64, 
 PETSC_INTERN PetscErrorCode RwAdjointErrestTolerance_Private(RwAdjoint, PetscInt, RwStore, PetscReal *);
 PETSC_INTERN PetscErrorCode RwAdjointCodecAuto_Private(RwAdjoint, PetscInt, RwStore, Vec);
 PETSC_INTERN PetscErrorCode RwAdjointCodecAutoEnd_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointCodecAutoBegin_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointCodecAutoView_Private(RwAdjoint, PetscViewer);
 
 #endif
