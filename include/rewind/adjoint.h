@@ -92,6 +92,22 @@ PETSC_EXTERN PetscErrorCode RwAdjointMonitorProgress(RwAdjoint, RwAdjointPhase, 
 PETSC_EXTERN PetscErrorCode RwAdjointMonitorSolution(RwAdjoint, RwAdjointPhase, PetscInt64, Vec, void *);
 PETSC_EXTERN PetscErrorCode RwAdjointDestroy(RwAdjoint *);
 
+/*E
+  RwAdjointReplanType - what a compressed state that finds no room in the RAM
+  pool during the first forward sweep does (-rw_checkpoint_replan)
+
+$ RW_ADJOINT_REPLAN_STANDIN  - nothing: it is recomputed from the nearest state held where restored (0)
+$ RW_ADJOINT_REPLAN_RESTART  - the schedule re-planned at the sizes measured, the sweep started again at x_0
+$ RW_ADJOINT_REPLAN_CONTINUE - the rest of the run planned from the states held (the default; 1)
+
+  Level: intermediate
+E*/
+typedef enum {
+  RW_ADJOINT_REPLAN_STANDIN,
+  RW_ADJOINT_REPLAN_RESTART,
+  RW_ADJOINT_REPLAN_CONTINUE
+} RwAdjointReplanType;
+
 /*S
   RwAdjointPoolInfo - how a RAM budget was planned at the compressed size of
   the states (-rw_checkpoint_ram with -rw_store_compress lossless or zfp and a
@@ -113,6 +129,11 @@ typedef struct {
   PetscInt64 steps_before_replan;        /* forward steps the last solve took before its last re-plan */
   PetscInt64 misses;                     /* states of the last solve that found no room and were not re-planned for: recomputed where restored */
   PetscInt64 standin_steps;              /* forward steps the last solve took to recompute them */
+  /* the re-plan (-rw_checkpoint_replan, issue 36): continue from the states held, or restart at x_0 */
+  RwAdjointReplanType replan_type;       /* what a state with no room in the first forward sweep does */
+  PetscInt64 continued;                  /* re-plans of the last solve that kept the states held (the others restarted at x_0) */
+  PetscInt64 released;                   /* states held that those re-plans freed to make room (the latest ones) */
+  PetscInt64 steps_saved_continue;       /* forward steps they saved against restarting at x_0, as predicted at each re-plan */
 } RwAdjointPoolInfo;
 PETSC_EXTERN PetscErrorCode RwAdjointGetPoolInfo(RwAdjoint, RwAdjointPoolInfo *);
 

@@ -51,6 +51,7 @@ PetscErrorCode RwAdjointCreate(RwModel model, RwObjective obj, RwAdjoint *adj)
   a->ramfraction   = 0.5;
   a->errest.rtol   = 1e-6; /* -rw_adjoint_gradient_rtol */
   a->poolreplan    = PETSC_TRUE;
+  a->poolcontinue  = PETSC_TRUE;
   a->killat        = -1;
   a->killreverse   = -1;
   a->killaction    = -1;
@@ -144,6 +145,7 @@ PetscErrorCode RwAdjointDestroy(RwAdjoint *adj)
   PetscCall(PetscFree((*adj)->keepattach));
   PetscCall(PetscFree((*adj)->problem));
   PetscCall(RwScheduleDestroy(&(*adj)->sched));
+  PetscCall(RwScheduleDestroy(&(*adj)->poolcont));
   PetscCall(VecDestroy(&(*adj)->W));
   PetscCall(VecDestroy(&(*adj)->N));
   PetscCall(VecDestroy(&(*adj)->T));

@@ -210,10 +210,20 @@ PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction 
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* the compressed RAM pool was full (pool.c): recompute the state where it
-     is restored, or re-plan from x_0 (only in the first sweep of a run that
-     was not stopped early); J keeps the terms of the states reached */
+     is restored, or re-plan (only in the first sweep of a run that was not
+     stopped early): from the states held, or from x_0; J keeps the terms of
+     the states reached */
   PetscCall(RwAdjointPoolMissed_Private(adj, act, (PetscBool)(!run->reversing && run->n == adj->n && adj->pool.slots > 1), &run->replanned));
   if (!run->replanned) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    PetscBool cont;
+
+    PetscCall(RwAdjointPoolContinue_Private(adj, act, &cont)); /* the rest from the states held: W stays x_s */
+    if (cont) {
+      run->hasnext = PETSC_FALSE; /* what was looked at belongs to the old schedule */
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(RwAdjointPoolReplan_Private(adj, run->reversing));
   RwAdjointOwn(adj, &adj->W);
   PetscCall(VecCopy(run->u0, adj->W));
@@ -252,7 +262,7 @@ static PetscErrorCode RwAdjointNextAction(RwAdjoint adj, RwRun *run, RwAction *a
 {
   PetscFunctionBegin;
   if (run->hasnext) *act = run->next;
-  else PetscCall(RwScheduleNext(adj->sched, act));
+  else PetscCall(RwScheduleNext(RwAdjointPoolSchedule_Private(adj), act));
   run->hasnext = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -261,7 +271,7 @@ static PetscErrorCode RwAdjointNextAction(RwAdjoint adj, RwRun *run, RwAction *a
 PetscErrorCode RwAdjointPeekNext_Private(RwAdjoint adj, RwRun *run)
 {
   PetscFunctionBegin;
-  if (!run->hasnext) PetscCall(RwScheduleNext(adj->sched, &run->next));
+  if (!run->hasnext) PetscCall(RwScheduleNext(RwAdjointPoolSchedule_Private(adj), &run->next));
   run->hasnext = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -306,7 +316,7 @@ static PetscErrorCode RwAdjointPeekAction(RwAdjoint adj, RwRun *run, PetscInt i,
   PetscFunctionBegin;
   *known = PETSC_TRUE;
   if (run->hasnext && i == 0) *act = run->next;
-  else PetscCall(RwSchedulePeek(adj->sched, run->hasnext ? i - 1 : i, act, known));
+  else PetscCall(RwSchedulePeek(RwAdjointPoolSchedule_Private(adj), run->hasnext ? i - 1 : i, act, known));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

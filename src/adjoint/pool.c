@@ -13,13 +13,19 @@
   States that compress worse than x_0 fill the pool before the schedule's
   slots are used up.  A store that finds no room keeps nothing (the ranks
   agree), and the driver goes on one of two ways:
-  - re-plan (the default, in the first forward sweep of a run not stopped
-    early): the schedule gets the slots the largest state measured so far
-    allows (at least one fewer than before, so that a pool fragmented by
-    states of mixed sizes cannot fail the same way twice), the stores forget
-    what they hold, and the sweep starts again from x_0.  The steps taken
-    are the price: up to a forward sweep, as the pool fills at the
-    schedule's last stores.
+  - re-plan (in the first forward sweep of a run not stopped early): the
+    slots are those the largest state measured so far allows (at least one
+    fewer than before, so that a pool fragmented by states of mixed sizes
+    cannot fail the same way twice).  By default (-rw_checkpoint_replan
+    continue) the rest of the run is planned from the working state x_s and
+    the states held (RwAdjointPoolContinue_Private(), a continuation of
+    binomial segments: src/schedule/interface/continuation.c); the pool is
+    full at a miss, so the latest states held are freed until x_s has room,
+    as many as predict the fewest forward steps.  Where restarting predicts
+    fewer, and with -rw_checkpoint_replan restart, the stores forget what
+    they hold and the sweep starts again from x_0, at the price of the steps
+    taken: up to a forward sweep, as the pool fills at the schedule's last
+    stores.
   - stand in (-rw_checkpoint_replan 0, and in the reverse sweep): the
     schedule goes on as planned; where it restores the missing state x_k,
     the driver restores the nearest earlier state it holds (on any level, or
@@ -199,7 +205,6 @@ PetscErrorCode RwAdjointPoolMissed_Private(RwAdjoint adj, const RwAction *act, P
   PetscCheck(act->level == RW_LEVEL_RAM && act->slot < adj->poolslots, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A store of level %" PetscInt_FMT " slot %" PetscInt64_FMT " found no room in a pool", act->level, act->slot);
   *replan = (PetscBool)(canreplan && adj->poolreplan);
   if (*replan) PetscFunctionReturn(PETSC_SUCCESS);
-  if (*replan) PetscFunctionReturn(PETSC_SUCCESS);
   adj->poolmiss[act->slot] = act->a;
   adj->pool.misses++;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -213,6 +218,11 @@ PetscErrorCode RwAdjointPoolBegin_Private(RwAdjoint adj)
   adj->pool.steps_before_replan = 0;
   adj->pool.misses              = 0;
   adj->pool.standin_steps       = 0;
+  adj->pool.continued           = 0;
+  adj->pool.released            = 0;
+  adj->pool.steps_saved_continue = 0;
+  adj->pool.replan_type         = !adj->poolreplan ? RW_ADJOINT_REPLAN_STANDIN : adj->poolcontinue ? RW_ADJOINT_REPLAN_CONTINUE : RW_ADJOINT_REPLAN_RESTART;
+  PetscCall(RwScheduleDestroy(&adj->poolcont)); /* the solve follows its schedule until a re-plan continues it */
   for (PetscInt64 i = 0; i < adj->poolslots; i++) adj->poolmiss[i] = -1;
   RwAdjointPoolTakeNext(adj);
   PetscCall(RwModelGetStepCounts(adj->model, &adj->poolf0, NULL, NULL));
@@ -231,7 +241,7 @@ PetscErrorCode RwAdjointPoolEnd_Private(RwAdjoint adj)
   PetscFunctionBegin;
   if (!p->pooled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
-  p->forward_steps_planned = p->steps_before_replan + pred.forward_steps + p->standin_steps;
+  p->forward_steps_planned = p->steps_before_replan + (adj->poolcont ? adj->poolcontsteps : pred.forward_steps) + p->standin_steps;
   PetscCall(RwStoreGetCounts(adj->store[RW_LEVEL_RAM], &c));
   per = c.kept_max;
   PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)adj)));
@@ -268,6 +278,7 @@ PetscErrorCode RwAdjointPoolReplan_Private(RwAdjoint adj, PetscBool reversing)
   PetscCheck(slots >= 1, PetscObjectComm((PetscObject)adj), PETSC_ERR_MEM, "The compressed RAM pool of %" PetscInt64_FMT " bytes per rank holds no plan: states compress to up to %" PetscInt64_FMT " bytes and %" PetscInt64_FMT " slot(s) did not fit; give a larger -%srw_checkpoint_ram", p->pool_bytes, per, p->slots, prefix ? prefix : "");
   p->planned_bytes = per;
   PetscCall(RwAdjointPoolSchedule(adj, per, slots, &pred));
+  PetscCall(RwScheduleDestroy(&adj->poolcont)); /* a continuation taken earlier in this sweep: the run follows the schedule again */
   p->slots = adj->sched->avail[RW_LEVEL_RAM];
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++) {
     if (!adj->store[l]) continue;
@@ -319,8 +330,180 @@ PetscErrorCode RwAdjointPoolView_Private(RwAdjoint adj, PetscViewer viewer)
   if (!p->pooled) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "RAM budget at the compressed size: %" PetscInt64_FMT " bytes per rank, states of %" PetscInt64_FMT " bytes planned at %" PetscInt64_FMT " (ratio %.3g; x_0 compressed to %" PetscInt64_FMT "): %" PetscInt64_FMT " slots against %" PetscInt64_FMT " uncompressed (%+" PetscInt64_FMT " slots)\n", adj->sched->budget[RW_LEVEL_RAM], p->state_bytes, p->planned_bytes, (double)p->state_bytes / (double)p->planned_bytes, p->estimate_bytes, p->slots, p->slots_uncompressed, p->slots - p->slots_uncompressed));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  forward steps: %" PetscInt64_FMT " against %" PetscInt64_FMT " predicted uncompressed in the same budget (%" PetscInt64_FMT " saved)\n", f, p->forward_steps_uncompressed, p->forward_steps_uncompressed - f));
-  if (p->replans) PetscCall(PetscViewerASCIIPrintf(viewer, "  re-planned %" PetscInt64_FMT " time(s): states compressed worse than planned; %" PetscInt64_FMT " forward steps were taken before the last re-plan, from which the sweep started again at x_0\n", p->replans, p->steps_before_replan));
+  if (p->replans && p->continued) { /* one line: the viewer indents each print */
+    char restarted[96] = "";
+
+    if (p->replans > p->continued) PetscCall(PetscSNPrintf(restarted, sizeof(restarted), "; %" PetscInt64_FMT " restarted at x_0, which predicted fewer steps", p->replans - p->continued));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  re-planned %" PetscInt64_FMT " time(s) (-rw_checkpoint_replan continue): states compressed worse than planned; %" PetscInt64_FMT " continued from the states held (%" PetscInt64_FMT " of them freed to make room), %" PetscInt64_FMT " forward steps saved against restarting at x_0 (predicted)%s; %" PetscInt64_FMT " forward steps before the last re-plan\n", p->replans, p->continued, p->released, p->steps_saved_continue, restarted, p->steps_before_replan));
+  } else if (p->replans) PetscCall(PetscViewerASCIIPrintf(viewer, "  re-planned %" PetscInt64_FMT " time(s) (-rw_checkpoint_replan %s): states compressed worse than planned; %" PetscInt64_FMT " forward steps were taken before the last re-plan, from which the sweep started again at x_0\n", p->replans, p->replan_type == RW_ADJOINT_REPLAN_CONTINUE ? "continue, where restarting predicted fewer steps" : "restart", p->steps_before_replan));
   if (p->misses) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt64_FMT " state(s) found no room: recomputed from the nearest state held where restored (%" PetscInt64_FMT " forward steps)\n", p->misses, p->standin_steps));
   if (adj->poolnext[0]) PetscCall(PetscViewerASCIIPrintf(viewer, "  later solves plan %" PetscInt64_FMT " slots at %" PetscInt64_FMT " bytes a state, the largest measured\n", adj->poolnext[0], adj->poolnext[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- the continuation re-plan (issue 36): keep the states held ---------- */
+
+/* -rw_checkpoint_replan continue|restart|0 (1 and true: continue, the default; 0 and false: stand in) */
+PetscErrorCode RwAdjointPoolReplanFromOptions_Private(RwAdjoint adj, PetscOptionItems *PetscOptionsObject)
+{
+  const char *names[]  = {"continue", "1", "true", "yes", "restart", "0", "false", "no"};
+  const int   values[] = {RW_ADJOINT_REPLAN_CONTINUE, RW_ADJOINT_REPLAN_CONTINUE, RW_ADJOINT_REPLAN_CONTINUE, RW_ADJOINT_REPLAN_CONTINUE, RW_ADJOINT_REPLAN_RESTART, RW_ADJOINT_REPLAN_STANDIN, RW_ADJOINT_REPLAN_STANDIN, RW_ADJOINT_REPLAN_STANDIN};
+  char        v[32];
+  const char *prefix;
+  PetscBool   set, match;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(v, !adj->poolreplan ? "0" : adj->poolcontinue ? "continue" : "restart", sizeof(v)));
+  PetscCall(PetscOptionsString("-rw_checkpoint_replan", "Compressed states in a RAM budget: a state that finds no room in the first forward sweep re-plans the rest of the run from the states held (continue, or 1), re-plans from x_0 (restart), or is recomputed from the nearest state held where restored (0)", "RwAdjointGetPoolInfo", v, v, sizeof(v), &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(names); i++) {
+    PetscCall(PetscStrcasecmp(v, names[i], &match));
+    if (!match) continue;
+    adj->poolreplan   = (PetscBool)(values[i] != RW_ADJOINT_REPLAN_STANDIN);
+    adj->poolcontinue = (PetscBool)(values[i] == RW_ADJOINT_REPLAN_CONTINUE);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adj, &prefix));
+  SETERRQ(PetscObjectComm((PetscObject)adj), PETSC_ERR_ARG_OUTOFRANGE, "-%srw_checkpoint_replan %s: not continue, restart, 1, true, 0 or false", prefix ? prefix : "", v);
+}
+
+/* The size the top segment's states (not measured yet) are planned at: the
+   uncompressed state and the codec's header, so that they find room */
+#define RW_POOL_TOP_BYTES(adj, per) PetscMax((per), (adj)->pool.state_bytes + 64)
+
+/* The schedule the solve follows: the continuation after a re-plan that kept the states held */
+RwSchedule RwAdjointPoolSchedule_Private(RwAdjoint adj)
+{
+  return adj->poolcont ? adj->poolcont : adj->sched;
+}
+
+/* The states the stores hold after x_0, by step (held[0] is x_0): a re-plan's rare moment, not the time loop */
+static PetscErrorCode RwAdjointPoolHeld(RwAdjoint adj, PetscInt64 s, RwScheduleHeld **held, PetscInt64 *nheld)
+{
+  PetscInt64 n = 1;
+
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
+    for (PetscInt64 i = 0; adj->store[l] && i < adj->store[l]->slots; i++) n += adj->store[l]->step[i] > 0 && adj->store[l]->step[i] < s;
+  PetscCall(PetscCalloc1(n, held));
+  (*held)[0].slot = -1;
+  *nheld          = 1;
+  for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)
+    for (PetscInt64 i = 0; adj->store[l] && i < adj->store[l]->slots; i++) {
+      PetscInt64 k = adj->store[l]->step[i], j = *nheld;
+
+      if (k <= 0 || k >= s) continue;
+      for (; j > 1 && (*held)[j - 1].step > k; j--) (*held)[j] = (*held)[j - 1]; /* insertion by step */
+      (*held)[j].level = l;
+      (*held)[j].slot  = i;
+      (*held)[j].step  = k;
+      (*nheld)++;
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Each held[j]'s free RAM slots of per bytes with held[0..j] kept (the fewest over the ranks;
+   the pool's room beyond the RAM states kept, as if in one range), and the slot its stores start at;
+   top[j]: the same at pertop bytes a state */
+static PetscErrorCode RwAdjointPoolFree(RwAdjoint adj, PetscInt64 per, PetscInt64 pertop, RwScheduleHeld held[], PetscInt64 nheld, PetscInt64 top[])
+{
+  RwStore    ram = adj->store[RW_LEVEL_RAM];
+  PetscInt64 pool, other = 0, sum = 0, base = 0, len, *room;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreGetPool(ram, &pool));
+  for (PetscInt64 i = 0; i < ram->slots; i++) { /* every state in the pool */
+    PetscCall(RwStorePoolLength_Memory(ram, i, &len));
+    other += len;
+  }
+  for (PetscInt64 j = 1; j < nheld; j++)
+    if (held[j].level == RW_LEVEL_RAM) {
+      PetscCall(RwStorePoolLength_Memory(ram, held[j].slot, &len));
+      other -= len; /* left: states held but not listed (a copy of x_0) */
+    }
+  PetscCall(PetscMalloc1(2 * nheld, &room)); /* a re-plan's rare moment, not the time loop */
+  for (PetscInt64 j = 0; j < nheld; j++) {
+    if (j && held[j].level == RW_LEVEL_RAM) {
+      PetscCall(RwStorePoolLength_Memory(ram, held[j].slot, &len));
+      sum += len;
+      base = PetscMax(base, held[j].slot + 1);
+    }
+    held[j].base     = base;
+    room[j]          = (pool - other - sum) / per;
+    room[nheld + j]  = (pool - other - sum) / pertop;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, room, (PetscMPIInt)(2 * nheld), MPIU_INT64, MPI_MIN, PetscObjectComm((PetscObject)adj)));
+  for (PetscInt64 j = 0; j < nheld; j++) {
+    held[j].free = PetscMax(PetscMin(room[j], ram->slots - held[j].base), 0);
+    top[j]       = PetscMax(PetscMin(room[nheld + j], ram->slots - held[j].base), 0);
+  }
+  PetscCall(PetscFree(room));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  RwAdjointPoolContinue_Private - the STORE act found no room in the first
+  forward sweep, and -rw_checkpoint_replan continue: plan the rest of the run
+  from the working state x_s and the states held (RwScheduleCreateContinuation()).
+  A miss leaves the pool full, so x_s needs room: the latest states held are
+  freed until it has some; how many is chosen by the forward steps each
+  choice predicts, and the continuation is taken only where it predicts fewer
+  than restarting at x_0 (*cont PETSC_FALSE: the caller restarts).  The slots
+  are those of the largest state measured, as a restart's; the schedule of
+  later solves is the restart's.  Collective.
+*/
+PetscErrorCode RwAdjointPoolContinue_Private(RwAdjoint adj, const RwAction *act, PetscBool *cont)
+{
+  RwAdjointPoolInfo *p = &adj->pool;
+  RwStoreCounts      c;
+  RwScheduleCounts   pred;
+  RwScheduleHeld    *held;
+  PetscInt64        *top, per, pertop, slots, nheld = 0, s = act->a, keep = -1, best = 0, steps, f;
+
+  PetscFunctionBegin;
+  *cont = PETSC_FALSE;
+  if (!adj->poolcontinue || adj->stoptest || adj->stopsteady > 0 || s >= adj->n) PetscFunctionReturn(PETSC_SUCCESS); /* a run that may stop early: its online schedule's stop */
+  PetscCall(RwStoreGetCounts(adj->store[RW_LEVEL_RAM], &c));
+  per = c.kept_max; /* the state that found no room counts */
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)adj)));
+  per   = PetscMax(per, p->planned_bytes);
+  slots = PetscMin(adj->sched->budget[RW_LEVEL_RAM] / per, p->slots - 1);
+  if (slots < 1) PetscFunctionReturn(PETSC_SUCCESS); /* the restart names the cause */
+  PetscCall(RwAdjointPoolSchedule(adj, per, slots, &pred)); /* a restart's plan: the later solves', and the steps to beat */
+  PetscCall(RwAdjointPoolHeld(adj, s, &held, &nheld));
+  PetscCall(PetscMalloc1(nheld, &top));
+  pertop = RW_POOL_TOP_BYTES(adj, per);
+  PetscCall(RwAdjointPoolFree(adj, per, pertop, held, nheld, top));
+  for (PetscInt64 j = nheld - 1; j >= 0; j--) { /* keep held[0..j]; ties keep more */
+    if (top[j] < 1 && s < adj->n - 1) continue;
+    PetscCall(RwScheduleContinuationSteps(adj->n, s, top[j], j + 1, held, &steps));
+    if (keep < 0 || steps < best) {
+      keep = j;
+      best = steps;
+    }
+  }
+  if (keep < 0 || best >= pred.forward_steps) {
+    PetscCall(PetscFree(held));
+    PetscCall(PetscFree(top));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt64 j = keep + 1; j < nheld; j++) PetscCall(RwStoreFree(adj->store[held[j].level], held[j].slot)); /* room for x_s and its segment */
+  PetscCall(RwScheduleDestroy(&adj->poolcont));
+  PetscCall(RwScheduleCreateContinuation(adj->sched, s, top[keep], keep + 1, held, &adj->poolcont));
+  PetscCall(PetscFree(held));
+  PetscCall(PetscFree(top));
+  *cont            = PETSC_TRUE;
+  p->planned_bytes = per;
+  p->slots         = adj->sched->avail[RW_LEVEL_RAM];
+  p->continued++;
+  p->released += nheld - 1 - keep;
+  p->steps_saved_continue += pred.forward_steps - best;
+  adj->poolcontsteps = best;
+  for (PetscInt64 i = 0; i < adj->poolslots; i++) adj->poolmiss[i] = -1;
+  p->misses        = 0;
+  p->standin_steps = 0;
+  PetscCall(RwModelGetStepCounts(adj->model, &f, NULL, NULL));
+  p->replans++;
+  p->steps_before_replan = f - adj->poolf0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

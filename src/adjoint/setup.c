@@ -293,7 +293,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
     adj->killkeep    = k[4];
   }
   PetscCall(RwOptionsReal("-rw_debug_auto_step_seconds", "Testing: -rw_store_compress auto takes a forward step to cost this many seconds instead of the measured (0: measured)", "RwAdjointGetCodecChoice", adj->codecstep, &adj->codecstep, NULL, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
-  PetscCall(PetscOptionsBool("-rw_checkpoint_replan", "Compressed states in a RAM budget: a state that finds no room in the first forward sweep re-plans the schedule from x_0 at the sizes measured (0: it is recomputed from the nearest state held where restored)", "RwAdjointGetPoolInfo", adj->poolreplan, &adj->poolreplan, NULL));
+  PetscCall(RwAdjointPoolReplanFromOptions_Private(adj, PetscOptionsObject));
   PetscCall(RwOptionsReal("-rw_checkpoint_ram_fraction", "Without RAM slots or -rw_checkpoint_ram: the fraction of the node's available memory, shared by its ranks, that checkpoints may use", "RwAdjointSetFromOptions", adj->ramfraction, &adj->ramfraction, NULL, 0, 1, RW_RANGE_OPEN_LO));
   {
     char mem[64] = "";

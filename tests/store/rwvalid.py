@@ -5,7 +5,7 @@ slot "slot_i valid V step K" and whether its data have the recorded checksum
 (compressed slots: the lengths of their parts; the run that resumes from the
 file checks each part's XXH3 before it decodes it),
 and exits with 1 if a slot marked valid holds data of another checksum: what
-no crash may ever leave (doc/checkpoints.md, the valid-mark protocol).
+no crash may ever leave (doc/notes/checkpoints-internals.md, the valid-mark protocol).
 """
 import sys
 
@@ -22,7 +22,7 @@ def splitmix64(z):
 
 
 def checksum(u):
-    """The data checksum of doc/checkpoints.md: a wrapping sum over the values in C order"""
+    """The data checksum of doc/notes/checkpoints-internals.md: a wrapping sum over the values in C order"""
     bits = np.ascontiguousarray(u, dtype="<f8").view("<u8").ravel()
     i = np.arange(bits.size, dtype=np.uint64)
     return int(splitmix64(splitmix64(i) ^ bits).sum(dtype=np.uint64))

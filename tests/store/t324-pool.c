@@ -12,7 +12,14 @@
   - states that compress worse than x_0 (a wave from rest: x_0 is zeros):
     the pool fills, the driver re-plans, and the solve still gives
     storeall's bits in the forward steps its re-planned schedule accounts for;
-  - a budget that holds no compressed state: a clear error.
+  - a budget that holds no compressed state: a clear error;
+  - the re-plan that keeps the states held (-rw_checkpoint_replan continue,
+    the default; restart re-plans from x_0): the wave from rest and a heat
+    run from a spike (x_0 zero but for a few points), under revolve,
+    multilevel's RAM level and online: storeall's bits, the forward steps
+    its plan accounts for, never more than the restart takes in the same
+    budget and fewer under at least two of the three schedules (a
+    continuation is taken only where it predicts fewer); a bad value named.
 */
 #include "rwconfig.h"
 #include "rwstoretest.h"
@@ -167,8 +174,90 @@ END_TEST
 
 START_TEST(test_pool_replan)
 {
-  check_pool("wave", "-rw_wave_space_order 4 -da_grid_x 24 -da_grid_y 24 -rw_wave_nbl 4 -rw_wave_f0 0.03 -rw_steps 60", 4, 1);
+  check_pool("wave", "-rw_wave_space_order 4 -da_grid_x 24 -da_grid_y 24 -rw_wave_nbl 4 -rw_wave_f0 0.03 -rw_steps 60 -rw_checkpoint_replan restart", 4, 1);
   check_pool("wave", "-rw_wave_space_order 4 -da_grid_x 24 -da_grid_y 24 -rw_wave_nbl 4 -rw_wave_f0 0.03 -rw_steps 60 -rw_checkpoint_replan 0", 4, 2);
+}
+END_TEST
+
+/* u := zero but for 20 points of natural index 290..309 (heat: each later state nonzero wider, compressing worse) */
+static PetscErrorCode fill_spike(Vec u)
+{
+  PetscInt64  *idx;
+  PetscScalar *a;
+  PetscInt     n;
+
+  PetscFunctionBegin;
+  PetscCall(rw_store_natural(u, &idx));
+  PetscCall(VecGetLocalSize(u, &n));
+  PetscCall(VecGetArray(u, &a));
+  for (PetscInt i = 0; i < n; i++) a[i] = (idx[i] >= 290 && idx[i] < 310) ? 1 : 0;
+  PetscCall(VecRestoreArray(u, &a));
+  PetscCall(PetscFree(idx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* One solve of the problem in a budget of `states` (0: storeall, uncompressed), x_0 a spike if asked */
+static void solve_one(const char *type, const char *opts, PetscReal states, PetscBool spike, RwTestReference *ref, PetscBool *same, PetscInt64 *taken, RwAdjointPoolInfo *info)
+{
+  RwModel       model;
+  RwTestProblem p;
+  PetscReal     J;
+  PetscInt64    predicted;
+
+  RW_CHECK(make_problem(type, opts, states, PETSC_TRUE, &model, &p));
+  if (spike) RW_CHECK(fill_spike(p.u0));
+  RW_CHECK(rw_test_solve_same(&p, ref, &J, same, taken, &predicted));
+  RW_CHECK(RwAdjointGetPoolInfo(p.adj, info));
+  if (states > 0 && info->continued) RW_CHECK(RwAdjointView(p.adj, NULL));
+  if (!rw_test_rank()) printf("# %s %s: J %.17g, %lld forward steps (%lld planned); %lld re-plans (%lld continued, %lld freed, %lld steps saved)\n", type, opts, J, (long long)*taken, (long long)info->forward_steps_planned, (long long)info->replans, (long long)info->continued, (long long)info->released, (long long)info->steps_saved_continue);
+  RW_CHECK(rw_test_problem_destroy(&p));
+  RW_CHECK(RwModelDestroy(&model));
+}
+
+/* Each schedule in a budget of `states`: the continuation against the restart */
+static void check_continue(const char *type, const char *grid, PetscReal states, PetscBool spike)
+{
+  RwTestReference   ref = {0};
+  RwAdjointPoolInfo info, rinfo;
+  PetscBool         same;
+  PetscInt64        taken, rtaken;
+  char              opts[1024];
+  int               wins = 0;
+
+  snprintf(opts, sizeof(opts), "%s -rw_schedule_type storeall", grid);
+  solve_one(type, opts, 0, spike, &ref, &same, &taken, &info);
+  for (int i = 0; i < (int)(sizeof(schedules) / sizeof(schedules[0])); i++) {
+    snprintf(opts, sizeof(opts), "%s %s -rw_checkpoint_replan restart", grid, schedules[i]);
+    solve_one(type, opts, states, spike, &ref, &same, &rtaken, &rinfo);
+    rw_assert_all(same && rinfo.replans > 0 && !rinfo.continued && rinfo.replan_type == RW_ADJOINT_REPLAN_RESTART, "%s %s: same %d, %lld re-plans, %lld continued", type, opts, (int)same, (long long)rinfo.replans, (long long)rinfo.continued);
+    snprintf(opts, sizeof(opts), "%s %s", grid, schedules[i]);
+    solve_one(type, opts, states, spike, &ref, &same, &taken, &info);
+    rw_assert_all(same, "%s %s: J or a gradient differs from storeall's without compression", type, opts);
+    rw_assert_all(info.replan_type == RW_ADJOINT_REPLAN_CONTINUE && info.replans > 0 && (!info.continued) == (!info.steps_saved_continue), "%s %s: %lld re-plans, %lld continued, %lld steps saved", type, opts, (long long)info.replans, (long long)info.continued, (long long)info.steps_saved_continue);
+    rw_assert_all(taken == info.forward_steps_planned, "%s %s: %lld forward steps, the plan accounts for %lld", type, opts, (long long)taken, (long long)info.forward_steps_planned);
+    /* a continuation is taken where it predicts fewer steps than a restart: never more in the end */
+    rw_assert_all(taken <= rtaken, "%s %s: continuing took %lld forward steps, restarting %lld", type, opts, (long long)taken, (long long)rtaken);
+    wins += info.continued > 0 && taken < rtaken;
+  }
+  rw_assert_all(wins >= 2, "%s %s: the continuation took fewer forward steps than the restart under %d of 3 schedules", type, grid, wins);
+  RW_CHECK(rw_test_reference_destroy(&ref));
+}
+
+START_TEST(test_pool_continue)
+{
+  check_continue("wave", "-rw_wave_space_order 4 -da_grid_x 24 -da_grid_y 24 -rw_wave_nbl 4 -rw_wave_f0 0.03 -rw_steps 60", 8, PETSC_FALSE);
+  check_continue("heat", "-rw_heat_dim 1 -da_grid_x 600 -rw_steps 40", 3, PETSC_TRUE);
+}
+END_TEST
+
+START_TEST(test_pool_replan_option)
+{
+  RwModel       model;
+  RwTestProblem p;
+
+  rw_assert_error(make_problem("heat", "-rw_heat_dim 1 -da_grid_x 60 -rw_steps 4 -rw_schedule_type revolve -rw_checkpoint_replan maybe", 3, PETSC_TRUE, &model, &p), "rw_checkpoint_replan maybe: not continue, restart");
+  (void)model;
+  (void)p;
 }
 END_TEST
 
@@ -222,6 +311,8 @@ Suite *rw_test_suite(void)
   tcase_add_test(tc, test_pool_gradients);
   tcase_add_test(tc, test_pool_replan);
   tcase_add_test(tc, test_pool_bad_budget);
+  tcase_add_test(tc, test_pool_continue);
+  tcase_add_test(tc, test_pool_replan_option);
   suite_add_tcase(s, tc);
   return s;
 }

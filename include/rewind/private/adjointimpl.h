@@ -120,7 +120,11 @@ struct _p_RwAdjoint {
   PetscInt64       *poolmiss;  /* per RAM slot: the step of the state it should hold but found no room, -1 if none */
   PetscInt64        poolslots; /* entries of poolmiss */
   PetscInt64        poolnext[2]; /* the plan of the solves to come after one with states larger than planned: slots, bytes a state (0: unchanged) */
-  PetscBool         poolreplan; /* -rw_checkpoint_replan: a state with no room in the first sweep re-plans from x_0 (else it is recomputed where restored) */
+  PetscBool         poolreplan; /* -rw_checkpoint_replan: a state with no room in the first sweep re-plans (else it is recomputed where restored) */
+  /* a re-plan that keeps the states held (pool.c, issue 36) */
+  PetscBool         poolcontinue;  /* -rw_checkpoint_replan continue (default): re-plan from the states held, not from x_0 */
+  RwSchedule        poolcont;      /* the continuation the solve follows since its last re-plan; NULL: adj->sched */
+  PetscInt64        poolcontsteps; /* its forward steps, predicted */
   /* -rw_store_compress auto (codecauto.c, issue 36) */
   RwAdjointCodecChoice codecchoice[RW_NUM_LEVELS];
   PetscInt64           codecpred[3][RW_NUM_LEVELS][2]; /* per candidate: the stores and restores its schedule predicts, per level */
@@ -214,6 +218,9 @@ PETSC_INTERN PetscErrorCode RwAdjointPoolNearest_Private(RwAdjoint, PetscInt64, 
 PETSC_INTERN PetscErrorCode RwAdjointPoolBegin_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointPoolEnd_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointPoolView_Private(RwAdjoint, PetscViewer);
+PETSC_INTERN PetscErrorCode RwAdjointPoolContinue_Private(RwAdjoint, const RwAction *, PetscBool *);
+PETSC_INTERN PetscErrorCode RwAdjointPoolReplanFromOptions_Private(RwAdjoint, PetscOptionItems *);
+PETSC_INTERN RwSchedule     RwAdjointPoolSchedule_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint, PetscInt, PetscInt64, Vec);
 /* codecauto.c: -rw_store_compress auto, the codec per level from measured costs (issue 36) */
 PETSC_INTERN PetscErrorCode RwAdjointPoolWouldApply_Private(RwAdjoint, RwStore, PetscBool *);

@@ -60,4 +60,14 @@ PETSC_EXTERN PetscErrorCode RwScheduleEmitFree(RwSchedule, PetscInt, PetscInt64,
 /* For types: the cost and the action count of counts whose other fields are set */
 PETSC_EXTERN PetscErrorCode RwScheduleCountsComplete(RwSchedule, RwScheduleCounts *);
 
+/* A continuation of a run from the checkpoints it holds (continuation.c, issue 36): where each is,
+   the RAM slots free while it is the highest held, and the RAM slot the stores above it start at */
+typedef struct {
+  PetscInt   level;
+  PetscInt64 slot, step; /* slot -1: x_0 */
+  PetscInt64 free, base;
+} RwScheduleHeld;
+PETSC_EXTERN PetscErrorCode RwScheduleCreateContinuation(RwSchedule, PetscInt64, PetscInt64, PetscInt64, const RwScheduleHeld[], RwSchedule *);
+PETSC_EXTERN PetscErrorCode RwScheduleContinuationSteps(PetscInt64, PetscInt64, PetscInt64, PetscInt64, const RwScheduleHeld[], PetscInt64 *);
+
 #endif

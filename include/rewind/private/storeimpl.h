@@ -30,6 +30,8 @@ PETSC_EXTERN PetscErrorCode RwStoreCreate_Memory(RwStore);
 PETSC_EXTERN PetscErrorCode RwStoreSetTypeFromOption(RwStore, RwStoreType, const char[]);
 PETSC_EXTERN PetscErrorCode RwStoreLogView_Private(void);
 PETSC_EXTERN PetscErrorCode RwStoreCreate_HDF5(RwStore);
+/* A memory store's pool: the bytes slot holds there (0: none); the driver's continuation re-plan reads it (src/adjoint/pool.c) */
+PETSC_EXTERN PetscErrorCode RwStorePoolLength_Memory(RwStore, PetscInt64, PetscInt64 *);
 
 /* A compressed state as a store keeps it (src/store/compress/compress.c): the
    bytes in a slot of fixed capacity, their length, a checksum over them, how

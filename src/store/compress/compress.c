@@ -6,7 +6,7 @@
             double regrouped by significance, so exponents and high mantissa
             bytes sit together) and LZ4 at level 5.  Chosen over zstd and
             over Blosc with zstd or BloscLZ by their ratio and speed on heat,
-            wave and network states (doc/checkpoints.md, "Compressed slots").
+            wave and network states (doc/notes/checkpoints-internals.md, "Compressed slots").
             The bytes read back are the bytes written: gradients are bitwise
             those without compression.  Blosc stores a state it cannot shrink
             as it is, so a slot of the state's size plus Blosc's header

@@ -548,7 +548,7 @@ PetscErrorCode RwStoreFree(RwStore store, PetscInt64 slot)
 
   Notes:
   The hdf5 store commits a write's valid mark with the flush of its next
-  write (one fsync per write, doc/checkpoints.md); the driver syncs where a
+  write (one fsync per write, doc/notes/checkpoints-internals.md); the driver syncs where a
   group of writes must survive together, such as a keep of the reverse sweep.
 
 .seealso: RwStoreWrite()

@@ -1,7 +1,7 @@
 /*
   The hdf5 store's crash-safety protocol: a slot's data are written under a
   valid mark that is off on disk, and the mark goes back on only over
-  complete data (RwStoreHDF5WriteBegin says how, doc/checkpoints.md why).
+  complete data (RwStoreHDF5WriteBegin says how, doc/notes/checkpoints-internals.md why).
   Writes, with and without a copy, the settle and the one flush each write
   costs, and the marks of a whole solve (a new solve, a completed one).
 */
@@ -149,7 +149,7 @@ static herr_t RwStoreHDF5FailWrite(RwStore store)
      are complete, and reach the disk at the next flush.
 
   So the mark on disk is set only over complete data, and the data are
-  changed only under a mark that is off on disk.  doc/checkpoints.md has the
+  changed only under a mark that is off on disk.  doc/notes/checkpoints-internals.md has the
   whole argument, with what a crash at each point leaves.  Steps 1 and 2 are
   the same for a write that copies and for one that takes the caller's vector.
 */

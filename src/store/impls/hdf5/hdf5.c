@@ -1,7 +1,7 @@
 /*
   The hdf5 store: checkpoints in one parallel HDF5 file shared by all ranks
   (or one file per node), one dataset per slot shaped like the global grid.
-  doc/checkpoints.md describes the file for its readers (h5dump, h5py).
+  doc/notes/checkpoints-internals.md describes the file for its readers (h5dump, h5py).
 
     /            attributes format, identity, slots, layout (node files: node,
                  nodes, blocks)
@@ -14,7 +14,7 @@
   the previous write's record and mark), writes the data (in a background
   thread), and puts its record and mark in once the data are complete, so a
   crash at any moment leaves the slot either valid with complete data or not
-  valid (h5write.c, doc/checkpoints.md).  A read checks the mark, step, grid and dof, and the checksum of what
+  valid (h5write.c, doc/notes/checkpoints-internals.md).  A read checks the mark, step, grid and dof, and the checksum of what
   it read.
 
   The checksum does not depend on the decomposition: the sum, modulo 2^64, of
@@ -113,7 +113,7 @@ static PetscErrorCode RwStoreDestroy_HDF5(RwStore store)
 
   Notes:
   A file written on P ranks (world layout) can be restored on any number of
-  ranks.  The file layout is described in doc/checkpoints.md.
+  ranks.  The file layout is described in doc/notes/checkpoints-internals.md.
 
 .seealso: RwStoreCreate(), RWSTOREMEMORY, RwStoreSetRestart(), RwStoreSetIdentity(), RwStoreSetInfo()
 M*/

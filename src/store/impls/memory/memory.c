@@ -329,3 +329,16 @@ PetscErrorCode RwStoreCreate_Memory(RwStore store)
   store->ops->destroy = RwStoreDestroy_Memory;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* The bytes slot holds in the pool (0: none, or no pool) */
+PetscErrorCode RwStorePoolLength_Memory(RwStore store, PetscInt64 slot, PetscInt64 *len)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+
+  PetscFunctionBegin;
+  *len = 0;
+  if (store->pool <= 0 || !mem || !mem->ord) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt64 i = 0; i < mem->nord; i++)
+    if (mem->ord[i] == slot) *len = (PetscInt64)mem->rec[slot].len;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
