@@ -216,8 +216,10 @@ PetscErrorCode RwAdjointCodecAutoEnd_Private(RwAdjoint adj)
   ch->measured = PETSC_TRUE;
   if (was != RW_STORE_COMPRESS_NONE && k.writes) ch->encode[was] = t[0];
   if (was != RW_STORE_COMPRESS_NONE && k.reads) ch->decode[was] = t[1];
-  if (was != RW_STORE_COMPRESS_NONE && adj->pool.pooled) { /* the slots the states measured buy: x_0 may have compressed better */
-    PetscInt64 per = adj->poolnext[0] ? adj->poolnext[1] : adj->pool.planned_bytes;
+  if (was != RW_STORE_COMPRESS_NONE && adj->pool.pooled) { /* the slots the largest state kept buys: x_0 may have compressed better */
+    PetscInt64 per = PetscMax(k.kept_max, adj->poolnext[0] ? adj->poolnext[1] : adj->pool.planned_bytes);
+
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)adj)));
 
     if (per > ch->bytes[was]) {
       ch->bytes[was] = per;
