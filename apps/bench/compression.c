@@ -132,8 +132,8 @@ static PetscErrorCode CompressRun(const BenchConfig *cfg, BenchResults res, cons
 }
 
 /* The budget rows' codecs: zfp's tolerance from the gradient's wanted accuracy */
-static const char *budgetcodecs[] = {"none", "lossless", "zfp -rw_store_compress_tolerance auto -rw_adjoint_gradient_rtol 1e-6"};
-static const char *budgetnames[]  = {"none", "lossless", "zfp auto"};
+static const char *budgetcodecs[] = {"none", "lossless", "zfp -rw_store_compress_tolerance auto -rw_adjoint_gradient_rtol 1e-6", "auto", "auto -rw_store_compress_tolerance auto -rw_adjoint_gradient_rtol 1e-6"};
+static const char *budgetnames[]  = {"none", "lossless", "zfp auto", "auto", "auto lossy"};
 
 /* The gradient at a fixed RAM budget of about 1/50 of the states
    uncompressed (at least one), revolve: compression buys slots at the
@@ -158,8 +158,10 @@ static PetscErrorCode CompressBudgetRun(const BenchConfig *cfg, BenchResults res
   PetscCall(BenchProblemCreate(model, &p));
   PetscCall(RwModelGetStateBytes(p.model, &per, &total));
   PetscCall(VecDuplicate(p.g, &g0));
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < 5; k++) {
     RwAdjointPoolInfo info;
+    RwStoreCompressType codec;
+    RwStore             store;
     RwAdjointCounts   counts;
     RwSchedule        sched;
     PetscInt64        slots;
@@ -188,6 +190,9 @@ static PetscErrorCode CompressBudgetRun(const BenchConfig *cfg, BenchResults res
     PetscCall(BenchReal(res, "grad_err", "", ng > 0 ? err / ng : 0));
     PetscCall(BenchReal(res, "ratio", "", ratio));
     PetscCall(BenchReal(res, "plan_ratio", "", info.pooled ? (PetscReal)info.state_bytes / (PetscReal)info.planned_bytes : 1));
+    PetscCall(RwAdjointGetStore(p.adj, RW_LEVEL_RAM, &store));
+    PetscCall(RwStoreGetCompress(store, &codec, NULL));
+    PetscCall(BenchText(res, "codec", RwStoreCompressTypes[codec])); /* auto's choice in the last timed solve */
   }
   PetscCall(VecDestroy(&g0));
   PetscCall(BenchProblemDestroy(&p));
@@ -258,7 +263,7 @@ PetscErrorCode BenchCompression(const BenchConfig *cfg, BenchResults res)
   PetscCall(CompressBudgetRun(cfg, res, &cases[3]));
   PetscCall(BenchNote(res, "ratio: bytes of the states stored over the bytes kept; compress, decompress: GB of states per second of one rank's codec time (the slowest rank's); grad_err: |dJ/dm - dJ/dm uncompressed| / |dJ/dm uncompressed| (2-norms); of_none: gradient time over the uncompressed one, same slots"));
   PetscCall(BenchNote(res, "zfp <tol>: grad_est, the solve's first-order estimate of grad_err (RwAdjointGetGradientErrorEstimate()); zfp auto: -rw_store_compress_tolerance auto for -rw_adjoint_gradient_rtol 1e-6, its second solve; jobs/plot_compression.py draws grad_err and grad_est against the tolerance"));
-  PetscCall(BenchNote(res, "<model> budget <codec>: the same RAM budget (bytes per rank, about 1/50 of the states uncompressed, at least one) for each codec, revolve, its slots bought at the compressed size; slots, fwd_steps: the last timed solve's (RwAdjointGetPoolInfo(), RwAdjointGetCounts()); replans: that solve's re-plans (their steps are in fwd_steps); plan_ratio: a state's bytes over the compressed size its plan assumed (the largest state measured: the slots follow it, not the mean ratio); vs_none: seconds over the uncompressed ones in this run; zfp auto: -rw_store_compress_tolerance auto for -rw_adjoint_gradient_rtol 1e-6, timed after its pilot solve"));
+  PetscCall(BenchNote(res, "<model> budget <codec>: the same RAM budget (bytes per rank, about 1/50 of the states uncompressed, at least one) for each codec, revolve, its slots bought at the compressed size; slots, fwd_steps: the last timed solve's (RwAdjointGetPoolInfo(), RwAdjointGetCounts()); replans: that solve's re-plans (their steps are in fwd_steps); plan_ratio: a state's bytes over the compressed size its plan assumed (the largest state measured: the slots follow it, not the mean ratio); vs_none: seconds over the uncompressed ones in this run; zfp auto: -rw_store_compress_tolerance auto for -rw_adjoint_gradient_rtol 1e-6, timed after its pilot solve; auto: -rw_store_compress auto (none or lossless), auto lossy: the same with zfp allowed (tolerance auto, rtol 1e-6), each chosen again after its first solve from the costs measured; codec: the RAM level's codec in the last timed solve"));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -138,4 +138,26 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode RwAdjointGetPoolInfo(RwAdjoint, RwAdjointPoolInfo *);
 PETSC_EXTERN PetscErrorCode RwAdjointGetDiskPoolInfo(RwAdjoint, RwAdjointPoolInfo *); /* the disk level's parts at the compressed size */
 
+/*S
+  RwAdjointCodecChoice - how -rw_store_compress auto chose a level's codec:
+  RwAdjointGetCodecChoice()
+
+  Level: intermediate
+S*/
+typedef struct {
+  PetscBool           isauto;        /* the level's codec is auto */
+  PetscBool           chosen;        /* and the driver chose it (at the level's first store) */
+  PetscBool           lossy;         /* zfp was a candidate: a tolerance was given */
+  PetscBool           budget;        /* a codec could buy slots (a RAM budget planned at the compressed size); if not, auto is none */
+  PetscBool           measured;      /* the step costs are the last solve's, not the first solve's pilot step */
+  RwStoreCompressType type;          /* the choice: the next solve's codec */
+  RwStoreCompressType used;          /* the last solve's codec */
+  PetscReal           seconds[3];    /* predicted seconds of a gradient, per candidate none, lossless, zfp; < 0: not a candidate */
+  PetscInt64          bytes[3];      /* x_0 kept by each candidate (largest over the ranks) */
+  PetscInt64          slots[3], forward_steps[3]; /* the schedule each candidate's size buys */
+  PetscReal           encode[3], decode[3];       /* seconds to keep and read back a state */
+  PetscReal           step, reverse; /* seconds of a forward and of a reverse step */
+} RwAdjointCodecChoice;
+PETSC_EXTERN PetscErrorCode RwAdjointGetCodecChoice(RwAdjoint, PetscInt, RwAdjointCodecChoice *);
+
 #endif

@@ -82,6 +82,9 @@ PETSC_EXTERN PetscErrorCode    RwStoreGetWriteError(RwStore, PetscReal *); /* is
 PETSC_EXTERN PetscErrorCode    RwStoreSetCompressTolerance(RwStore, PetscReal);
 PETSC_EXTERN PetscErrorCode    RwStoreSetCompressToleranceAuto(RwStore, PetscBool);
 PETSC_EXTERN PetscErrorCode    RwStoreGetCompressToleranceAuto(RwStore, PetscBool *);
+/* -rw_store_compress auto: the driver chooses the codec (issue 36) */
+PETSC_EXTERN PetscErrorCode    RwStoreSetCompressAuto(RwStore, PetscBool, PetscBool);
+PETSC_EXTERN PetscErrorCode    RwStoreGetCompressAuto(RwStore, PetscBool *, PetscBool *);
 /* compressed states at their real length in a byte pool (issue 36 item 2) */
 PETSC_EXTERN PetscErrorCode RwStoreSetPool(RwStore, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwStoreGetPool(RwStore, PetscInt64 *);

@@ -70,6 +70,19 @@ static PetscErrorCode RwAdjointErrestAutoTol(RwAdjoint adj, PetscInt l)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The zfp tolerance level l's store (not yet set up) will write the next solve at: its own, or auto's (-rw_store_compress auto measures zfp at it) */
+PetscErrorCode RwAdjointErrestTolerance_Private(RwAdjoint adj, PetscInt l, RwStore store, PetscReal *tol)
+{
+  RwAdjointErrest *e = &adj->errest;
+  PetscBool        isauto;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreGetCompress(store, NULL, tol));
+  PetscCall(RwStoreGetCompressToleranceAuto(store, &isauto));
+  if (isauto) *tol = e->next[l] > 0 ? e->next[l] : PetscMin(RW_ERREST_PILOT * e->rtol, RW_ERREST_TOLMAX);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* After a solve: each auto level's tolerance for the next */
 static PetscErrorCode RwAdjointErrestAutoNext(RwAdjoint adj)
 {

@@ -69,6 +69,21 @@ static PetscErrorCode RwAdjointPoolApplies(RwAdjoint adj, RwStore store, PetscBo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether a compressing RAM store would be pooled (-rw_store_compress auto's
+   question: can a codec buy slots here?); the store's codec is left as it was */
+PetscErrorCode RwAdjointPoolWouldApply_Private(RwAdjoint adj, RwStore store, PetscBool *applies)
+{
+  RwStoreCompressType type;
+  PetscReal           tol;
+
+  PetscFunctionBegin;
+  PetscCall(RwStoreGetCompress(store, &type, &tol));
+  PetscCall(RwStoreSetCompress(store, RW_STORE_COMPRESS_LOSSLESS, tol));
+  PetscCall(RwAdjointPoolApplies(adj, store, applies));
+  PetscCall(RwStoreSetCompress(store, type, tol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The schedule planned for RAM states of per bytes (and slots RAM slots at most, if > 0); its prediction */
 static PetscErrorCode RwAdjointPoolSchedule(RwAdjoint adj, PetscInt64 per, PetscInt64 slots, RwScheduleCounts *pred)
 {
@@ -79,6 +94,14 @@ static PetscErrorCode RwAdjointPoolSchedule(RwAdjoint adj, PetscInt64 per, Petsc
   if (slots > 0) PetscCall(RwScheduleSetSlots(sched, RW_LEVEL_RAM, slots));
   PetscCall(RwScheduleSetUp(sched));
   PetscCall(RwScheduleGetPrediction(sched, pred));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The schedule's prediction with RAM states of per bytes (its slots in adj->sched->avail); the schedule is left planned so */
+PetscErrorCode RwAdjointPoolPredict_Private(RwAdjoint adj, PetscInt64 per, RwScheduleCounts *pred)
+{
+  PetscFunctionBegin;
+  PetscCall(RwAdjointPoolSchedule(adj, per, 0, pred));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -194,11 +194,12 @@ static PetscErrorCode RwAdjointPrepareSchedule(RwAdjoint adj)
    to the disk store with RwStoreSetCompress() */
 static PetscErrorCode RwAdjointDiskCompressFromOptions(RwAdjoint adj, PetscOptionItems *PetscOptionsObject)
 {
-  PetscInt  i = adj->diskcompress < 0 ? RW_STORE_COMPRESS_NONE : adj->diskcompress;
-  PetscBool set;
+  const char *const names[] = {"none", "lossless", "zfp", "auto"}; /* auto: RW_ADJOINT_CODEC_AUTO */
+  PetscInt          i       = adj->diskcompress < 0 ? RW_STORE_COMPRESS_NONE : adj->diskcompress;
+  PetscBool         set;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsEList("-rw_store_disk_compress", "Codec of the disk level of a multilevel schedule: none, lossless or zfp (default: -rw_store_compress)", "RwStoreSetCompress", RwStoreCompressTypes, 3, RwStoreCompressTypes[i], &i, &set));
+  PetscCall(PetscOptionsEList("-rw_store_disk_compress", "Codec of the disk level of a multilevel schedule: none, lossless, zfp or auto (default: -rw_store_compress)", "RwStoreSetCompress", names, 4, names[i], &i, &set));
   if (set) adj->diskcompress = i;
   PetscCall(RwCodecToleranceFromOptions(PetscOptionsObject, "-rw_store_disk_compress_tolerance", "zfp's relative error bound on the disk level, or auto (default: -rw_store_compress_tolerance)", &adj->disktol, &adj->errest.diskauto, NULL));
   PetscCall(RwOptionsReal("-rw_adjoint_gradient_rtol", "With -rw_store_compress_tolerance auto: the relative gradient error the chosen zfp tolerance is estimated to stay below", "RwAdjointGetGradientErrorEstimate", adj->errest.rtol, &adj->errest.rtol, NULL, 0, 1, RW_RANGE_OPEN));
@@ -214,9 +215,10 @@ static PetscErrorCode RwAdjointStoreSetLevelCompress(RwAdjoint adj, PetscInt l, 
   PetscFunctionBegin;
   if (l != RW_LEVEL_DISK || (adj->diskcompress < 0 && adj->disktol <= 0 && !adj->errest.diskauto)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(RwStoreGetCompress(store, &type, &tol));
-  if (adj->diskcompress >= 0) type = (RwStoreCompressType)adj->diskcompress;
+  if (adj->diskcompress >= 0) type = adj->diskcompress == RW_ADJOINT_CODEC_AUTO ? RW_STORE_COMPRESS_NONE : (RwStoreCompressType)adj->diskcompress;
   if (adj->disktol > 0) tol = adj->disktol;
   PetscCall(RwStoreSetCompress(store, type, tol));
+  if (adj->diskcompress >= 0) PetscCall(RwStoreSetCompressAuto(store, (PetscBool)(adj->diskcompress == RW_ADJOINT_CODEC_AUTO), (PetscBool)(adj->disktol > 0 || adj->errest.diskauto || store->codec.tolgiven)));
   if (adj->errest.diskauto || adj->disktol > 0) PetscCall(RwStoreSetCompressToleranceAuto(store, adj->errest.diskauto));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -290,6 +292,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
     adj->killsolve   = k[3];
     adj->killkeep    = k[4];
   }
+  PetscCall(RwOptionsReal("-rw_debug_auto_step_seconds", "Testing: -rw_store_compress auto takes a forward step to cost this many seconds instead of the measured (0: measured)", "RwAdjointGetCodecChoice", adj->codecstep, &adj->codecstep, NULL, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   PetscCall(RwAdjointPoolReplanFromOptions_Private(adj, PetscOptionsObject));
   PetscCall(RwOptionsReal("-rw_checkpoint_ram_fraction", "Without RAM slots or -rw_checkpoint_ram: the fraction of the node's available memory, shared by its ranks, that checkpoints may use", "RwAdjointSetFromOptions", adj->ramfraction, &adj->ramfraction, NULL, 0, 1, RW_RANGE_OPEN_LO));
   {
@@ -354,6 +357,7 @@ PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint adj, PetscInt l, PetscInt64 
   PetscCall(RwStoreSetRestart(adj->store[l], adj->restart));
   PetscCall(RwStoreSetFromOptions(adj->store[l]));
   PetscCall(RwAdjointStoreSetLevelCompress(adj, l, adj->store[l]));
+  PetscCall(RwAdjointCodecAuto_Private(adj, l, adj->store[l], u0)); /* -rw_store_compress auto: the codec chosen */
   if (l == RW_LEVEL_RAM) PetscCall(RwAdjointPoolPlan_Private(adj, adj->store[l], u0));
   if (l == RW_LEVEL_DISK) PetscCall(RwAdjointDiskPoolPlan_Private(adj, adj->store[l], u0)); /* pooldisk.c */
   PetscCall(RwStoreSetUp(adj->store[l]));

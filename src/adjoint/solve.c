@@ -117,6 +117,7 @@ static PetscErrorCode RwAdjointSolveBegin(RwAdjoint adj, RwRun *run, Vec m, Vec 
   run->scheduled = PETSC_TRUE;
   PetscCall(RwAdjointChooseByTime_Private(adj, u0)); /* first solve of a default store-all: keep it if not slower */
   PetscCall(RwAdjointSolveIdentity_Private(adj, m, u0));
+  PetscCall(RwAdjointCodecAutoBegin_Private(adj)); /* -rw_store_compress auto chose another codec: its store made again */
   PetscCall(RwAdjointCreateStores_Private(adj, u0)); /* a RAM budget at the compressed size is planned here */
   PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
   PetscCall(RwAdjointPoolBegin_Private(adj));
@@ -336,6 +337,7 @@ PetscErrorCode RwAdjointSolveReverse(RwAdjoint adj, PetscReal *J, Vec dJdm, Vec 
   PetscCall(RwAdjointEndRun(adj, p->f0, p->t0));
   PetscCall(RwAdjointSolveCancel_Private(adj, PETSC_FALSE));
   PetscCall(RwAdjointRentOrBuy_Private(adj));
+  PetscCall(RwAdjointCodecAutoEnd_Private(adj)); /* -rw_store_compress auto: chosen again from the costs measured */
   if (!adj->solves++ && adj->usemeasured) PetscCall(RwAdjointReplan_Private(adj));
   PetscCall(PetscObjectViewFromOptions((PetscObject)adj, NULL, "-rw_adjoint_view"));
   PetscFunctionReturn(PETSC_SUCCESS);

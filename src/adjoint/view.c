@@ -79,6 +79,7 @@ PetscErrorCode RwAdjointView(RwAdjoint adj, PetscViewer viewer)
   PetscCall(RwAdjointViewTimeChoice_Private(adj, viewer));
   PetscCall(RwAdjointPoolView_Private(adj, viewer));
   PetscCall(RwAdjointDiskPoolView_Private(adj, viewer));
+  PetscCall(RwAdjointCodecAutoView_Private(adj, viewer));
   if (c->steps && c->steps < adj->n) PetscCall(PetscViewerASCIIPrintf(viewer, "last solve stopped at step %" PetscInt64_FMT " of at most %" PetscInt64_FMT " (stop test)\n", c->steps, adj->n));
   PetscCall(PetscViewerASCIIPrintf(viewer, "last solve: %" PetscInt64_FMT " forward steps (%" PetscInt64_FMT " recomputed, %.3g forward sweeps), %" PetscInt64_FMT " reverse steps, %" PetscInt64_FMT " tangent steps\n", c->forward_steps, c->forward_steps > ran ? c->forward_steps - ran : 0, ran ? (double)c->forward_steps / (double)ran : 0.0, c->reverse_steps, c->tangent_steps));
   for (PetscInt l = 0; l < RW_NUM_LEVELS; l++)

@@ -781,6 +781,8 @@ static const char *const RwOptionNames[] = {
   "-rw_problem_unknown_per_member",
   "-rw_4dvar_segments",
   "-rw_4dvar_matching_weight",
+  /* issue 36 (h-auto): -rw_store_compress auto's test hook */
+  "-rw_debug_auto_step_seconds",
   /* rewind: end */
   "-da_grid_x", "-da_grid_y", "-da_grid_z", "-da_processors_x", "-da_processors_y", "-da_processors_z", "-ksp_type", "-ksp_rtol", "-ksp_atol", "-ksp_max_it", "-ksp_monitor", "-pc_type",
   "-tao_type", "-tao_monitor", "-tao_max_it", "-tao_gatol", "-tao_grtol", "-tao_view", "-log_view", "-help", "-options_left"};

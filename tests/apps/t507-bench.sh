@@ -41,7 +41,7 @@ need = {"stream": ["copy", "copy_per_rank", "triad", "triad_per_rank"],
 # the compression section's zfp sweep and auto rows ("heat zfp 1e-05", "wave zfp auto") carry the error and its estimate
 sweep = ["tolerance", "grad_err", "grad_est"]
 # its budget rows ("wave budget lossless") the gradient at one RAM budget
-budget = ["budget", "slots", "fwd_steps", "replans", "seconds", "vs_none", "grad_err", "ratio", "plan_ratio"]
+budget = ["budget", "slots", "fwd_steps", "replans", "seconds", "vs_none", "grad_err", "ratio", "plan_ratio", "codec"]
 for name, keys in need.items():
     for r in section(name):
         want = keys

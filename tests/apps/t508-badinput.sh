@@ -45,6 +45,10 @@ fails disk-tolerance '-rw_store_disk_compress_tolerance 1: expected a finite num
 # issue 36 item 3: a tolerance is a number or auto; auto's rtol is in (0, 1)
 fails tolerance-word '-rw_store_compress_tolerance automatic: expected a finite number in (0, 1), or auto' 2 $small -rw_schedule_type revolve -rw_schedule_ram_slots 2 -rw_store_compress zfp -rw_store_compress_tolerance automatic
 fails gradient-rtol '-rw_adjoint_gradient_rtol 0: expected a finite number in (0, 1)' 1 $small -rw_schedule_type revolve -rw_schedule_ram_slots 2 -rw_store_compress zfp -rw_store_compress_tolerance auto -rw_adjoint_gradient_rtol 0
+# -rw_store_compress auto (h-auto): a misspelt codec, auto with a bad tolerance, a misspelt disk codec
+fails codec-autox '-rw_store_compress autox: unknown codec; expected none, lossless, zfp or auto' 1 $small -rw_schedule_type revolve -rw_checkpoint_ram 1MB -rw_store_compress autox
+fails codec-auto-tolerance '-rw_store_compress_tolerance -1: expected a finite number in (0, 1), or auto' 2 $small -rw_schedule_type revolve -rw_checkpoint_ram 1MB -rw_store_compress auto -rw_store_compress_tolerance -1
+fails disk-codec-autox 'autox' 1 $small -rw_schedule_type multilevel -rw_schedule_ram_slots 2 -rw_schedule_disk_slots 2 -rw_store_disk_compress autox
 
 # a starting conductivity outside the bounds: refused, or clipped with a warning
 app="$top_builddir/apps/rewind-heat-inverse"

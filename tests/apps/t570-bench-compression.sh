@@ -9,7 +9,9 @@
 # 1e-6, estimate below rtol / 3; jobs/plot_compression.py draws the sweep.
 # The budget rows (heat-cn and wave, one RAM budget of about 1/50 of the
 # states, revolve): lossless bitwise with at least the slots of none and at
-# most its forward steps, zfp auto below 1e-5 with more slots and fewer steps.
+# most its forward steps, zfp auto below 1e-5 with more slots and fewer steps;
+# -rw_store_compress auto: the codec it chose (never zfp without a
+# tolerance) with that codec's slots, steps and bits.
 app="$top_builddir/apps/rewind-bench"
 . "$top_srcdir/tests/testlib.sh"
 
@@ -27,10 +29,10 @@ tols = ["%g" % 10 ** -k for k in range(3, 10)]
 swept = ["heat", "wave"]
 budgeted = ["heat-cn", "wave"]
 assert cases == sorted([m + s for m in models for s in (" none", " lossless", " zfp 1e-6")] + [m + " zfp " + t for m in swept for t in tols + ["auto"]]
-                       + [m + " budget " + b for m in budgeted for b in ("none", "lossless", "zfp auto")]), cases
+                       + [m + " budget " + b for m in budgeted for b in ("none", "lossless", "zfp auto", "auto", "auto lossy")]), cases
 for m in budgeted:
     b = lambda codec, k: float(v[(m + " budget " + codec, k)])
-    for codec in ("none", "lossless", "zfp auto"):
+    for codec in ("none", "lossless", "zfp auto", "auto", "auto lossy"):
         assert b(codec, "budget") == b("none", "budget") and b(codec, "seconds") > 0 and b(codec, "slots") >= 1, (m, codec)
         assert abs(b(codec, "vs_none") - b(codec, "seconds") / b("none", "seconds")) <= 1e-3 * b(codec, "vs_none"), (m, codec, "vs_none")
     assert b("none", "grad_err") == 0 and b("none", "ratio") == 1 and b("none", "plan_ratio") == 1, (m, "budget uncompressed")
@@ -41,6 +43,13 @@ for m in budgeted:
     assert b("lossless", "slots") >= b("none", "slots") and b("lossless", "fwd_steps") <= b("none", "fwd_steps"), (m, "budget lossless", b("lossless", "slots"), b("lossless", "fwd_steps"))
     assert b("zfp auto", "ratio") > b("lossless", "ratio") and 0 < b("zfp auto", "grad_err") < 1e-5, (m, "budget zfp auto", b("zfp auto", "ratio"), b("zfp auto", "grad_err"))
     assert b("zfp auto", "slots") > b("none", "slots") and b("zfp auto", "fwd_steps") < b("none", "fwd_steps"), (m, "budget zfp auto", b("zfp auto", "slots"), b("zfp auto", "fwd_steps"))
+    # -rw_store_compress auto: without a tolerance never zfp, and then the slots, steps and bits of the codec it chose; vs_none reported, not asserted (a timing)
+    c = v[(m + " budget auto", "codec")]
+    assert c in ("none", "lossless") and b("auto", "grad_err") == 0, (m, "budget auto", c, b("auto", "grad_err"))
+    assert b("auto", "slots") == b(c, "slots") and b("auto", "fwd_steps") == b(c, "fwd_steps"), (m, "budget auto", c, b("auto", "slots"), b("auto", "fwd_steps"))
+    c = v[(m + " budget auto lossy", "codec")]
+    assert c in ("none", "lossless", "zfp") and (c == "zfp" or b("auto lossy", "grad_err") == 0) and b("auto lossy", "grad_err") < 1e-5, (m, "budget auto lossy", c, b("auto lossy", "grad_err"))
+    assert v[(m + " budget none", "codec")] == "none" and v[(m + " budget lossless", "codec")] == "lossless", (m, "codec key")
 for m in swept:
     g = lambda t, k: float(v[(m + " zfp " + t, k)])
     for t in tols:

@@ -246,7 +246,7 @@ START_TEST(test_bad_input)
 
   RW_CHECK(rw_test_tmpdir(dir, sizeof(dir)));
   RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, 1, &u));
-  rw_assert_error(rw_store_create(u, RWSTOREMEMORY, 2, "-rw_store_compress gzip", &store), "rw_store_compress gzip: unknown codec; expected none, lossless or zfp");
+  rw_assert_error(rw_store_create(u, RWSTOREMEMORY, 2, "-rw_store_compress gzip", &store), "rw_store_compress gzip: unknown codec; expected none, lossless, zfp or auto");
   RW_CHECK(RwStoreDestroy(&store));
 #if defined(RW_HAVE_ZFP)
   rw_assert_error(rw_store_create(u, RWSTOREMEMORY, 2, "-rw_store_compress zfp -rw_store_compress_tolerance 0", &store), "rw_store_compress_tolerance");

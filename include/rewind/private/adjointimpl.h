@@ -15,6 +15,7 @@ struct _RwAdjointOps {
 };
 
 #define RW_ADJOINT_MAX_MONITORS 5
+#define RW_ADJOINT_CODEC_AUTO   3 /* -rw_store_disk_compress auto (adj->diskcompress) */
 
 /* The default schedule's choice by predicted time (RwAdjointChooseByTime_Private()) */
 typedef struct {
@@ -53,7 +54,7 @@ struct _p_RwAdjoint {
   RwSchedule      sched;
   RwStore         store[RW_NUM_LEVELS];
   char            storetype[RW_NUM_LEVELS][64]; /* -rw_store_type, -rw_store_disk_type */
-  PetscInt        diskcompress; /* -rw_store_disk_compress: the disk level's codec (RwStoreCompressType); -1: as -rw_store_compress */
+  PetscInt        diskcompress; /* -rw_store_disk_compress: the disk level's codec (RwStoreCompressType, or RW_ADJOINT_CODEC_AUTO); -1: as -rw_store_compress */
   PetscReal       disktol;      /* -rw_store_disk_compress_tolerance; 0: as -rw_store_compress_tolerance */
   PetscInt64      n;
   PetscInt64      checkinterval; /* steps between collective NaN/Inf checks */
@@ -130,6 +131,11 @@ struct _p_RwAdjoint {
   PetscInt64        diskslots; /* entries of diskmiss */
   Vec               diskx0;    /* the solve's x_0, for a first plan of the disk level made during it */
   PetscBool         diskfull;  /* a re-plan found no gain left: the disk level's parts are the full capacity again */
+  /* -rw_store_compress auto (codecauto.c, issue 36) */
+  RwAdjointCodecChoice codecchoice[RW_NUM_LEVELS];
+  PetscInt64           codecpred[3][RW_NUM_LEVELS][2]; /* per candidate: the stores and restores its schedule predicts, per level */
+  PetscBool            codecremake; /* the last solve chose another RAM codec: the store is made again at the next solve */
+  PetscReal            codecstep;  /* -rw_debug_auto_step_seconds: testing, a forward step's seconds instead of the measured (0: measured) */
 };
 
 /* The state of one reversal: where the working state is, how far the forward sweep has come */
@@ -230,5 +236,13 @@ PETSC_INTERN PetscErrorCode RwAdjointDiskPoolBegin_Private(RwAdjoint, Vec);
 PETSC_INTERN PetscErrorCode RwAdjointDiskPoolEnd_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointDiskPoolView_Private(RwAdjoint, PetscViewer);
 PETSC_INTERN PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint, PetscInt, PetscInt64, Vec);
+/* codecauto.c: -rw_store_compress auto, the codec per level from measured costs (issue 36) */
+PETSC_INTERN PetscErrorCode RwAdjointPoolWouldApply_Private(RwAdjoint, RwStore, PetscBool *);
+PETSC_INTERN PetscErrorCode RwAdjointPoolPredict_Private(RwAdjoint, PetscInt64, RwScheduleCounts *);
+PETSC_INTERN PetscErrorCode RwAdjointErrestTolerance_Private(RwAdjoint, PetscInt, RwStore, PetscReal *);
+PETSC_INTERN PetscErrorCode RwAdjointCodecAuto_Private(RwAdjoint, PetscInt, RwStore, Vec);
+PETSC_INTERN PetscErrorCode RwAdjointCodecAutoEnd_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointCodecAutoBegin_Private(RwAdjoint);
+PETSC_INTERN PetscErrorCode RwAdjointCodecAutoView_Private(RwAdjoint, PetscViewer);
 
 #endif

@@ -60,6 +60,8 @@ typedef struct {
   Vec                 work;
   PetscReal           lastrel; /* |x~ - x|_2 / |x|_2 of the last state kept, exact sums; 0 when kept bitwise */
   PetscBool           tolauto; /* -rw_store_compress_tolerance auto: the driver sets tol before each solve */
+  PetscBool           isauto;  /* -rw_store_compress auto: the driver chooses type before set-up (src/adjoint/codecauto.c) */
+  PetscBool           tolgiven; /* -rw_store_compress_tolerance was given: auto may choose zfp, a lossy gradient */
 } RwCodec;
 
 PETSC_EXTERN PetscErrorCode RwCodecSetUp(RwStore);

@@ -70,14 +70,18 @@ PetscErrorCode RwCodecSetFromOptions(RwStore store, PetscOptionItems *PetscOptio
 
   PetscFunctionBegin;
   PetscCall(PetscStrncpy(name, RwStoreCompressTypes[c->type], sizeof(name)));
-  PetscCall(PetscOptionsString("-rw_store_compress", "How checkpoints are kept: none, lossless (shuffle + LZ4, bitwise) or zfp (within -rw_store_compress_tolerance)", "RwStoreSetCompress", name, name, sizeof(name), &set));
+  if (c->isauto) PetscCall(PetscStrncpy(name, "auto", sizeof(name)));
+  PetscCall(PetscOptionsString("-rw_store_compress", "How checkpoints are kept: none, lossless (shuffle + LZ4, bitwise), zfp (within -rw_store_compress_tolerance) or auto (chosen by the driver from measured costs; zfp only with a tolerance given)", "RwStoreSetCompress", name, name, sizeof(name), &set));
   if (set) {
-    PetscCall(PetscEListFind(3, RwStoreCompressTypes, name, &i, &found));
-    PetscCheck(found, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_UNKNOWN_TYPE, "-%srw_store_compress %s: unknown codec; expected none, lossless or zfp", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", name);
-    c->type = (RwStoreCompressType)i;
+    PetscCall(PetscStrcmp(name, "auto", &c->isauto));
+    found = c->isauto;
+    if (!c->isauto) PetscCall(PetscEListFind(3, RwStoreCompressTypes, name, &i, &found));
+    PetscCheck(found, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_UNKNOWN_TYPE, "-%srw_store_compress %s: unknown codec; expected none, lossless, zfp or auto", PetscOptionsObject->prefix ? PetscOptionsObject->prefix : "", name);
+    c->type = c->isauto ? RW_STORE_COMPRESS_NONE : (RwStoreCompressType)i; /* auto: none until the driver chooses */
   }
   /* read whatever the codec, so that -help lists it beside -rw_store_compress */
-  PetscCall(RwCodecToleranceFromOptions(PetscOptionsObject, "-rw_store_compress_tolerance", "zfp's error bound relative to each state's max-norm, in (0, 1), or auto: the largest whose estimated relative gradient error stays below -rw_adjoint_gradient_rtol (zfp only)", &c->tol, &c->tolauto, NULL));
+  PetscCall(RwCodecToleranceFromOptions(PetscOptionsObject, "-rw_store_compress_tolerance", "zfp's error bound relative to each state's max-norm, in (0, 1), or auto: the largest whose estimated relative gradient error stays below -rw_adjoint_gradient_rtol (zfp only; with -rw_store_compress auto, allows zfp)", &c->tol, &c->tolauto, &set));
+  if (set) c->tolgiven = PETSC_TRUE;
   PetscCall(RwStoreSetCompress(store, c->type, c->tol)); /* the checks of a program's own choice */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -140,6 +144,58 @@ PetscErrorCode RwStoreGetCompress(RwStore store, RwStoreCompressType *type, Pets
   PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
   if (type) *type = store->codec.type;
   if (tol) *tol = store->codec.tol;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreSetCompressAuto - whether the driver that owns the store chooses its
+  codec from measured costs (-rw_store_compress auto), and whether that choice
+  may be zfp, a lossy gradient (only when the user gave a tolerance)
+
+  Logically collective; before RwStoreSetUp()
+
+  Input Parameters:
++ store  - the store
+. isauto - the codec is auto; a store used on its own keeps its states uncompressed
+- lossy  - zfp is a candidate
+
+  Notes:
+  The driver (RwAdjoint) calls RwStoreSetCompress() with its choice before the
+  store's set-up; RwAdjointGetCodecChoice() says what it chose and why.
+
+  Level: advanced
+
+.seealso: RwStoreSetCompress(), RwStoreGetCompressAuto(), RwAdjointGetCodecChoice()
+@*/
+PetscErrorCode RwStoreSetCompressAuto(RwStore store, PetscBool isauto, PetscBool lossy)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Choose the store's compression before RwStoreSetUp()");
+  store->codec.isauto   = isauto;
+  store->codec.tolgiven = lossy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetCompressAuto - whether the codec is auto (RwStoreSetCompressAuto())
+
+  Not collective
+
+  Output Parameters:
++ isauto - -rw_store_compress auto
+- lossy  - zfp may be chosen: a tolerance was given (may be NULL)
+
+  Level: advanced
+
+.seealso: RwStoreSetCompressAuto()
+@*/
+PetscErrorCode RwStoreGetCompressAuto(RwStore store, PetscBool *isauto, PetscBool *lossy)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  *isauto = store->codec.isauto;
+  if (lossy) *lossy = store->codec.tolgiven;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
