@@ -120,7 +120,8 @@ static PetscErrorCode BenchIntList(PetscOptionItems *PetscOptionsObject, const c
 static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char output[], size_t len)
 {
   const char *const schemenames[2] = {"explicit", "implicit"};
-  char              sections[256] = "stream,kernels,gradient,io,peer,sum,wave,hybrid,compression,targets", schemes[64] = "explicit,implicit", cases[256] = "storeall,revolve,revolve-hdf5,multilevel,keep,default,weak";
+  char              sections[256] = "stream,kernels,gradient,io,peer,sum,wave,hybrid,compression,targets", schemes[64] = "explicit,implicit", cases[256] = "storeall,revolve,revolve-hdf5,multilevel,keep,default,weak", cparts[64] = "codecs,error,budget";
+  const char *const cpartnames[3] = {"codecs", "error", "budget"};
   PetscBool         scheme[2];
   PetscInt          size = 1;
 
@@ -160,8 +161,10 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(RwOptionsInt("-rw_bench_wave_gradient_grid", "Wave section: side of the 2D gradient problem", "rewind-bench", c->wave_gradient_grid, &c->wave_gradient_grid, NULL, 16, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_bench_wave_gradient_steps", "Wave section: time steps of the gradient problem", "rewind-bench", c->wave_gradient_steps, &c->wave_gradient_steps, NULL, 3, PETSC_MAX_INT));
   PetscCall(RwOptionsReal("-rw_bench_wave_record", "Wave section: record length in ms of the FWI shots (rewind-fwi: 1000)", "rewind-bench", c->wave_record, &c->wave_record, NULL, 0, 1e7, RW_RANGE_OPEN_LO));
+  PetscCall(PetscOptionsString("-rw_bench_compression_parts", "Compression section's parts: codecs (the same slots), error (zfp's error against its tolerance), budget (the same RAM budget) (comma separated)", "rewind-bench", cparts, cparts, sizeof(cparts), NULL));
   PetscOptionsEnd();
   c->weak = (PetscBool)(c->weak || c->nweak_grid > 0);
+  PetscCall(BenchParseNames("-rw_bench_compression_parts", cparts, 3, cpartnames, c->compression));
   PetscCall(BenchParseNames("-rw_bench_sections", sections, BENCH_NSECTIONS, BenchSections, run));
   PetscCall(BenchParseNames("-rw_bench_gradient_cases", cases, BENCH_NGRADIENT, BenchGradientCases, c->gradient));
   PetscCall(BenchParseNames("-rw_bench_kernel_schemes", schemes, 2, schemenames, scheme));

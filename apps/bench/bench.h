@@ -50,6 +50,7 @@ typedef struct {
   PetscInt  wave_orders[3], nwave_orders;
   PetscInt  wave_gradient_grid, wave_gradient_steps;
   PetscReal wave_record;                 /* ms of the embedded FWI problem's shots */
+  PetscBool compression[3];              /* compression section's parts: codecs (same slots), error (the tolerance sweep), budget (the same bytes) */
   char      dir[PETSC_MAX_PATH_LEN]; /* for checkpoint and plain-write files */
   PetscBool gradient[BENCH_NGRADIENT]; /* the cases to run */
 } BenchConfig;

@@ -256,11 +256,11 @@ PetscErrorCode BenchCompression(const BenchConfig *cfg, BenchResults res)
 {
   PetscFunctionBegin;
   PetscCall(BenchSectionBegin(res, "compression", "compressed checkpoints: revolve's gradient with the same RAM slots kept as they are, losslessly (shuffle + LZ4) and by zfp"));
-  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) PetscCall(CompressRun(cfg, res, &cases[i]));
-  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+  for (size_t i = 0; cfg->compression[0] && i < sizeof(cases) / sizeof(cases[0]); i++) PetscCall(CompressRun(cfg, res, &cases[i]));
+  for (size_t i = 0; cfg->compression[1] && i < sizeof(cases) / sizeof(cases[0]); i++)
     if (i == 0 || cases[i].wave) PetscCall(CompressErrorRun(cfg, res, &cases[i]));
-  PetscCall(CompressBudgetRun(cfg, res, &cases[1]));
-  PetscCall(CompressBudgetRun(cfg, res, &cases[3]));
+  if (cfg->compression[2]) PetscCall(CompressBudgetRun(cfg, res, &cases[1]));
+  if (cfg->compression[2]) PetscCall(CompressBudgetRun(cfg, res, &cases[3]));
   PetscCall(BenchNote(res, "ratio: bytes of the states stored over the bytes kept; compress, decompress: GB of states per second of one rank's codec time (the slowest rank's); grad_err: |dJ/dm - dJ/dm uncompressed| / |dJ/dm uncompressed| (2-norms); of_none: gradient time over the uncompressed one, same slots"));
   PetscCall(BenchNote(res, "zfp <tol>: grad_est, the solve's first-order estimate of grad_err (RwAdjointGetGradientErrorEstimate()); zfp auto: -rw_store_compress_tolerance auto for -rw_adjoint_gradient_rtol 1e-6, its second solve; jobs/plot_compression.py draws grad_err and grad_est against the tolerance"));
   PetscCall(BenchNote(res, "<model> budget <codec>: the same RAM budget (bytes per rank, about 1/50 of the states uncompressed, at least one) for each codec, revolve, its slots bought at the compressed size; slots, fwd_steps: the last timed solve's (RwAdjointGetPoolInfo(), RwAdjointGetCounts()); replans: that solve's re-plans (their steps are in fwd_steps); plan_ratio: a state's bytes over the compressed size its plan assumed (the largest state measured: the slots follow it, not the mean ratio); vs_none: seconds over the uncompressed ones in this run; zfp auto: -rw_store_compress_tolerance auto for -rw_adjoint_gradient_rtol 1e-6, timed after its pilot solve; auto: -rw_store_compress auto (none or lossless), auto lossy: the same with zfp allowed (tolerance auto, rtol 1e-6), each chosen again after its first solve from the costs measured; codec: the RAM level's codec in the last timed solve"));

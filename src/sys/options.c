@@ -574,6 +574,7 @@ static const char *const RwOptionNames[] = {
   "-rw_bench_sum_terms",
   "-rw_bench_wave_gradient_grid",
   "-rw_bench_wave_gradient_steps",
+  "-rw_bench_compression_parts",
   "-rw_bench_wave_grid",
   "-rw_bench_wave_grid3",
   "-rw_bench_wave_orders",
