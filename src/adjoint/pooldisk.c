@@ -28,6 +28,13 @@
 #include <rewind/private/scheduleimpl.h>
 #include <rewind/private/storeimpl.h>
 
+/* Re-plans of the disk level in one sweep before its parts go back to the
+   full capacity: a state that grows step after step (a wave from rest,
+   whose x_0 compresses to almost nothing) would otherwise re-plan a little
+   further each time, each restart costing the steps taken and the disk
+   store made again (78 re-plans for one gradient were measured) */
+#define RW_DISK_MAX_REPLANS 2
+
 /* Whether the disk level's store gets parts at the compressed size */
 static PetscErrorCode RwAdjointDiskPoolApplies(RwAdjoint adj, RwStore store, PetscBool *applies)
 {
@@ -188,10 +195,10 @@ PetscErrorCode RwAdjointDiskPoolReplan_Private(RwAdjoint adj)
   per = PetscMax(per, p->planned_bytes);
   PetscCall(RwAdjointDiskPoolCheckFits(adj, per, "the states compress to up to"));
   slots = PetscMin(adj->sched->budget[RW_LEVEL_DISK] / (per * size), p->slots - 1);
-  if (slots > p->slots_uncompressed) {
+  if (slots > p->slots_uncompressed && p->replans < RW_DISK_MAX_REPLANS) {
     p->planned_bytes = per;
     PetscCall(RwAdjointDiskPoolSchedule(adj, per, slots, &pred));
-  } else { /* no gain left: parts of the full capacity (the largest over the ranks), which refuse no state, in the uncompressed plan */
+  } else { /* no gain left, or states that kept growing: parts of the full capacity (the largest over the ranks), which refuse no state, in the uncompressed plan */
     per = (PetscInt64)adj->store[RW_LEVEL_DISK]->codec.cap;
     PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &per, 1, MPIU_INT64, MPI_MAX, PetscObjectComm((PetscObject)adj)));
     p->planned_bytes = per;
