@@ -219,10 +219,8 @@ PetscErrorCode RwAdjointStore_Private(RwAdjoint adj, RwRun *run, const RwAction 
   if (act->level == RW_LEVEL_DISK) PetscCall(RwAdjointDiskPoolMissed_Private(adj, act, (PetscBool)(!run->reversing && run->n == adj->n), &run->replanned));
   else PetscCall(RwAdjointPoolMissed_Private(adj, act, (PetscBool)(!run->reversing && run->n == adj->n && adj->pool.slots > 1), &run->replanned));
   if (!run->replanned) PetscFunctionReturn(PETSC_SUCCESS);
-  if (act->level == RW_LEVEL_DISK) {
-    PetscCall(RwScheduleDestroy(&adj->poolcont)); /* a continuation of the RAM pool taken earlier in this sweep: the restart follows the schedule again */
-    PetscCall(RwAdjointDiskPoolReplan_Private(adj));
-  } else {
+  if (act->level == RW_LEVEL_DISK) PetscCall(RwAdjointDiskPoolReplan_Private(adj));
+  else {
     PetscBool cont;
 
     PetscCall(RwAdjointPoolContinue_Private(adj, act, &cont)); /* the rest from the states held: W stays x_s */

@@ -209,6 +209,7 @@ PetscErrorCode RwAdjointDiskPoolReplan_Private(RwAdjoint adj)
     PetscCall(RwScheduleGetPrediction(adj->sched, &pred));
   }
   p->slots = adj->sched->avail[RW_LEVEL_DISK];
+  PetscCall(RwScheduleDestroy(&adj->poolcont)); /* a continuation the RAM pool took earlier in this sweep: the restart follows the schedule again, as after the RAM pool's own restart */
   PetscCall(RwStoreDestroy(&adj->store[RW_LEVEL_DISK])); /* its parts are the old size: made again below */
   if (adj->store[RW_LEVEL_RAM]) {
     PetscCall(RwStoreGetSlots(adj->store[RW_LEVEL_RAM], &held));
