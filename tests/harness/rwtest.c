@@ -99,3 +99,22 @@ int main(int argc, char **argv)
   PetscCall(PetscFinalize());
   return anyfailed ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+/* Whether a and b hold the same bits on every rank: bit-for-bit checks of
+   kernels and options that must not change a result (t108, t130, t132) */
+PetscBool rw_test_vec_bitwise(Vec a, Vec b)
+{
+  const PetscScalar *x, *y;
+  PetscInt           n, nb;
+  int                eq, all;
+
+  RW_CHECK(VecGetLocalSize(a, &n));
+  RW_CHECK(VecGetLocalSize(b, &nb));
+  RW_CHECK(VecGetArrayRead(a, &x));
+  RW_CHECK(VecGetArrayRead(b, &y));
+  eq = n == nb && !memcmp(x, y, n * sizeof(PetscScalar));
+  RW_CHECK(VecRestoreArrayRead(b, &y));
+  RW_CHECK(VecRestoreArrayRead(a, &x));
+  MPI_Allreduce(&eq, &all, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
+  return all ? PETSC_TRUE : PETSC_FALSE;
+}

@@ -122,6 +122,9 @@ PetscErrorCode rw_test_terms_create(const char *opts, RwTestTerms *c);
 PetscErrorCode rw_test_terms_destroy(RwTestTerms *c);
 
 /* This process's rank and the number of ranks in PETSC_COMM_WORLD */
+/* Whether a and b hold the same bits on every rank (the ranks agree) */
+PetscBool rw_test_vec_bitwise(Vec a, Vec b);
+
 int rw_test_rank(void);
 int rw_test_size(void);
 

@@ -75,23 +75,6 @@ static Result run(int c, const char *isa, const char *more)
   return r;
 }
 
-static PetscBool same(Vec a, Vec b)
-{
-  const PetscScalar *x, *y;
-  PetscInt           n, nb;
-  int                eq, all;
-
-  RW_CHECK(VecGetLocalSize(a, &n));
-  RW_CHECK(VecGetLocalSize(b, &nb));
-  RW_CHECK(VecGetArrayRead(a, &x));
-  RW_CHECK(VecGetArrayRead(b, &y));
-  eq = n == nb && !memcmp(x, y, n * sizeof(PetscScalar));
-  RW_CHECK(VecRestoreArrayRead(b, &y));
-  RW_CHECK(VecRestoreArrayRead(a, &x));
-  MPI_Allreduce(&eq, &all, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
-  return all ? PETSC_TRUE : PETSC_FALSE;
-}
-
 static void destroy(Result *r)
 {
   RW_CHECK(VecDestroy(&r->g));
@@ -116,9 +99,9 @@ START_TEST(test_variants_same_bits)
 
       if (!RwKernelISAAvailable(isa)) continue;
       v   = run(c, RwKernelISANames[isa], stream);
-      g   = same(v.g, base.g);
-      gu0 = same(v.gu0, base.gu0);
-      du1 = same(v.du1, base.du1);
+      g   = rw_test_vec_bitwise(v.g, base.g);
+      gu0 = rw_test_vec_bitwise(v.gu0, base.gu0);
+      du1 = rw_test_vec_bitwise(v.du1, base.du1);
       if (!rw_test_rank()) printf("# %s %-100s %-8s %s J %.17g (portable %.17g), dJ/dm %s, dJ/du0 %s, tangent step %s\n", cases[c].type, cases[c].opts, v.isa, stream, v.J, base.J, g ? "same" : "DIFFERENT", gu0 ? "same" : "DIFFERENT", du1 ? "same" : "DIFFERENT");
       rw_assert_all(!strcmp(v.isa, RwKernelISANames[isa]), "%s: asked for %s, ran %s", cases[c].opts, RwKernelISANames[isa], v.isa);
       rw_assert_all(v.J == base.J && g && gu0 && du1, "%s %s with %s %s: J %.17g against portable %.17g; dJ/dm same %d, dJ/du0 same %d, tangent same %d", cases[c].type, cases[c].opts, v.isa, stream, v.J, base.J, g, gu0, du1);

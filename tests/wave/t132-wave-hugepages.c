@@ -118,21 +118,6 @@ static Result run(int c, int huge)
   return r;
 }
 
-static PetscBool same(Vec a, Vec b)
-{
-  const PetscScalar *x, *y;
-  PetscInt           n;
-  int                eq, all;
-
-  RW_CHECK(VecGetLocalSize(a, &n));
-  RW_CHECK(VecGetArrayRead(a, &x));
-  RW_CHECK(VecGetArrayRead(b, &y));
-  eq = !memcmp(x, y, n * sizeof(PetscScalar));
-  RW_CHECK(VecRestoreArrayRead(b, &y));
-  RW_CHECK(VecRestoreArrayRead(a, &x));
-  MPI_Allreduce(&eq, &all, 1, MPI_INT, MPI_MIN, PETSC_COMM_WORLD);
-  return all ? PETSC_TRUE : PETSC_FALSE;
-}
 
 static void destroy(Result *r)
 {
@@ -154,7 +139,7 @@ START_TEST(test_hugepages_same_bits)
   for (int c = 0; c < NCASES; c++) {
     Result off = run(c, 0), on = run(c, 1);
 
-    rw_assert_all(off.J > 0 && on.J == off.J && same(on.g, off.g) && same(on.gu0, off.gu0) && same(on.du1, off.du1), "%s: J %.17g with huge pages, %.17g without, or a gradient or tangent step not the same bits", cases[c], on.J, off.J);
+    rw_assert_all(off.J > 0 && on.J == off.J && rw_test_vec_bitwise(on.g, off.g) && rw_test_vec_bitwise(on.gu0, off.gu0) && rw_test_vec_bitwise(on.du1, off.du1), "%s: J %.17g with huge pages, %.17g without, or a gradient or tangent step not the same bits", cases[c], on.J, off.J);
     rw_assert_all(sum(off.asked > 0) == 0, "%s -rw_hugepages 0: arrays asked for huge pages", cases[c]);
     rw_assert_all(sum(on.asked > 0) == rw_test_size(), "%s -rw_hugepages 1: on some rank no array asked for huge pages", cases[c]);
     rw_assert_all(sum(on.aligned) > 0 && sum(on.ordinary) == 0, "%s -rw_hugepages 1: %d large states in 2 MiB-aligned blocks, %d not", cases[c], sum(on.aligned), sum(on.ordinary));
