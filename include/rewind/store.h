@@ -93,6 +93,22 @@ PETSC_EXTERN PetscErrorCode RwStoreCompressedSize(RwStore, Vec, PetscInt64 *);
 /* compressed hdf5 slots whose parts are sized at a planned compressed size (issue 36, disk budgets) */
 PETSC_EXTERN PetscErrorCode RwStoreSetPartCapacity(RwStore, PetscInt64);
 PETSC_EXTERN PetscErrorCode RwStoreGetPartCapacity(RwStore, PetscInt64 *);
+/*E
+  RwStoreStateLayout - how a state's array holds its components: interleaved
+  at every point (every model's default), or in planes (each rank's block of
+  component 0, then of component 1, ...; RwModelGetStateLayout())
+
+  Level: intermediate
+
+.seealso: RwStoreSetStateLayout()
+E*/
+typedef enum {
+  RW_STORE_STATE_INTERLEAVED,
+  RW_STORE_STATE_PLANES
+} RwStoreStateLayout;
+PETSC_EXTERN const char *const RwStoreStateLayouts[];
+PETSC_EXTERN PetscErrorCode    RwStoreSetStateLayout(RwStore, RwStoreStateLayout);
+PETSC_EXTERN PetscErrorCode    RwStoreGetStateLayout(RwStore, RwStoreStateLayout *);
 /*S
   RwStoreCounts - what a store did since its last RwStoreResetCounts(), on this rank
 

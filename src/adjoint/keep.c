@@ -56,7 +56,7 @@ static PetscErrorCode RwKeepFileName(RwAdjoint adj, char name[], size_t len, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RwKeepStoreCreate(RwAdjoint adj, Vec templ, PetscInt64 slots, PetscInt nattach, const char file[], PetscBool keep, PetscBool overwrite, RwStore *store)
+static PetscErrorCode RwKeepStoreCreate(RwAdjoint adj, Vec templ, PetscBool states, PetscInt64 slots, PetscInt nattach, const char file[], PetscBool keep, PetscBool overwrite, RwStore *store)
 {
   RwModelType type;
   PetscMPIInt rank;
@@ -72,6 +72,7 @@ static PetscErrorCode RwKeepStoreCreate(RwAdjoint adj, Vec templ, PetscInt64 slo
   PetscCall(RwStoreSetType(*store, RWSTOREHDF5));
   PetscCall(RwStoreSetSlots(*store, slots));
   PetscCall(RwStoreSetTemplate(*store, templ));
+  if (states) PetscCall(RwAdjointStoreStateLayout_Private(adj, *store)); /* lambda and x: the model's layout; accumulators are fields */
   PetscCall(RwStoreSetInfo(*store, type, 0));
   PetscCall(RwStoreSetIdentity(*store, adj->problem));
   PetscCall(RwStoreSetSolve(*store, adj->solve));
@@ -117,8 +118,8 @@ PetscErrorCode RwAdjointKeepCreate_Private(RwAdjoint adj)
   PetscCall(PetscStrendswith(file, ".h5", &h5ext));
   PetscCall(PetscStrlen(file, &n));
   PetscCall(PetscSNPrintf(gfile, sizeof(gfile), "%.*s-gradient%s", (int)(h5ext ? n - 3 : n), file, h5ext ? ".h5" : ""));
-  PetscCall(RwKeepStoreCreate(adj, adj->W, 4, RW_KEEP_HEADER + nobj + nsum, file, keep, overwrite, &adj->keep[0]));
-  PetscCall(RwKeepStoreCreate(adj, acc[0], 2 * nacc, 0, gfile, keep, overwrite, &adj->keep[1]));
+  PetscCall(RwKeepStoreCreate(adj, adj->W, PETSC_TRUE, 4, RW_KEEP_HEADER + nobj + nsum, file, keep, overwrite, &adj->keep[0]));
+  PetscCall(RwKeepStoreCreate(adj, acc[0], PETSC_FALSE, 2 * nacc, 0, gfile, keep, overwrite, &adj->keep[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -336,6 +336,21 @@ static PetscErrorCode RwAdjointStoreCreate(RwAdjoint adj, PetscInt l, RwStore *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The store keeps its states in the model's layout (RwModelGetStateLayout()):
+   its codec walks their components, an hdf5 file records it and refuses a
+   file of another.  Asked through the model's interface: a state of several
+   components is in planes where component 1 has unit stride */
+PetscErrorCode RwAdjointStoreStateLayout_Private(RwAdjoint adj, RwStore store)
+{
+  PetscInt dof, stride = 0, offset;
+
+  PetscFunctionBegin;
+  PetscCall(RwModelGetStateInfo(adj->model, &dof, NULL, NULL));
+  if (dof > 1) PetscCall(RwModelGetStateLayout(adj->model, 1, 1, &stride, &offset));
+  PetscCall(RwStoreSetStateLayout(store, dof > 1 && stride == 1 ? RW_STORE_STATE_PLANES : RW_STORE_STATE_INTERLEAVED));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Level l's store with slots slots, set up; the RAM level's may keep its
    states compressed in the budget instead, planned from x_0 = u0 (pool.c) */
 PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint adj, PetscInt l, PetscInt64 slots, Vec u0)
@@ -350,6 +365,7 @@ PetscErrorCode RwAdjointStoreMake_Private(RwAdjoint adj, PetscInt l, PetscInt64 
   PetscCall(RwAdjointStoreCreate(adj, l, &adj->store[l]));
   PetscCall(RwStoreSetSlots(adj->store[l], slots));
   PetscCall(RwStoreSetTemplate(adj->store[l], adj->W));
+  PetscCall(RwAdjointStoreStateLayout_Private(adj, adj->store[l]));
   PetscCall(RwStoreSetInfo(adj->store[l], type, dt));
   PetscCall(RwStoreSetIdentity(adj->store[l], adj->problem));
   PetscCall(RwStoreSetSolve(adj->store[l], adj->solve));

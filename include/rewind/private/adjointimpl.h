@@ -244,5 +244,7 @@ PETSC_INTERN PetscErrorCode RwAdjointCodecAuto_Private(RwAdjoint, PetscInt, RwSt
 PETSC_INTERN PetscErrorCode RwAdjointCodecAutoEnd_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointCodecAutoBegin_Private(RwAdjoint);
 PETSC_INTERN PetscErrorCode RwAdjointCodecAutoView_Private(RwAdjoint, PetscViewer);
+/* issue 37 item 1 (h-store): the model's state layout, which every store of its states is set to (setup.c) */
+PETSC_INTERN PetscErrorCode RwAdjointStoreStateLayout_Private(RwAdjoint, RwStore);
 
 #endif

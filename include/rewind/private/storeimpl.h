@@ -31,6 +31,8 @@ PETSC_EXTERN PetscErrorCode RwStoreSetTypeFromOption(RwStore, RwStoreType, const
 PETSC_EXTERN PetscErrorCode RwStoreLogView_Private(void);
 PETSC_EXTERN PetscErrorCode RwStoreCreate_HDF5(RwStore);
 /* A memory store's pool: the bytes slot holds there (0: none); the driver's continuation re-plan reads it (src/adjoint/pool.c) */
+/* A state's checksum share in the store's layout (RwStoreSetStateLayout()) */
+PETSC_EXTERN uint64_t RwStoreChecksumBlock_Private(RwStore, const PetscInt[3], const PetscInt[3], const PetscInt[3], PetscInt, const PetscScalar[]);
 PETSC_EXTERN PetscErrorCode RwStorePoolLength_Memory(RwStore, PetscInt64, PetscInt64 *);
 
 /* A compressed state as a store keeps it (src/store/compress/compress.c): the
@@ -52,6 +54,7 @@ typedef struct {
   RwStoreCompressType type;
   PetscReal           tol;           /* zfp: relative to each state's max-norm over the ranks */
   PetscInt            dim, dof;      /* this rank's block of the grid, for zfp */
+  PetscBool           planes;        /* its components in planes (RwStoreSetStateLayout()), not interleaved */
   PetscInt            n[3];
   size_t              raw, cap;      /* bytes of a state, of a compressed slot */
   void               *scratch;       /* zfp writes here first: its output may exceed a slot */
@@ -93,6 +96,7 @@ struct _p_RwStore {
   PetscInt64  pool;      /* RwStoreSetPool(): bytes per rank for compressed states at their real length; 0: fixed slots */
   PetscBool   missed;    /* the last write did not fit in the pool: the slot stays free */
   PetscInt64  partcap;   /* RwStoreSetPartCapacity(): bytes per rank of a compressed hdf5 slot's part; 0: the codec's full capacity */
+  RwStoreStateLayout statelayout; /* RwStoreSetStateLayout(): how a state's array holds its components (codec, hdf5 dataspace, checksums) */
   void       *data; /* the type's own state */
 };
 

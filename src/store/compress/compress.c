@@ -12,7 +12,8 @@
             as it is, so a slot of the state's size plus Blosc's header
             always holds it.
   zfp       zfp (libzfp-dev, optional at configure) in fixed-accuracy mode on
-            this rank's block of the grid, one component after the other: the
+            this rank's block of the grid, one component after the other (as
+            the store's state layout places them, RwStoreSetStateLayout()): the
             absolute error of every value is at most the tolerance times the
             state's max-norm over all ranks.  A state that zfp would not
             shrink below its own size is kept losslessly instead.
@@ -303,6 +304,7 @@ static PetscErrorCode RwCodecBlock(RwStore store)
   if (isda) {
     PetscCall(DMDAGetInfo(dm, &c->dim, NULL, NULL, NULL, NULL, NULL, NULL, &c->dof, NULL, NULL, NULL, NULL, NULL));
     PetscCall(DMDAGetCorners(dm, NULL, NULL, NULL, &c->n[0], &c->n[1], &c->n[2]));
+    c->planes = (PetscBool)(store->statelayout == RW_STORE_STATE_PLANES && c->dof > 1);
   } else {
     PetscCall(VecGetLocalSize(store->templ, &n));
     c->dim = 1, c->dof = 1, c->n[0] = n;
@@ -310,20 +312,22 @@ static PetscErrorCode RwCodecBlock(RwStore store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Component comp of the block as a zfp field on array a (strided by dof) */
+/* Component comp of the block as a zfp field on array a: strided by dof when
+   the components interleave, a contiguous block of its own in planes */
 static zfp_field *RwCodecField(const RwCodec *c, PetscScalar *a, PetscInt comp)
 {
-  const ptrdiff_t sx = c->dof, sy = sx * c->n[0], sz = sy * c->n[1];
+  const ptrdiff_t sx = c->planes ? 1 : c->dof, sy = sx * c->n[0], sz = sy * c->n[1];
+  PetscScalar    *b  = a ? a + (c->planes ? comp * c->n[0] * c->n[1] * c->n[2] : comp) : NULL;
   zfp_field      *f;
 
   if (c->dim == 1) {
-    f = zfp_field_1d(a + comp, zfp_type_double, (size_t)c->n[0]);
+    f = zfp_field_1d(b, zfp_type_double, (size_t)c->n[0]);
     if (f) zfp_field_set_stride_1d(f, sx);
   } else if (c->dim == 2) {
-    f = zfp_field_2d(a + comp, zfp_type_double, (size_t)c->n[0], (size_t)c->n[1]);
+    f = zfp_field_2d(b, zfp_type_double, (size_t)c->n[0], (size_t)c->n[1]);
     if (f) zfp_field_set_stride_2d(f, sx, sy);
   } else {
-    f = zfp_field_3d(a + comp, zfp_type_double, (size_t)c->n[0], (size_t)c->n[1], (size_t)c->n[2]);
+    f = zfp_field_3d(b, zfp_type_double, (size_t)c->n[0], (size_t)c->n[1], (size_t)c->n[2]);
     if (f) zfp_field_set_stride_3d(f, sx, sy, sz);
   }
   return f;
@@ -455,8 +459,8 @@ static size_t RwCodecZfpDecode(RwCodec *c, const void *in, size_t len, PetscReal
    ratio of two such sums needs no halo) */
 static PetscReal RwCodecDiffSquares(const RwCodec *c, const PetscScalar a[])
 {
-  const PetscInt n[3] = {c->n[0], c->n[1], c->n[2]}, dof = c->dof;
-  const PetscInt st[3] = {dof, dof * n[0], dof * n[0] * n[1]};
+  const PetscInt n[3] = {c->n[0], c->n[1], c->n[2]}, dof = c->dof, pd = c->planes ? 1 : dof;
+  const PetscInt st[3] = {pd, pd * n[0], pd * n[0] * n[1]}, sq = c->planes ? n[0] * n[1] * n[2] : 1;
   PetscReal      s = 0;
 
   for (PetscInt d = 0; d < c->dim; d++)
@@ -464,7 +468,7 @@ static PetscReal RwCodecDiffSquares(const RwCodec *c, const PetscScalar a[])
       for (PetscInt y = 0; y < n[1] - (d == 1); y++)
         for (PetscInt x = 0; x < n[0] - (d == 0); x++)
           for (PetscInt q = 0; q < dof; q++) {
-            const PetscInt  i = x * st[0] + y * st[1] + z * st[2] + q;
+            const PetscInt  i = x * st[0] + y * st[1] + z * st[2] + q * sq;
             const PetscReal g = PetscRealPart(a[i + st[d]] - a[i]);
 
             s += g * g;

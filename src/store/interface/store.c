@@ -324,6 +324,75 @@ PetscErrorCode RwStoreSetSlots(RwStore store, PetscInt64 slots)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+const char *const RwStoreStateLayouts[] = {"interleaved", "planes", "RwStoreStateLayout", "RW_STORE_STATE_", NULL};
+
+/*@
+  RwStoreSetStateLayout - how the states' arrays hold their components: what
+  the codec (compressed slots) walks as fields, the hdf5 store's datasets'
+  shape, and the layout its files record
+
+  Logically collective; before RwStoreSetUp()
+
+  Input Parameters:
++ store  - the store
+- layout - RW_STORE_STATE_INTERLEAVED (the default) or RW_STORE_STATE_PLANES
+
+  Notes:
+  The driver sets its stores to its model's layout (RwModelGetStateLayout()).
+  An hdf5 file records it in its root attribute "state_layout" (a file
+  without one is interleaved) and a file of another layout is refused.
+  A state of one component is the same in both layouts.
+
+  Level: intermediate
+
+.seealso: RwStoreGetStateLayout(), RwModelGetStateLayout()
+@*/
+PetscErrorCode RwStoreSetStateLayout(RwStore store, RwStoreStateLayout layout)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Set the store's state layout before RwStoreSetUp()");
+  PetscCheck(layout == RW_STORE_STATE_INTERLEAVED || layout == RW_STORE_STATE_PLANES, PetscObjectComm((PetscObject)store), PETSC_ERR_ARG_OUTOFRANGE, "Unknown state layout %d: expected interleaved or planes", (int)layout);
+  store->statelayout = layout;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetStateLayout - how the states' arrays hold their components (RwStoreSetStateLayout())
+
+  Not collective
+
+  Level: intermediate
+
+.seealso: RwStoreSetStateLayout()
+@*/
+PetscErrorCode RwStoreGetStateLayout(RwStore store, RwStoreStateLayout *layout)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  *layout = store->statelayout;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* This rank's share of a decomposition-independent checksum of a state on
+   grid M (block start, count, dof components), in the store's layout: the
+   values are hashed at their index in the natural order of the hdf5
+   dataset, ((z M_y + y) M_x + x) dof + c interleaved, ((c M_z + z) M_y +
+   y) M_x + x in planes (component c's plane as dof M_z z-planes of the grid) */
+uint64_t RwStoreChecksumBlock_Private(RwStore store, const PetscInt M[3], const PetscInt start[3], const PetscInt count[3], PetscInt dof, const PetscScalar a[])
+{
+  PetscInt Mp[3] = {M[0], M[1], M[2] * dof}, sp[3] = {start[0], start[1], start[2]};
+  size_t   np    = (size_t)count[0] * (size_t)count[1] * (size_t)count[2];
+  uint64_t sum   = 0;
+
+  if (store->statelayout != RW_STORE_STATE_PLANES || dof == 1) return RwChecksumBlock(M, start, count, dof, a);
+  for (PetscInt c = 0; c < dof; c++) {
+    sp[2] = c * M[2] + start[2];
+    sum += RwChecksumBlock(Mp, sp, count, 1, a + c * np);
+  }
+  return sum;
+}
+
 /*@
   RwStoreGetSlots - the store's capacity in states
 

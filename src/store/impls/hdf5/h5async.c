@@ -9,14 +9,16 @@
 #include <string.h>
 
 /* This rank's runs of bytes in a slot's contiguous dataset: the x-rows of its
-   block, merged where they follow each other in the file (a block of whole
+   block (in planes, component 0's rows, then component 1's), merged where they follow each other in the file (a block of whole
    rows is one run), or its part of a node file */
 static PetscErrorCode RwStoreHDF5Runs(RwStore store)
 {
   RwStore_HDF5 *h5   = (RwStore_HDF5 *)store->data;
   RwH5Runs     *w    = &h5->runs;
-  size_t        row  = (size_t)(h5->count[0] * h5->dof) * sizeof(double);
-  PetscInt      rows = h5->comm == RW_H5_NODE ? 1 : h5->count[1] * h5->count[2];
+  PetscBool     planes = (PetscBool)(RwH5StateLayout(store) == RW_STORE_STATE_PLANES);
+  PetscInt      nc     = planes ? h5->dof : 1, pd = planes ? 1 : h5->dof; /* planes: a component's rows after the other's */
+  size_t        row    = (size_t)(h5->count[0] * pd) * sizeof(double);
+  PetscInt      rows   = h5->comm == RW_H5_NODE ? 1 : h5->count[1] * h5->count[2] * nc;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(PetscMax(rows, 1), &w->runoff, PetscMax(rows, 1), &w->runlen));
@@ -35,14 +37,16 @@ static PetscErrorCode RwStoreHDF5Runs(RwStore store)
     w->nruns     = 1;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  for (PetscInt z = 0; z < h5->count[2]; z++) {
-    for (PetscInt y = 0; y < h5->count[1]; y++) {
-      off_t off = (off_t)((((h5->start[2] + z) * h5->M[1] + h5->start[1] + y) * h5->M[0] + h5->start[0]) * h5->dof) * (off_t)sizeof(double);
+  for (PetscInt c = 0; c < nc; c++) {
+    for (PetscInt z = 0; z < h5->count[2]; z++) {
+      for (PetscInt y = 0; y < h5->count[1]; y++) {
+        off_t off = (off_t)((((c * h5->M[2] + h5->start[2] + z) * h5->M[1] + h5->start[1] + y) * h5->M[0] + h5->start[0]) * pd) * (off_t)sizeof(double);
 
-      if (w->nruns && w->runoff[w->nruns - 1] + (off_t)w->runlen[w->nruns - 1] == off) w->runlen[w->nruns - 1] += row;
-      else {
-        w->runoff[w->nruns] = off;
-        w->runlen[w->nruns++] = row;
+        if (w->nruns && w->runoff[w->nruns - 1] + (off_t)w->runlen[w->nruns - 1] == off) w->runlen[w->nruns - 1] += row;
+        else {
+          w->runoff[w->nruns] = off;
+          w->runlen[w->nruns++] = row;
+        }
       }
     }
   }
@@ -69,9 +73,10 @@ static PetscErrorCode RwStoreHDF5Offsets(RwStore store, char msg[])
 /* The reader's checksum of this rank's part, on its own thread: a pure function of the block */
 static uint64_t RwStoreHDF5SumBlock(void *ctx, const char *buf)
 {
-  RwStore_HDF5 *h5 = (RwStore_HDF5 *)ctx;
+  RwStore       store = (RwStore)ctx;
+  RwStore_HDF5 *h5    = (RwStore_HDF5 *)store->data;
 
-  return RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, (const PetscScalar *)buf);
+  return RwStoreChecksumBlock_Private(store, h5->M, h5->start, h5->count, h5->dof, (const PetscScalar *)buf);
 }
 
 /* Compressed slots: the writer's bytes were summed when they were encoded */
@@ -108,7 +113,7 @@ static PetscErrorCode RwStoreHDF5StartReader(RwStore store)
   PetscCall(RwStoreHDF5Array(h5->rbuf, &h5->reader.buf));
   h5->reader.runs   = &h5->runs;
   h5->reader.sum    = RwStoreHDF5SumBlock;
-  h5->reader.sumctx = h5;
+  h5->reader.sumctx = store;
   if ((e = RwH5ReaderStart(&h5->reader, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the prefetching reader of checkpoint file %s: %s", h5->path, strerror(e));
   PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_SYS, msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -137,7 +142,7 @@ PetscErrorCode RwStoreHDF5StartWriter(RwStore store)
     PetscCall(RwVecDuplicateStaggered(store->templ, &h5->held)); /* handed to the sweep by the first take */
   }
   h5->writer.sum    = h5->packed ? RwStoreHDF5SumNone : RwStoreHDF5SumBlock;
-  h5->writer.sumctx = h5;
+  h5->writer.sumctx = store;
   if ((e = RwH5WriterStart(&h5->writer, h5->path))) snprintf(msg, sizeof(msg), "Cannot start the asynchronous writer of checkpoint file %s: %s", h5->path, strerror(e));
   PetscCall(RwErrorAgree(PetscObjectComm((PetscObject)store), RW_AGREE_ANY, PETSC_ERR_SYS, msg, RW_H5_MSGLEN));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -38,7 +38,7 @@ static PetscErrorCode RwStoreHDF5ReadData(RwStore store, PetscInt64 slot, PetscI
     PetscCall(RwStoreHDF5Why(store, slot, k, RW_H5_READ, status, msg));
     *code = PETSC_ERR_FILE_READ;
   }
-  *local = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a);
+  *local = RwStoreChecksumBlock_Private(store, h5->M, h5->start, h5->count, h5->dof, a);
   PetscCall(VecRestoreArrayWrite(*u, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

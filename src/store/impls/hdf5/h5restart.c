@@ -1,9 +1,10 @@
 /*
   A checkpoint file reopened for a restart (-rw_restart): nothing in it is
   trusted before it is checked.  The superblock before HDF5 decodes it, then
-  the root (format, problem, slots, layout, a node file's blocks), each slot's
-  dataset, and the solve it holds: a file resumes only the solve that was
-  interrupted, and another problem's or solve's file is left as it is.
+  the root (format, state layout, problem, slots, layout, a node file's
+  blocks), each slot's dataset, and the solve it holds: a file resumes only
+  the solve that was interrupted, and another problem's or solve's file, or
+  a file of states in another layout, is left as it is.
 */
 #include "hdf5impl.h"
 #include <errno.h>
@@ -81,14 +82,30 @@ static PetscErrorCode RwStoreHDF5CheckBlocks(RwStore store, char msg[])
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The root of a file to restart from: ours, this problem's, as many slots, same layout */
+/* The root's "state_layout" (RwStoreSetStateLayout()); a file without one
+   was written before layouts were recorded, when every state interleaved */
+static herr_t RwH5GetStateLayout(hid_t fid, char buf[], size_t len, int *has)
+{
+  htri_t e = H5Aexists(fid, "state_layout");
+
+  *has = e > 0;
+  if (e < 0) return -1;
+  if (!e) {
+    snprintf(buf, len, "%s", RwStoreStateLayouts[RW_STORE_STATE_INTERLEAVED]);
+    return 0;
+  }
+  return RwH5AttrGetString(fid, "state_layout", buf, len);
+}
+
+/* The root of a file to restart from: ours, of this state layout, this problem's, as many slots, same layout */
 static PetscErrorCode RwStoreHDF5CheckRoot(RwStore store)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
-  char          msg[RW_H5_MSGLEN] = "", format[64], layout[16], *identity;
+  char          msg[RW_H5_MSGLEN] = "", format[64], layout[16], statelayout[32], *identity;
   size_t        len;
   int64_t       slots = -1;
   herr_t        gen;
+  int           hasattr = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscStrlen(store->identity, &len));
@@ -96,12 +113,14 @@ static PetscErrorCode RwStoreHDF5CheckRoot(RwStore store)
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "format", format, sizeof(format)));
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "identity", identity, len + 2));
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "layout", layout, sizeof(layout)));
+  RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5GetStateLayout(h5->fid, statelayout, sizeof(statelayout), &hasattr));
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "slots", H5T_NATIVE_INT64, 0, &slots));
   RwH5TryReturn(gen, store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "generation", H5T_NATIVE_INT64, 0, &h5->generation));
   h5->hasgen = (PetscBool)(gen == 0);
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGetString(h5->fid, "solve", h5->filesolve, sizeof(h5->filesolve)));
   RwH5Try(store, -1, 0, RW_H5_OPEN, RwH5AttrGet(h5->fid, "complete", H5T_NATIVE_INT, 0, &h5->filecomplete));
   if (strcmp(format, RW_H5_FORMAT)) snprintf(msg, sizeof(msg), "File %s is not a rewind checkpoint file: its root attribute \"format\" is \"%s\", expected \"%s\"", h5->path, format, RW_H5_FORMAT);
+  else if (strcmp(statelayout, RwStoreStateLayouts[RwH5StateLayout(store)])) snprintf(msg, sizeof(msg), "File %s holds states in the %s layout (root attribute \"state_layout\"%s), this run's model keeps them in the %s layout: it cannot be read back as this run's states; it is left as it is", h5->path, statelayout, hasattr ? "" : " absent: a file written before layouts were recorded", RwStoreStateLayouts[RwH5StateLayout(store)]);
   else if (strcmp(identity, store->identity)) {
     char diff[RW_H5_MSGLEN / 2];
 

@@ -83,12 +83,15 @@ static PetscErrorCode RwStoreHDF5FileComm(RwStore store)
 }
 
 /* The datasets' shape and this rank's part: its DMDA block in a grid-shaped
-   dataset, or its contiguous run, in rank order, in a node file's 1D dataset */
+   dataset (z, y, x, then the component when interleaved; the component
+   first, then z, y, x in planes), or its contiguous run, in rank order, in a
+   node file's 1D dataset */
 static PetscErrorCode RwStoreHDF5Selection(RwStore store)
 {
   RwStore_HDF5 *h5 = (RwStore_HDF5 *)store->data;
   PetscInt64    n = h5->n, offset = 0, total = 0;
   PetscMPIInt   frank;
+  PetscBool     planes = (PetscBool)(RwH5StateLayout(store) == RW_STORE_STATE_PLANES);
 
   PetscFunctionBegin;
   if (h5->comm == RW_H5_NODE) {
@@ -103,12 +106,18 @@ static PetscErrorCode RwStoreHDF5Selection(RwStore store)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   h5->frank = 0;
+  if (planes) { /* component first: each component's values a field of the grid's shape */
+    h5->fdims[0]  = (hsize_t)h5->dof;
+    h5->fstart[0] = 0;
+    h5->fcount[0] = (hsize_t)h5->dof;
+    h5->frank     = 1;
+  }
   for (PetscInt d = h5->dim - 1; d >= 0; d--, h5->frank++) {
     h5->fdims[h5->frank]  = (hsize_t)h5->M[d];
     h5->fstart[h5->frank] = (hsize_t)h5->start[d];
     h5->fcount[h5->frank] = (hsize_t)h5->count[d];
   }
-  if (h5->dof > 1) {
+  if (h5->dof > 1 && !planes) {
     h5->fdims[h5->frank]  = (hsize_t)h5->dof;
     h5->fstart[h5->frank] = 0;
     h5->fcount[h5->frank] = (hsize_t)h5->dof;
@@ -249,6 +258,7 @@ static herr_t RwH5NewRoot(RwStore store, const int64_t blocks[], PetscMPIInt nf)
   h5->hasgen = PETSC_TRUE;
   s |= RwH5NewSolve(store);
   s |= RwH5AttrNewString(h5->fid, "layout", RwStoreHDF5Comms[h5->comm]);
+  s |= RwH5AttrNewString(h5->fid, "state_layout", RwStoreStateLayouts[RwH5StateLayout(store)]);
   if (h5->comm == RW_H5_NODE) {
     s |= RwH5AttrNew(h5->fid, "node", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &node);
     s |= RwH5AttrNew(h5->fid, "nodes", H5T_STD_I64LE, H5T_NATIVE_INT64, 0, &nodes);

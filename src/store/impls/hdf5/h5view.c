@@ -64,6 +64,7 @@ PetscErrorCode RwStoreView_HDF5(RwStore store, PetscViewer viewer)
   if (h5->alignment) PetscCall(PetscSNPrintf(align, sizeof(align), ", aligned to %" PetscInt_FMT " bytes", h5->alignment));
   if (h5->packed) PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " compressed slots (%s): datasets /slot_<i> of %s bytes, %zu a rank%s for states of %" PetscInt64_FMT " bytes%s%s\n", store->slots, RwStoreCompressTypes[store->codec.type], shape, h5->part, store->partcap ? " (planned at the compressed size)" : "", store->bytes, align, store->restart ? ", reopened for a restart" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " slots: datasets /slot_<i> of %s doubles%s%s\n", store->slots, shape, align, store->restart ? ", reopened for a restart" : ""));
+  if (RwH5StateLayout(store) == RW_STORE_STATE_PLANES) PetscCall(PetscViewerASCIIPrintf(viewer, "states in planes (root attribute state_layout): each component a field of the grid's shape\n"));
   PetscCall(RwStoreHDF5Rate(store, store->counts.writes, store->counts.seconds_write, rate, sizeof(rate)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "written: %" PetscInt64_FMT " checkpoints, %s, one fsync each\n", store->counts.writes, rate));
   PetscCall(RwStoreHDF5ViewAsync(store, viewer));

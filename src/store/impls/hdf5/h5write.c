@@ -187,7 +187,7 @@ PetscErrorCode RwStoreWrite_HDF5(RwStore store, PetscInt64 slot, PetscInt64 k, V
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayRead(u, &a));
-  h5->plocal = RwChecksumBlock(h5->M, h5->start, h5->count, h5->dof, a);
+  h5->plocal = RwStoreChecksumBlock_Private(store, h5->M, h5->start, h5->count, h5->dof, a);
   RwH5Try(store, slot, k, RW_H5_WRITE, RwStoreHDF5WriteData(store, slot, a));
   PetscCall(VecRestoreArrayRead(u, &a));
   h5->pending = PETSC_TRUE;

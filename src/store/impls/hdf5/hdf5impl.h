@@ -124,6 +124,13 @@ typedef struct {
   const char *missing; /* the first attribute absent or a list of another length */
 } RwH5Record;
 
+/* The layout a file of this store records and is read in: a state of one
+   component is the same in both, and is recorded interleaved */
+static inline RwStoreStateLayout RwH5StateLayout(RwStore store)
+{
+  return ((RwStore_HDF5 *)store->data)->dof > 1 ? store->statelayout : RW_STORE_STATE_INTERLEAVED;
+}
+
 /* Like RwCallHDF5(), for a call (or helper) made by every rank, returning a handle or a status */
 #define RwH5Try(store, slot, k, doing, call) PetscCall(RwStoreHDF5Check(store, slot, k, doing, (call) < 0 ? -1 : 0))
 #define RwH5TryReturn(ret, store, slot, k, doing, call) \
