@@ -109,6 +109,8 @@ typedef enum {
 PETSC_EXTERN const char *const RwStoreStateLayouts[];
 PETSC_EXTERN PetscErrorCode    RwStoreSetStateLayout(RwStore, RwStoreStateLayout);
 PETSC_EXTERN PetscErrorCode    RwStoreGetStateLayout(RwStore, RwStoreStateLayout *);
+PETSC_EXTERN PetscErrorCode    RwStoreSetStateShift(RwStore, PetscBool);
+PETSC_EXTERN PetscErrorCode    RwStoreGetStateShift(RwStore, PetscBool *);
 /*S
   RwStoreCounts - what a store did since its last RwStoreResetCounts(), on this rank
 
@@ -134,6 +136,9 @@ typedef struct {
   PetscInt64 kept_max;              /* compressed stores: the largest state once compressed */
   PetscInt64 pool_peak;             /* pooled stores (RwStoreSetPool()): the most bytes the pool held at once */
   PetscInt64 pool_misses;           /* pooled stores: writes refused because the state did not fit (RwStoreTryWrite()) */
+  PetscInt64 shared;                /* the memory store with shared planes (RwStoreSetStateShift()): writes that kept only the state's first plane, its second being the previous step's first */
+  PetscInt64 promoted;              /* and states whose second plane was copied in because the slot holding it was freed or rewritten first */
+  PetscInt64 held_peak;             /* and the most bytes of states its slots held at once on this rank */
 } RwStoreCounts;
 
 PETSC_EXTERN PetscErrorCode RwStoreGetCounts(RwStore, RwStoreCounts *);

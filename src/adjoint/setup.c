@@ -338,16 +338,19 @@ static PetscErrorCode RwAdjointStoreCreate(RwAdjoint adj, PetscInt l, RwStore *s
 
 /* The store keeps its states in the model's layout (RwModelGetStateLayout()):
    its codec walks their components, an hdf5 file records it and refuses a
-   file of another.  Asked through the model's interface: a state of several
+   file of another; and knows whether consecutive states share a plane.  Asked through the model's interface: a state of several
    components is in planes where component 1 has unit stride */
 PetscErrorCode RwAdjointStoreStateLayout_Private(RwAdjoint adj, RwStore store)
 {
-  PetscInt dof, stride = 0, offset;
+  PetscInt  dof, stride = 0, offset;
+  PetscBool shift;
 
   PetscFunctionBegin;
   PetscCall(RwModelGetStateInfo(adj->model, &dof, NULL, NULL));
   if (dof > 1) PetscCall(RwModelGetStateLayout(adj->model, 1, 1, &stride, &offset));
   PetscCall(RwStoreSetStateLayout(store, dof > 1 && stride == 1 ? RW_STORE_STATE_PLANES : RW_STORE_STATE_INTERLEAVED));
+  PetscCall(RwModelGetStateShift(adj->model, &shift)); /* consecutive states share a plane: the memory store keeps it once */
+  PetscCall(RwStoreSetStateShift(store, shift));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -92,6 +92,7 @@ struct _p_RwModel {
   PetscBool          depthlast;   /* the last direction is depth, growing downwards (the wave's): outputs draw it downwards */
   PetscInt           stepblock;   /* forward steps fused into one pass (-rw_model_step_block): before set-up 0 for the type's choice; after, 1 or what ops->stepblock fuses */
   RwModelStateLayout statelayout; /* how a state array holds the components (RwModelGetStateLayout()); the type's set-up declares it */
+  PetscBool          stateshift;  /* component 1 of the state after a step is component 0 of the state before (RwModelGetStateShift()); the type's set-up declares it */
   void              *data;        /* the type's own state */
 };
 

@@ -97,6 +97,7 @@ struct _p_RwStore {
   PetscBool   missed;    /* the last write did not fit in the pool: the slot stays free */
   PetscInt64  partcap;   /* RwStoreSetPartCapacity(): bytes per rank of a compressed hdf5 slot's part; 0: the codec's full capacity */
   RwStoreStateLayout statelayout; /* RwStoreSetStateLayout(): how a state's array holds its components (codec, hdf5 dataspace, checksums) */
+  PetscBool   stateshift; /* RwStoreSetStateShift(): a state's component 1 is the previous step's component 0 (the memory store keeps it once) */
   void       *data; /* the type's own state */
 };
 

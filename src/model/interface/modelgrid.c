@@ -411,6 +411,29 @@ static PetscErrorCode RwModelCopyComponent(RwModel model, Vec u, PetscInt comp, 
 }
 
 /*@
+  RwModelGetStateShift - whether component 1 of the state after a step is,
+  bit for bit, component 0 of the state before it (a wave's (u_k+1, u_k)
+  after (u_k, u_k-1)): consecutive checkpoints then share a plane, which a
+  store may keep once (RwStoreSetStateShift())
+
+  Not collective
+
+  Output Parameter:
+. shift - declared by the type's set-up; PETSC_FALSE for every type that does not
+
+  Level: developer
+
+.seealso: RwModelGetStateLayout(), RwStoreSetStateShift()
+@*/
+PetscErrorCode RwModelGetStateShift(RwModel model, PetscBool *shift)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  *shift = (PetscBool)(model->stateshift && model->dof > 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   RwModelGetStateComponent - component comp of state u into field f (as
   VecStrideGather() for interleaved components; any layout the type declares)
 

@@ -374,6 +374,57 @@ PetscErrorCode RwStoreGetStateLayout(RwStore store, RwStoreStateLayout *layout)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  RwStoreSetStateShift - whether component 1 of the state of step k + 1 is,
+  bit for bit, component 0 of the state of step k (RwModelGetStateShift()):
+  with states in planes (RwStoreSetStateLayout()) of two components, an
+  uncompressed memory store then keeps a state whose step before it holds
+  as its first plane only, and reads the second from that slot: store-all
+  and the runs of consecutive steps other schedules keep take about half the
+  bytes
+
+  Logically collective; before RwStoreSetUp()
+
+  Notes:
+  Each write checks the relation (its second plane against the held
+  state's first, bitwise) and keeps the whole state where it does not hold.
+  A slot freed or rewritten while the next step's state reads its plane
+  copies that plane into it first (RwStoreCounts' promoted; a reverse sweep
+  frees k + 1 before k, so store-all and revolve copy none).  Writes and
+  reads copy then: the memory store no longer exchanges vectors
+  (RwStoreWriteTake(), RwStoreReadAndFree()).  Other stores and codecs keep
+  whole states.
+
+  Level: advanced
+
+.seealso: RwStoreSetStateLayout(), RwModelGetStateShift(), RwStoreGetCounts()
+@*/
+PetscErrorCode RwStoreSetStateShift(RwStore store, PetscBool shift)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  PetscCheck(!store->setupcalled, PetscObjectComm((PetscObject)store), PETSC_ERR_ORDER, "Set the store's state shift before RwStoreSetUp()");
+  store->stateshift = shift;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwStoreGetStateShift - whether the store was told consecutive states share a plane (RwStoreSetStateShift())
+
+  Not collective
+
+  Level: advanced
+
+.seealso: RwStoreSetStateShift()
+@*/
+PetscErrorCode RwStoreGetStateShift(RwStore store, PetscBool *shift)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(store, RW_STORE_CLASSID, 1);
+  *shift = store->stateshift;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* This rank's share of a decomposition-independent checksum of a state on
    grid M (block start, count, dof components), in the store's layout: the
    values are hashed at their index in the natural order of the hdf5

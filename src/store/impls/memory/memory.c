@@ -27,8 +27,20 @@
    the free space gathers at the end); it is encoded straight into the range
    when one holds the codec's worst case, else into a staging buffer and
    copied.  A state with no range on some rank is not kept (store->missed,
-   agreed over the ranks): the driver re-plans (src/adjoint/pool.c). */
+   agreed over the ranks): the driver re-plans (src/adjoint/pool.c).
+
+   With shared planes (RwStoreSetStateShift(): states of two components in
+   planes, the second of step k + 1 the first of step k) a state whose step
+   before is held keeps its first plane only, in its slot's part of the first planes' block
+   (its second is never touched, so a store-all sweep takes about half the
+   memory); a read takes the second plane from the slot of the step
+   before.  Only after the write has checked that relation bitwise: a state
+   for which it does not hold is kept whole.  A slot about to be freed or
+   rewritten first copies its plane into the states that read it.  The
+   first planes lie in one block, the second planes in another, so that
+   untouched halves cost no memory even with huge pages. */
 #include <rewind/private/storeimpl.h>
+#include <petscdmda.h>
 #include <sys/mman.h>
 #include <string.h>
 
@@ -43,6 +55,11 @@ typedef struct {
   PetscInt64     nord;
   char          *stage; /* pool: codec.cap bytes, where a state goes when no range holds the worst case */
   size_t         used;  /* pool: bytes held */
+  PetscInt64    *base;  /* shared planes: the slot whose first plane is this slot's second; -1: the slot holds its whole state */
+  PetscInt64    *kept;  /* shared planes: bytes each slot holds */
+  PetscInt64     held;  /* and their sum */
+  PetscInt       half;  /* values of a plane on this rank; 0: planes are not shared */
+  PetscScalar   *plane[2]; /* shared planes: each slot's first plane, its second (a slot that shares it leaves its part untouched) */
 } RwStore_Memory;
 
 /* Every slot in one block, not touched here: a slot's pages are first touched
@@ -211,16 +228,154 @@ static PetscErrorCode RwStoreSetUpCompressed_Memory(RwStore store)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Shared planes: slot's state is about to go; a state reading its plane gets a copy of it first */
+static PetscErrorCode SharedRelease(RwStore store, PetscInt64 slot)
+{
+  RwStore_Memory  *mem  = (RwStore_Memory *)store->data;
+  const size_t     half = (size_t)mem->half;
+  const PetscInt64 hb   = (PetscInt64)(half * sizeof(PetscScalar));
+
+  PetscFunctionBegin;
+  for (PetscInt64 i = 0; i < store->slots; i++) {
+    if (mem->base[i] != slot) continue;
+    PetscCall(PetscArraycpy(mem->plane[1] + (size_t)i * half, mem->plane[0] + (size_t)slot * half, half));
+    mem->base[i] = -1;
+    mem->kept[i] += hb;
+    mem->held += hb;
+    store->counts.promoted++;
+  }
+  mem->held -= mem->kept[slot];
+  mem->kept[slot] = 0;
+  mem->base[slot] = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The held slot of step k - 1 whose first plane is u's second, bitwise; -1: none */
+static void SharedBase(RwStore store, PetscInt64 k, const PetscScalar u[], PetscInt64 *base)
+{
+  RwStore_Memory *mem  = (RwStore_Memory *)store->data;
+  const size_t    half = (size_t)mem->half;
+
+  *base = -1;
+  for (PetscInt64 j = 0; j < store->slots && k > 0; j++) {
+    if (store->step[j] != k - 1) continue;
+    if (!memcmp(mem->plane[0] + (size_t)j * half, u + half, half * sizeof(PetscScalar))) *base = j;
+    break;
+  }
+}
+
+static PetscErrorCode RwStoreWriteShared_Memory(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  RwStore_Memory    *mem  = (RwStore_Memory *)store->data;
+  const size_t       half = (size_t)mem->half;
+  const PetscScalar *a;
+  PetscInt64         base;
+
+  PetscFunctionBegin;
+  PetscCall(SharedRelease(store, slot));
+  PetscCall(VecGetArrayRead(u, &a));
+  SharedBase(store, k, a, &base);
+  PetscCall(PetscArraycpy(mem->plane[0] + (size_t)slot * half, a, half));
+  if (base < 0) PetscCall(PetscArraycpy(mem->plane[1] + (size_t)slot * half, a + half, half));
+  PetscCall(VecRestoreArrayRead(u, &a));
+  mem->base[slot] = base;
+  mem->kept[slot] = (base >= 0 ? 1 : 2) * (PetscInt64)(half * sizeof(PetscScalar));
+  mem->held += mem->kept[slot];
+  store->counts.shared += base >= 0;
+  store->counts.held_peak = PetscMax(store->counts.held_peak, mem->held);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreReadShared_Memory(RwStore store, PetscInt64 slot, PetscInt64 k, Vec u)
+{
+  RwStore_Memory *mem  = (RwStore_Memory *)store->data;
+  const size_t    half = (size_t)mem->half;
+  PetscScalar    *b;
+
+  PetscFunctionBegin;
+  (void)k;
+  PetscCall(VecGetArrayWrite(u, &b));
+  PetscCall(PetscArraycpy(b, mem->plane[0] + (size_t)slot * half, half));
+  if (mem->base[slot] < 0) PetscCall(PetscArraycpy(b + half, mem->plane[1] + (size_t)slot * half, half));
+  else PetscCall(PetscArraycpy(b + half, mem->plane[0] + (size_t)mem->base[slot] * half, half));
+  PetscCall(VecRestoreArrayWrite(u, &b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwStoreFreeShared_Memory(RwStore store, PetscInt64 slot)
+{
+  PetscFunctionBegin;
+  PetscCall(SharedRelease(store, slot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A new solve: every slot forgotten, none reads another's plane */
+static PetscErrorCode RwStoreSetSolveShared_Memory(RwStore store)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+
+  PetscFunctionBegin;
+  for (PetscInt64 i = 0; i < store->slots; i++) mem->base[i] = -1, mem->kept[i] = 0;
+  mem->held = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the states share planes: two components in planes, told that they shift */
+static PetscErrorCode SharedApplies(RwStore store, PetscBool *yes)
+{
+  DM        dm;
+  PetscBool isda = PETSC_FALSE, plain;
+  PetscInt  dof  = 1;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetDM(store->templ, &dm));
+  if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (isda) PetscCall(DMDAGetInfo(dm, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)store->templ, &plain, VECSEQ, VECMPI, "")); /* host arrays */
+  *yes = (PetscBool)(store->stateshift && store->statelayout == RW_STORE_STATE_PLANES && dof == 2 && plain);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Shared planes: every slot's first plane in one block, its second in
+   another, both touched only where written, so a state kept as its first
+   plane costs its pages there only (in a slot of a whole state, huge pages
+   would have made the untouched half resident all the same); copies
+   instead of exchanges, which would move the planes */
+static PetscErrorCode RwStoreSetUpShared_Memory(RwStore store)
+{
+  RwStore_Memory *mem = (RwStore_Memory *)store->data;
+  PetscInt        n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(store->templ, &n));
+  mem->half = n / 2;
+  PetscCall(PetscMalloc2((size_t)store->slots * (size_t)mem->half, &mem->plane[0], (size_t)store->slots * (size_t)mem->half, &mem->plane[1]));
+  PetscCall(PetscMalloc2(store->slots, &mem->base, store->slots, &mem->kept));
+  PetscCall(RwStoreSetSolveShared_Memory(store));
+  store->ops->write    = RwStoreWriteShared_Memory;
+  store->ops->read     = RwStoreReadShared_Memory;
+  store->ops->free     = RwStoreFreeShared_Memory;
+  store->ops->setsolve = RwStoreSetSolveShared_Memory;
+  store->ops->take     = NULL;
+  store->ops->swap     = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwStoreSetUp_Memory(RwStore store)
 {
   RwStore_Memory *mem = (RwStore_Memory *)store->data;
-  PetscBool       plain;
+  PetscBool       plain, shared = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (!store->slots) PetscFunctionReturn(PETSC_SUCCESS);
   if (store->codec.type == RW_STORE_COMPRESS_NONE) store->pool = 0; /* a pool holds compressed states only */
   if (store->codec.type != RW_STORE_COMPRESS_NONE) {
     PetscCall(RwStoreSetUpCompressed_Memory(store));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(SharedApplies(store, &shared));
+  if (shared) {
+    PetscCall(RwStoreSetUpShared_Memory(store));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* vectors of another type (a device's) are duplicated as PETSc makes them */
@@ -290,6 +445,7 @@ static PetscErrorCode RwStoreView_Memory(RwStore store, PetscViewer viewer)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " RAM slots of %" PetscInt64_FMT " bytes on this rank\n", store->slots, store->bytes));
+  if (((RwStore_Memory *)store->data)->half) PetscCall(PetscViewerASCIIPrintf(viewer, "planes shared (RwStoreSetStateShift()): %" PetscInt64_FMT " of %" PetscInt64_FMT " writes kept only the state's first plane, %" PetscInt64_FMT " second planes copied back; states held at most %" PetscInt64_FMT " bytes on this rank, %" PetscInt64_FMT " now\n", store->counts.shared, store->counts.writes, store->counts.promoted, store->counts.held_peak, ((RwStore_Memory *)store->data)->held));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt64_FMT " writes (%" PetscInt64_FMT " by taking the caller's vector), %" PetscInt64_FMT " reads by copy, %" PetscInt64_FMT " by exchanging vectors (copies avoided)\n", store->counts.writes, store->counts.takes, store->counts.reads, store->counts.swaps));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -302,6 +458,8 @@ static PetscErrorCode RwStoreDestroy_Memory(RwStore store)
   if (mem->slot) PetscCall(VecDestroyVecs((PetscInt)store->slots, &mem->slot));
   PetscCall(PetscFree2(mem->bytes, mem->rec));
   PetscCall(PetscFree3(mem->off, mem->ord, mem->stage));
+  PetscCall(PetscFree2(mem->base, mem->kept));
+  PetscCall(PetscFree2(mem->plane[0], mem->plane[1]));
   PetscCall(PetscFree(store->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
