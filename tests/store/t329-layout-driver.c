@@ -9,7 +9,8 @@
   lambda and x record planes, the keep file of the accumulators (fields, one
   component) interleaved.  A restart of the same problem whose model
   interleaves is refused with a message naming both layouts, and the file's
-  bytes are unchanged.
+  bytes are unchanged.  Store-all in RAM with shared planes gives the bits
+  of whole states, 2D and 3D waves.
 */
 #include "rwstoretest.h"
 #include <rewind/private/modelimpl.h>
@@ -139,12 +140,54 @@ START_TEST(test_driver)
 }
 END_TEST
 
+/* Store-all in RAM with and without shared planes, 2D and 3D waves in the
+   layout the wave declares: the same bits.  While the wave interleaves the
+   store shares only zero halves; once it declares planes (issue 37 item 1,
+   h-planes) every state after the first whose step before is held keeps one
+   plane, and the last assertion requires it */
+START_TEST(test_shift_storeall)
+{
+  const char *grids[2] = {"-rw_wave_space_order 4 -da_grid_x 19 -da_grid_y 16 -rw_wave_nbl 4 -rw_wave_f0 0.03 -rw_steps 14", "-rw_wave_dim 3 -rw_wave_space_order 8 -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -rw_wave_nbl 2 -rw_wave_f0 0.03 -rw_steps 10"};
+
+  for (int d = 0; d < 2; d++) {
+    char          opts[1024], what[1200];
+    RwModel       model[2];
+    RwTestProblem p[2];
+    PetscReal     J[2];
+    RwStore       store;
+    RwStoreCounts c;
+    long long     n[2], all[2];
+
+    snprintf(opts, sizeof(opts), "%s -rw_schedule_type storeall -rw_store_type memory", grids[d]);
+    for (int s = 0; s < 2; s++) {
+      RW_CHECK(rw_test_model_type("wave", opts, &model[s]));
+      model[s]->stateshift = (PetscBool)s;
+      RW_CHECK(rw_test_problem(model[s], &p[s]));
+      RW_CHECK(RwAdjointSolve(p[s].adj, p[s].m, p[s].u0, &J[s], p[s].g, p[s].gu0));
+    }
+    snprintf(what, sizeof(what), "%s, shared planes", grids[d]);
+    rw_store_same_gradient(what, "whole states", J[0], &p[0], J[1], &p[1]);
+    RW_CHECK(RwAdjointGetStore(p[1].adj, 0, &store));
+    RW_CHECK(RwStoreGetCounts(store, &c));
+    n[0] = (long long)c.shared, n[1] = (long long)c.writes;
+    MPI_Allreduce(n, all, 2, MPI_LONG_LONG, MPI_SUM, PETSC_COMM_WORLD);
+    if (!rw_test_rank()) printf("# %s: %s layout, %lld of %lld writes (all ranks) kept one plane\n", grids[d], model[1]->statelayout == RW_MODEL_STATE_PLANES ? "planes" : "interleaved", all[0], all[1]);
+    if (model[1]->statelayout == RW_MODEL_STATE_PLANES) rw_assert_all(all[0] >= all[1] / 2, "%s in planes: %lld of %lld writes kept one plane", grids[d], all[0], all[1]);
+    for (int s = 0; s < 2; s++) {
+      RW_CHECK(rw_test_problem_destroy(&p[s]));
+      RW_CHECK(RwModelDestroy(&model[s]));
+    }
+  }
+}
+END_TEST
+
 Suite *rw_test_suite(void)
 {
   Suite *s  = suite_create("state layout under the driver");
   TCase *tc = tcase_create("core");
 
   tcase_add_test(tc, test_driver);
+  tcase_add_test(tc, test_shift_storeall);
   suite_add_tcase(s, tc);
   return s;
 }
