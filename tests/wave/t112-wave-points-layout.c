@@ -14,6 +14,8 @@
     (RwStencilPointsInterpolate(), RwStencilPointsSpread()) likewise;
   - sources located on a planes state (wave.c's scan of component 0) give
     the interleaved model's forward step, bit for bit;
+  - the verification layer's random state (RwVerifyRandomState()) is the
+    same two fields in either layout;
   2D and 3D, grids split in x, y or z with ranks of unequal shares (each
   rank's planes start at a different offset), 1 to 3 ranks.
 */
@@ -168,6 +170,35 @@ START_TEST(test_points_layout)
 }
 END_TEST
 
+/* The verification layer's random state (dot and Taylor tests, hashed by
+   natural index) is the same state in either layout: each component the
+   same field, on any decomposition */
+START_TEST(test_random_state_layout)
+{
+  for (int dim = 2; dim <= 3; dim++) {
+    RwModel model;
+    Vec     u, f[2][2];
+
+    RW_CHECK(rw_test_model_type("wave", geometry[dim - 2], &model));
+    RW_CHECK(RwModelCreateState(model, &u));
+    for (int l = 0; l < 2; l++) {
+      RW_CHECK(RwModelSetStateLayout_Private(model, l ? RW_MODEL_STATE_PLANES : RW_MODEL_STATE_INTERLEAVED));
+      RW_CHECK(RwVerifyRandomState(model, 17, u));
+      for (int c = 0; c < 2; c++) {
+        RW_CHECK(RwModelCreateField(model, &f[l][c]));
+        RW_CHECK(RwModelGetStateComponent(model, u, c, f[l][c]));
+      }
+    }
+    for (int c = 0; c < 2; c++) rw_assert_all(rw_test_vec_bitwise(f[0][c], f[1][c]), "%dD: component %d of the random state differs in planes", dim, c);
+    rw_assert_all(!rw_test_vec_bitwise(f[0][0], f[0][1]), "%dD: the random state's two components are the same", dim);
+    for (int l = 0; l < 2; l++)
+      for (int c = 0; c < 2; c++) RW_CHECK(VecDestroy(&f[l][c]));
+    RW_CHECK(VecDestroy(&u));
+    RW_CHECK(RwModelDestroy(&model));
+  }
+}
+END_TEST
+
 Suite *rw_test_suite(void)
 {
   Suite *s  = suite_create("wave-points-layout");
@@ -175,6 +206,7 @@ Suite *rw_test_suite(void)
 
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_points_layout);
+  tcase_add_test(tc, test_random_state_layout);
   suite_add_tcase(s, tc);
   return s;
 }
