@@ -296,6 +296,7 @@ static PetscErrorCode RwIOIsState(RwModel model, Vec f, PetscBool *state)
   PetscInt n, xm, ym, zm;
 
   PetscFunctionBegin;
+  *state = PETSC_FALSE;
   PetscCall(VecGetLocalSize(f, &n));
   PetscCall(DMDAGetCorners(model->da, NULL, NULL, NULL, &xm, &ym, &zm));
   *state = (PetscBool)(model->dof > 1 && n == xm * ym * zm * model->dof);
@@ -309,7 +310,7 @@ static PetscErrorCode RwIOIsState(RwModel model, Vec f, PetscBool *state)
    interleaved copy, and a file holds the same values in either layout */
 static PetscErrorCode RwIOStateNotInterleaved(RwModel model, Vec f, PetscBool *other)
 {
-  PetscBool state;
+  PetscBool state = PETSC_FALSE;
   PetscInt  xm, ym, zm, stride, offset;
 
   PetscFunctionBegin;
@@ -480,7 +481,7 @@ PetscErrorCode RwIOReadField(RwModel model, const char file[], const char datase
   PetscInt64  shape[4];
   PetscInt    n;
   PetscViewer v;
-  PetscBool   other;
+  PetscBool   other = PETSC_FALSE;
   Vec         w = f;
   char        group[PETSC_MAX_PATH_LEN], name[PETSC_MAX_PATH_LEN], keep[256];
   const char *old;
