@@ -31,13 +31,14 @@ typedef struct {
   PetscInt  repeat, ggrid, gsteps, slots[2], iogrid, ioslots, pgrid, psteps, terms, sreps, rreps;
   PetscInt  wgrid2[2], wgrid3, wggrid, wgsteps;
   PetscReal wrecord;
+  PetscInt  wggrid3, fgrid3, fsteps3; /* wave, issue 37: 3D store-all gradient side; 3D FWI physical side, steps */
 } BenchPresetSizes;
 static const BenchPresetSizes BenchPresets[3] = {
   /*         stream   kernel grids  impl.  seconds  rep  gradient  slots   io       peer     sum */
   /*         stream   kernel grids  impl.  seconds  rep  gradient  slots   io       peer     sum                wave: 2D 3D, gradient, record (ms) */
-  /* tiny  */ {1 << 20, {32, 128},   128,   0.002,   2,   48, 20,   {3, 6},  64, 3,   24, 10,  100000, 2, 100,    {64}, 24, 48, 20, 50},
-  /* small */ {1 << 23, {256, 1024}, 512,   0.1,     3,   512, 100, {5, 20}, 1024, 4, 256, 50, 1000000, 20, 2000, {1024}, 128, 512, 50, 1000},
-  /* large */ {1 << 24, {512, 2048, 4096}, 1024,  0.3,     3,   2048, 20, {3, 6},  2048, 4, 2048, 20, 1000000, 20, 2000, {2048, 4096}, 256, 1024, 40, 1000}
+  /* tiny  */ {1 << 20, {32, 128},   128,   0.002,   2,   48, 20,   {3, 6},  64, 3,   24, 10,  100000, 2, 100,    {64}, 24, 48, 20, 50, 24, 8, 6},
+  /* small */ {1 << 23, {256, 1024}, 512,   0.1,     3,   512, 100, {5, 20}, 1024, 4, 256, 50, 1000000, 20, 2000, {1024}, 128, 512, 50, 1000, 48, 32, 100},
+  /* large */ {1 << 24, {512, 2048, 4096}, 1024,  0.3,     3,   2048, 20, {3, 6},  2048, 4, 2048, 20, 1000000, 20, 2000, {2048, 4096}, 256, 1024, 40, 1000, 160, 128, 800}
 };
 
 static void BenchPreset(PetscInt size, BenchConfig *c)
@@ -72,6 +73,9 @@ static void BenchPreset(PetscInt size, BenchConfig *c)
   c->wave_gradient_grid  = p->wggrid;
   c->wave_gradient_steps = p->wgsteps;
   c->wave_record         = p->wrecord;
+  c->wave_gradient_grid3 = p->wggrid3;
+  c->wave_fwi3d_grid     = p->fgrid3;
+  c->wave_fwi3d_steps    = p->fsteps3;
 }
 
 /* Every file of -rw_bench_output ends in .csv or .json */
@@ -160,6 +164,9 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCall(BenchIntList(PetscOptionsObject, "-rw_bench_wave_orders", "Wave section: space orders of the step cases (2, 4, 8)", 3, c->wave_orders, &c->nwave_orders));
   PetscCall(RwOptionsInt("-rw_bench_wave_gradient_grid", "Wave section: side of the 2D gradient problem", "rewind-bench", c->wave_gradient_grid, &c->wave_gradient_grid, NULL, 16, PETSC_MAX_INT));
   PetscCall(RwOptionsInt("-rw_bench_wave_gradient_steps", "Wave section: time steps of the gradient problem", "rewind-bench", c->wave_gradient_steps, &c->wave_gradient_steps, NULL, 3, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_wave_gradient_grid3", "Wave section: side of the 3D store-all gradient problem (0: none)", "rewind-bench", c->wave_gradient_grid3, &c->wave_gradient_grid3, NULL, 0, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_wave_fwi3d_grid", "Wave section: physical points a side of the 3D FWI gradient (0: none)", "rewind-bench", c->wave_fwi3d_grid, &c->wave_fwi3d_grid, NULL, 0, PETSC_MAX_INT));
+  PetscCall(RwOptionsInt("-rw_bench_wave_fwi3d_steps", "Wave section: time steps of the 3D FWI gradient", "rewind-bench", c->wave_fwi3d_steps, &c->wave_fwi3d_steps, NULL, 1, PETSC_MAX_INT));
   PetscCall(RwOptionsReal("-rw_bench_wave_record", "Wave section: record length in ms of the FWI shots (rewind-fwi: 1000)", "rewind-bench", c->wave_record, &c->wave_record, NULL, 0, 1e7, RW_RANGE_OPEN_LO));
   PetscCall(PetscOptionsString("-rw_bench_compression_parts", "Compression section's parts: codecs (the same slots), error (zfp's error against its tolerance), budget (the same RAM budget) (comma separated)", "rewind-bench", cparts, cparts, sizeof(cparts), NULL));
   PetscOptionsEnd();
@@ -176,6 +183,8 @@ static PetscErrorCode BenchReadOptions(BenchConfig *c, PetscBool run[], char out
   PetscCheck(c->stream_n >= 1 && c->gradient_grid >= 2 && c->gradient_steps >= 1 && c->io_grid >= 2 && c->io_slots >= 1 && c->peer_steps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_stream_size, -rw_bench_gradient_steps, -rw_bench_io_slots and -rw_bench_peer_steps must be >= 1, grids >= 2");
   for (PetscInt o = 0; o < c->nwave_orders; o++) PetscCheck(c->wave_orders[o] == 2 || c->wave_orders[o] == 4 || c->wave_orders[o] == 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_wave_orders: %" PetscInt_FMT " is not 2, 4 or 8", c->wave_orders[o]);
   for (PetscInt g = 0; g < c->nwave_grid2; g++) PetscCheck(c->wave_grid2[g] >= 16, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_wave_grid: %" PetscInt_FMT " is below 16 points a side", c->wave_grid2[g]);
+  PetscCheck(c->wave_gradient_grid3 == 0 || c->wave_gradient_grid3 >= 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_wave_gradient_grid3 %" PetscInt_FMT ": expected 0 (none) or at least 8 points a side", c->wave_gradient_grid3);
+  PetscCheck(c->wave_fwi3d_grid == 0 || c->wave_fwi3d_grid >= 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_wave_fwi3d_grid %" PetscInt_FMT ": expected 0 (none) or at least 8 physical points a side", c->wave_fwi3d_grid);
   PetscCheck(c->wave_record > 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_wave_record %g: expected a positive record length in ms", (double)c->wave_record);
   PetscCheck(c->sum_terms >= 1 && c->sum_repeat >= 1 && c->sum_reduce_repeat >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rw_bench_sum_terms, -rw_bench_sum_repeat and -rw_bench_sum_reduce_repeat must be >= 1");
   PetscFunctionReturn(PETSC_SUCCESS);

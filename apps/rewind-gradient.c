@@ -220,9 +220,8 @@ static PetscErrorCode Report(RwModel model, PetscReal J, Vec g, Vec gu0, const c
   }
   PetscCall(PetscFree(v));
   PetscCall(PrintVec("u0", gu0));
-  PetscCall(PetscObjectSetName((PetscObject)gu0, "dJdu0"));
   if (h5) {
-    PetscCall(VecView(gu0, h5));
+    PetscCall(RwIOWriteField(model, h5, "dJdu0", gu0)); /* a state: its components interleaved, whatever the model's layout */
     PetscCall(PetscViewerHDF5WriteAttribute(h5, "/", "J", PETSC_REAL, &J));
     PetscCall(PetscViewerDestroy(&h5));
     PetscCall(RwOutputFileEnd(&out));

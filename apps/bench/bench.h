@@ -49,6 +49,8 @@ typedef struct {
   PetscInt  wave_grid3;                 /* and the 3D side */
   PetscInt  wave_orders[3], nwave_orders;
   PetscInt  wave_gradient_grid, wave_gradient_steps;
+  PetscInt  wave_gradient_grid3;         /* the 3D store-all gradient's side (0: none) */
+  PetscInt  wave_fwi3d_grid, wave_fwi3d_steps; /* the 3D FWI gradient: physical points a side (0: none), steps */
   PetscReal wave_record;                 /* ms of the embedded FWI problem's shots */
   PetscBool compression[3];              /* compression section's parts: codecs (same slots), error (the tolerance sweep), budget (the same bytes) */
   char      dir[PETSC_MAX_PATH_LEN]; /* for checkpoint and plain-write files */
@@ -138,6 +140,9 @@ PETSC_INTERN PetscErrorCode BenchCompression(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchPeer(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchSum(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchWave(const BenchConfig *, BenchResults);
+/* the wave section's shots (waveshots.c): rewind-fwi's 2D problem, the 3D gradient against its roofline */
+PETSC_INTERN PetscErrorCode BenchWaveShots(const BenchConfig *, BenchResults);
+PETSC_INTERN PetscErrorCode BenchWaveFwi3D(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchTargets(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchHybrid(const BenchConfig *, BenchResults);
 PETSC_INTERN PetscErrorCode BenchHybridHelp(const BenchConfig *);

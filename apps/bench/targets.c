@@ -102,6 +102,37 @@ static PetscErrorCode TargetsWave(const BenchConfig *cfg, BenchResults res, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Issue 37: 3D forward at 256^3 by order, gradient / forward store-all in 2D and 3D, the 3D FWI gradient against its roofline */
+static PetscErrorCode TargetsWave3D(const BenchConfig *cfg, BenchResults res, PetscReal best)
+{
+  const PetscReal goal[3] = {0.9, 0.8, 0.7}; /* orders 2, 4, 8 */
+  char            name[96], what[96];
+  PetscReal       x;
+
+  PetscFunctionBegin;
+  for (PetscInt o = 0; o < cfg->nwave_orders; o++) {
+    const PetscInt q = cfg->wave_orders[o], s = cfg->wave_grid3;
+    Target         t = {what, goal[q == 2 ? 0 : q == 4 ? 1 : 2], PETSC_TRUE};
+
+    PetscCall(PetscSNPrintf(name, sizeof(name), "3D order %" PetscInt_FMT " %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " forward", q, s, s, s));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "issue 37: wave 3D order %" PetscInt_FMT " forward / copy", q));
+    PetscCall(BenchOfCopyBest(res, "wave", name, best, &x));
+    PetscCall(TargetRow(res, &t, x, s, 256));
+  }
+  {
+    const Target two = {"issue 37: wave 2D gradient / forward, storeall", 2.5, PETSC_FALSE}, three = {"issue 37: wave 3D gradient / forward, storeall", 2.8, PETSC_FALSE}, fwi = {"issue 37: 3D FWI gradient / roofline", 2.0, PETSC_FALSE};
+
+    PetscCall(BenchLookup(res, "wave", "gradient storeall", "ratio", &x));
+    PetscCall(TargetRow(res, &two, x, cfg->wave_gradient_grid, 1024));
+    PetscCall(BenchLookup(res, "wave", "gradient storeall 3D", "ratio", &x));
+    PetscCall(TargetRow(res, &three, x, cfg->wave_gradient_grid3, 160));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "fwi 3D %" PetscInt_FMT "^3, 4 shots", cfg->wave_fwi3d_grid));
+    PetscCall(BenchLookup(res, "wave", name, "vs_roofline", &x));
+    PetscCall(TargetRow(res, &fwi, x, cfg->wave_fwi3d_grid, 128));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode BenchTargets(const BenchConfig *cfg, BenchResults res)
 {
   const Target targets[] = {
@@ -119,7 +150,7 @@ PetscErrorCode BenchTargets(const BenchConfig *cfg, BenchResults res)
   PetscFunctionBegin;
   for (PetscInt g = 0; g < cfg->nkernel_grid; g++) side = PetscMax(side, cfg->kernel_grid[g]);
   PetscCall(BenchCopyBest(res, &best));
-  PetscCall(BenchSectionBegin(res, "targets", "the performance targets of issues 7, 12 and 14 (reported, not asserted)"));
+  PetscCall(BenchSectionBegin(res, "targets", "the performance targets of issues 7, 12, 14 and 37 (reported, not asserted)"));
   PetscCall(PetscSNPrintf(name, sizeof(name), "2D explicit %" PetscInt_FMT "x%" PetscInt_FMT " forward", side, side));
   PetscCall(BenchOfCopyBest(res, "kernels", name, best, &x));
   PetscCall(TargetRow(res, &targets[0], x, side, 2048));
@@ -137,9 +168,10 @@ PetscErrorCode BenchTargets(const BenchConfig *cfg, BenchResults res)
   PetscCall(TargetRow(res, &targets[4], x, cfg->gradient_grid, 2048));
   PetscCall(TargetsHeatDispatch(cfg, res, best));
   PetscCall(TargetsWave(cfg, res, best));
+  PetscCall(TargetsWave3D(cfg, res, best));
   PetscCall(BenchNote(res, "weak scaling: the gradient section's weak case (2 of the run's ranks against 1, in one process); jobs/local/scaling weak measures it across runs"));
   PetscCall(BenchNote(res, "forward / copy: bw over the best copy of all ranks the run measured (the stream section's and every case's copy_near): %.4g GB/s; a single copy swings, and the kernels beside it follow only sometimes", (double)best));
-  PetscCall(BenchNote(res, "issue 14: the heat forward kernel in the default build (run-time dispatch, -rw_kernel_isa) at 2048^2 and 4096^2; issue 12: the wave section's rows"));
+  PetscCall(BenchNote(res, "issue 14: the heat forward kernel in the default build (run-time dispatch, -rw_kernel_isa) at 2048^2 and 4096^2; issue 12: the wave section's rows; issue 37: 3D forward by order at 256^3, store-all gradient / forward at 1024^2 (2D) and 160^3 (3D, order 4), the 3D FWI gradient at 128^3 (4 shots) over its roofline (the wave section's fwi 3D row)"));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -154,9 +154,10 @@ static PetscErrorCode WaveKernelCase(const BenchConfig *cfg, BenchResults res, P
 
 /* ---- gradient / forward -------------------------------------------------- */
 
-/* The 2D order-4 problem of -rw_bench_wave_gradient_grid: the default model
-   and source, a line of receivers near the top with zero data */
-static PetscErrorCode WaveGradientProblem(const BenchConfig *cfg, BenchProblem *p)
+/* The order-4 problem of -rw_bench_wave_gradient_grid (2D) or _grid3 (3D):
+   the default model and source, 64 receivers on a line near the top (x; in
+   3D across the middle of y) with zero data */
+static PetscErrorCode WaveGradientProblem(const BenchConfig *cfg, PetscInt dim, PetscInt side, BenchProblem *p)
 {
   RwModel   model;
   PetscInt  nrec = 64, M[3], nbl;
@@ -165,17 +166,18 @@ static PetscErrorCode WaveGradientProblem(const BenchConfig *cfg, BenchProblem *
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(extra, sizeof(extra), "-rw_steps %" PetscInt_FMT, cfg->wave_gradient_steps));
-  PetscCall(WaveModel(PETSC_COMM_WORLD, 2, 4, cfg->wave_gradient_grid, extra, &model));
+  PetscCall(WaveModel(PETSC_COMM_WORLD, dim, 4, side, extra, &model));
   PetscCall(PetscMemzero(p, sizeof(*p)));
   p->model = model;
   PetscCall(RwModelCreateParameters(model, &p->m));
   PetscCall(RwModelCreateState(model, &p->u0));
   PetscCall(RwModelGetDefaults(model, p->m, p->u0, NULL));
   PetscCall(RwModelWaveGetGeometry(model, NULL, M, &nbl, h, origin));
-  PetscCall(PetscMalloc1(2 * nrec, &rec));
+  PetscCall(PetscMalloc1(dim * nrec, &rec));
   for (PetscInt r = 0; r < nrec; r++) {
-    rec[2 * r]     = origin[0] + (r + 0.5) * (M[0] - 2 * nbl - 1) * h[0] / nrec;
-    rec[2 * r + 1] = origin[1] + 2.3 * h[1];
+    rec[dim * r] = origin[0] + (r + 0.5) * (M[0] - 2 * nbl - 1) * h[0] / nrec;
+    if (dim > 2) rec[dim * r + 1] = origin[1] + 0.5 * (M[1] - 2 * nbl - 1) * h[1];
+    rec[dim * r + dim - 1] = origin[dim - 1] + 2.3 * h[dim - 1];
   }
   PetscCall(RwObjectiveCreate(model, &p->obj));
   PetscCall(RwObjectiveAddWaveReceivers(p->obj, nrec, rec, NULL));
@@ -217,7 +219,7 @@ static PetscErrorCode WaveGradient(const BenchConfig *cfg, BenchResults res)
   char         opts[128];
 
   PetscFunctionBegin;
-  PetscCall(WaveGradientProblem(cfg, &p));
+  PetscCall(WaveGradientProblem(cfg, 2, cfg->wave_gradient_grid, &p));
   PetscCall(WaveGradientCase(cfg, res, &p, "gradient storeall", "-rw_schedule_type storeall", &fwd));
   /* the driver's default: no schedule chosen, the RAM budget a fraction (1/2)
      of the node's memory over its ranks; the node's memory given so that the
@@ -232,228 +234,12 @@ static PetscErrorCode WaveGradient(const BenchConfig *cfg, BenchResults res)
   PetscCall(PetscSNPrintf(opts, sizeof(opts), "-rw_checkpoint_node_memory %" PetscInt64_FMT, 2 * slots * per * onnode));
   PetscCall(WaveGradientCase(cfg, res, &p, "gradient budget 1/10", opts, &fwd));
   PetscCall(BenchProblemDestroy(&p));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ---- shots per second of rewind-fwi's embedded problem ------------------- */
-
-/* 101 x 51 physical points at 20 m, 20 absorbing points a side, order 4,
-   Ricker 10 Hz, 8 shots at 48 m depth, 51 receivers every 40 m, dt 0.8 of
-   the stability limit at 4 km/s in whole microseconds, as rewind-fwi */
-#define FWI_NX    101
-#define FWI_NZ    51
-#define FWI_H     20.0
-#define FWI_NBL   20
-#define FWI_SHOTS 8
-#define FWI_NREC  51
-
-typedef struct {
-  RwProblem      prob; /* rewind-fwi's: the shots are its members, solved by groups of ranks */
-  RwObservations shots;
-  Vec            x, G;   /* the unknown m, the run's 2% slower than the data's; dJ/dm */
-  PetscReal      src[2 * FWI_SHOTS], rec[2 * FWI_NREC];
-  PetscInt       nt, groups; /* groups: the ensemble's */
-  PetscBool      active;     /* this rank takes part */
-} WaveShots;
-
-static PetscErrorCode WaveShotsGeometry(WaveShots *S)
-{
-  const PetscReal X = (FWI_NX - 1) * FWI_H;
-
-  PetscFunctionBegin;
-  for (PetscInt s = 0; s < FWI_SHOTS; s++) {
-    S->src[2 * s]     = (s + 0.5) * X / FWI_SHOTS + 0.3 * FWI_H;
-    S->src[2 * s + 1] = 2.4 * FWI_H;
+  if (cfg->wave_gradient_grid3) { /* issue 37: store-all in 3D */
+    fwd = 0; /* its own forward */
+    PetscCall(WaveGradientProblem(cfg, 3, cfg->wave_gradient_grid3, &p));
+    PetscCall(WaveGradientCase(cfg, res, &p, "gradient storeall 3D", "-rw_schedule_type storeall", &fwd));
+    PetscCall(BenchProblemDestroy(&p));
   }
-  for (PetscInt r = 0; r < FWI_NREC; r++) {
-    S->rec[2 * r]     = PetscMin(r * 40.0 + 0.5 * FWI_H, X);
-    S->rec[2 * r + 1] = 1.3 * FWI_H;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The steps of a -rw_bench_wave_record ms record at 0.8 of the stability limit at 4 km/s, in whole microseconds */
-static PetscErrorCode WaveShotsSteps(const BenchConfig *cfg, MPI_Comm comm, const char base[], PetscReal *dt, PetscInt *nt)
-{
-  PetscOptions opts;
-  RwModel      probe;
-
-  PetscFunctionBegin;
-  PetscCall(BenchOptionsPush(&opts, "%s -rw_steps 2", base));
-  PetscCall(RwModelCreate(comm, &probe));
-  PetscCall(RwModelSetType(probe, RWMODELWAVE));
-  PetscCall(RwModelSetFromOptions(probe));
-  PetscCall(RwModelSetUp(probe));
-  PetscCall(RwModelWaveStableTimeStep(probe, 4.0, dt));
-  PetscCall(RwModelDestroy(&probe));
-  PetscCall(BenchOptionsPop(&opts));
-  *dt = PetscFloorReal(0.8 * *dt * 1000) / 1000;
-  *nt = (PetscInt)PetscCeilReal(cfg->wave_record / *dt) + 1;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The survey as the problem's members, data zero until recorded: per shot its source and receivers at every step, from rest */
-static PetscErrorCode WaveShotsSurvey(WaveShots *S, MPI_Comm comm, RwModel parent)
-{
-  PetscInt64 *steps;
-  PetscReal  *zero;
-  Vec         u0;
-
-  PetscFunctionBegin;
-  PetscCall(RwObservationsCreate(comm, &S->shots));
-  PetscCall(RwObservationsSetModel(S->shots, parent));
-  PetscCall(RwObservationsSetNumMembers(S->shots, FWI_SHOTS));
-  PetscCall(PetscMalloc1(S->nt, &steps));
-  for (PetscInt k = 0; k < S->nt; k++) steps[k] = k;
-  PetscCall(RwObservationsSetSteps(S->shots, S->nt, steps));
-  PetscCall(PetscFree(steps));
-  PetscCall(PetscCalloc1(S->nt * FWI_NREC, &zero));
-  for (PetscInt s = 0; s < FWI_SHOTS; s++) {
-    PetscCall(RwObservationsSetSources(S->shots, s, 1, S->src + 2 * s));
-    PetscCall(RwObservationsSetSensors(S->shots, s, FWI_NREC, S->rec));
-    PetscCall(RwObservationsSetData(S->shots, s, zero, 1.0));
-  }
-  PetscCall(PetscFree(zero));
-  PetscCall(RwModelCreateState(parent, &u0));
-  PetscCall(VecSet(u0, 0));
-  PetscCall(RwObservationsSetKnown(S->shots, RW_OBS_ALL_MEMBERS, "u0", u0));
-  PetscCall(VecDestroy(&u0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The data: every shot's traces of the default model, recorded by each group with its model */
-static PetscErrorCode WaveShotsRecord(WaveShots *S)
-{
-  RwModel    gmodel;
-  Vec        mtrue, u0;
-  PetscReal *d;
-
-  PetscFunctionBegin;
-  PetscCall(RwProblemGetMemberSolver(S->prob, &gmodel, NULL, NULL));
-  PetscCall(RwModelCreateParameters(gmodel, &mtrue));
-  PetscCall(RwModelCreateState(gmodel, &u0));
-  PetscCall(RwModelGetDefaults(gmodel, mtrue, u0, NULL));
-  PetscCall(PetscMalloc1(S->nt * FWI_NREC, &d));
-  for (PetscInt s = 0; s < FWI_SHOTS; s++) {
-    PetscCall(RwModelWaveSetSources(gmodel, 1, S->src + 2 * s));
-    PetscCall(RwModelWaveRecord(gmodel, mtrue, FWI_NREC, S->rec, d));
-    PetscCall(RwObservationsSetData(S->shots, s, d, 1.0));
-  }
-  PetscCall(PetscFree(d));
-  PetscCall(VecDestroy(&mtrue));
-  PetscCall(VecDestroy(&u0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  Shots on `ranks` ranks of the run in `groups` groups (0: RwEnsemble's
-  choice, as many as divide both the ranks and the shots), as rewind-fwi
-  sets them up (RwProblem with the unknown m, the default schedule and
-  budget, no journal); the other ranks wait
-*/
-static PetscErrorCode WaveShotsCreate(const BenchConfig *cfg, PetscMPIInt ranks, PetscInt groups, WaveShots *S)
-{
-  const char  *base = "-rw_wave_dim 2 -rw_wave_space_order 4 -da_grid_x 141 -da_grid_y 91 -rw_wave_nbl 20 -rw_wave_spacing 20 -rw_wave_f0 0.01";
-  PetscOptions opts;
-  PetscMPIInt  rank;
-  MPI_Comm     comm;
-  RwModel      parent;
-  RwEnsemble   e;
-  PetscReal    dt;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(S, sizeof(*S)));
-  PetscCall(WaveShotsGeometry(S));
-  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  S->active = rank < ranks ? PETSC_TRUE : PETSC_FALSE;
-  PetscCallMPI(MPI_Comm_split(PETSC_COMM_WORLD, S->active ? 0 : MPI_UNDEFINED, rank, &comm));
-  if (!S->active) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(WaveShotsSteps(cfg, comm, base, &dt, &S->nt));
-  PetscCall(BenchOptionsPush(&opts, "%s -rw_steps %" PetscInt_FMT " -rw_dt %.17g", base, S->nt - 1, (double)dt));
-  PetscCall(RwProblemCreate(comm, &S->prob));
-  PetscCall(RwProblemSetModelType(S->prob, RWMODELWAVE));
-  PetscCall(RwProblemSetUnknown(S->prob, "m"));
-  PetscCall(RwProblemGetEnsemble(S->prob, &e));
-  PetscCall(RwEnsembleSetGroups(e, groups));
-  PetscCall(RwProblemSetFromOptions(S->prob));
-  PetscCall(RwProblemGetModel(S->prob, &parent));
-  PetscCall(WaveShotsSurvey(S, comm, parent));
-  PetscCall(RwProblemSetObservations(S->prob, S->shots));
-  PetscCall(RwProblemSetUp(S->prob));
-  PetscCall(BenchOptionsPop(&opts));
-  PetscCall(RwEnsembleGetGroup(e, NULL, &S->groups));
-  PetscCall(WaveShotsRecord(S));
-  PetscCall(RwProblemCreateUnknownVector(S->prob, &S->x));
-  PetscCall(RwProblemGetUnknown(S->prob, S->x)); /* the default model's m, the data's */
-  PetscCall(VecScale(S->x, 1.02));               /* 2% slower everywhere: J > 0 */
-  PetscCall(VecDuplicate(S->x, &S->G));
-  PetscCallMPI(MPI_Comm_free(&comm));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode WaveShotsDestroy(WaveShots *S)
-{
-  PetscFunctionBegin;
-  PetscCall(VecDestroy(&S->x));
-  PetscCall(VecDestroy(&S->G));
-  PetscCall(RwObservationsDestroy(&S->shots));
-  PetscCall(RwProblemDestroy(&S->prob));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* One gradient of all shots, as rewind-fwi's TAO asks for it: each group solves its shots, J and dJ/dm summed in shot order */
-static PetscErrorCode WaveShotsRun(void *ctx, PetscInt calls)
-{
-  WaveShots *S = (WaveShots *)ctx;
-  PetscReal  J;
-
-  PetscFunctionBegin;
-  if (!S->active) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt c = 0; c < calls; c++) PetscCall(RwProblemEvaluate(S->prob, S->x, &J, S->G));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode WaveShotsCase(const BenchConfig *cfg, BenchResults res, PetscMPIInt ranks, PetscInt groups, PetscReal *rate)
-{
-  WaveShots   S;
-  BenchTiming t;
-  PetscInt64  steps = 0, ngroups = 0;
-
-  PetscFunctionBegin;
-  PetscCall(WaveShotsCreate(cfg, ranks, groups, &S));
-  PetscCall(BenchTime(PETSC_COMM_WORLD, cfg, WaveShotsRun, &S, &t));
-  if (S.active) steps = S.nt - 1;
-  if (S.active) ngroups = S.groups;
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &steps, 1, MPIU_INT64, MPI_MAX, PETSC_COMM_WORLD));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ngroups, 1, MPIU_INT64, MPI_MAX, PETSC_COMM_WORLD));
-  groups = (PetscInt)ngroups;
-  *rate = FWI_SHOTS / t.best;
-  PetscCall(BenchRow(res, "shots %d rank%s, %" PetscInt_FMT " group%s", ranks, ranks > 1 ? "s" : "", groups, groups > 1 ? "s" : ""));
-  PetscCall(BenchInt(res, "ranks", ranks));
-  PetscCall(BenchInt(res, "groups", groups));
-  PetscCall(BenchInt(res, "shots", FWI_SHOTS));
-  PetscCall(BenchInt(res, "steps", steps));
-  PetscCall(BenchReal(res, "gradient", "s", t.best));
-  PetscCall(BenchReal(res, "shots_per_s", "1/s", *rate));
-  PetscCall(BenchReal(res, "spread", "%", 100 * BenchSpread(&t)));
-  PetscCall(WaveShotsDestroy(&S));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode WaveShotsAll(const BenchConfig *cfg, BenchResults res)
-{
-  PetscMPIInt size;
-  PetscReal   one, plain, grouped;
-
-  PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(WaveShotsCase(cfg, res, 1, 1, &one));
-  if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(WaveShotsCase(cfg, res, size, 1, &plain));
-  PetscCall(WaveShotsCase(cfg, res, size, 0, &grouped));
-  PetscCall(BenchRow(res, "shot groups speed-up"));
-  PetscCall(BenchReal(res, "over_one_group", "", grouped / plain));
-  PetscCall(BenchReal(res, "over_one_rank", "", grouped / one));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -468,12 +254,14 @@ PetscErrorCode BenchWave(const BenchConfig *cfg, BenchResults res)
     for (PetscInt o = 0; o < cfg->nwave_orders; o++) PetscCall(WaveKernelCase(cfg, res, 2, cfg->wave_orders[o], cfg->wave_grid2[g], copy));
   for (PetscInt o = 0; o < cfg->nwave_orders; o++) PetscCall(WaveKernelCase(cfg, res, 3, cfg->wave_orders[o], cfg->wave_grid3, copy));
   PetscCall(WaveGradient(cfg, res));
-  PetscCall(WaveShotsAll(cfg, res));
+  PetscCall(BenchWaveShots(cfg, res));
+  PetscCall(BenchWaveFwi3D(cfg, res));
   PetscCall(BenchNote(res, "bytes per point (8 per double read or written once; states interleave u_k, u_k-1, so a state read is 16): forward 56 (x_k; ia, c1, c2; x_k+1), tangent 96 (dx_k, x_k, x_k+1; ia, c1, c2, dm; dx_k+1), adjoint 104 (lambda_k+1; ia, c1, c2; x_k, x_k+1; lambda_k; dJ/dm read and written); the ring the interior rows gather from stays in L2 and is not counted. Write-allocate reads are not counted (STREAM's rule, as in copy); the forward streams x_k+1 past the caches where a rank's state is at least -rw_kernel_stream_stores MiB (default 8), and then has none"));
   PetscCall(BenchNote(res, "forward pair (2D): two forward steps in one pass over the rows (RwModelStepBlock(), -rw_model_step_block 2), per step; bytes and bw are a single step's 56, so bw is what one step a pass would have to move at this rate: a pair moves x_k, the fields and both outputs once, 72 B a point for two steps. The driver's forward sweeps take pairs by default at orders 2 and 4 where a rank's state is past the caches"));
   PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); of_copy_near = bw / copy_near, a copy of all ranks timed just before the case (the targets divide bw by the best copy of the run); isa: the kernels' instruction set (-rw_kernel_isa; auto: each form the set chosen for it, doc/wave.md); \"<form> <set>\": the same step with every kernel in that set (the same bits), for each set the CPU has, its vs_forward against the dispatched forward", (double)copy));
-  PetscCall(BenchNote(res, "gradient rows: 2D order 4, %" PetscInt_FMT "^2 points, %" PetscInt_FMT " steps, 64 receivers; ratio = RwAdjointSolve / RwAdjointForward; budget 1/10: the driver's default schedule and budget (half the node's memory over its ranks) with -rw_checkpoint_node_memory set so that it holds a tenth of the run's states; in_forward, in_reverse: the last repetition's seconds in forward steps (recomputations included) and in reverse steps (RwAdjointCounts)", cfg->wave_gradient_grid, cfg->wave_gradient_steps));
+  PetscCall(BenchNote(res, "gradient rows: 2D order 4, %" PetscInt_FMT "^2 points (3D: %" PetscInt_FMT "^3), %" PetscInt_FMT " steps, 64 receivers; ratio = RwAdjointSolve / RwAdjointForward; budget 1/10: the driver's default schedule and budget (half the node's memory over its ranks) with -rw_checkpoint_node_memory set so that it holds a tenth of the run's states; in_forward, in_reverse: the last repetition's seconds in forward steps (recomputations included) and in reverse steps (RwAdjointCounts)", cfg->wave_gradient_grid, cfg->wave_gradient_grid3, cfg->wave_gradient_steps));
   PetscCall(BenchNote(res, "shots: rewind-fwi's embedded problem (141x91 points with the layers, h 20 m, order 4, %.0f ms, 8 shots, 51 receivers), one gradient of all shots (RwProblemEvaluate(), as rewind-fwi); groups: its shot groups", (double)cfg->wave_record));
+  if (cfg->wave_fwi3d_grid) PetscCall(BenchNote(res, "fwi 3D: rewind-fwi -rw_fwi_dim 3's shape (%" PetscInt_FMT "^3 physical points and 10 absorbing a side, h 20 m, order 4, 4 shots, a receiver every 40 m, %" PetscInt_FMT " steps, zero data), one gradient of all shots on all ranks in the default shot groups and budget, timed once (first touch included); roofline_per_shot: N x (fwd_steps x 56 + steps x 104) B + its checkpoints' bytes written and read, at the run's best copy bandwidth; vs_roofline = per_shot / roofline_per_shot", cfg->wave_fwi3d_grid, cfg->wave_fwi3d_steps));
   PetscCall(BenchSectionEnd(res));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

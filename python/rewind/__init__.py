@@ -63,7 +63,8 @@ class Problem:
     Parameters are the model's fields ("kappa", "m", ...), its blocks of global
     scalars ("theta", ...) and the initial state "u0".  Arrays are this rank's
     part in natural order (a field's local box, x fastest; a state's
-    components interleaved); a block is whole, and lives on rank 0 (its
+    components in the layout the model declares: take component c with
+    component()); a block is whole, and lives on rank 0 (its
     view is empty elsewhere; every rank gets its values at the solve).
     The vectors' storage is numpy's: a view kept after destroy() is a plain
     array of the last values, never freed memory."""
@@ -199,6 +200,19 @@ class Problem:
         call("RwModelGetFieldDM", self._model, dm)
         call("DMDAGetCorners", dm[0], *c)
         return tuple(v[0] for v in c[:3]), tuple(max(v[0], 1) for v in c[3:])
+
+    def component(self, state, c):
+        """Component c of a state (parameter("u0"), a gradient's "u0") as a
+        writable numpy view of this rank's points in natural order (the
+        local box, x fastest), wherever the model's layout puts it:
+        interleaved at every point, or in planes (a block per component)"""
+        dof, stride, offset = ffi.new("PetscInt *"), ffi.new("PetscInt *"), ffi.new("PetscInt *")
+        call("RwModelGetStateInfo", self._model, dof, ffi.NULL, ffi.NULL)
+        if state.size % dof[0]:
+            raise ValueError(f"rewind: an array of {state.size} values is not a state of {dof[0]} components")
+        n = state.size // dof[0]
+        call("RwModelGetStateLayout", self._model, c, n, stride, offset)
+        return state[offset[0]:offset[0] + (n - 1) * stride[0] + 1:stride[0]] if n else state[:0]
 
     @property
     def names(self):

@@ -66,6 +66,11 @@ PetscErrorCode RwAdjointView(RwAdjoint, PetscViewer);
 PetscErrorCode RwAdjointDestroy(RwAdjoint *);
 PetscErrorCode RwModelCreateParameters(RwModel, Vec *);
 PetscErrorCode RwModelCreateState(RwModel, Vec *);
+PetscErrorCode RwModelGetStateInfo(RwModel, PetscInt *, const char *const **, PetscInt *);
+PetscErrorCode RwModelGetStateLayout(RwModel, PetscInt, PetscInt, PetscInt *, PetscInt *);
+PetscErrorCode RwModelSetStateLayout_Private(RwModel, int); /* tests only: switch a model's declared layout */
+PetscErrorCode RwModelCreateField(RwModel, Vec *);
+PetscErrorCode RwModelGetStateComponent(RwModel, Vec, PetscInt, Vec);
 PetscErrorCode RwModelGetParameterInfo(RwModel, PetscInt *, const char *const **, PetscInt *);
 PetscErrorCode RwModelGetParameterBlockInfo(RwModel, PetscInt, const char **, PetscInt *, PetscInt *, PetscInt *);
 PetscErrorCode RwModelGetNumParameterScalars(RwModel, PetscInt *);

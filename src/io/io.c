@@ -290,6 +290,62 @@ static PetscErrorCode RwIOGridShape(RwModel model, PetscInt *n, PetscInt64 shape
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether f is a state of a model of several components (else a field of one value a point) */
+static PetscErrorCode RwIOIsState(RwModel model, Vec f, PetscBool *state)
+{
+  PetscInt n, xm, ym, zm;
+
+  PetscFunctionBegin;
+  *state = PETSC_FALSE;
+  PetscCall(VecGetLocalSize(f, &n));
+  PetscCall(DMDAGetCorners(model->da, NULL, NULL, NULL, &xm, &ym, &zm));
+  *state = (PetscBool)(model->dof > 1 && n == xm * ym * zm * model->dof);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether f is a state of a model that holds its components in another
+   layout than the DMDA's interleaved one (RwModelGetStateLayout()): PETSc's
+   VecView and VecLoad of a vector on the DMDA write and read interleaved
+   components in natural order, so such a state goes through an
+   interleaved copy, and a file holds the same values in either layout */
+static PetscErrorCode RwIOStateNotInterleaved(RwModel model, Vec f, PetscBool *other)
+{
+  PetscBool state = PETSC_FALSE;
+  PetscInt  xm, ym, zm, stride, offset;
+
+  PetscFunctionBegin;
+  *other = PETSC_FALSE;
+  PetscCall(RwIOIsState(model, f, &state));
+  if (!state) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMDAGetCorners(model->da, NULL, NULL, NULL, &xm, &ym, &zm));
+  PetscCall(RwModelGetStateLayout(model, 1, xm * ym * zm, &stride, &offset));
+  *other = (PetscBool)(stride != model->dof || offset != 1);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* State u, in the model's layout, into w with its components interleaved (tow), or w into u */
+static PetscErrorCode RwIOStateInterleave(RwModel model, Vec u, Vec w, PetscBool tow)
+{
+  PetscInt     n, dof = model->dof, stride, offset;
+  PetscScalar *a, *b;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(u, &n));
+  n /= dof;
+  PetscCall(VecGetArray(u, &a));
+  PetscCall(VecGetArray(w, &b));
+  for (PetscInt c = 0; c < dof; c++) {
+    PetscCall(RwModelGetStateLayout(model, c, n, &stride, &offset));
+    if (tow)
+      for (PetscInt i = 0; i < n; i++) b[i * dof + c] = a[offset + i * stride];
+    else
+      for (PetscInt i = 0; i < n; i++) a[offset + i * stride] = b[i * dof + c];
+  }
+  PetscCall(VecRestoreArray(w, &b));
+  PetscCall(VecRestoreArray(u, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode RwIOSplitPath(const char path[], char group[], char name[], size_t len)
 {
   const char *slash = strrchr(path, '/');
@@ -325,14 +381,28 @@ static PetscErrorCode RwIOSplitPath(const char path[], char group[], char name[]
 . c     - its component
 - value - its value
 
+  Notes:
+  A state is read in the layout the model declares (RwModelGetStateLayout()).
+
   Level: developer
 
 .seealso: RwIOReadField()
 @*/
 PetscErrorCode RwIOFieldFindOutside(RwModel model, Vec f, PetscReal lo, PetscReal hi, PetscInt64 *count, PetscInt64 ijk[3], PetscInt *c, PetscReal *value)
 {
+  PetscBool other;
+  Vec       w;
+
   PetscFunctionBegin;
-  PetscCall(RwIODAFindOutside(model->da, f, lo, hi, count, ijk, c, value));
+  PetscCall(RwIOStateNotInterleaved(model, f, &other));
+  if (!other) {
+    PetscCall(RwIODAFindOutside(model->da, f, lo, hi, count, ijk, c, value));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMGetGlobalVector(model->da, &w));
+  PetscCall(RwIOStateInterleave(model, f, w, PETSC_TRUE));
+  PetscCall(RwIODAFindOutside(model->da, w, lo, hi, count, ijk, c, value));
+  PetscCall(DMRestoreGlobalVector(model->da, &w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -398,7 +468,9 @@ PetscErrorCode RwIODAFindOutside(DM da, Vec f, PetscReal lo, PetscReal hi, Petsc
 - dataset - the dataset's path
 
   Output Parameter:
-. f - a vector on the state's grid
+. f - a vector on the state's grid (a field, or a state: its components
+      stored interleaved, as RwIOWriteField() writes them, and put where
+      the model's layout holds them)
 
   Level: intermediate
 
@@ -406,9 +478,11 @@ PetscErrorCode RwIODAFindOutside(DM da, Vec f, PetscReal lo, PetscReal hi, Petsc
 @*/
 PetscErrorCode RwIOReadField(RwModel model, const char file[], const char dataset[], Vec f)
 {
-  PetscInt64  shape[3];
+  PetscInt64  shape[4];
   PetscInt    n;
   PetscViewer v;
+  PetscBool   other = PETSC_FALSE;
+  Vec         w = f;
   char        group[PETSC_MAX_PATH_LEN], name[PETSC_MAX_PATH_LEN], keep[256];
   const char *old;
   PetscReal   bad;
@@ -418,18 +492,29 @@ PetscErrorCode RwIOReadField(RwModel model, const char file[], const char datase
 
   PetscFunctionBegin;
   PetscCall(RwIOGridShape(model, &n, shape));
+  PetscCall(RwIOIsState(model, f, &other));
+  if (other) shape[n++] = model->dof; /* a state's components: the fastest dimension, as VecView writes them */
   PetscCall(RwIOCheckDataset(PetscObjectComm((PetscObject)model), file, dataset, n, shape, NULL));
   PetscCall(RwIOSplitPath(dataset, group, name, sizeof(group)));
   /* VecLoad finds the dataset by the vector's name: lend it the dataset's */
   PetscCall(PetscObjectGetName((PetscObject)f, &old));
   PetscCall(PetscStrncpy(keep, old ? old : "", sizeof(keep)));
   PetscCall(PetscObjectSetName((PetscObject)f, name));
+  PetscCall(RwIOStateNotInterleaved(model, f, &other));
+  if (other) {
+    PetscCall(DMGetGlobalVector(model->da, &w));
+    PetscCall(PetscObjectSetName((PetscObject)w, name));
+  }
   PetscCall(PetscViewerHDF5Open(PetscObjectComm((PetscObject)model), file, FILE_MODE_READ, &v));
   PetscCall(PetscViewerHDF5PushGroup(v, group));
-  PetscCall(VecLoad(f, v));
+  PetscCall(VecLoad(w, v));
   PetscCall(PetscViewerHDF5PopGroup(v));
   PetscCall(PetscViewerDestroy(&v));
   PetscCall(PetscObjectSetName((PetscObject)f, keep));
+  if (other) {
+    PetscCall(RwIOStateInterleave(model, f, w, PETSC_FALSE));
+    PetscCall(DMRestoreGlobalVector(model->da, &w));
+  }
   PetscCall(RwIOFieldFindOutside(model, f, PETSC_NINFINITY, PETSC_INFINITY, &nbad, ijk, &c, &bad));
   snprintf(val, sizeof(val), "%g", (double)bad); /* PETSc's %g would print NaN as "nan." */
   PetscCheck(!nbad, PetscObjectComm((PetscObject)model), PETSC_ERR_FILE_UNEXPECTED, "Dataset %s in %s holds %" PetscInt64_FMT " non-finite values, expected finite values only; the first in natural order is %s at grid point (%" PetscInt64_FMT ", %" PetscInt64_FMT ", %" PetscInt64_FMT ")", dataset, file, nbad, val, ijk[0], ijk[1], ijk[2]);
@@ -442,6 +527,11 @@ PetscErrorCode RwIOReadField(RwModel model, const char file[], const char datase
 
   Collective
 
+  Notes:
+  A state's components are written interleaved (the last, fastest dimension
+  of the dataset), whatever layout the model holds them in
+  (RwModelGetStateLayout()): a file does not depend on it.
+
   Level: intermediate
 
 .seealso: RwIOReadField(), RwIOWriteXDMF()
@@ -450,8 +540,19 @@ PetscErrorCode RwIOWriteField(RwModel model, PetscViewer viewer, const char name
 {
   const char *old;
   char        keep[256];
+  PetscBool   other;
+  Vec         w;
 
   PetscFunctionBegin;
+  PetscCall(RwIOStateNotInterleaved(model, f, &other));
+  if (other) {
+    PetscCall(DMGetGlobalVector(model->da, &w));
+    PetscCall(RwIOStateInterleave(model, f, w, PETSC_TRUE));
+    PetscCall(PetscObjectSetName((PetscObject)w, name));
+    PetscCall(VecView(w, viewer));
+    PetscCall(DMRestoreGlobalVector(model->da, &w));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscObjectGetName((PetscObject)f, &old));
   PetscCall(PetscStrncpy(keep, old ? old : "", sizeof(keep)));
   PetscCall(PetscObjectSetName((PetscObject)f, name));

@@ -19,20 +19,26 @@ static PetscReal HashUniform(PetscInt64 seed, PetscInt64 index)
    point) or a state (bs components a point, each its own natural index) */
 static PetscErrorCode RandomField(RwModel model, PetscInt64 seed, Vec v)
 {
-  PetscInt     xs[3], xm[3], M[3], nlocal, bs;
+  PetscInt     xs[3], xm[3], M[3], nlocal, npts, bs;
   PetscScalar *a;
-  PetscInt     p = 0;
 
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(model->da, NULL, &M[0], &M[1], &M[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetCorners(model->da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   PetscCall(VecGetLocalSize(v, &nlocal));
-  bs = xm[0] * xm[1] * xm[2] > 0 ? nlocal / (xm[0] * xm[1] * xm[2]) : 1;
+  npts = xm[0] * xm[1] * xm[2];
+  bs   = npts > 0 ? nlocal / npts : 1;
   PetscCall(VecGetArray(v, &a));
-  for (PetscInt k = xs[2]; k < xs[2] + xm[2]; k++)
-    for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++)
-      for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++)
-        for (PetscInt c = 0; c < bs; c++) a[p++] = HashUniform(seed, bs * (i + (PetscInt64)M[0] * (j + (PetscInt64)M[1] * k)) + c);
+  /* a state's value (point, c) goes where the model's layout holds it: the
+     same state on any decomposition, in any layout */
+  for (PetscInt c = 0; c < bs; c++) {
+    PetscInt stride = 1, offset = 0, p = 0;
+
+    if (bs > 1 && bs == model->dof) PetscCall(RwModelGetStateLayout(model, c, npts, &stride, &offset));
+    for (PetscInt k = xs[2]; k < xs[2] + xm[2]; k++)
+      for (PetscInt j = xs[1]; j < xs[1] + xm[1]; j++)
+        for (PetscInt i = xs[0]; i < xs[0] + xm[0]; i++, p++) a[offset + p * stride] = HashUniform(seed, bs * (i + (PetscInt64)M[0] * (j + (PetscInt64)M[1] * k)) + c);
+  }
   PetscCall(VecRestoreArray(v, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -106,6 +106,17 @@ for r in steps:
 wg = {r["case"]: r["values"] for r in wave if r["case"].startswith("gradient")}
 assert wg["gradient storeall"]["fwd_steps"] == wg["gradient storeall"]["steps"] and wg["gradient storeall"]["schedule"] == "storeall", wg
 assert wg["gradient budget 1/10"]["schedule"] == "revolve" and wg["gradient budget 1/10"]["fwd_steps"] > wg["gradient budget 1/10"]["steps"], wg
+# issue 37: store-all in 3D, and the 3D FWI gradient against its roofline (a lower bound of its time)
+g3 = wg["gradient storeall 3D"]
+assert g3["schedule"] == "storeall" and g3["fwd_steps"] == g3["steps"] and g3["ratio"] > 0 and g3["grid"] == "24x24x24", g3
+f3 = [r["values"] for r in wave if r["case"] == "fwi 3D 8^3, 4 shots"]
+assert len(f3) == 1, [r["case"] for r in wave]
+f3 = f3[0]
+assert f3["steps"] == 6 and f3["fwd_steps"] >= 6 and f3["groups"] == int(sys.argv[3]) and f3["ranks"] == int(sys.argv[3]), f3
+assert abs(4 * f3["per_shot"] - f3["gradient"]) <= 1e-6 * f3["gradient"] and f3["roofline_per_shot"] > 0 and abs(f3["vs_roofline"] - f3["per_shot"] / f3["roofline_per_shot"]) <= 1e-6 * f3["vs_roofline"], f3
+t37 = [r for r in section("targets") if r["case"].startswith("issue 37:")]
+assert [r["case"] for r in t37] == ["issue 37: wave 3D order %d forward / copy" % o for o in (2, 4, 8)] + ["issue 37: wave 2D gradient / forward, storeall", "issue 37: wave 3D gradient / forward, storeall", "issue 37: 3D FWI gradient / roofline"], [r["case"] for r in t37]
+assert all(r["values"]["verdict"] == "grid too small" for r in t37), t37
 shots = [r for r in wave if r["case"].startswith("shots")]
 assert len(shots) == (1 if sys.argv[3] == "1" else 3) and all(r["values"]["shots_per_s"] > 0 for r in shots), shots
 for r in section("kernels"):
@@ -155,6 +166,8 @@ bad() { # bad EXPECTED OPTIONS...
 bad '-rw_bench_sections: unknown "bogus"; use any of stream, kernels, gradient, io, peer, sum, wave, hybrid, compression, targets' -rw_bench_sections stream,bogus
 bad '-rw_bench_wave_orders: 6 is not 2, 4 or 8' -rw_bench_sections wave -rw_bench_wave_orders 2,6
 bad '-rw_bench_output: "out.txt" must end in .csv or .json' -rw_bench_output out.txt
+bad '-rw_bench_wave_fwi3d_grid 5: expected 0 (none) or at least 8 physical points a side' -rw_bench_sections wave -rw_bench_wave_fwi3d_grid 5
+bad '-rw_bench_wave_gradient_grid3 3: expected 0 (none) or at least 8 points a side' -rw_bench_sections wave -rw_bench_wave_gradient_grid3 3
 bad '-rw_bench_gradient_cases: unknown "nope"' -rw_bench_sections gradient -rw_bench_gradient_cases storeall,nope
 bad '-rw_bench_kernel_schemes: unknown "leapfrog"' -rw_bench_kernel_schemes explicit,leapfrog
 bad '-rw_bench_weak needs the grid of one rank: give -rw_bench_weak_grid' -rw_bench_sections gradient -rw_bench_gradient_cases options -rw_bench_weak

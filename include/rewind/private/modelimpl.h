@@ -117,6 +117,8 @@ static inline PetscBool RwModelStreamStores(RwModel model, PetscInt64 nbytes, co
 }
 
 PETSC_EXTERN PetscErrorCode RwModelCreatePack_Private(RwModel);
+/* h-readers (issue 37 item 1): a test's switch of the declared state layout */
+PETSC_EXTERN PetscErrorCode RwModelSetStateLayout_Private(RwModel, RwModelStateLayout);
 PETSC_EXTERN PetscErrorCode RwModelAddParameterBlock(RwModel, const char[], PetscInt, PetscBool);
 PETSC_EXTERN PetscErrorCode RwModelAddScalarGradient(RwModel, PetscInt, PetscInt, PetscReal);
 PETSC_EXTERN PetscErrorCode RwModelAddScalarGradientArray(RwModel, PetscInt, PetscInt, PetscInt, const PetscReal[]);

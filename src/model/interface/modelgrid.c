@@ -388,6 +388,28 @@ PetscErrorCode RwModelGetStateLayout(RwModel model, PetscInt comp, PetscInt npoi
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  RwModelSetStateLayout_Private - declares how the model's state arrays hold
+  their components, for tests only: a type's set-up declares its own layout
+  (model->statelayout).  The tests of the readers (points, outputs, python)
+  switch an interleaved type to planes and fill its states through
+  RwModelSetStateComponent(), to check that every reader follows the layout
+  without stepping the model in it.
+
+  Not collective; after RwModelSetUp()
+
+  Level: developer
+*/
+PetscErrorCode RwModelSetStateLayout_Private(RwModel model, RwModelStateLayout layout)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  RwModelCheckSetUp(model);
+  PetscCheck(layout == RW_MODEL_STATE_INTERLEAVED || layout == RW_MODEL_STATE_PLANES, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "State layout %d: expected interleaved (%d) or planes (%d)", (int)layout, (int)RW_MODEL_STATE_INTERLEAVED, (int)RW_MODEL_STATE_PLANES);
+  model->statelayout = layout;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Copies component comp of state u to field f (tofield), or f into it */
 static PetscErrorCode RwModelCopyComponent(RwModel model, Vec u, PetscInt comp, Vec f, PetscBool tofield)
 {

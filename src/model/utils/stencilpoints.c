@@ -20,11 +20,17 @@
   corners' values from the state (RwStencilPointsGather(): one scatter of a
   few values, made at the first read), not the whole state with its ghosts:
   a full copy per step cost as much as the wave step itself at 1024^2.
+  The gather's indices are places in the state's global array, found from
+  the grid's ownership boxes and the layout the model declares
+  (RwModelGetStateLayout()), not through the DMDA's local-to-global map,
+  which numbers interleaved components: the same points read the same
+  component whether the state interleaves its components or holds them in
+  planes.
 */
 #include <rewind/private/stencilimpl.h>
 
 typedef struct {
-  PetscInt  gidx[8]; /* the point a corner stands for, in the ghosted local array */
+  PetscInt  gidx[8]; /* the point a corner stands for, its component's place in the state's global array */
   PetscInt  ridx[8]; /* where the gather puts its value (RwStencilPointsGather()) */
   PetscInt  oidx[8]; /* the corner's point in the owned array, -1 if another rank's */
   PetscReal w[8];    /* interpolation weight */
@@ -43,14 +49,76 @@ struct _n_RwStencilPoints {
   Vec             vals;
 };
 
-/* The grid around the points: sizes, owned and ghosted boxes, and per
-   direction the ghost rule and the affine map from coordinate to index */
+/* The grid around the points: sizes, the owned box, and per direction the
+   ghost rule and the affine map from coordinate to index; every rank's box
+   and where its component lies in the state's global array, for the gather */
 typedef struct {
-  PetscInt  dim, dof, comp, M[3], xs[3], xm[3], gs[3], gm[3];
+  PetscInt  dim, dof, comp, M[3], xs[3], xm[3];
   PetscInt  ostride, ooffset; /* the component of owned point i at owned[ooffset + i ostride] (RwModelGetStateLayout()) */
+  PetscInt  np[3], *start[3]; /* ranks per direction; rank p's first index in direction d is start[d][p], start[d][np[d]] = M[d] */
+  PetscInt *base, gstride;    /* rank r's owned point i: component comp at global[base[r] + i gstride] */
   PetscBool per[3];
   PetscReal sgn[3], x0[3], dx[3];
 } RwPointsGrid;
+
+/* Every rank's box and where the component of its points starts in the
+   global array: ranks own consecutive blocks (x fastest over the ranks,
+   as the DMDA numbers them), each laid out as the model declares */
+static PetscErrorCode RwPointsGridOwners(RwModel model, RwPointsGrid *G)
+{
+  const PetscInt *l[3];
+  PetscInt        nranks, first = 0, offset;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(model->da, NULL, NULL, NULL, NULL, &G->np[0], &G->np[1], &G->np[2], NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetOwnershipRanges(model->da, &l[0], &l[1], &l[2]));
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscCall(PetscMalloc1(G->np[d] + 1, &G->start[d]));
+    G->start[d][0] = 0;
+    for (PetscInt p = 0; p < G->np[d]; p++) G->start[d][p + 1] = G->start[d][p] + (d < G->dim ? l[d][p] : 1);
+  }
+  nranks = G->np[0] * G->np[1] * G->np[2];
+  PetscCall(PetscMalloc1(nranks, &G->base));
+  for (PetscInt r = 0; r < nranks; r++) {
+    const PetscInt p[3] = {r % G->np[0], (r / G->np[0]) % G->np[1], r / (G->np[0] * G->np[1])};
+    PetscInt       npts = 1;
+
+    for (PetscInt d = 0; d < 3; d++) npts *= G->start[d][p[d] + 1] - G->start[d][p[d]];
+    PetscCall(RwModelGetStateLayout(model, G->comp, npts, &G->gstride, &offset));
+    G->base[r] = first + offset;
+    first += npts * G->dof;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RwPointsGridFree(RwPointsGrid *G)
+{
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(G->start[d]));
+  PetscCall(PetscFree(G->base));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The place in the state's global array of the component of grid point real[] */
+static PetscInt RwPointsGlobalIndex(const RwPointsGrid *G, const PetscInt real[3])
+{
+  PetscInt p[3], r, i = 0;
+
+  for (PetscInt d = 2; d >= 0; d--) {
+    PetscInt lo = 0, hi = G->np[d] - 1; /* the rank column whose range holds real[d]: bisection */
+
+    while (lo < hi) {
+      PetscInt mid = (lo + hi + 1) / 2;
+
+      if (G->start[d][mid] <= real[d]) lo = mid;
+      else hi = mid - 1;
+    }
+    p[d] = lo;
+    i    = i * (G->start[d][lo + 1] - G->start[d][lo]) + real[d] - G->start[d][lo];
+  }
+  r = p[0] + G->np[0] * (p[1] + G->np[1] * p[2]);
+  return G->base[r] + i * G->gstride;
+}
 
 static PetscErrorCode RwPointsGridGet(RwModel model, PetscInt comp, RwPointsGrid *G)
 {
@@ -58,10 +126,10 @@ static PetscErrorCode RwPointsGridGet(RwModel model, PetscInt comp, RwPointsGrid
   for (PetscInt d = 0; d < 3; d++) G->M[d] = 1;
   PetscCall(DMDAGetInfo(model->da, &G->dim, &G->M[0], &G->M[1], &G->M[2], NULL, NULL, NULL, &G->dof, NULL, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetCorners(model->da, &G->xs[0], &G->xs[1], &G->xs[2], &G->xm[0], &G->xm[1], &G->xm[2]));
-  PetscCall(DMDAGetGhostCorners(model->da, &G->gs[0], &G->gs[1], &G->gs[2], &G->gm[0], &G->gm[1], &G->gm[2]));
   PetscCheck(comp >= 0 && comp < G->dof, PetscObjectComm((PetscObject)model), PETSC_ERR_ARG_OUTOFRANGE, "Points read state component %" PetscInt_FMT ": the state has components 0 to %" PetscInt_FMT, comp, G->dof - 1);
   G->comp = comp;
   PetscCall(RwModelGetStateLayout(model, comp, G->xm[0] * G->xm[1] * G->xm[2], &G->ostride, &G->ooffset));
+  PetscCall(RwPointsGridOwners(model, G));
   for (PetscInt d = 0; d < G->dim; d++) {
     PetscReal x1;
 
@@ -77,15 +145,14 @@ static PetscErrorCode RwPointsGridGet(RwModel model, PetscInt comp, RwPointsGrid
    sign and where this rank finds its grid point */
 static void RwPointsCorner(const RwPointsGrid *G, const PetscInt i0[3], const PetscReal f[3], PetscInt q, RwStencilPoint *p, PetscBool *mine)
 {
-  PetscInt  real[3], g[3];
+  PetscInt  real[3];
   PetscReal w = 1, sign = 1;
-  PetscBool readable = PETSC_TRUE;
 
   *mine = PETSC_TRUE;
   for (PetscInt d = 0; d < 3; d++) {
     PetscInt b = (q >> d) & 1, raw;
 
-    real[d] = g[d] = 0;
+    real[d] = 0;
     if (d >= G->dim) continue;
     raw = i0[d] + b;
     w *= b ? f[d] : 1 - f[d];
@@ -94,22 +161,19 @@ static void RwPointsCorner(const RwPointsGrid *G, const PetscInt i0[3], const Pe
       real[d] = raw < 0 ? 0 : G->M[d] - 1;
       sign *= G->sgn[d];
     } else real[d] = raw;
-    /* the ghosted array holds the corner's point; periodic, perhaps as an image M away */
-    g[d] = real[d];
-    if (G->per[d] && (g[d] < G->gs[d] || g[d] >= G->gs[d] + G->gm[d])) g[d] = g[d] + (g[d] < G->gs[d] ? G->M[d] : -G->M[d]);
-    if (g[d] < G->gs[d] || g[d] >= G->gs[d] + G->gm[d]) readable = PETSC_FALSE;
     if (real[d] < G->xs[d] || real[d] >= G->xs[d] + G->xm[d]) *mine = PETSC_FALSE;
   }
   p->w[q]    = w;
   p->sign[q] = sign;
-  /* gidx is in the DMDA's ghosted numbering (components interleaved), which
-     its local-to-global mapping turns into the gather's global indices */
-  p->gidx[q] = readable ? ((g[0] - G->gs[0]) + G->gm[0] * ((g[1] - G->gs[1]) + G->gm[1] * (g[2] - G->gs[2]))) * G->dof + G->comp : -1;
+  /* a corner is a grid point (a ghost beyond a boundary stands for the point
+     it mirrors, a periodic image for the point it wraps to): the gather reads
+     it from its owner, wherever that is */
+  p->gidx[q] = RwPointsGlobalIndex(G, real);
   p->oidx[q] = *mine ? G->ooffset + ((real[0] - G->xs[0]) + G->xm[0] * ((real[1] - G->xs[1]) + G->xm[1] * (real[2] - G->xs[2]))) * G->ostride : -1;
 }
 
-/* Where point s's corners are, and whether this rank holds any of them */
-static PetscErrorCode RwPointsLocate(const RwPointsGrid *G, PetscInt ncorners, PetscInt s, const PetscReal x[], RwStencilPoint *p, PetscBool *owner, PetscBool *relevant)
+/* Where a point's corners are, and whether this rank holds any of them */
+static PetscErrorCode RwPointsLocate(const RwPointsGrid *G, PetscInt ncorners, const PetscReal x[], RwStencilPoint *p, PetscBool *owner, PetscBool *relevant)
 {
   PetscInt  i0[3] = {0, 0, 0}, cnt = 0;
   PetscReal f[3]  = {0, 0, 0};
@@ -129,7 +193,6 @@ static PetscErrorCode RwPointsLocate(const RwPointsGrid *G, PetscInt ncorners, P
     if (q == 0) *owner = mine;
   }
   *relevant = cnt ? PETSC_TRUE : PETSC_FALSE;
-  for (PetscInt q = 0; q < ncorners && cnt; q++) PetscCheck(p->gidx[q] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Point %" PetscInt_FMT ": corner %" PetscInt_FMT " lies beyond this rank's ghost points", s, q);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -169,9 +232,10 @@ PetscErrorCode RwStencilPointsCreate(RwModel model, PetscInt comp, PetscInt n, c
   for (PetscInt s = 0; s < n; s++) {
     PetscBool relevant;
 
-    PetscCall(RwPointsLocate(&G, P->ncorners, s, coords + s * G.dim, &P->loc[P->nloc], &P->owner[P->nloc], &relevant));
+    PetscCall(RwPointsLocate(&G, P->ncorners, coords + s * G.dim, &P->loc[P->nloc], &P->owner[P->nloc], &relevant));
     if (relevant) P->id[P->nloc++] = s;
   }
+  PetscCall(RwPointsGridFree(&G));
   *pts = P;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -214,11 +278,9 @@ PetscErrorCode RwStencilPointsGetLocal(RwStencilPoints pts, PetscInt *nloc, cons
    global vector into vals, and each corner's place in vals */
 static PetscErrorCode RwStencilPointsSetUpGather(RwStencilPoints pts)
 {
-  ISLocalToGlobalMapping ltog;
-  const PetscInt        *global;
-  PetscInt              *g, n = 0;
-  IS                     from;
-  Vec                    u;
+  PetscInt *g, n = 0;
+  IS        from;
+  Vec       u;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(pts->nloc * pts->ncorners + 1, &g));
@@ -227,13 +289,6 @@ static PetscErrorCode RwStencilPointsSetUpGather(RwStencilPoints pts)
   PetscCall(PetscSortRemoveDupsInt(&n, g));
   for (PetscInt i = 0; i < pts->nloc; i++)
     for (PetscInt c = 0; c < pts->ncorners; c++) PetscCall(PetscFindInt(pts->loc[i].gidx[c], n, g, &pts->loc[i].ridx[c]));
-  /* a corner is a grid point (a ghost beyond a boundary stands for the point
-     it mirrors, a periodic image for the point it wraps to): every one has a
-     global index */
-  PetscCall(DMGetLocalToGlobalMapping(pts->da, &ltog));
-  PetscCall(ISLocalToGlobalMappingGetIndices(ltog, &global));
-  for (PetscInt q = 0; q < n; q++) g[q] = global[g[q]];
-  PetscCall(ISLocalToGlobalMappingRestoreIndices(ltog, &global));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, g, PETSC_OWN_POINTER, &from));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &pts->vals));
   PetscCall(DMGetGlobalVector(pts->da, &u));

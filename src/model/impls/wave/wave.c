@@ -129,7 +129,7 @@ static PetscErrorCode WaveLocateSources(RwModel model)
   Vec                s;
   PetscReal         *ones;
   PetscScalar       *a;
-  PetscInt           n, cnt = 0;
+  PetscInt           n, stride, off, cnt = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscFree4(w->srcidx, w->srcw, w->srcq, w->srcg));
@@ -142,13 +142,15 @@ static PetscErrorCode WaveLocateSources(RwModel model)
   PetscCall(VecGetArray(s, &a));
   PetscCall(RwStencilPointsSpread(pts, ones, a));
   PetscCall(VecGetLocalSize(s, &n));
-  for (PetscInt p = 0; p < n / RW_WAVE_DOF; p++)
-    if (a[RW_WAVE_DOF * p] != 0) cnt++;
+  n /= RW_WAVE_DOF; /* the owned points; the spread filled component 0, where the layout puts it */
+  PetscCall(RwModelGetStateLayout(model, 0, n, &stride, &off));
+  for (PetscInt p = 0; p < n; p++)
+    if (a[off + p * stride] != 0) cnt++;
   PetscCall(PetscMalloc4(cnt, &w->srcidx, cnt, &w->srcw, cnt, &w->srcq, cnt, &w->srcg));
-  for (PetscInt p = 0; p < n / RW_WAVE_DOF; p++)
-    if (a[RW_WAVE_DOF * p] != 0) {
+  for (PetscInt p = 0; p < n; p++)
+    if (a[off + p * stride] != 0) {
       w->srcidx[w->nsrcpts] = p;
-      w->srcw[w->nsrcpts++] = PetscRealPart(a[RW_WAVE_DOF * p]);
+      w->srcw[w->nsrcpts++] = PetscRealPart(a[off + p * stride]);
     }
   PetscCall(VecRestoreArray(s, &a));
   PetscCall(PetscFree(ones));
