@@ -64,9 +64,9 @@ static RwModelStateLayout declared; /* the layout the wave declares itself */
 static void wave(const char opts[], RwModelStateLayout layout, PetscBool shift, RwModel *model, RwTestProblem *p)
 {
   RW_CHECK(rw_test_model_type("wave", opts, model));
-  declared              = (*model)->statelayout;
-  (*model)->statelayout = layout;
-  (*model)->stateshift  = shift;
+  declared = (*model)->statelayout;
+  RW_CHECK(RwModelSetStateLayout_Private(*model, layout));
+  (*model)->stateshift = shift; /* a type's set-up declares it; no setter */
   RW_CHECK(rw_test_problem(*model, p));
 }
 
