@@ -110,6 +110,9 @@ PETSC_EXTERN PetscErrorCode RwModelSetObservedComponent(RwModel, PetscInt);
 PETSC_EXTERN PetscErrorCode RwModelGetStateLayout(RwModel, PetscInt, PetscInt, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwModelGetStateComponent(RwModel, Vec, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwModelSetStateComponent(RwModel, Vec, PetscInt, Vec);
+/* h-ens (issue 37 item 1): a state in the interleaved order, for moves between decompositions */
+PETSC_EXTERN PetscErrorCode RwModelGetStateInterleaved(RwModel, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwModelSetStateInterleaved(RwModel, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwModelCreateField(RwModel, Vec *);
 PETSC_EXTERN PetscErrorCode RwModelGetTimeStep(RwModel, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwModelGetStateBytes(RwModel, PetscInt64 *, PetscInt64 *);
