@@ -110,8 +110,11 @@ PETSC_EXTERN PetscErrorCode RwModelSetObservedComponent(RwModel, PetscInt);
 PETSC_EXTERN PetscErrorCode RwModelGetStateLayout(RwModel, PetscInt, PetscInt, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwModelGetStateComponent(RwModel, Vec, PetscInt, Vec);
 PETSC_EXTERN PetscErrorCode RwModelSetStateComponent(RwModel, Vec, PetscInt, Vec);
-/* issue 37 item 1 (h-store): a step's new state holds the old state's component 0 as its component 1 */
+/* a step's new state holds the old state's component 0 as its component 1 */
 PETSC_EXTERN PetscErrorCode RwModelGetStateShift(RwModel, PetscBool *);
+/* a state in the interleaved order, for moves between decompositions */
+PETSC_EXTERN PetscErrorCode RwModelGetStateInterleaved(RwModel, Vec, Vec);
+PETSC_EXTERN PetscErrorCode RwModelSetStateInterleaved(RwModel, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwModelCreateField(RwModel, Vec *);
 PETSC_EXTERN PetscErrorCode RwModelGetTimeStep(RwModel, PetscReal *);
 PETSC_EXTERN PetscErrorCode RwModelGetStateBytes(RwModel, PetscInt64 *, PetscInt64 *);

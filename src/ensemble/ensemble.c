@@ -12,7 +12,8 @@
   the additions happen on the parent in member order 0, 1, 2, ...: for any
   split the same numbers are added in the same order, so the sum has the same
   bits.  Memory: one extra parent vector and one natural vector per group,
-  whatever the number of members.
+  whatever the number of members.  A state of a model (RwEnsembleSetStateDM())
+  goes into natural order interleaved, whatever layout the model declares.
 */
 #include <rewind/private/ensembleimpl.h>
 #include <petscdmda.h>
@@ -457,6 +458,8 @@ static PetscErrorCode RwEnsembleMoveDestroy_Private(RwEnsemble e, RwEnsembleMove
   PetscCall(VecDestroy(&mv->subnat));
   PetscCall(VecDestroy(&mv->nat));
   PetscCall(VecDestroy(&mv->work));
+  PetscCall(RwModelDestroy(&mv->submodel));
+  PetscCall(RwModelDestroy(&mv->model));
   PetscCall(DMDestroy(&mv->subda));
   PetscCall(DMDestroy(&mv->da));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -498,23 +501,44 @@ static PetscErrorCode RwEnsembleCreateNatural_Private(DM dm, PetscBool isda, Vec
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RwEnsembleToNatural_Private(DM dm, PetscBool isda, Vec g, Vec nat)
+/*
+  A global vector of dm to natural order.  The natural scatter takes each
+  rank's array as interleaved; a state of a model (a pair set by
+  RwEnsembleSetStateDM()) is first copied into that order through the layout
+  the model declares, into a work vector of the DM's pool (made once, reused)
+*/
+static PetscErrorCode RwEnsembleToNatural_Private(DM dm, PetscBool isda, RwModel model, Vec g, Vec nat)
 {
+  Vec w = g;
+
   PetscFunctionBegin;
+  if (model) {
+    PetscCall(DMGetGlobalVector(dm, &w));
+    PetscCall(RwModelGetStateInterleaved(model, g, w));
+  }
   if (isda) {
-    PetscCall(DMDAGlobalToNaturalBegin(dm, g, INSERT_VALUES, nat));
-    PetscCall(DMDAGlobalToNaturalEnd(dm, g, INSERT_VALUES, nat));
-  } else PetscCall(VecCopy(g, nat));
+    PetscCall(DMDAGlobalToNaturalBegin(dm, w, INSERT_VALUES, nat));
+    PetscCall(DMDAGlobalToNaturalEnd(dm, w, INSERT_VALUES, nat));
+  } else PetscCall(VecCopy(w, nat));
+  if (model) PetscCall(DMRestoreGlobalVector(dm, &w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RwEnsembleFromNatural_Private(DM dm, PetscBool isda, Vec nat, Vec g)
+/* Natural order to a global vector of dm; a state of a model back into the model's layout */
+static PetscErrorCode RwEnsembleFromNatural_Private(DM dm, PetscBool isda, RwModel model, Vec nat, Vec g)
 {
+  Vec w = g;
+
   PetscFunctionBegin;
+  if (model) PetscCall(DMGetGlobalVector(dm, &w));
   if (isda) {
-    PetscCall(DMDANaturalToGlobalBegin(dm, nat, INSERT_VALUES, g));
-    PetscCall(DMDANaturalToGlobalEnd(dm, nat, INSERT_VALUES, g));
-  } else PetscCall(VecCopy(nat, g));
+    PetscCall(DMDANaturalToGlobalBegin(dm, nat, INSERT_VALUES, w));
+    PetscCall(DMDANaturalToGlobalEnd(dm, nat, INSERT_VALUES, w));
+  } else PetscCall(VecCopy(nat, w));
+  if (model) {
+    PetscCall(RwModelSetStateInterleaved(model, w, g));
+    PetscCall(DMRestoreGlobalVector(dm, &w));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -592,6 +616,55 @@ PetscErrorCode RwEnsembleSetDM(RwEnsemble ens, DM subda, DM da)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  RwEnsembleSetStateDM - the pair of grids of two models' states: the group's
+  model's state DM and the parent's, whose vectors move in the layout each
+  model declares
+
+  Collective on the parent communicator
+
+  Input Parameters:
++ ens    - the ensemble, set up
+. gmodel - this rank's group's model (on RwEnsembleGetSubComm()), set up
+- model  - the parent's model, set up, with the same grid
+
+  Notes:
+  RwEnsembleSetDM() of the two state DMs, then every move by that pair
+  (RwEnsembleScatterToGroups(), RwEnsembleGatherMember(), the sums) takes
+  a state of gmodel or model: the natural scatter assumes each rank's array
+  interleaves the components, so a state is copied into that order
+  (RwModelGetStateInterleaved()) before it and back into the model's layout
+  after, read at each move.  A state whose components lie in planes (each
+  rank's block of one, then the other's) would otherwise come out
+  scrambled on another decomposition.  A vector of that DM that is not a
+  state in the model's layout (a u0 unknown, interleaved) needs a DM of its
+  own (DMDACreateCompatibleDMDA()).  The ensemble keeps a reference to both
+  models.
+
+  Level: developer
+
+.seealso: RwEnsembleSetDM(), RwModelGetStateInterleaved()
+@*/
+PetscErrorCode RwEnsembleSetStateDM(RwEnsemble ens, RwModel gmodel, RwModel model)
+{
+  DM              sub, par;
+  RwEnsembleMove *mv;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ens, RW_ENSEMBLE_CLASSID, 1);
+  PetscCall(RwModelGetStateDM(gmodel, &sub));
+  PetscCall(RwModelGetStateDM(model, &par));
+  PetscCall(RwEnsembleSetDM(ens, sub, par));
+  mv = RwEnsembleFindMove_Private(ens, par);
+  PetscCall(PetscObjectReference((PetscObject)gmodel));
+  PetscCall(PetscObjectReference((PetscObject)model));
+  PetscCall(RwModelDestroy(&mv->submodel));
+  PetscCall(RwModelDestroy(&mv->model));
+  mv->submodel = gmodel;
+  mv->model    = model;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The pair of grids a parent vector moves by: its DM's, or the only pair there is */
 static PetscErrorCode RwEnsembleGetMove_Private(RwEnsemble e, Vec X, RwEnsembleMove **mv)
 {
@@ -656,9 +729,9 @@ PetscErrorCode RwEnsembleScatterToGroups(RwEnsemble ens, Vec X, Vec x)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ens, RW_ENSEMBLE_CLASSID, 1);
   PetscCall(RwEnsembleGetMove_Private(ens, X, &mv));
-  PetscCall(RwEnsembleToNatural_Private(mv->da, mv->isda, X, mv->nat));
+  PetscCall(RwEnsembleToNatural_Private(mv->da, mv->isda, mv->model, X, mv->nat));
   for (PetscInt k = 0; k < ens->ngroups; k++) PetscCall(RwEnsembleMove_Private(ens, mv, k, SCATTER_REVERSE));
-  PetscCall(RwEnsembleFromNatural_Private(mv->subda, mv->isda, mv->subnat, x));
+  PetscCall(RwEnsembleFromNatural_Private(mv->subda, mv->isda, mv->submodel, mv->subnat, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -705,9 +778,9 @@ PetscErrorCode RwEnsembleGatherMember(RwEnsemble ens, PetscInt member, PetscReal
     PetscCheck(!any, comm, PETSC_ERR_ARG_NULL, "Group %" PetscInt_FMT " solves member %" PetscInt_FMT ": its ranks must pass the member's gradient, not NULL", k, member);
   }
   PetscCall(PetscLogEventBegin(RW_EnsembleGather, ens, 0, 0, 0));
-  if (ens->group == k) PetscCall(RwEnsembleToNatural_Private(mv->subda, mv->isda, gm, mv->subnat));
+  if (ens->group == k) PetscCall(RwEnsembleToNatural_Private(mv->subda, mv->isda, mv->submodel, gm, mv->subnat));
   PetscCall(RwEnsembleMove_Private(ens, mv, k, SCATTER_FORWARD));
-  PetscCall(RwEnsembleFromNatural_Private(mv->da, mv->isda, mv->nat, G));
+  PetscCall(RwEnsembleFromNatural_Private(mv->da, mv->isda, mv->model, mv->nat, G));
   PetscCallMPI(MPI_Bcast(&Jm, 1, MPIU_REAL, ens->first[k], comm));
   PetscCall(PetscLogEventEnd(RW_EnsembleGather, ens, 0, 0, 0));
   ens->Jm[member] = Jm;

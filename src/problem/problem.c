@@ -696,9 +696,7 @@ static PetscErrorCode BaseToGroup(RwProblem prob)
   PetscCall(RwModelGetFieldDM(prob->gmodel, &sub));
   PetscCall(RwModelGetFieldDM(prob->model, &par));
   PetscCall(RwEnsembleSetDM(prob->ens, sub, par));
-  PetscCall(RwModelGetStateDM(prob->gmodel, &sub));
-  PetscCall(RwModelGetStateDM(prob->model, &par));
-  PetscCall(RwEnsembleSetDM(prob->ens, sub, par));
+  PetscCall(RwEnsembleSetStateDM(prob->ens, prob->gmodel, prob->model)); /* states move through their layout */
   PetscCall(RwModelCreateParameters(prob->gmodel, &prob->gm));
   PetscCall(RwModelCreateState(prob->gmodel, &prob->gu0));
   PetscCall(RwEnsembleScatterToGroups(prob->ens, prob->u0, prob->gu0));

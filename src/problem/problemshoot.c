@@ -190,7 +190,7 @@ PetscErrorCode RwProblemShootingToMember_Private(RwProblem prob, PetscInt e, Vec
   PetscFunctionBegin;
   if (!c) PetscFunctionReturn(PETSC_SUCCESS);
   c->weight = e + 1 < prob->nmembers ? prob->shootweight : 0;
-  if (c->weight > 0) PetscCall(RwProblemMovePart_Private(e + 1, x, c->target, PETSC_TRUE));
+  if (c->weight > 0) PetscCall(RwProblemMovePart_Private(prob->gmodel, e + 1, x, c->target, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -202,6 +202,6 @@ PetscErrorCode RwProblemShootingGradient_Private(RwProblem prob, PetscInt e, Vec
   PetscFunctionBegin;
   if (!c || c->weight == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(VecAXPBY(c->target, -c->weight, c->weight, c->end)); /* w x_{e+1} - w u_L: the target is reset before the next solve */
-  PetscCall(RwProblemMovePart_Private(e + 1, w, c->target, PETSC_FALSE));
+  PetscCall(RwProblemMovePart_Private(prob->gmodel, e + 1, w, c->target, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

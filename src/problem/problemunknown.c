@@ -151,11 +151,12 @@ static PetscErrorCode CreateDM_Builtin(RwProblem prob, RwModel model, DM *dm, vo
   PetscFunctionBegin;
   if (prob->ukind == RW_UNKNOWN_FIELD) PetscCall(RwModelGetFieldDM(model, dm));
   if (prob->ukind == RW_UNKNOWN_U0) PetscCall(RwModelGetStateDM(model, dm));
-  if (prob->ukind != RW_UNKNOWN_BLOCK && prob->permember) {
+  /* x of u0 is interleaved whatever the state's layout: a DM of its own, as the ensemble moves the state DM's vectors through the layout */
+  if (prob->ukind == RW_UNKNOWN_U0 || (prob->ukind != RW_UNKNOWN_BLOCK && prob->permember)) {
     PetscInt dof;
 
     PetscCall(DMDAGetInfo(*dm, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
-    PetscCall(DMDACreateCompatibleDMDA(*dm, dof * prob->nmembers, dm));
+    PetscCall(DMDACreateCompatibleDMDA(*dm, dof * (prob->permember ? prob->nmembers : 1), dm));
   } else if (prob->ukind != RW_UNKNOWN_BLOCK) PetscCall(PetscObjectReference((PetscObject)*dm));
   else {
     PetscCall(RwModelGetParameterBlockInfo(model, prob->uindex, NULL, &size, NULL, NULL));
@@ -164,30 +165,48 @@ static PetscErrorCode CreateDM_Builtin(RwProblem prob, RwModel model, DM *dm, vo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* RwProblemMovePart_Private - member e's part of x to or from p (a field or a state): components e*dof .. e*dof+dof-1, copies only */
-PetscErrorCode RwProblemMovePart_Private(PetscInt e, Vec x, Vec p, PetscBool to)
+/*
+  RwProblemMovePart_Private - member e's part of x to or from p (a field, or
+  a state of smodel): components e*dof .. e*dof+dof-1 of x, copies only.  x
+  interleaves its members' components at every point; a state goes through
+  the interleaved order (RwModelGetStateInterleaved()), in a work vector of
+  the state DM's pool
+*/
+PetscErrorCode RwProblemMovePart_Private(RwModel smodel, PetscInt e, Vec x, Vec p, PetscBool to)
 {
   PetscInt dof, *idx;
+  Vec      q = p;
+  DM       da = NULL;
 
   PetscFunctionBegin;
+  if (smodel) {
+    PetscCall(RwModelGetStateDM(smodel, &da));
+    PetscCall(DMGetGlobalVector(da, &q));
+    if (!to) PetscCall(RwModelGetStateInterleaved(smodel, p, q));
+  }
   PetscCall(VecGetBlockSize(p, &dof));
   PetscCall(PetscMalloc1(dof, &idx));
   for (PetscInt c = 0; c < dof; c++) idx[c] = e * dof + c;
-  if (to) PetscCall(VecStrideSubSetGather(x, dof, idx, NULL, p, INSERT_VALUES));
-  else PetscCall(VecStrideSubSetScatter(p, dof, NULL, idx, x, INSERT_VALUES));
+  if (to) PetscCall(VecStrideSubSetGather(x, dof, idx, NULL, q, INSERT_VALUES));
+  else PetscCall(VecStrideSubSetScatter(q, dof, NULL, idx, x, INSERT_VALUES));
   PetscCall(PetscFree(idx));
+  if (smodel) {
+    if (to) PetscCall(RwModelSetStateInterleaved(smodel, q, p));
+    PetscCall(DMRestoreGlobalVector(da, &q));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x (or member e's part of it) to p, or p into x: every member's part when e < 0 (the base, the start) */
-static PetscErrorCode MoveField(RwProblem prob, PetscInt e, Vec x, Vec p, PetscBool to)
+/* x (or member e's part of it) to p, or p into x: every member's part when e < 0 (the base, the start); p a state of smodel, or a field (smodel NULL) */
+static PetscErrorCode MoveField(RwProblem prob, RwModel smodel, PetscInt e, Vec x, Vec p, PetscBool to)
 {
   PetscFunctionBegin;
-  if (!prob->permember) PetscCall(to ? VecCopy(x, p) : VecCopy(p, x));
-  else if (e >= 0) PetscCall(RwProblemMovePart_Private(e, x, p, to));
+  if (!prob->permember && smodel) PetscCall(to ? RwModelSetStateInterleaved(smodel, x, p) : RwModelGetStateInterleaved(smodel, p, x));
+  else if (!prob->permember) PetscCall(to ? VecCopy(x, p) : VecCopy(p, x));
+  else if (e >= 0) PetscCall(RwProblemMovePart_Private(smodel, e, x, p, to));
   else {
     PetscCheck(!to, PetscObjectComm((PetscObject)x), PETSC_ERR_ARG_WRONG, "An unknown per member goes to one member's parameters: give the member");
-    for (PetscInt k = 0; k < prob->nmembers; k++) PetscCall(RwProblemMovePart_Private(k, x, p, PETSC_FALSE));
+    for (PetscInt k = 0; k < prob->nmembers; k++) PetscCall(RwProblemMovePart_Private(smodel, k, x, p, PETSC_FALSE));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -199,10 +218,10 @@ static PetscErrorCode Move_Builtin(RwProblem prob, RwModel model, PetscInt e, Ve
   PetscScalar *a;
 
   PetscFunctionBegin;
-  if (prob->ukind == RW_UNKNOWN_U0) PetscCall(MoveField(prob, e, x, u0, to));
+  if (prob->ukind == RW_UNKNOWN_U0) PetscCall(MoveField(prob, model, e, x, u0, to));
   if (prob->ukind == RW_UNKNOWN_FIELD) {
     PetscCall(RwModelGetParameterField(model, m, prob->uindex, &f));
-    PetscCall(MoveField(prob, e, x, f, to));
+    PetscCall(MoveField(prob, NULL, e, x, f, to));
     PetscCall(RwModelRestoreParameterField(model, m, prob->uindex, &f));
   }
   if (prob->ukind == RW_UNKNOWN_BLOCK) { /* x on the first rank, which keeps what it passes */
@@ -346,7 +365,7 @@ PetscErrorCode RwProblemGetMemberUnknown(RwProblem prob, PetscInt e, Vec x, Vec 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
   PetscCall(CheckMemberPart(prob, e, x, p));
-  PetscCall(RwProblemMovePart_Private(e, x, p, PETSC_TRUE));
+  PetscCall(RwProblemMovePart_Private(prob->ukind == RW_UNKNOWN_U0 ? prob->model : NULL, e, x, p, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -364,7 +383,7 @@ PetscErrorCode RwProblemSetMemberUnknown(RwProblem prob, PetscInt e, Vec p, Vec 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(prob, RW_PROBLEM_CLASSID, 1);
   PetscCall(CheckMemberPart(prob, e, x, p));
-  PetscCall(RwProblemMovePart_Private(e, x, p, PETSC_FALSE));
+  PetscCall(RwProblemMovePart_Private(prob->ukind == RW_UNKNOWN_U0 ? prob->model : NULL, e, x, p, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -24,6 +24,7 @@ typedef struct {
   Vec         nat, work;   /* natural ordering and a global vector on the parent */
   Vec        *wrap;        /* [ngroups]: parent-comm views of group k's natural vector */
   VecScatter *sct;         /* [ngroups]: wrap[k] -> nat */
+  RwModel     submodel, model; /* states of these models (RwEnsembleSetStateDM()): interleaved around the natural scatter; NULL for other vectors */
 } RwEnsembleMove;
 
 struct _p_RwEnsemble {

@@ -133,7 +133,7 @@ PETSC_INTERN PetscErrorCode RwProblemSetUpUnknown_Private(RwProblem);
 PETSC_INTERN PetscErrorCode RwProblemApplyParameters_Private(RwProblem);
 PETSC_INTERN PetscErrorCode RwProblemToParameters_Private(RwProblem, PetscInt, Vec, Vec, Vec);
 PETSC_INTERN PetscErrorCode RwProblemMemberGradient_Private(RwProblem, PetscInt, Vec, Vec, Vec, Vec);
-PETSC_INTERN PetscErrorCode RwProblemMovePart_Private(PetscInt, Vec, Vec, PetscBool);
+PETSC_INTERN PetscErrorCode RwProblemMovePart_Private(RwModel, PetscInt, Vec, Vec, PetscBool);
 PETSC_INTERN PetscErrorCode RwProblemShootingSetUp_Private(RwProblem);
 PETSC_INTERN PetscErrorCode RwProblemShootingToMember_Private(RwProblem, PetscInt, Vec);
 PETSC_INTERN PetscErrorCode RwProblemShootingGradient_Private(RwProblem, PetscInt, Vec);

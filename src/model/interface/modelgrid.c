@@ -491,6 +491,86 @@ PetscErrorCode RwModelSetStateComponent(RwModel model, Vec f, PetscInt comp, Vec
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* State u (the declared layout) to w interleaved (get), or w into u */
+static PetscErrorCode RwModelInterleave(RwModel model, Vec u, Vec w, PetscBool get)
+{
+  PetscInt     nu, nw, n, stride, offset, dof = model->dof;
+  PetscScalar *a, *b;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(u, &nu));
+  PetscCall(VecGetLocalSize(w, &nw));
+  PetscCheck(nu == nw && nu % dof == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Two states of %" PetscInt_FMT " and %" PetscInt_FMT " values on this rank: expected two vectors of the state's grid (%" PetscInt_FMT " components a point)", nu, nw, dof);
+  if (model->statelayout == RW_MODEL_STATE_INTERLEAVED) { /* already the interleaved order: a copy */
+    PetscCall(get ? VecCopy(u, w) : VecCopy(w, u));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  n = nu / dof;
+  PetscCall(VecGetArray(u, &a));
+  PetscCall(VecGetArray(w, &b));
+  for (PetscInt c = 0; c < dof; c++) {
+    PetscCall(RwModelGetStateLayout(model, c, n, &stride, &offset));
+    if (get)
+      for (PetscInt i = 0; i < n; i++) b[i * dof + c] = a[offset + i * stride];
+    else
+      for (PetscInt i = 0; i < n; i++) a[offset + i * stride] = b[i * dof + c];
+  }
+  PetscCall(VecRestoreArray(w, &b));
+  PetscCall(VecRestoreArray(u, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelGetStateInterleaved - state u's values into w with the components
+  interleaved at every point, whatever layout the model declares
+
+  Not collective
+
+  Input Parameters:
++ model - the model, set up
+- u     - a state (RwModelCreateState())
+
+  Output Parameter:
+. w - a vector of the state's grid: point i's component c at w[i dof + c]
+
+  Notes:
+  The order a DMDA's natural ordering (DMDAGlobalToNatural()) and PETSc's
+  strided calls assume, so that a state moved between two decompositions
+  (the ensemble's groups, RwEnsembleSetStateDM()) or kept in natural order
+  (a u0 unknown, its journal) does not depend on the layout: a state whose
+  components lie in planes (each rank's u_k block, then its u_k-1 block)
+  is ordered by the rank's own point count.  A copy for an interleaved type.
+
+  Level: developer
+
+.seealso: RwModelSetStateInterleaved(), RwModelGetStateLayout()
+@*/
+PetscErrorCode RwModelGetStateInterleaved(RwModel model, Vec u, Vec w)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(RwModelInterleave(model, u, w, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  RwModelSetStateInterleaved - state u from w, whose components are
+  interleaved at every point, into the layout the model declares
+
+  Not collective
+
+  Level: developer
+
+.seealso: RwModelGetStateInterleaved()
+@*/
+PetscErrorCode RwModelSetStateInterleaved(RwModel model, Vec w, Vec u)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(model, RW_MODEL_CLASSID, 1);
+  PetscCall(RwModelInterleave(model, u, w, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   RwModelSetObservedComponent - the state component that objectives observe (the type chooses a default)
 
