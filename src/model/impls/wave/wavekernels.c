@@ -375,9 +375,10 @@ WAVE_INLINE PetscScalar WaveD2Ring(const PetscInt R, const PetscReal *w, const R
   weights and 2R + 1 pointers in registers; Ly and Lz stay in L1.  One
   rank, CPU ns a grid point of a step, best of 3-5 steps, rounds of both
   rows alternated in one process (load 8 on 2 cores), whole loop /
-  blocks: 256^3 order 8 forward 8.93 / 8.30; 256^2 x 96 order 8 forward
-  9.23 / 8.18, 9.26 / 8.51, 8.91 / 8.48, tangent 11.71 / 11.76, adjoint
-  12.83 / 12.25; order 4 forward 5.67 / 5.49, order 2 4.51 / 4.46
+  blocks: 256^3 order 8 forward 8.93 / 8.30, 8.68 / 8.40, 9.24 / 8.46,
+  tangent 11.43 / 10.83, 11.50 / 11.23, adjoint 11.80 / 12.01, 12.34 /
+  12.11; order 4 forward 6.14 / 5.44, tangent 9.81 / 9.03, adjoint 9.33 /
+  9.00; 256^2 x 96 order 2 forward 4.51 / 4.46
 */
 #define WAVE_RING_BLOCK 64
 
