@@ -361,17 +361,62 @@ WAVE_INLINE PetscScalar WaveD2Ring(const PetscInt R, const PetscReal *w, const R
   return f;
 }
 
-/* L at point i of a ring row: x, then (3D) y inside the slice, then across slices */
-WAVE_INLINE PetscScalar WaveLapRing(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, PetscInt i)
-{
-  PetscScalar f = RwStencilD2(R, W->w[0], rr->p[R] + i, 1);
+/*
+  A ring row runs in blocks of WAVE_RING_BLOCK points, and L in each block
+  a direction at a time: across the slices (z in 3D) into Lz, along y
+  inside the slice (3D) into Ly, each in a loop of its own, then x in the
+  form's own loop, which adds Ly and Lz.  A point's sum is the shell's,
+  (x + y) + z, each RwStencilD2's, so the bits are.  Why: the whole
+  Laplacian in one loop reads 2R + 1 slices, 2R + 1 rows and a row's x
+  neighbours with 3 (R + 1) weights, more than the registers hold: at
+  order 8 the loop reloaded the 9 slice pointers and took the 15 weights
+  as memory operands, about 56 loads a vector of 4 points for 27 of data
+  (doc/notes/wave-3d-profile.md).  Split, each loop keeps its R + 1
+  weights and 2R + 1 pointers in registers; Ly and Lz stay in L1.  One
+  rank, CPU ns a grid point of a step, best of 3-5 steps, rounds of both
+  rows alternated in one process (load 8 on 2 cores), whole loop /
+  blocks: 256^3 order 8 forward 8.93 / 8.30, 8.68 / 8.40, 9.24 / 8.46,
+  tangent 11.43 / 10.83, 11.50 / 11.23, adjoint 11.80 / 12.01, 12.34 /
+  12.11; order 4 forward 6.14 / 5.44, tangent 9.81 / 9.03, adjoint 9.33 /
+  9.00; 256^2 x 96 order 2 forward 4.51 / 4.46
+*/
+#define WAVE_RING_BLOCK 64
 
-  if (D > 2) f += RwStencilD2(R, W->w[1], rr->p[R] + i, rr->sy);
-  f += WaveD2Ring(R, W->w[D - 1], rr, i);
-  return f;
+/* RwStencilD2 at nb points from x along stride s, into f */
+WAVE_INLINE void WaveD2Block(const PetscInt R, const PetscReal *w, const PetscScalar *x_, PetscInt s, PetscInt nb, PetscScalar *f_)
+{
+  const PetscScalar *restrict x = x_;
+  PetscScalar       *restrict f = f_;
+
+#pragma GCC ivdep
+  for (PetscInt t = 0; t < nb; t++) f[t] = RwStencilD2(R, w, x + t, s);
 }
 
-/* The forward's u+ at point i of a ring row: the stored rows' and the streamed blocks' one expression */
+/* WaveD2Ring at nb points from i, into f */
+WAVE_INLINE void WaveD2RingBlock(const PetscInt R, const PetscReal *w, const RwStencilRingRow *rr, PetscInt i, PetscInt nb, PetscScalar *f_)
+{
+  PetscScalar *restrict f = f_;
+
+#pragma GCC ivdep
+  for (PetscInt t = 0; t < nb; t++) f[t] = WaveD2Ring(R, w, rr, i + t);
+}
+
+/* The block's second differences but x's: Lz across the slices, and in 3D Ly inside the slice */
+WAVE_INLINE void WaveLapRingBlock(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, PetscInt i, PetscInt nb, PetscScalar *Ly, PetscScalar *Lz)
+{
+  WaveD2RingBlock(R, W->w[D - 1], rr, i, nb, Lz);
+  if (D > 2) WaveD2Block(R, W->w[1], rr->p[R] + i, rr->sy, nb, Ly);
+}
+
+/* L at point i of a ring row, t into its block: x, then (3D) y inside the slice, then across slices */
+WAVE_INLINE PetscScalar WaveLapRingAt(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, PetscInt i, PetscInt t, const PetscScalar *Ly, const PetscScalar *Lz)
+{
+  PetscScalar f = RwStencilD2(R, W->w[0], rr->p[R] + i + t, 1);
+
+  if (D > 2) f += Ly[t];
+  return f + Lz[t];
+}
+
 /* A point's own (a, b) = (u_k, u_k-1): from the input state up, or, in a
    pair's second pass (L2, a constant), u_k+1 from the ring's centre and
    u_k from the pair's input x_k (up is then x_k's row) */
@@ -385,85 +430,48 @@ WAVE_INLINE PetscScalar WaveRingB(const PetscBool L2, const PetscScalar *restric
   return L2 ? up[RW_WAVE_DOF * i] : up[RW_WAVE_DOF * i + 1];
 }
 
-WAVE_INLINE PetscScalar WaveForwardRingValue(const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscInt i)
-{
-  return WaveForwardPoint(WaveLapRing(D, R, W, rr, i), WaveRingA(L2, rr, up, R, i), WaveRingB(L2, up, i), ia[i], c1[i], c2[i]);
-}
-
-/* The forward at point i of a ring row, stored; returns the NaN probe's flag */
-WAVE_INLINE int WaveForwardRingAt(const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscScalar *restrict r, PetscInt i)
-{
-  const PetscScalar v = WaveForwardRingValue(D, R, L2, W, rr, up, ia, c1, c2, i);
-
-  if (r) r[i] = v;
-  y[RW_WAVE_DOF * i]     = v;
-  y[RW_WAVE_DOF * i + 1] = WaveRingA(L2, rr, up, R, i);
-  return RW_PROBE_BAD(v);
-}
-
-/* Where the forward's ring row keeps its NaN flags: at orders 2 and 4 one
-   per point of a block (lane[t]), OR-ed across the lanes once a row; at
-   order 8 one a block, as before.  The vectorised block's OR across its
-   lanes at every block had cost 10% of the streamed row at orders 2 and 4.
-   3D 256^3, one rank, CPU ns a point, 5-6 runs alternated, per block /
-   per lane: order 2 3.03-3.38 / 2.70-2.85, order 4 3.53-3.92 / 3.16-3.64,
-   but order 8 4.71-4.91 / 4.85-5.76 (2D 4096^2 order 8 2.99-3.55 /
-   3.03-3.39).  R is a constant at every call: one branch is compiled */
-#define WAVE_LANE_FLAGS(R) ((R) < 4)
-
-/* A block of the forward's ring row, streamed: the block's u+ are computed
-   into a local array, then each point (u+, a) is streamed; the compiler's
-   loop stores them interleaved directly, which a streamed store cannot be
-   told to; ORs the NaN probe's flags into lane (WAVE_LANE_FLAGS) */
-WAVE_INLINE void WaveForwardRingStream(const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, const PetscScalar *restrict up, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscScalar *restrict r, PetscInt i, int *restrict lane)
-{
-  PetscScalar v[RW_PREFETCH_BLOCK];
-  int         blk = 0;
-
-#pragma GCC ivdep
-  for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) {
-    v[t] = WaveForwardRingValue(D, R, L2, W, rr, up, ia, c1, c2, i + t);
-    if (WAVE_LANE_FLAGS(R)) lane[t] |= RW_PROBE_BAD(v[t]);
-    else blk |= RW_PROBE_BAD(v[t]);
-  }
-  lane[0] |= blk;
-  if (r)
-    for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) r[i + t] = v[t];
-  for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) RwStreamPair(y + RW_WAVE_DOF * (i + t), v[t], WaveRingA(L2, rr, up, R, i + t));
-}
-
 /* L2: a pair's second pass, its own u_k+1 from the ring and u_k from x_k
-   (U); r_: NULL, or where a pair's first pass keeps u+ for its second */
+   (U); r_: NULL, or where a pair's first pass keeps u+ for its second.
+   A block's u+ are computed into v, then stored as (u+, a) pairs, or
+   streamed (RwStreamPair(): the compiler's loop stores them interleaved
+   directly, which a streamed store cannot be told to) */
 WAVE_INLINE void WaveRowForwardRing(const PetscInt D, const PetscInt R, const PetscBool L2, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *r_)
 {
   const WaveWeights  W  = WaveWeightsOf(P);
   const PetscScalar *restrict up = U.p, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_;
   PetscScalar       *restrict y   = y_, *restrict r = r_;
-  int                bad = 0, lane[RW_PREFETCH_BLOCK] = {0}; /* the blocks' flags, OR-ed across the lanes once a row */
-  PetscInt           i   = 0;
+  const PetscBool    nt = P->nt;
+  PetscScalar        v[WAVE_RING_BLOCK], Ly[WAVE_RING_BLOCK], Lz[WAVE_RING_BLOCK];
+  PetscInt64         bad = 0;
 
-  for (; i + RW_PREFETCH_BLOCK <= n; i += RW_PREFETCH_BLOCK) {
-    const PetscInt f = i + RW_PREFETCH_AHEAD;
-
-    RwPrefetchRead(up + RW_WAVE_DOF * f, RW_WAVE_DOF);
-    RwPrefetchRead(ia + f, 1);
-    RwPrefetchRead(c1 + f, 1);
-    RwPrefetchRead(c2 + f, 1);
-    if (P->nt) {
-      WaveForwardRingStream(D, R, L2, &W, &rr, up, ia, c1, c2, y, r, i, lane);
-      continue;
+  for (PetscInt i = 0, nb; i < n; i += nb) {
+    nb = PetscMin(WAVE_RING_BLOCK, n - i);
+    for (PetscInt f = i + RW_PREFETCH_AHEAD; f < i + RW_PREFETCH_AHEAD + nb; f += RW_PREFETCH_BLOCK) {
+      RwPrefetchRead(up + RW_WAVE_DOF * f, RW_WAVE_DOF);
+      RwPrefetchRead(ia + f, 1);
+      RwPrefetchRead(c1 + f, 1);
+      RwPrefetchRead(c2 + f, 1);
+      if (!nt) RwPrefetchWrite(y + RW_WAVE_DOF * f, RW_WAVE_DOF); /* a streamed line is not read */
     }
-    RwPrefetchWrite(y + RW_WAVE_DOF * f, RW_WAVE_DOF);
+    WaveLapRingBlock(D, R, &W, &rr, i, nb, Ly, Lz);
 #pragma GCC ivdep
-    for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) {
-      if (WAVE_LANE_FLAGS(R)) lane[t] |= WaveForwardRingAt(D, R, L2, &W, &rr, up, ia, c1, c2, y, r, i + t);
-      else bad |= WaveForwardRingAt(D, R, L2, &W, &rr, up, ia, c1, c2, y, r, i + t);
+    for (PetscInt t = 0; t < nb; t++) {
+      v[t] = WaveForwardPoint(WaveLapRingAt(D, R, &W, &rr, i, t, Ly, Lz), WaveRingA(L2, &rr, up, R, i + t), WaveRingB(L2, up, i + t), ia[i + t], c1[i + t], c2[i + t]);
+      bad |= RW_PROBE_BAD(v[t]);
+    }
+    if (r)
+      for (PetscInt t = 0; t < nb; t++) r[i + t] = v[t];
+    if (nt)
+      for (PetscInt t = 0; t < nb; t++) RwStreamPair(y + RW_WAVE_DOF * (i + t), v[t], WaveRingA(L2, &rr, up, R, i + t));
+    else {
+#pragma GCC ivdep
+      for (PetscInt t = 0; t < nb; t++) {
+        y[RW_WAVE_DOF * (i + t)]     = v[t];
+        y[RW_WAVE_DOF * (i + t) + 1] = WaveRingA(L2, &rr, up, R, i + t);
+      }
     }
   }
-#pragma GCC ivdep
-  for (; i < n; i++) bad |= WaveForwardRingAt(D, R, L2, &W, &rr, up, ia, c1, c2, y, r, i);
-  for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) bad |= lane[t];
-  P->probe += RwProbeValue(bad);
+  P->probe += RwProbeValue(bad != 0);
 }
 
 WAVE_INLINE void WaveRowTangentRing(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow DU, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, const PetscScalar *dm_, PetscScalar *y_)
@@ -472,18 +480,24 @@ WAVE_INLINE void WaveRowTangentRing(const PetscInt D, const PetscInt R, WavePass
   const PetscReal    idt2 = P->idt2;
   const PetscScalar *restrict dup = DU.p, *restrict u = u_, *restrict un = un_, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_, *restrict dm = dm_;
   PetscScalar       *restrict y   = y_;
-  int                bad = 0;
+  PetscScalar        Ly[WAVE_RING_BLOCK], Lz[WAVE_RING_BLOCK];
+  PetscInt64         bad = 0;
 
+  for (PetscInt i = 0, nb; i < n; i += nb) {
+    nb = PetscMin(WAVE_RING_BLOCK, n - i);
+    WaveLapRingBlock(D, R, &W, &rr, i, nb, Ly, Lz);
 #pragma GCC ivdep
-  for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar da = dup[RW_WAVE_DOF * i], db = dup[RW_WAVE_DOF * i + 1], a = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
-    const PetscScalar v  = WaveTangentPoint(WaveLapRing(D, R, &W, &rr, i), da, db, a, b, un[RW_WAVE_DOF * i], ia[i], c1[i], c2[i], dm[i], idt2);
+    for (PetscInt t = 0; t < nb; t++) {
+      const PetscInt    p  = i + t;
+      const PetscScalar da = dup[RW_WAVE_DOF * p], db = dup[RW_WAVE_DOF * p + 1], a = u[RW_WAVE_DOF * p], b = u[RW_WAVE_DOF * p + 1];
+      const PetscScalar v  = WaveTangentPoint(WaveLapRingAt(D, R, &W, &rr, i, t, Ly, Lz), da, db, a, b, un[RW_WAVE_DOF * p], ia[p], c1[p], c2[p], dm[p], idt2);
 
-    y[RW_WAVE_DOF * i]     = v;
-    y[RW_WAVE_DOF * i + 1] = da;
-    bad |= RW_PROBE_BAD(v);
+      y[RW_WAVE_DOF * p]     = v;
+      y[RW_WAVE_DOF * p + 1] = da;
+      bad |= RW_PROBE_BAD(v);
+    }
   }
-  P->probe += RwProbeValue(bad);
+  P->probe += RwProbeValue(bad != 0);
 }
 
 /* What both adjoint rows do at a point once L s and s are known: lambda_k
@@ -530,10 +544,19 @@ WAVE_INLINE void WaveRowAdjointRing(const PetscInt D, const PetscInt R, WavePass
   const PetscReal    idt2 = P->idt2;
   const PetscScalar *restrict lp = L.p, *restrict u = u_, *restrict un = un_, *restrict c1 = c1_, *restrict c2 = c2_;
   PetscScalar       *restrict y = y_, *restrict gm = gm_;
+  PetscScalar        Ly[WAVE_RING_BLOCK], Lz[WAVE_RING_BLOCK];
   int                bad = 0;
 
+  for (PetscInt i = 0, nb; i < n; i += nb) {
+    nb = PetscMin(WAVE_RING_BLOCK, n - i);
+    WaveLapRingBlock(D, R, &W, &rr, i, nb, Ly, Lz);
 #pragma GCC ivdep
-  for (PetscInt i = 0; i < n; i++) bad |= WaveAdjointPoint(WaveLapRing(D, R, &W, &rr, i), rr.p[R][i], lp[RW_WAVE_DOF * i + 1], c1[i], c2[i], idt2, u + RW_WAVE_DOF * i, un + RW_WAVE_DOF * i, y + RW_WAVE_DOF * i, gm + i);
+    for (PetscInt t = 0; t < nb; t++) {
+      const PetscInt p = i + t;
+
+      bad |= WaveAdjointPoint(WaveLapRingAt(D, R, &W, &rr, i, t, Ly, Lz), rr.p[R][p], lp[RW_WAVE_DOF * p + 1], c1[p], c2[p], idt2, u + RW_WAVE_DOF * p, un + RW_WAVE_DOF * p, y + RW_WAVE_DOF * p, gm + p);
+    }
+  }
   P->probe += RwProbeValue(bad);
 }
 
