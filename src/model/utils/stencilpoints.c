@@ -39,6 +39,7 @@ struct _n_RwStencilPoints {
   PetscBool      *owner; /* whether this rank reports the point */
   RwStencilPoint *loc;
   DM              da;     /* the state's grid */
+  RwModel         model;  /* not referenced: its state layout (RwModelGetStateLayout()) places the gather's values */
   VecScatter      gather; /* the corners' values from a state, into vals; made at the first read */
   Vec             vals;
 };
@@ -162,6 +163,7 @@ PetscErrorCode RwStencilPointsCreate(RwModel model, PetscInt comp, PetscInt n, c
   PetscCall(PetscNew(&P));
   P->comm     = PetscObjectComm((PetscObject)model);
   P->da       = model->da;
+  P->model    = model;
   PetscCall(PetscObjectReference((PetscObject)P->da));
   P->n        = n;
   P->ncorners = 1 << G.dim;
@@ -210,6 +212,30 @@ PetscErrorCode RwStencilPointsGetLocal(RwStencilPoints pts, PetscInt *nloc, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Global indices in the DMDA's numbering (components interleaved) turned
+   into the state's layout: component c of point p of the owning rank's part
+   at its start + offset + p stride (RwModelGetStateLayout(): planes, c n + p) */
+static PetscErrorCode RwStencilPointsLayoutIndices(RwStencilPoints pts, Vec u, PetscInt n, PetscInt g[])
+{
+  PetscLayout map;
+  PetscInt    dof, stride, offset;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(pts->da, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+  if (dof == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecGetLayout(u, &map));
+  for (PetscInt q = 0; q < n; q++) {
+    PetscMPIInt owner;
+    PetscInt    start;
+
+    PetscCall(PetscLayoutFindOwner(map, g[q], &owner));
+    start = map->range[owner];
+    PetscCall(RwModelGetStateLayout(pts->model, (g[q] - start) % dof, (map->range[owner + 1] - start) / dof, &stride, &offset));
+    g[q] = start + offset + (g[q] - start) / dof * stride;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The scatter of every distinct corner this rank reads, from the state's
    global vector into vals, and each corner's place in vals */
 static PetscErrorCode RwStencilPointsSetUpGather(RwStencilPoints pts)
@@ -234,9 +260,10 @@ static PetscErrorCode RwStencilPointsSetUpGather(RwStencilPoints pts)
   PetscCall(ISLocalToGlobalMappingGetIndices(ltog, &global));
   for (PetscInt q = 0; q < n; q++) g[q] = global[g[q]];
   PetscCall(ISLocalToGlobalMappingRestoreIndices(ltog, &global));
+  PetscCall(DMGetGlobalVector(pts->da, &u));
+  PetscCall(RwStencilPointsLayoutIndices(pts, u, n, g));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, g, PETSC_OWN_POINTER, &from));
   PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &pts->vals));
-  PetscCall(DMGetGlobalVector(pts->da, &u));
   PetscCall(VecScatterCreate(u, from, pts->vals, NULL, &pts->gather));
   PetscCall(DMRestoreGlobalVector(pts->da, &u));
   PetscCall(ISDestroy(&from));

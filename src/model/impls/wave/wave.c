@@ -129,7 +129,7 @@ static PetscErrorCode WaveLocateSources(RwModel model)
   Vec                s;
   PetscReal         *ones;
   PetscScalar       *a;
-  PetscInt           n, cnt = 0;
+  PetscInt           n, cnt = 0, stride, offset;
 
   PetscFunctionBegin;
   PetscCall(PetscFree4(w->srcidx, w->srcw, w->srcq, w->srcg));
@@ -142,13 +142,15 @@ static PetscErrorCode WaveLocateSources(RwModel model)
   PetscCall(VecGetArray(s, &a));
   PetscCall(RwStencilPointsSpread(pts, ones, a));
   PetscCall(VecGetLocalSize(s, &n));
-  for (PetscInt p = 0; p < n / RW_WAVE_DOF; p++)
-    if (a[RW_WAVE_DOF * p] != 0) cnt++;
+  n /= RW_WAVE_DOF;
+  PetscCall(RwModelGetStateLayout(model, 0, n, &stride, &offset)); /* u_k's values among the state's */
+  for (PetscInt p = 0; p < n; p++)
+    if (a[offset + stride * p] != 0) cnt++;
   PetscCall(PetscMalloc4(cnt, &w->srcidx, cnt, &w->srcw, cnt, &w->srcq, cnt, &w->srcg));
-  for (PetscInt p = 0; p < n / RW_WAVE_DOF; p++)
-    if (a[RW_WAVE_DOF * p] != 0) {
+  for (PetscInt p = 0; p < n; p++)
+    if (a[offset + stride * p] != 0) {
       w->srcidx[w->nsrcpts] = p;
-      w->srcw[w->nsrcpts++] = PetscRealPart(a[RW_WAVE_DOF * p]);
+      w->srcw[w->nsrcpts++] = PetscRealPart(a[offset + stride * p]);
     }
   PetscCall(VecRestoreArray(s, &a));
   PetscCall(PetscFree(ones));
@@ -886,6 +888,10 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
      du_k, la'; u_k-1 and lb' at the point itself): the halo moves that one,
      half of the ghost bytes.  Input 1 is a pair's second pass (u_k+1) */
   for (PetscInt x = 0; x < 2; x++) PetscCall(RwStencilSetHaloComponents(w->st, x, 1, (const PetscInt[]){0}));
+  /* a rank's part of a state: u_k's plane, then u_k-1's (wavekernels.c);
+     every reader of a state asks RwModelGetStateLayout() */
+  model->statelayout = RW_MODEL_STATE_PLANES;
+  PetscCall(RwStencilSetStateLayout(w->st, model->statelayout));
   PetscCall(RwStencilSetUp(w->st, "wave", def, 1));
   PetscCall(WaveSetUpStepBlock(model));
   for (PetscInt d = 0; d < w->dim; d++) PetscCheck(w->st->M[d] > 2 * w->nbl, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %c (-da_grid_%c) leaves no physical region between two absorbing layers of -rw_wave_nbl %" PetscInt_FMT ": expected more than %" PetscInt_FMT " points", w->st->M[d], "xyz"[d], "xyz"[d], w->nbl, 2 * w->nbl);
