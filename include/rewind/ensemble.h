@@ -35,6 +35,7 @@ PETSC_EXTERN PetscErrorCode RwEnsembleGetMemberPrefix(RwEnsemble, PetscInt, char
 PETSC_EXTERN PetscErrorCode RwEnsembleGetMemberFileName(RwEnsemble, PetscInt, const char[], char[], size_t);
 PETSC_EXTERN PetscErrorCode RwEnsembleSetMemberFiles(RwEnsemble, PetscInt, RwAdjoint);
 PETSC_EXTERN PetscErrorCode RwEnsembleSetDM(RwEnsemble, DM, DM);
+PETSC_EXTERN PetscErrorCode RwEnsembleSetDMPlanes(RwEnsemble, DM, PetscBool);
 PETSC_EXTERN PetscErrorCode RwEnsembleScatterToGroups(RwEnsemble, Vec, Vec);
 PETSC_EXTERN PetscErrorCode RwEnsembleGatherMember(RwEnsemble, PetscInt, PetscReal, Vec, PetscReal *, Vec);
 PETSC_EXTERN PetscErrorCode RwEnsembleSumBegin(RwEnsemble, Vec);

@@ -457,6 +457,9 @@ static PetscErrorCode RwEnsembleMoveDestroy_Private(RwEnsemble e, RwEnsembleMove
   PetscCall(VecDestroy(&mv->subnat));
   PetscCall(VecDestroy(&mv->nat));
   PetscCall(VecDestroy(&mv->work));
+  PetscCall(VecDestroy(&mv->perm));
+  PetscCall(VecDestroy(&mv->subperm));
+  mv->planes = PETSC_FALSE;
   PetscCall(DMDestroy(&mv->subda));
   PetscCall(DMDestroy(&mv->da));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -498,9 +501,38 @@ static PetscErrorCode RwEnsembleCreateNatural_Private(DM dm, PetscBool isda, Vec
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RwEnsembleToNatural_Private(DM dm, PetscBool isda, Vec g, Vec nat)
+/* A vector of dof components in planes (each rank's component 0, then 1
+   ...) to or from the same values interleaved, on this rank */
+static PetscErrorCode RwEnsemblePlanes_Private(DM dm, Vec from, Vec to, PetscBool tointerleaved)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+  PetscInt           dof, n;
+
+  PetscFunctionBegin;
+  PetscCall(DMDAGetInfo(dm, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(VecGetLocalSize(from, &n));
+  n /= dof;
+  PetscCall(VecGetArrayRead(from, &a));
+  PetscCall(VecGetArray(to, &b));
+  for (PetscInt p = 0; p < n; p++)
+    for (PetscInt c = 0; c < dof; c++) {
+      if (tointerleaved) b[p * dof + c] = a[c * n + p];
+      else b[c * n + p] = a[p * dof + c];
+    }
+  PetscCall(VecRestoreArray(to, &b));
+  PetscCall(VecRestoreArrayRead(from, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* g in the natural ordering; perm (not NULL where g holds planes) takes g interleaved first */
+static PetscErrorCode RwEnsembleToNatural_Private(DM dm, PetscBool isda, Vec perm, Vec g, Vec nat)
 {
   PetscFunctionBegin;
+  if (perm) {
+    PetscCall(RwEnsemblePlanes_Private(dm, g, perm, PETSC_TRUE));
+    g = perm;
+  }
   if (isda) {
     PetscCall(DMDAGlobalToNaturalBegin(dm, g, INSERT_VALUES, nat));
     PetscCall(DMDAGlobalToNaturalEnd(dm, g, INSERT_VALUES, nat));
@@ -508,13 +540,16 @@ static PetscErrorCode RwEnsembleToNatural_Private(DM dm, PetscBool isda, Vec g, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RwEnsembleFromNatural_Private(DM dm, PetscBool isda, Vec nat, Vec g)
+static PetscErrorCode RwEnsembleFromNatural_Private(DM dm, PetscBool isda, Vec perm, Vec nat, Vec g)
 {
+  Vec to = perm ? perm : g;
+
   PetscFunctionBegin;
   if (isda) {
-    PetscCall(DMDANaturalToGlobalBegin(dm, nat, INSERT_VALUES, g));
-    PetscCall(DMDANaturalToGlobalEnd(dm, nat, INSERT_VALUES, g));
-  } else PetscCall(VecCopy(nat, g));
+    PetscCall(DMDANaturalToGlobalBegin(dm, nat, INSERT_VALUES, to));
+    PetscCall(DMDANaturalToGlobalEnd(dm, nat, INSERT_VALUES, to));
+  } else PetscCall(VecCopy(nat, to));
+  if (perm) PetscCall(RwEnsemblePlanes_Private(dm, perm, g, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -592,6 +627,49 @@ PetscErrorCode RwEnsembleSetDM(RwEnsemble ens, DM subda, DM da)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  RwEnsembleSetDMPlanes - says that the vectors of the pair of grids whose
+  parent DM is da hold their components in planes (each rank's points'
+  component 0, then component 1 ...: a model's RW_MODEL_STATE_PLANES), not
+  interleaved as a DMDA numbers them
+
+  Collective on the parent communicator
+
+  Input Parameters:
++ ens    - the ensemble
+. da     - the parent DM of a pair given to RwEnsembleSetDM()
+- planes - whether its vectors hold planes
+
+  Notes:
+  A DMDA's natural ordering assumes interleaved components; a vector in
+  planes is interleaved on its rank before it moves and put back in planes
+  after, so that it arrives with the same values whatever the two
+  decompositions (a wave state: RwModelGetStateLayout()).
+
+  Level: advanced
+
+.seealso: RwEnsembleSetDM()
+@*/
+PetscErrorCode RwEnsembleSetDMPlanes(RwEnsemble ens, DM da, PetscBool planes)
+{
+  RwEnsembleMove *mv;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ens, RW_ENSEMBLE_CLASSID, 1);
+  mv = RwEnsembleFindMove_Private(ens, da);
+  PetscCheck(mv, PetscObjectComm((PetscObject)ens), PETSC_ERR_ORDER, "RwEnsembleSetDMPlanes(): give the pair of grids to RwEnsembleSetDM() first");
+  PetscCheck(!planes || mv->isda, PetscObjectComm((PetscObject)ens), PETSC_ERR_ARG_WRONG, "RwEnsembleSetDMPlanes(): components in planes on a DM that is not a DMDA");
+  if (planes == mv->planes) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(VecDestroy(&mv->perm));
+  PetscCall(VecDestroy(&mv->subperm));
+  mv->planes = planes;
+  if (planes) {
+    PetscCall(DMCreateGlobalVector(mv->da, &mv->perm));
+    PetscCall(DMCreateGlobalVector(mv->subda, &mv->subperm));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The pair of grids a parent vector moves by: its DM's, or the only pair there is */
 static PetscErrorCode RwEnsembleGetMove_Private(RwEnsemble e, Vec X, RwEnsembleMove **mv)
 {
@@ -656,9 +734,9 @@ PetscErrorCode RwEnsembleScatterToGroups(RwEnsemble ens, Vec X, Vec x)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ens, RW_ENSEMBLE_CLASSID, 1);
   PetscCall(RwEnsembleGetMove_Private(ens, X, &mv));
-  PetscCall(RwEnsembleToNatural_Private(mv->da, mv->isda, X, mv->nat));
+  PetscCall(RwEnsembleToNatural_Private(mv->da, mv->isda, mv->perm, X, mv->nat));
   for (PetscInt k = 0; k < ens->ngroups; k++) PetscCall(RwEnsembleMove_Private(ens, mv, k, SCATTER_REVERSE));
-  PetscCall(RwEnsembleFromNatural_Private(mv->subda, mv->isda, mv->subnat, x));
+  PetscCall(RwEnsembleFromNatural_Private(mv->subda, mv->isda, mv->subperm, mv->subnat, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -705,9 +783,9 @@ PetscErrorCode RwEnsembleGatherMember(RwEnsemble ens, PetscInt member, PetscReal
     PetscCheck(!any, comm, PETSC_ERR_ARG_NULL, "Group %" PetscInt_FMT " solves member %" PetscInt_FMT ": its ranks must pass the member's gradient, not NULL", k, member);
   }
   PetscCall(PetscLogEventBegin(RW_EnsembleGather, ens, 0, 0, 0));
-  if (ens->group == k) PetscCall(RwEnsembleToNatural_Private(mv->subda, mv->isda, gm, mv->subnat));
+  if (ens->group == k) PetscCall(RwEnsembleToNatural_Private(mv->subda, mv->isda, mv->subperm, gm, mv->subnat));
   PetscCall(RwEnsembleMove_Private(ens, mv, k, SCATTER_FORWARD));
-  PetscCall(RwEnsembleFromNatural_Private(mv->da, mv->isda, mv->nat, G));
+  PetscCall(RwEnsembleFromNatural_Private(mv->da, mv->isda, mv->perm, mv->nat, G));
   PetscCallMPI(MPI_Bcast(&Jm, 1, MPIU_REAL, ens->first[k], comm));
   PetscCall(PetscLogEventEnd(RW_EnsembleGather, ens, 0, 0, 0));
   ens->Jm[member] = Jm;

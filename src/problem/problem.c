@@ -699,6 +699,7 @@ static PetscErrorCode BaseToGroup(RwProblem prob)
   PetscCall(RwModelGetStateDM(prob->gmodel, &sub));
   PetscCall(RwModelGetStateDM(prob->model, &par));
   PetscCall(RwEnsembleSetDM(prob->ens, sub, par));
+  PetscCall(RwEnsembleSetDMPlanes(prob->ens, par, prob->model->statelayout == RW_MODEL_STATE_PLANES ? PETSC_TRUE : PETSC_FALSE)); /* a wave state */
   PetscCall(RwModelCreateParameters(prob->gmodel, &prob->gm));
   PetscCall(RwModelCreateState(prob->gmodel, &prob->gu0));
   PetscCall(RwEnsembleScatterToGroups(prob->ens, prob->u0, prob->gu0));

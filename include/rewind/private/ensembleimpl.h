@@ -24,6 +24,8 @@ typedef struct {
   Vec         nat, work;   /* natural ordering and a global vector on the parent */
   Vec        *wrap;        /* [ngroups]: parent-comm views of group k's natural vector */
   VecScatter *sct;         /* [ngroups]: wrap[k] -> nat */
+  PetscBool   planes;      /* vectors hold their components in planes (RwEnsembleSetDMPlanes()) */
+  Vec         subperm, perm; /* then: global vectors of the group's and the parent's DM, interleaved */
 } RwEnsembleMove;
 
 struct _p_RwEnsemble {
