@@ -40,8 +40,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#pragma GCC diagnostic ignored "-Wpsabi" /* vectors passed between inlined helpers only */
-
 /* Inlined into each instruction set's variant of a row (RW_KERNEL_VARIANTS),
    with the dimension and radius constant: each variant vectorises for its width */
 #define WAVE_INLINE RW_KERNEL_INLINE
@@ -216,17 +214,18 @@ WAVE_INLINE PetscScalar WaveLapAt(const PetscBool RING, const PetscInt D, const 
    4.55-4.56.  The adjoint's lambda_k streamed the same way was no faster
    (2D 2048^2 order 4 5.13-5.55 / 5.40-5.68) */
 
-/* A point's own a = u_k: from its plane ap, or, in a pair's second pass
-   (L2, a constant), u_k+1 from the ring's centre; b = u_k-1 is bp[i] (in
-   the pair's second pass u_k, from the pair's input x_k) */
-WAVE_INLINE PetscScalar WaveA(const PetscBool L2, const RwStencilRingRow *rr, const PetscScalar *restrict ap, PetscInt R, PetscInt i)
+/* A point's own a = u_k: from its plane ap in place, or from the ring's
+   centre (RING: the staged copy of u_k, one stream from memory fewer; in a
+   pair's second pass u_k+1); b = u_k-1 is bp[i] (in the pair's second pass
+   u_k, from the pair's input x_k) */
+WAVE_INLINE PetscScalar WaveA(const PetscBool RING, const RwStencilRingRow *rr, const PetscScalar *restrict ap, PetscInt R, PetscInt i)
 {
-  return L2 ? rr->p[R][i] : ap[i];
+  return RING ? rr->p[R][i] : ap[i];
 }
 
 WAVE_INLINE PetscScalar WaveForwardValue(const PetscBool RING, const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, RwStencilRow U, const PetscScalar *restrict ap, const PetscScalar *restrict bp, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscInt i)
 {
-  return WaveForwardPoint(WaveLapAt(RING, D, R, W, rr, U, i), WaveA(L2, rr, ap, R, i), bp[i], ia[i], c1[i], c2[i]);
+  return WaveForwardPoint(WaveLapAt(RING, D, R, W, rr, U, i), WaveA(RING, rr, ap, R, i), bp[i], ia[i], c1[i], c2[i]);
 }
 
 /* Where the forward's row keeps its NaN flags: at orders 2 and 4 one per
@@ -250,7 +249,7 @@ WAVE_INLINE void WaveForwardStream(const PetscBool RING, const PetscInt D, const
 #pragma GCC ivdep
   for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) {
     v[t] = WaveForwardValue(RING, D, R, L2, W, rr, U, ap, bp, ia, c1, c2, i + t);
-    a[t] = WaveA(L2, rr, ap, R, i + t);
+    a[t] = WaveA(RING, rr, ap, R, i + t);
     if (WAVE_LANE_FLAGS(R)) lane[t] |= RW_PROBE_BAD(v[t]);
     else blk |= RW_PROBE_BAD(v[t]);
   }
@@ -279,7 +278,7 @@ WAVE_INLINE void WaveRowForward(const PetscBool RING, const PetscInt D, const Pe
     const PetscInt f = i + RW_PREFETCH_AHEAD;
 
     if (!RING) RwPrefetchRead(U.p + f + R * RwStencilRowLastStride(D, U), 1); /* the newest row the gather reaches */
-    if (!L2) RwPrefetchRead(ap + f, 1);
+    if (!RING) RwPrefetchRead(ap + f, 1);
     RwPrefetchRead(bp + f, 1);
     RwPrefetchRead(ia + f, 1);
     RwPrefetchRead(c1 + f, 1);
@@ -295,7 +294,7 @@ WAVE_INLINE void WaveRowForward(const PetscBool RING, const PetscInt D, const Pe
       const PetscScalar v = WaveForwardValue(RING, D, R, L2, &W, &rr, U, ap, bp, ia, c1, c2, t);
 
       y[t]  = v;
-      yb[t] = WaveA(L2, &rr, ap, R, t);
+      yb[t] = WaveA(RING, &rr, ap, R, t);
       if (r) r[t] = v;
       if (WAVE_LANE_FLAGS(R)) lane[t - i] |= RW_PROBE_BAD(v);
       else bad |= RW_PROBE_BAD(v);
@@ -306,7 +305,7 @@ WAVE_INLINE void WaveRowForward(const PetscBool RING, const PetscInt D, const Pe
     const PetscScalar v = WaveForwardValue(RING, D, R, L2, &W, &rr, U, ap, bp, ia, c1, c2, i);
 
     y[i]  = v;
-    yb[i] = WaveA(L2, &rr, ap, R, i);
+    yb[i] = WaveA(RING, &rr, ap, R, i);
     if (r) r[i] = v;
     bad |= RW_PROBE_BAD(v);
   }
@@ -326,10 +325,10 @@ WAVE_INLINE void WaveRowTangent(const PetscBool RING, const PetscInt D, const Pe
 
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar v = WaveTangentPoint(WaveLapAt(RING, D, R, &W, &rr, DU, i), da[i], db[i], a[i], b[i], un[i], ia[i], c1[i], c2[i], dm[i], idt2);
+    const PetscScalar dai = WaveA(RING, &rr, da, R, i), v = WaveTangentPoint(WaveLapAt(RING, D, R, &W, &rr, DU, i), dai, db[i], a[i], b[i], un[i], ia[i], c1[i], c2[i], dm[i], idt2);
 
     y[i]  = v;
-    yb[i] = da[i];
+    yb[i] = dai;
     bad |= RW_PROBE_BAD(v);
   }
   P->probe += RwProbeValue(bad);
