@@ -10,7 +10,10 @@
   rows in another order and give the same bits as one walked plane by plane.
   A ring pass (RwStencilRunPassRing()), whose interior rows gather from
   staged slices, must visit every owned point once and give the bits of a
-  pass that reads in place, in 2D and 3D, in tiles of any size.
+  pass that reads in place, in 2D and 3D, in tiles of any size.  A state
+  in planes (RwStencilSetStateLayout(), each rank's component 0, then 1)
+  must give every row, and RwStencilGlobalToLocal() every ghost, the values
+  the interleaved state gives.
 */
 #include "rwtest.h"
 #include <rewind/private/stencilimpl.h>
@@ -29,6 +32,23 @@ typedef struct {
   PetscInt      *visits; /* per owned point */
   PetscInt       bad;
 } PassCtx;
+
+/* The layout CreateGrid() gives the grids it makes (test_pass runs both) */
+static RwModelStateLayout layout = RW_MODEL_STATE_INTERLEAVED;
+
+/* Component c of point q of a row (planes: a row of the component's plane; interleaved: stride dof) */
+static PetscScalar RowValue(RwStencil st, const RwStencilInput *in, PetscBool ghosted, PetscInt i, PetscInt j, PetscInt k, PetscInt c, PetscInt q, PetscInt dx, PetscInt dy, PetscInt dz)
+{
+  if (st->layout == RW_MODEL_STATE_PLANES) {
+    RwStencilRow R = RwStencilInputPlaneRow(st, in, c, ghosted, i, j, k);
+
+    return R.p[q + dx + dy * R.sy + dz * R.sz];
+  } else {
+    RwStencilRow R = RwStencilInputRow(st, in, st->dof, ghosted, i, j, k);
+
+    return R.p[q * st->dof + dx * st->dof + dy * R.sy + dz * R.sz + c];
+  }
+}
 
 /* The value the rule gives at raw index ijk (perhaps beyond the grid) */
 static PetscReal Expected(RwStencil st, const PetscInt raw[3], PetscInt c)
@@ -56,7 +76,6 @@ static void CheckRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, 
   PassCtx       *p  = (PassCtx *)ctx;
   RwStencil      st = p->st;
   const PetscInt w = st->width, dof = st->dof;
-  RwStencilRow   R  = RwStencilInputRow(st, &p->in, dof, ghosted, i, j, k);
   PetscInt       lo[3], hi[3];
 
   for (PetscInt d = 0; d < 3; d++) lo[d] = d < st->dim ? -w : 0, hi[d] = d < st->dim ? w : 0;
@@ -71,7 +90,7 @@ static void CheckRow(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, 
 
           if (st->type == DMDA_STENCIL_STAR && off > 1) continue;
           for (PetscInt c = 0; c < dof; c++)
-            if (PetscRealPart(R.p[q * dof + dx * dof + dy * R.sy + dz * R.sz + c]) != Expected(st, raw, c)) p->bad++;
+            if (PetscRealPart(RowValue(st, &p->in, ghosted, i, j, k, c, q, dx, dy, dz)) != Expected(st, raw, c)) p->bad++;
         }
   }
 }
@@ -100,6 +119,7 @@ static PetscErrorCode CreateGrid(PetscInt dim, PetscInt dof, PetscInt w, DMDASte
     PetscCall(RwStencilSetGeometry(*st, d, 0.25 * d, 1 + d, bc[d][0] == RW_STENCIL_PERIODIC ? PETSC_FALSE : PETSC_TRUE));
   }
   PetscCall(RwStencilSetRing(*st, ring));
+  PetscCall(RwStencilSetStateLayout(*st, layout));
   PetscCall(RwStencilSetUp(*st, "stencil-test", def, 2));
   (*model)->data               = *st;
   (*model)->ops->coordinate    = Coordinate;
@@ -110,17 +130,18 @@ static PetscErrorCode CreateGrid(PetscInt dim, PetscInt dof, PetscInt w, DMDASte
 
 static PetscErrorCode FillTags(RwStencil st, Vec g)
 {
-  PetscScalar *a;
-  PetscInt     p = 0;
+  PetscScalar   *a;
+  PetscInt       p = 0;
+  const PetscInt nown = st->own.n[0] * st->own.n[1] * st->own.n[2];
 
   PetscFunctionBegin;
   PetscCall(VecGetArray(g, &a));
   for (PetscInt k = st->own.s[2]; k < st->own.s[2] + st->own.n[2]; k++)
     for (PetscInt j = st->own.s[1]; j < st->own.s[1] + st->own.n[1]; j++)
-      for (PetscInt i = st->own.s[0]; i < st->own.s[0] + st->own.n[0]; i++)
+      for (PetscInt i = st->own.s[0]; i < st->own.s[0] + st->own.n[0]; i++, p++)
         for (PetscInt c = 0; c < st->dof; c++) {
           const PetscInt ijk[3] = {i, j, k};
-          a[p++] = Tag(ijk, c);
+          a[st->layout == RW_MODEL_STATE_PLANES ? c * nown + p : p * st->dof + c] = Tag(ijk, c);
         }
   PetscCall(VecRestoreArray(g, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -145,7 +166,30 @@ static void run_pass_case(PetscInt dim, PetscInt dof, PetscInt w, DMDAStencilTyp
   for (PetscInt q = 0; q < nown; q++) wrong += p.visits[q] != 1;
   mine[0] = p.bad, mine[1] = wrong;
   MPI_Allreduce(mine, all, 2, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD);
-  rw_assert_all(!all[0] && !all[1], "%" PetscInt_FMT "D dof %" PetscInt_FMT " width %" PetscInt_FMT " %s, boundaries %s/%s %s/%s: %" PetscInt_FMT " neighbour values wrong, %" PetscInt_FMT " points not visited once", dim, dof, w, type == DMDA_STENCIL_BOX ? "box" : "star", RwStencilBoundaryTypes[bc[0][0]], RwStencilBoundaryTypes[bc[0][1]], RwStencilBoundaryTypes[bc[1][0]], RwStencilBoundaryTypes[bc[1][1]], all[0], all[1]);
+  rw_assert_all(!all[0] && !all[1], "%s %" PetscInt_FMT "D dof %" PetscInt_FMT " width %" PetscInt_FMT " %s, boundaries %s/%s %s/%s: %" PetscInt_FMT " neighbour values wrong, %" PetscInt_FMT " points not visited once", layout == RW_MODEL_STATE_PLANES ? "planes" : "interleaved", dim, dof, w, type == DMDA_STENCIL_BOX ? "box" : "star", RwStencilBoundaryTypes[bc[0][0]], RwStencilBoundaryTypes[bc[0][1]], RwStencilBoundaryTypes[bc[1][0]], RwStencilBoundaryTypes[bc[1][1]], all[0], all[1]);
+  if (type == DMDA_STENCIL_BOX) { /* the full copy with ghosts: every ghosted point, in the state's layout */
+    Vec                l;
+    const PetscScalar *la;
+    const PetscInt     ngh = st->ghost.n[0] * st->ghost.n[1] * st->ghost.n[2];
+    PetscInt           q = 0;
+
+    RW_CHECK(DMCreateLocalVector(st->da, &l));
+    RW_CHECK(RwStencilGlobalToLocal(st, g, l, PETSC_TRUE));
+    RW_CHECK(VecGetArrayRead(l, &la));
+    mine[0] = 0;
+    for (PetscInt k = st->ghost.s[2]; k < st->ghost.s[2] + st->ghost.n[2]; k++)
+      for (PetscInt j = st->ghost.s[1]; j < st->ghost.s[1] + st->ghost.n[1]; j++)
+        for (PetscInt i = st->ghost.s[0]; i < st->ghost.s[0] + st->ghost.n[0]; i++, q++)
+          for (PetscInt c = 0; c < dof; c++) {
+            const PetscInt raw[3] = {i, j, k};
+
+            mine[0] += PetscRealPart(la[layout == RW_MODEL_STATE_PLANES ? c * ngh + q : q * dof + c]) != Expected(st, raw, c);
+          }
+    RW_CHECK(VecRestoreArrayRead(l, &la));
+    RW_CHECK(VecDestroy(&l));
+    MPI_Allreduce(mine, all, 1, MPIU_INT, MPI_SUM, PETSC_COMM_WORLD);
+    rw_assert_all(!all[0], "%s %" PetscInt_FMT "D dof %" PetscInt_FMT " width %" PetscInt_FMT ": RwStencilGlobalToLocal() gives %" PetscInt_FMT " ghosted values other than the rule's", layout == RW_MODEL_STATE_PLANES ? "planes" : "interleaved", dim, dof, w, all[0]);
+  }
   RW_CHECK(PetscFree(p.visits));
   RW_CHECK(VecDestroy(&g));
   RW_CHECK(RwStencilDestroy(&st));
@@ -168,11 +212,20 @@ START_TEST(test_pass)
       for (PetscInt w = 1; w <= (dim == 3 ? 2 : 3); w++) {
         run_pass_case(dim, 1, w, DMDA_STENCIL_STAR, cases[c]);
         run_pass_case(dim, 2, w, DMDA_STENCIL_BOX, cases[c]);
+        layout = RW_MODEL_STATE_PLANES; /* two components in planes, both stencils */
+        run_pass_case(dim, 2, w, DMDA_STENCIL_BOX, cases[c]);
+        run_pass_case(dim, 2, w, DMDA_STENCIL_STAR, cases[c]);
+        layout = RW_MODEL_STATE_INTERLEAVED;
       }
   /* the same checks with 3D passes walked in tiles of 2 y rows */
   RW_CHECK(PetscOptionsSetValue(NULL, "-rw_stencil_block_rows", "2"));
   for (PetscInt c = 0; c < 4; c++)
-    for (PetscInt w = 1; w <= 2; w++) run_pass_case(3, 2, w, DMDA_STENCIL_BOX, cases[c]);
+    for (PetscInt w = 1; w <= 2; w++) {
+      run_pass_case(3, 2, w, DMDA_STENCIL_BOX, cases[c]);
+      layout = RW_MODEL_STATE_PLANES;
+      run_pass_case(3, 2, w, DMDA_STENCIL_BOX, cases[c]);
+      layout = RW_MODEL_STATE_INTERLEAVED;
+    }
   RW_CHECK(PetscOptionsClearValue(NULL, "-rw_stencil_block_rows"));
 }
 END_TEST

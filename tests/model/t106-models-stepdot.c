@@ -33,29 +33,33 @@ static const ModelCases *find_cases(const char *type)
   return NULL;
 }
 
-/* The layout the type declares (RwModelGetStateLayout()): every type
-   interleaves its components today (stride dof, offset comp); the planes
-   the function would give for a type that declared them; a component out
-   of range stops naming it */
+/* The layout the type declares (RwModelGetStateLayout()): the wave's
+   planes (u_k's block, then u_k-1's), every other type's interleaved
+   components (stride dof, offset comp); what the function gives in each
+   layout; a component out of range stops naming it */
 static void check_layout(RwModel model, const char *type, const char *opts)
 {
-  PetscInt dof, stride, offset;
+  const RwModelStateLayout want = !strcmp(type, "wave") ? RW_MODEL_STATE_PLANES : RW_MODEL_STATE_INTERLEAVED, declared = model->statelayout;
+  PetscInt                 dof, stride, offset;
 
   RW_CHECK(RwModelGetStateInfo(model, &dof, NULL, NULL));
-  rw_assert_all(model->statelayout == RW_MODEL_STATE_INTERLEAVED, "%s %s: declares a layout other than interleaved", type, opts);
+  rw_assert_all(declared == want, "%s %s: declares layout %d; expected %s", type, opts, (int)declared, want == RW_MODEL_STATE_PLANES ? "planes" : "interleaved");
   for (PetscInt c = 0; c < dof; c++) {
+    model->statelayout = RW_MODEL_STATE_INTERLEAVED;
     RW_CHECK(RwModelGetStateLayout(model, c, 100, &stride, &offset));
     rw_assert_all(stride == dof && offset == c, "%s %s: component %d at stride %d offset %d; interleaved is %d, %d", type, opts, (int)c, (int)stride, (int)offset, (int)dof, (int)c);
     model->statelayout = RW_MODEL_STATE_PLANES;
     RW_CHECK(RwModelGetStateLayout(model, c, 100, &stride, &offset));
-    model->statelayout = RW_MODEL_STATE_INTERLEAVED;
+    model->statelayout = declared;
     rw_assert_all(stride == 1 && offset == 100 * c, "%s %s: in planes, component %d at stride %d offset %d; expected 1, %d", type, opts, (int)c, (int)stride, (int)offset, (int)(100 * c));
   }
   rw_assert_error_in(opts, RwModelGetStateLayout(model, dof, 100, &stride, &offset), "State component");
-  { /* a component in and out of a state: VecStrideGather's and VecStrideScatter's values */
-    Vec         u, v, f, g;
-    PetscRandom rnd;
-    PetscBool   same;
+  { /* a component in and out of a state: interleaved, VecStrideGather's and VecStrideScatter's values; in planes, the plane's */
+    Vec                u, v, f, g;
+    PetscRandom        rnd;
+    PetscBool          same;
+    PetscInt           n;
+    const PetscScalar *a, *b;
 
     RW_CHECK(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
     RW_CHECK(RwModelCreateState(model, &u));
@@ -64,17 +68,41 @@ static void check_layout(RwModel model, const char *type, const char *opts)
     RW_CHECK(VecDuplicate(f, &g));
     RW_CHECK(VecSetRandom(u, rnd));
     RW_CHECK(VecSetRandom(f, rnd));
+    RW_CHECK(VecGetLocalSize(f, &n));
     for (PetscInt c = 0; c < dof; c++) {
       RW_CHECK(RwModelGetStateComponent(model, u, c, g));
-      RW_CHECK(VecStrideGather(u, c, f, INSERT_VALUES));
+      if (declared == RW_MODEL_STATE_INTERLEAVED) RW_CHECK(VecStrideGather(u, c, f, INSERT_VALUES));
+      else { /* by hand: the plane c n .. c n + n - 1 */
+        PetscScalar *fa;
+
+        RW_CHECK(VecGetArrayRead(u, &a));
+        RW_CHECK(VecGetArray(f, &fa));
+        for (PetscInt p = 0; p < n; p++) fa[p] = a[c * n + p];
+        RW_CHECK(VecRestoreArray(f, &fa));
+        RW_CHECK(VecRestoreArrayRead(u, &a));
+      }
       RW_CHECK(VecEqual(f, g, &same));
-      rw_assert_all(same, "%s %s: RwModelGetStateComponent(%d) is not VecStrideGather's", type, opts, (int)c);
+      rw_assert_all(same, "%s %s: RwModelGetStateComponent(%d) is not the component's values in the declared layout", type, opts, (int)c);
       RW_CHECK(VecScale(f, 2));
       RW_CHECK(VecCopy(u, v));
       RW_CHECK(RwModelSetStateComponent(model, f, c, u));
-      RW_CHECK(VecStrideScatter(f, c, v, INSERT_VALUES));
-      RW_CHECK(VecEqual(u, v, &same));
-      rw_assert_all(same, "%s %s: RwModelSetStateComponent(%d) is not VecStrideScatter's", type, opts, (int)c);
+      if (declared == RW_MODEL_STATE_INTERLEAVED) {
+        RW_CHECK(VecStrideScatter(f, c, v, INSERT_VALUES));
+        RW_CHECK(VecEqual(u, v, &same));
+      } else { /* u: v but for plane c, which is f */
+        const PetscScalar *fa;
+        PetscInt           bad = 0;
+
+        RW_CHECK(VecGetArrayRead(u, &a));
+        RW_CHECK(VecGetArrayRead(v, &b));
+        RW_CHECK(VecGetArrayRead(f, &fa));
+        for (PetscInt q = 0; q < dof * n; q++) bad += a[q] != (q / n == c ? fa[q % n] : b[q]);
+        RW_CHECK(VecRestoreArrayRead(f, &fa));
+        RW_CHECK(VecRestoreArrayRead(v, &b));
+        RW_CHECK(VecRestoreArrayRead(u, &a));
+        same = bad ? PETSC_FALSE : PETSC_TRUE;
+      }
+      rw_assert_all(same, "%s %s: RwModelSetStateComponent(%d) is not the component's values in the declared layout", type, opts, (int)c);
     }
     if (dof > 1) rw_assert_error_in(opts, RwModelGetStateComponent(model, u, 0, v), "expected a field of the state's grid");
     RW_CHECK(VecDestroy(&u));

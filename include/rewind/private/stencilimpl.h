@@ -112,6 +112,8 @@ struct _n_RwStencil {
   PetscInt              ringrows;   /* 3D: the tile of y rows a slice serves (it holds 2 width more) */
   PetscInt              ringj0;     /* 3D: the y index of a slice's first row, in the current tile */
   PetscBool             ringxwhole; /* x is not split and a ring row holds its ghosts by the boundary rule: ring passes run interior rows whole */
+  RwModelStateLayout    layout;     /* how a state array (owned, or the ghosted work vectors) holds the components: the model's (RwStencilSetStateLayout()) */
+  PetscLayout           map;        /* planes: the state vector's ownership ranges (global indices of another rank's planes) */
   PetscBool             setupcalled;
 };
 
@@ -121,6 +123,8 @@ PETSC_EXTERN PetscErrorCode RwStencilSetBoundary(RwStencil, PetscInt, PetscInt, 
 PETSC_EXTERN PetscErrorCode RwStencilSetBoundaries(RwStencil, PetscInt, RwStencilBoundaryType, PetscReal);
 PETSC_EXTERN PetscErrorCode RwStencilSetGeometry(RwStencil, PetscInt, PetscReal, PetscReal, PetscBool);
 PETSC_EXTERN PetscErrorCode RwStencilSetSpacing(RwStencil, PetscInt, PetscReal, PetscReal, PetscBool);
+PETSC_EXTERN PetscErrorCode RwStencilSetStateLayout(RwStencil, RwModelStateLayout);
+PETSC_INTERN PetscErrorCode RwStencilStateGlobalIndex_Private(RwStencil, PetscInt, PetscInt *);
 PETSC_EXTERN PetscErrorCode RwStencilSetUp(RwStencil, const char[], const PetscInt[3], PetscInt);
 PETSC_EXTERN PetscErrorCode RwStencilDestroy(RwStencil *);
 PETSC_EXTERN PetscErrorCode RwStencilCoordinate(RwStencil, PetscInt, PetscInt, PetscReal *);
@@ -143,7 +147,7 @@ PETSC_EXTERN PetscErrorCode RwStencilRunPass(RwStencil, PetscInt, RwStencilInput
 PETSC_EXTERN PetscErrorCode RwStencilRunPassPair(RwStencil, RwStencilInput *, RwStencilRingStageFn, RwStencilRowFn, void *, RwStencilInput *, RwStencilRingStageFn, RwStencilRowFn, void *);
 PETSC_EXTERN PetscErrorCode RwStencilSetUpPair(RwStencil);
 PETSC_EXTERN PetscErrorCode RwStencilSetHaloComponents(RwStencil, PetscInt, PetscInt, const PetscInt[]);
-PETSC_INTERN PetscErrorCode RwStencilCopyEdgeBand_Private(RwStencil, Vec, Vec, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode RwStencilCopyEdgeBand_Private(RwStencil, PetscInt, Vec, Vec, PetscInt, PetscBool);
 PETSC_INTERN void           RwStencilForShell_Private(RwStencil, PetscInt, RwStencilRowFn, void *, PetscBool);
 PETSC_INTERN PetscInt       RwStencilL2Size_Private(void);
 
@@ -192,6 +196,26 @@ static inline RwStencilRow RwStencilRowAt(const PetscScalar *a, const RwStencilB
 static inline RwStencilRow RwStencilInputRow(const RwStencil st, const RwStencilInput *in, PetscInt dof, PetscBool ghosted, PetscInt i, PetscInt j, PetscInt k)
 {
   return ghosted ? RwStencilRowAt(in->la, &st->ghost, dof, i, j, k) : RwStencilRowAt(in->ga, &st->own, dof, i, j, k);
+}
+
+/* The points of the owned box (ghosted: of the ghosted box) */
+static inline PetscInt RwStencilBoxPoints(const RwStencilBox *b)
+{
+  return b->n[0] * b->n[1] * b->n[2];
+}
+
+/* Component c's plane of a state array of the planar layout (RW_MODEL_STATE_PLANES)
+   over box b: c times the box's points from its start */
+static inline const PetscScalar *RwStencilPlane(const PetscScalar *a, const RwStencilBox *b, PetscInt c)
+{
+  return a ? a + c * RwStencilBoxPoints(b) : NULL;
+}
+
+/* Component c of an input's row, the state in planes (RW_MODEL_STATE_PLANES):
+   unit stride, from the owned plane in the interior, the ghosted one in the shell */
+static inline RwStencilRow RwStencilInputPlaneRow(const RwStencil st, const RwStencilInput *in, PetscInt c, PetscBool ghosted, PetscInt i, PetscInt j, PetscInt k)
+{
+  return ghosted ? RwStencilRowAt(RwStencilPlane(in->la, &st->ghost, c), &st->ghost, 1, i, j, k) : RwStencilRowAt(RwStencilPlane(in->ga, &st->own, c), &st->own, 1, i, j, k);
 }
 
 /* The owned point (i, j, k) of an array of dof values a point on the state's grid */

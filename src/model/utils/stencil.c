@@ -141,6 +141,70 @@ PetscErrorCode RwStencilSetSpacing(RwStencil st, PetscInt d, PetscReal origin, P
 }
 
 /*@C
+  RwStencilSetStateLayout - how the model's state arrays hold the components:
+  interleaved at every point (the default) or in planes, each rank's owned
+  points of component 0, then of component 1 ... (RW_MODEL_STATE_PLANES);
+  the ghosted work vectors and RwStencilGlobalToLocal()'s local vectors then
+  hold planes over the ghosted box
+
+  Logically collective; before RwStencilSetUp()
+
+  Input Parameters:
++ st     - the layer
+- layout - the layout the model declares (model->statelayout)
+
+  Notes:
+  The layer does not read the model's layout: the model passes it, as it
+  passes its dof.  In planes a pass's work vectors hold only the planes of
+  the components the halo moves (RwStencilSetHaloComponents()): rows read
+  the other components at their own, owned, points.
+
+  Level: developer
+
+.seealso: RwStencilSetHaloComponents(), RwModelGetStateLayout(), doc/stencil.md
+@*/
+PetscErrorCode RwStencilSetStateLayout(RwStencil st, RwModelStateLayout layout)
+{
+  PetscFunctionBegin;
+  PetscCheck(!st->setupcalled, PetscObjectComm((PetscObject)st->model), PETSC_ERR_ORDER, "Set the stencil grid's state layout before RwStencilSetUp()");
+  st->layout = layout;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The index, in the state's layout, of the value whose index the DMDA
+   gives g (components interleaved): in planes, component c of point p of
+   rank q's part is at its start + c x its points + p */
+PETSC_INTERN PetscErrorCode RwStencilStateGlobalIndex_Private(RwStencil st, PetscInt g, PetscInt *idx)
+{
+  PetscMPIInt q;
+  PetscInt    start, n;
+
+  PetscFunctionBegin;
+  *idx = g;
+  if (st->layout != RW_MODEL_STATE_PLANES || g < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLayoutFindOwner(st->map, g, &q));
+  start = st->map->range[q];
+  n     = (st->map->range[q + 1] - start) / st->dof;
+  *idx  = start + (g - start) % st->dof * n + (g - start) / st->dof;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Planes: the state vector's ownership ranges, for RwStencilStateGlobalIndex_Private() */
+static PetscErrorCode RwStencilSetUpRanges(RwStencil st)
+{
+  PetscLayout map;
+  Vec         g;
+
+  PetscFunctionBegin;
+  if (st->layout != RW_MODEL_STATE_PLANES) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetGlobalVector(st->da, &g));
+  PetscCall(VecGetLayout(g, &map));
+  PetscCall(PetscLayoutReference(map, &st->map));
+  PetscCall(DMRestoreGlobalVector(st->da, &g));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
   RwStencilD2Weights - the central second-difference weights of space order
   2, 4 or 8 (Fornberg's; order 4: -1/12, 4/3, -5/2, 4/3, -1/12), divided by h^2 by the caller
 
@@ -377,6 +441,7 @@ PetscErrorCode RwStencilSetUp(RwStencil st, const char name[], const PetscInt de
     if (d < st->dim) st->cellvolume *= st->h[d];
   }
   st->ninputs = ninputs;
+  PetscCall(RwStencilSetUpRanges(st));
   PetscCall(RwStencilCreateHalo_Private(st));
   PetscCall(RwStencilSetUpBlocking_Private(st));
   PetscCall(RwStencilSetUpRing_Private(st));
@@ -407,6 +472,7 @@ PetscErrorCode RwStencilDestroy(RwStencil *st)
   PetscCall(PetscFree((*st)->ring));
   PetscCall(PetscFree((*st)->pairring));
   PetscCall(PetscFree((*st)->blockring));
+  PetscCall(PetscLayoutDestroy(&(*st)->map));
   PetscCall(DMDestroy(&(*st)->fda));
   PetscCall(DMDestroy(&(*st)->da));
   PetscCall(PetscFree(*st));
@@ -486,7 +552,9 @@ PETSC_INTERN PetscErrorCode RwStencilFillBoundaryGhosts_Private(RwStencil st, Ve
 {
   PetscScalar    *a;
   const PetscInt *gs = st->ghost.s, *gn = st->ghost.n, *os = st->own.s, *on = st->own.n;
-  const PetscInt  dof = state ? st->dof : 1, stride[3] = {dof, dof * gn[0], dof * gn[0] * gn[1]};
+  const PetscBool planes = (PetscBool)(state && st->layout == RW_MODEL_STATE_PLANES);
+  const PetscInt  dof = state ? st->dof : 1, pd = planes ? 1 : dof, stride[3] = {pd, pd * gn[0], pd * gn[0] * gn[1]};
+  const PetscInt  cs = planes ? gn[0] * gn[1] * gn[2] : 1; /* from one component to the next */
   PetscInt        lo[3], hi[3];
   PetscBool       interior = (PetscBool)(edgeband > 0);
 
@@ -522,12 +590,41 @@ PETSC_INTERN PetscErrorCode RwStencilFillBoundaryGhosts_Private(RwStencil st, Ve
               q = hi[2] - 1;
               continue;
             }
-            for (PetscInt c = 0; c < dof; c++) a[base + (ghost - gs[d]) * stride[d] + c] = sign * a[base + (src - gs[d]) * stride[d] + c];
+            for (PetscInt c = 0; c < dof; c++) a[base + (ghost - gs[d]) * stride[d] + c * cs] = sign * a[base + (src - gs[d]) * stride[d] + c * cs];
           }
       }
     }
   }
   PetscCall(VecRestoreArray(l, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A state in planes, plane by plane through the field grid's DMDA (dof 1,
+   the same ownership): DMGlobalToLocal on the state's DMDA assumes interleaving */
+static PetscErrorCode RwStencilGlobalToLocalPlanes(RwStencil st, Vec g, Vec l)
+{
+  const PetscInt     nown = RwStencilBoxPoints(&st->own), ngh = RwStencilBoxPoints(&st->ghost);
+  const PetscScalar *ga;
+  PetscScalar       *la;
+  Vec                gf, lf;
+
+  PetscFunctionBegin;
+  PetscCall(DMGetGlobalVector(st->fda, &gf));
+  PetscCall(DMGetLocalVector(st->fda, &lf));
+  PetscCall(VecGetArrayRead(g, &ga));
+  PetscCall(VecGetArray(l, &la));
+  for (PetscInt c = 0; c < st->dof; c++) {
+    PetscCall(VecPlaceArray(gf, (PetscScalar *)ga + c * nown)); /* read only */
+    PetscCall(VecPlaceArray(lf, la + c * ngh));
+    PetscCall(DMGlobalToLocalBegin(st->fda, gf, INSERT_VALUES, lf));
+    PetscCall(DMGlobalToLocalEnd(st->fda, gf, INSERT_VALUES, lf));
+    PetscCall(VecResetArray(lf));
+    PetscCall(VecResetArray(gf));
+  }
+  PetscCall(VecRestoreArray(l, &la));
+  PetscCall(VecRestoreArrayRead(g, &ga));
+  PetscCall(DMRestoreLocalVector(st->fda, &lf));
+  PetscCall(DMRestoreGlobalVector(st->fda, &gf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -545,8 +642,11 @@ PetscErrorCode RwStencilGlobalToLocal(RwStencil st, Vec g, Vec l, PetscBool stat
   DM dm = state ? st->da : st->fda;
 
   PetscFunctionBegin;
-  PetscCall(DMGlobalToLocalBegin(dm, g, INSERT_VALUES, l));
-  PetscCall(DMGlobalToLocalEnd(dm, g, INSERT_VALUES, l));
+  if (state && st->layout == RW_MODEL_STATE_PLANES && st->dof > 1) PetscCall(RwStencilGlobalToLocalPlanes(st, g, l));
+  else {
+    PetscCall(DMGlobalToLocalBegin(dm, g, INSERT_VALUES, l));
+    PetscCall(DMGlobalToLocalEnd(dm, g, INSERT_VALUES, l));
+  }
   PetscCall(RwStencilFillBoundaryGhosts(st, l, state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

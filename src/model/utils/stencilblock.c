@@ -174,7 +174,7 @@ PetscErrorCode RwStencilRunPassBlock(RwStencil st, PetscInt D, RwStencilInput *i
   for (PetscInt t = 0; t < D; t++) {
     if (t) PetscCall(RwStencilHaloBegin(st, 0, in[t]->g)); /* level t - 1 is whole */
     PetscCall(VecScatterEnd(st->halo[0], in[t]->g, st->work[0], INSERT_VALUES, SCATTER_FORWARD));
-    PetscCall(RwStencilCopyEdgeBand_Private(st, in[t]->g, st->work[0], (t + 2) * st->width, xwhole)); /* what the shell of t + 1 widths reads */
+    PetscCall(RwStencilCopyEdgeBand_Private(st, 0, in[t]->g, st->work[0], (t + 2) * st->width, xwhole)); /* what the shell of t + 1 widths reads */
     PetscCall(RwStencilFillBoundaryGhosts_Private(st, st->work[0], PETSC_TRUE, xwhole ? (t + 1) * st->width : 0)); /* the x ghosts the shell's rows read */
     PetscCall(VecGetArrayRead(st->work[0], &in[t]->la));
     RwStencilForShell_Private(st, (t + 1) * st->width, fn, ctx[t], xwhole);

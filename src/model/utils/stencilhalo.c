@@ -20,13 +20,17 @@
 
 /* The local positions of the ghosts that have a source on another rank (or
    this one, periodic) and the global indices of their sources: of the
-   components in comps (bit c for component c; 0: every component) */
+   components in comps (bit c for component c; 0: every component), in the
+   state's layout (planes: each component's plane, in the work vector as in
+   the global one) */
 static PetscErrorCode RwStencilHaloIndices(RwStencil st, PetscInt comps, IS *isfrom, IS *isto)
 {
   ISLocalToGlobalMapping ltog;
   const PetscInt        *global;
   const PetscInt        *gs = st->ghost.s, *gn = st->ghost.n, *os = st->own.s, *on = st->own.n, dof = st->dof;
-  PetscInt              *from, *to, n = 0, q = 0, size = gn[0] * gn[1] * gn[2] * dof;
+  const PetscBool        planes = (PetscBool)(st->layout == RW_MODEL_STATE_PLANES);
+  const PetscInt         ngh    = gn[0] * gn[1] * gn[2];
+  PetscInt              *from, *to, n = 0, q = 0, size = ngh * dof;
 
   PetscFunctionBegin;
   PetscCall(DMGetLocalToGlobalMapping(st->da, &ltog));
@@ -41,8 +45,8 @@ static PetscErrorCode RwStencilHaloIndices(RwStencil st, PetscInt comps, IS *isf
              star stencil never reads the box's edges and corners (ghosts outside in two or
              more directions), which would cost a message to each diagonal neighbour */
           if (!out || global[q] < 0 || (st->type == DMDA_STENCIL_STAR && out > 1) || (comps && !(comps >> c & 1))) continue;
-          from[n] = global[q];
-          to[n++] = q;
+          PetscCall(RwStencilStateGlobalIndex_Private(st, global[q], &from[n]));
+          to[n++] = planes ? c * ngh + q / dof : q; /* planes: component c's plane of the ghosted box */
         }
   PetscCall(ISLocalToGlobalMappingRestoreIndices(ltog, &global));
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, from, PETSC_COPY_VALUES, isfrom));
@@ -152,36 +156,50 @@ static inline void RwStencilCopyFew(PetscScalar *dst, const PetscScalar *src, Pe
   }
 }
 
+/* The edge band of one array of dof scalars a point: a state interleaved, or one plane */
+static void RwStencilCopyEdgeBandOf(RwStencil st, PetscInt dof, const PetscScalar *a, PetscScalar *b, PetscInt band, PetscBool xwhole)
+{
+  const PetscInt *os = st->own.s, *on = st->own.n, *gs = st->ghost.s, *gn = st->ghost.n;
+  const PetscInt  row = on[0] * dof;
+
+  for (PetscInt k = 0; k < on[2]; k++)
+    for (PetscInt j = 0; j < on[1]; j++) {
+      const PetscScalar *src  = a + (k * on[1] + j) * row;
+      PetscScalar       *dst  = b + (((k + os[2] - gs[2]) * gn[1] + (j + os[1] - gs[1])) * gn[0] + (os[0] - gs[0])) * dof;
+      if (RwStencilNearEdge(st, os[1] + j, os[2] + k, band) || on[0] <= 2 * band) memcpy(dst, src, (size_t)row * sizeof(*dst));
+      else if (!xwhole) {
+        RwStencilCopyFew(dst, src, band * dof);
+        RwStencilCopyFew(dst + row - band * dof, src + row - band * dof, band * dof);
+      }
+    }
+}
+
 /* Copies the owned points within twice the width of the box's edges from g
    to l: the shell rows a pass computes from l, and their inner neighbours
    (band = 2 width; a blocked pass's wider shells need more,
    RwStencilRunPassBlock()).  With xwhole (a ring pass whose interior rows
    ran whole in x, so that the shell has no short rows at the x ends) only
    the rows near the y and z edges: the x ends of the others are read by no row */
-PETSC_INTERN PetscErrorCode RwStencilCopyEdgeBand_Private(RwStencil st, Vec g, Vec l, PetscInt band, PetscBool xwhole)
+PETSC_INTERN PetscErrorCode RwStencilCopyEdgeBand_Private(RwStencil st, PetscInt x, Vec g, Vec l, PetscInt band, PetscBool xwhole)
 {
-  const PetscInt    *os = st->own.s, *on = st->own.n, *gs = st->ghost.s, *gn = st->ghost.n;
-  const PetscInt     dof = st->dof, row = on[0] * dof;
   const PetscScalar *a;
   PetscScalar       *b;
 
   PetscFunctionBegin;
   PetscCall(VecGetArrayRead(g, &a));
   PetscCall(VecGetArray(l, &b));
-  for (PetscInt k = 0; k < on[2]; k++)
-    for (PetscInt j = 0; j < on[1]; j++) {
-      const PetscScalar *src  = a + (k * on[1] + j) * row;
-      PetscScalar       *dst  = b + (((k + os[2] - gs[2]) * gn[1] + (j + os[1] - gs[1])) * gn[0] + (os[0] - gs[0])) * dof;
-      if (RwStencilNearEdge(st, os[1] + j, os[2] + k, band) || on[0] <= 2 * band) PetscCall(PetscArraycpy(dst, src, row));
-      else if (!xwhole) {
-        RwStencilCopyFew(dst, src, band * dof);
-        RwStencilCopyFew(dst + row - band * dof, src + row - band * dof, band * dof);
-      }
-    }
+  if (st->layout != RW_MODEL_STATE_PLANES) RwStencilCopyEdgeBandOf(st, st->dof, a, b, band, xwhole);
+  else { /* the planes of the components the halo moves: rows read the others at owned points */
+    const PetscInt comps = st->haloall ? 0 : st->halocomps[x];
+
+    for (PetscInt c = 0; c < st->dof; c++)
+      if (!comps || comps >> c & 1) RwStencilCopyEdgeBandOf(st, 1, RwStencilPlane(a, &st->own, c), (PetscScalar *)RwStencilPlane(b, &st->ghost, c), band, xwhole);
+  }
   PetscCall(VecRestoreArray(l, &b));
   PetscCall(VecRestoreArrayRead(g, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
 
 /*@C
   RwStencilHaloBegin - starts moving the ghosts of input x of a pass (a
@@ -204,7 +222,7 @@ static PetscErrorCode RwStencilHaloEnd_Private(RwStencil st, PetscInt x, Vec g, 
 {
   PetscFunctionBegin;
   PetscCall(VecScatterEnd(st->halo[x], g, st->work[x], INSERT_VALUES, SCATTER_FORWARD));
-  PetscCall(RwStencilCopyEdgeBand_Private(st, g, st->work[x], 2 * st->width, xwhole));
+  PetscCall(RwStencilCopyEdgeBand_Private(st, x, g, st->work[x], 2 * st->width, xwhole));
   PetscCall(RwStencilFillBoundaryGhosts_Private(st, st->work[x], PETSC_TRUE, xwhole ? st->width : 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -888,6 +888,10 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
      du_k, la'; u_k-1 and lb' at the point itself): the halo moves that one,
      half of the ghost bytes.  Input 1 is a pair's second pass (u_k+1) */
   for (PetscInt x = 0; x < 2; x++) PetscCall(RwStencilSetHaloComponents(w->st, x, 1, (const PetscInt[]){0}));
+  /* a rank's part of a state: u_k's plane, then u_k-1's (wavekernels.c);
+     every reader of a state asks RwModelGetStateLayout() */
+  model->statelayout = RW_MODEL_STATE_PLANES;
+  PetscCall(RwStencilSetStateLayout(w->st, model->statelayout));
   PetscCall(RwStencilSetUp(w->st, "wave", def, 1));
   PetscCall(WaveSetUpStepBlock(model));
   for (PetscInt d = 0; d < w->dim; d++) PetscCheck(w->st->M[d] > 2 * w->nbl, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid size %" PetscInt_FMT " in direction %c (-da_grid_%c) leaves no physical region between two absorbing layers of -rw_wave_nbl %" PetscInt_FMT ": expected more than %" PetscInt_FMT " points", w->st->M[d], "xyz"[d], "xyz"[d], w->nbl, 2 * w->nbl);

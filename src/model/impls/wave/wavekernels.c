@@ -1,7 +1,8 @@
 /*
   The wave model's step, k -> k+1, in its three forms side by side.
 
-  State x_k = (a, b) = (u_k, u_k-1) at every point; fields m (squared
+  State x_k = (a, b) = (u_k, u_k-1), in planes: a rank's part holds its
+  points' a, then their b (RW_MODEL_STATE_PLANES); fields m (squared
   slowness) and eta (the absorbing layer's damping), per parameter set
 
     ia = 1 / (m/dt^2 + eta/dt),  c1 = m/dt^2,  c2 = eta/dt.
@@ -26,8 +27,8 @@
   rows) or recomputed there (shell rows), never scattered into them, so
   each point's arithmetic is the same on any decomposition and so is the
   gradient, bit for bit.  In 3D, and in 2D at order 8, the forward and
-  tangent take L from their input's first component (u_k, du_k), staged in
-  the ring the same way; in 2D at orders 2 and 4 they read the state in
+  tangent take L from their input's first plane (u_k, du_k), staged in
+  the ring the same way; in 2D at orders 2 and 4 they read the plane in
   place.  Nothing here allocates (the ring is
   the layer's, from set-up); the NaN flag is the sum of the results times 0.
 
@@ -36,9 +37,8 @@
   the pair's ring with u_k+1, the second's from that ring with u_k from x_k.
 */
 #include "waveimpl.h"
+#include <stdint.h>
 #include <string.h>
-
-#pragma GCC diagnostic ignored "-Wpsabi" /* vectors passed between inlined helpers only */
 
 /* Inlined into each instruction set's variant of a row (RW_KERNEL_VARIANTS),
    with the dimension and radius constant: each variant vectorises for its width */
@@ -78,7 +78,7 @@ WAVE_INLINE WaveWeights WaveWeightsOf(const WavePass *P)
   return W;
 }
 
-/* L x at a point of a row of stride sx in x (a state's RW_WAVE_DOF, a field's 1); D and R are constants at every call site */
+/* L x at a point of a row of stride sx in x (1: a state's plane, a field); D and R are constants at every call site */
 WAVE_INLINE PetscScalar WaveLap(const PetscInt D, const PetscInt R, const WaveWeights *W, const PetscScalar *x, PetscInt sx, PetscInt sy, PetscInt sz)
 {
   PetscScalar f = RwStencilD2(R, W->w[0], x, sx);
@@ -102,122 +102,35 @@ WAVE_INLINE PetscScalar WaveD2S(const PetscInt R, const PetscReal *w, const Pets
   return f;
 }
 
-/* L s at a point, gathered from its neighbours */
+/* L s at a point, gathered from its neighbours (l in la''s plane: unit stride in x) */
 WAVE_INLINE PetscScalar WaveLapS(const PetscInt D, const PetscInt R, const WaveWeights *W, const PetscScalar *l, RwStencilRow Lr, const PetscScalar *ia, RwStencilRow Ar)
 {
-  PetscScalar f = WaveD2S(R, W->w[0], l, RW_WAVE_DOF, ia, 1);
+  PetscScalar f = WaveD2S(R, W->w[0], l, 1, ia, 1);
 
   if (D > 1) f += WaveD2S(R, W->w[1], l, Lr.sy, ia, Ar.sy);
   if (D > 2) f += WaveD2S(R, W->w[2], l, Lr.sz, ia, Ar.sz);
   return f;
 }
 
-/* ---- the rows in vectors of whole points ------------------------------------
+/* ---- the state in planes -----------------------------------------------------
 
-   The state interleaves (a, b) = (u_k, u_k-1), so the compiler's own
-   vectorisation of a row over points loads each neighbour's a as two
-   vectors and a permute (23 + 165 vpermi2pd/vpermt2pd in the AVX-512 order-8
-   forward row before), and stores (v, a) through more permutes.  These
-   rows instead take a vector of WAVE_PTS whole points, (a0 b0 a1 b1),
-   and apply the Laplacian to both components at once: every neighbour, at
-   +-2j, +-j sy, +-j sz scalars, is one contiguous (unaligned) load.  The b
-   lanes' Laplacian is wasted arithmetic, cheap beside the loads; the fields
-   are duplicated into pairs and the result (v, a) is one blend.  Each a lane
-   computes the scalar row's operations in its order (no FMA: -ffp-contract=off),
-   so the bits are those of the scalar code, which also does the rows' tails.
-   The vector type has one width for every variant (as src/nn's); WaveWide()
-   says which variants run these rows.
-*/
-#define WAVE_LANES 4
-#define WAVE_PTS   (WAVE_LANES / RW_WAVE_DOF)
+   A rank's part of a state is its points' first component (u_k, du_k, la'),
+   then their second (u_k-1, du_k-1, lb'): RW_MODEL_STATE_PLANES.  Every
+   form reads the first plane at neighbours, one unit-stride load each with
+   every vector lane a useful value, the second at the point itself, and
+   writes the output's two planes.  The compiler's loop in every instruction
+   set (RW_KERNEL_VARIANTS).  Interleaved, a neighbour's u_k came with its
+   u_k-1: the AVX2/AVX-512 rows took vectors of whole points and computed a
+   Laplacian of u_k-1 for nothing, the compiler's loop unpacked with permutes */
 
-/* Where the rows run in these vectors: AVX2 and AVX-512, in 256-bit
-   registers (2 points).  Measured in CPU ns per point of one rank, best of
-   runs alternated with the other builds (3D order 8): AVX-512 forward at
-   256^3 11.7 in 4 lanes, 14.2 in 8 (zmm), 16.4 in the compiler's loop; the
-   tangent at 96^3 15.4, 18.0, 17.5.  SSE2 (one point a register, the fields
-   broadcast) was slower than its compiler's loop in 8 lanes and keeps it */
-WAVE_INLINE PetscBool WaveWide(RwKernelISA isa)
+/* Component c's row of an owned state array from point (i, j, k) */
+WAVE_INLINE PetscScalar *WaveOwnedPlane(const RwStencil st, const PetscScalar *a, PetscInt c, PetscInt i, PetscInt j, PetscInt k)
 {
-  return isa != RW_KERNEL_ISA_PORTABLE ? PETSC_TRUE : PETSC_FALSE;
-}
-
-typedef double WaveV __attribute__((vector_size(8 * WAVE_LANES), aligned(8)));  /* WAVE_PTS points of a state */
-typedef double WaveF __attribute__((vector_size(8 * WAVE_PTS), aligned(8)));    /* WAVE_PTS points of a field */
-
-WAVE_INLINE WaveV WaveLoad(const PetscScalar *p)
-{
-  WaveV v;
-
-  memcpy(&v, p, sizeof(v));
-  return v;
-}
-
-WAVE_INLINE void WaveStore(PetscScalar *p, WaveV v)
-{
-  memcpy(p, &v, sizeof(v));
-}
-
-/* Whole points into y, streamed when the pass writes past the caches (nt) */
-WAVE_INLINE void WaveStorePts(PetscBool nt, PetscScalar *p, WaveV v)
-{
-  if (!nt) WaveStore(p, v);
-  else
-    for (PetscInt l = 0; l < WAVE_LANES; l += RW_WAVE_DOF) RwStreamPair(p + l, v[l], v[l + 1]);
-}
-
-/* A field's values at the vector's points, each twice: (f0 f0 f1 f1) beside (a0 b0 a1 b1) */
-WAVE_INLINE WaveV WaveDup(const PetscScalar *f)
-{
-  WaveF h;
-
-  memcpy(&h, f, sizeof(h));
-  return __builtin_shufflevector(h, h, 0, 0, 1, 1);
-}
-
-/* (b0 a0 b1 a1): each point's components swapped */
-WAVE_INLINE WaveV WaveSwap(WaveV x)
-{
-  return __builtin_shufflevector(x, x, 1, 0, 3, 2);
-}
-
-/* (e0 o1 e2 o3): a point's first component from e, its second from o */
-WAVE_INLINE WaveV WavePair(WaveV e, WaveV o)
-{
-  return __builtin_shufflevector(e, o, 0, 5, 2, 7);
-}
-
-/* The sum of the first components' lanes (the NaN probe) */
-WAVE_INLINE PetscReal WaveSumFirst(WaveV x)
-{
-  PetscReal s = 0;
-
-  for (PetscInt l = 0; l < WAVE_LANES; l += RW_WAVE_DOF) s += x[l];
-  return s;
-}
-
-/* RwStencilD2 on WAVE_PTS points of both components */
-WAVE_INLINE WaveV WaveD2V(const PetscInt R, const PetscReal *w, const PetscScalar *x, PetscInt s)
-{
-  WaveV f = w[0] * WaveLoad(x);
-
-  for (PetscInt j = 1; j <= R; j++) f += w[j] * (WaveLoad(x - j * s) + WaveLoad(x + j * s));
-  return f;
-}
-
-/* WaveLap on WAVE_PTS points of both components */
-WAVE_INLINE WaveV WaveLapV(const PetscInt D, const PetscInt R, const WaveWeights *W, const PetscScalar *x, PetscInt sy, PetscInt sz)
-{
-  WaveV f = WaveD2V(R, W->w[0], x, RW_WAVE_DOF);
-
-  if (D > 1) f += WaveD2V(R, W->w[1], x, sy);
-  if (D > 2) f += WaveD2V(R, W->w[2], x, sz);
-  return f;
+  return (PetscScalar *)RwStencilRowAt(RwStencilPlane(a, &st->own, c), &st->own, 1, i, j, k).p;
 }
 
 /* The forward and tangent updates at a point once L a (L da) is known: the
-   scalar tails of the whole-point rows and the staged rows share them, so
-   their bits are one expression's */
+   rows in place and the ring's rows share them, so their bits are one expression's */
 WAVE_INLINE PetscScalar WaveForwardPoint(PetscScalar L, PetscScalar a, PetscScalar b, PetscScalar ia, PetscScalar c1, PetscScalar c2)
 {
   return ia * (L + c1 * (2 * a - b) + c2 * a);
@@ -228,129 +141,30 @@ WAVE_INLINE PetscScalar WaveTangentPoint(PetscScalar L, PetscScalar da, PetscSca
   return ia * (L + c1 * (2 * da - db) + c2 * da + dm * idt2 * (2 * a - b - un));
 }
 
-/* ---- the three kernels, a row of n points each ------------------------------- */
-
-/* The forward's rows (whole-point and ring) run in blocks with software
-   prefetch (RW_PREFETCH_BLOCK, kernelisaimpl.h): its Laplacian's loads from
-   cache kept the hardware's prefetch of x_k, the fields and x_k+1 behind.
-   One rank, CPU ns a point, best of 3, two runs, before / after: 3D 256^3
-   order 8 5.21-5.51 / 4.54-4.74, order 4 4.14-4.16 / 3.58-3.70, order 2
-   3.22-3.44 / 3.30-3.39; 2D 4096^2 order 8 4.09-4.17 / 3.82-3.90, order 4
-   3.40-3.45 / 3.09-3.11, order 2 2.90-2.93 / 2.61-2.63.  The tangent's
-   and adjoint's ring rows, prefetched alike, were slower (3D order 8
-   tangent 7.8-8.0 / 8.5-8.9, adjoint 7.9-8.2 / 9.6-11.9) or, the adjoint's
-   blocks not unrolled, no faster (2D 1024^2 order 4 4.99-5.00 / 5.04-5.10):
-   they keep one loop.
-
-   Where x_k+1 is larger than the caches (RwModelStreamStores(): 8 MiB a
-   rank by default) the forward streams it (RwStreamPair()), and does not
-   prefetch it.  One rank, CPU ns a point, best of 3, ordinary / streamed:
-   2D 4096^2 order 2 2.59-2.69 / 2.22-2.24, order 4 3.10-3.11 / 2.61, order
-   8 3.87-3.88 / 3.83-3.99; 3D 256^3 order 2 3.64-3.66 / 2.84, order 4
-   4.12-4.16 / 3.21, order 8 4.64-4.77 / 4.55-4.56.  On two ranks (CPU ns a
-   grid point, three runs): 2D order 4 1.69-1.92 / 1.33-1.54, 3D order 4
-   1.96-2.26 / 1.78-1.87.  The adjoint's lambda_k streamed the same way was
-   no faster (2D 2048^2 order 4 5.13-5.55 / 5.40-5.68) */
-
-/* The forward at WAVE_PTS whole points from i, stored; returns u+ for the NaN probe */
-WAVE_INLINE WaveV WaveForwardPts(const PetscInt D, const PetscInt R, const WaveWeights *W, RwStencilRow U, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscBool nt, PetscScalar *restrict y, PetscScalar *restrict r, PetscInt i)
+/* n values into p, streamed (RwStreamPair()) in 16-byte aligned pairs: a
+   plane's row may start at an odd point, whose first (and last) value an
+   ordinary store writes */
+WAVE_INLINE void WaveStreamRow(PetscScalar *restrict p, const PetscScalar *restrict v, PetscInt n)
 {
-  const PetscScalar *u = U.p + RW_WAVE_DOF * i;
-  const WaveV        X = WaveLoad(u), S = WaveSwap(X); /* (a b), (b a) */
-  const WaveV        v = WaveDup(ia + i) * (WaveLapV(D, R, W, u, U.sy, U.sz) + WaveDup(c1 + i) * (2.0 * X - S) + WaveDup(c2 + i) * X);
+  PetscInt t = 0;
 
-  WaveStorePts(nt, y + RW_WAVE_DOF * i, WavePair(v, S));
-  if (r)
-    for (PetscInt l = 0; l < WAVE_PTS; l++) r[i + l] = v[RW_WAVE_DOF * l];
-  return v;
-}
-
-/* Every row marks its arrays restrict and reads the weights from locals, so
-   that the loop vectorises without run-time alias checks; the arithmetic at
-   a point is unchanged */
-/* r_: NULL, or where a pair's first pass keeps u+ for its second (the ring) */
-WAVE_INLINE void WaveRowForward(const RwKernelISA isa, const PetscInt D, const PetscInt R, const PetscBool nt, WavePass *P, PetscInt n, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *r_)
-{
-  const WaveWeights  W  = WaveWeightsOf(P);
-  const PetscScalar *restrict up = U.p, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_;
-  PetscScalar       *restrict y   = y_, *restrict r = r_;
-  WaveV              nanv = {0};
-  PetscReal          nan  = 0;
-  PetscInt           i    = 0;
-
-  for (; WaveWide(isa) && i + RW_PREFETCH_BLOCK <= n; i += RW_PREFETCH_BLOCK) {
-    const PetscInt f = i + RW_PREFETCH_AHEAD;
-
-    RwPrefetchRead(up + RW_WAVE_DOF * f + R * RwStencilRowLastStride(D, U), RW_WAVE_DOF); /* the newest row the gather reaches */
-    RwPrefetchRead(ia + f, 1);
-    RwPrefetchRead(c1 + f, 1);
-    RwPrefetchRead(c2 + f, 1);
-    if (!nt) RwPrefetchWrite(y + RW_WAVE_DOF * f, RW_WAVE_DOF); /* a streamed line is not read */
-    for (PetscInt t = i; t < i + RW_PREFETCH_BLOCK; t += WAVE_PTS) nanv += WaveForwardPts(D, R, &W, U, ia, c1, c2, nt, y, r, t) * 0;
-  }
-  for (; WaveWide(isa) && i + WAVE_PTS <= n; i += WAVE_PTS) nanv += WaveForwardPts(D, R, &W, U, ia, c1, c2, nt, y, r, i) * 0;
-#pragma GCC ivdep
-  for (; i < n; i++) {
-    const PetscScalar *u = up + RW_WAVE_DOF * i;
-    const PetscScalar  a = u[0], b = u[1];
-    const PetscScalar  v = WaveForwardPoint(WaveLap(D, R, &W, u, RW_WAVE_DOF, U.sy, U.sz), a, b, ia[i], c1[i], c2[i]);
-
-    y[RW_WAVE_DOF * i]     = v;
-    y[RW_WAVE_DOF * i + 1] = a;
-    if (r) r[i] = v;
-    nan += v * 0;
-  }
-  P->probe += nan + WaveSumFirst(nanv);
-}
-
-WAVE_INLINE void WaveRowTangent(const RwKernelISA isa, const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow DU, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, const PetscScalar *dm_, PetscScalar *y_)
-{
-  const WaveWeights  W    = WaveWeightsOf(P);
-  const PetscReal    idt2 = P->idt2;
-  const PetscScalar *restrict dup = DU.p, *restrict u = u_, *restrict un = un_, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_, *restrict dm = dm_;
-  PetscScalar       *restrict y   = y_;
-  WaveV              nanv = {0};
-  PetscReal          nan  = 0;
-  PetscInt           i    = 0;
-
-  for (; WaveWide(isa) && i + WAVE_PTS <= n; i += WAVE_PTS) {
-    const PetscScalar *du = dup + RW_WAVE_DOF * i;
-    const WaveV        X = WaveLoad(du), S = WaveSwap(X), A = WaveLoad(u + RW_WAVE_DOF * i); /* (da db), (db da), (a b) */
-    const WaveV        v = WaveDup(ia + i) * (WaveLapV(D, R, &W, du, DU.sy, DU.sz) + WaveDup(c1 + i) * (2.0 * X - S) + WaveDup(c2 + i) * X + WaveDup(dm + i) * idt2 * (2.0 * A - WaveSwap(A) - WaveLoad(un + RW_WAVE_DOF * i)));
-
-    WaveStore(y + RW_WAVE_DOF * i, WavePair(v, S));
-    nanv += v * 0;
-  }
-#pragma GCC ivdep
-  for (; i < n; i++) {
-    const PetscScalar *du = dup + RW_WAVE_DOF * i;
-    const PetscScalar  da = du[0], db = du[1], a = u[RW_WAVE_DOF * i], b = u[RW_WAVE_DOF * i + 1];
-    const PetscScalar  v  = WaveTangentPoint(WaveLap(D, R, &W, du, RW_WAVE_DOF, DU.sy, DU.sz), da, db, a, b, un[RW_WAVE_DOF * i], ia[i], c1[i], c2[i], dm[i], idt2);
-
-    y[RW_WAVE_DOF * i]     = v;
-    y[RW_WAVE_DOF * i + 1] = da;
-    nan += v * 0;
-  }
-  P->probe += nan + WaveSumFirst(nanv);
+  if (n > 0 && ((uintptr_t)p & 15)) p[0] = v[0], t = 1;
+  for (; t + 2 <= n; t += 2) RwStreamPair(p + t, v[t], v[t + 1]);
+  if (t < n) p[t] = v[t];
 }
 
 /* ---- the interior rows, gathering from the ring ------------------------------
 
    Interior rows gather L from the stencil layer's ring (stencilring.c):
-   unit-stride slices of the input's first component (u_k, du_k; 3D, and
-   2D order 8: WAVE_RING_FT) or, in the adjoint, of s = ia la', staged a few rows
-   ahead and read from L2.
-   The sums are WaveLap's, in its order (x, y, z; RwStencilD2 along each),
-   over the same values, so the bits are those of the shell's rows, which
-   read the interleaved state in place.  Why: in place, a neighbour's a
-   comes with b, which the whole-point rows compute a Laplacian of for
-   nothing and the compiler's loop unpacks with permutes; and at
-   power-of-two sides (256^3: rows 4 KiB, planes 1 MiB apart) the
-   neighbours of a point fall in one set of L1 and L2.  The ring's rows
-   are padded one cache line past a whole number, and every lane is
-   useful.  Staged into a scratch field of the whole grid instead (stop
-   23), the same gather sent 24 B a point more to memory and back.  The
-   compiler's loop in every variant */
+   unit-stride slices of the input's first plane (u_k, du_k; 3D, and 2D
+   order 8: WAVE_RING_FT) or, in the adjoint, of s = ia la', staged a few
+   rows ahead and read from L2.  The sums are WaveLap's, in its order (x,
+   y, z; RwStencilD2 along each), over the same values, so the bits are
+   those of the rows in place.  Why: at power-of-two sides (256^3: rows 2
+   KiB, planes 512 KiB apart) the neighbours of a point fall in one set of
+   L1 and L2; the ring's rows are padded one cache line past a whole
+   number.  Staged into a scratch field of the whole grid instead (stop
+   23), the same gather sent 24 B a point more to memory and back */
 
 /* The second difference across the ring's slices (the last direction): RwStencilD2's sum */
 WAVE_INLINE PetscScalar WaveD2Ring(const PetscInt R, const PetscReal *w, const RwStencilRingRow *rr, PetscInt i)
@@ -361,216 +175,223 @@ WAVE_INLINE PetscScalar WaveD2Ring(const PetscInt R, const PetscReal *w, const R
   return f;
 }
 
-/*
-  A ring row runs in blocks of WAVE_RING_BLOCK points, and L in each block
-  a direction at a time: across the slices (z in 3D) into Lz, along y
-  inside the slice (3D) into Ly, each in a loop of its own, then x in the
-  form's own loop, which adds Ly and Lz.  A point's sum is the shell's,
-  (x + y) + z, each RwStencilD2's, so the bits are.  Why: the whole
-  Laplacian in one loop reads 2R + 1 slices, 2R + 1 rows and a row's x
-  neighbours with 3 (R + 1) weights, more than the registers hold: at
-  order 8 the loop reloaded the 9 slice pointers and took the 15 weights
-  as memory operands, about 56 loads a vector of 4 points for 27 of data
-  (doc/notes/wave-3d-profile.md).  Split, each loop keeps its R + 1
-  weights and 2R + 1 pointers in registers; Ly and Lz stay in L1.  One
-  rank, CPU ns a grid point of a step, best of 3-5 steps, rounds of both
-  rows alternated in one process (load 8 on 2 cores), whole loop /
-  blocks: 256^3 order 8 forward 8.93 / 8.30, 8.68 / 8.40, 9.24 / 8.46,
-  tangent 11.43 / 10.83, 11.50 / 11.23, adjoint 11.80 / 12.01, 12.34 /
-  12.11; order 4 forward 6.14 / 5.44, tangent 9.81 / 9.03, adjoint 9.33 /
-  9.00; 256^2 x 96 order 2 forward 4.51 / 4.46
-*/
-#define WAVE_RING_BLOCK 64
-
-/* RwStencilD2 at nb points from x along stride s, into f */
-WAVE_INLINE void WaveD2Block(const PetscInt R, const PetscReal *w, const PetscScalar *x_, PetscInt s, PetscInt nb, PetscScalar *f_)
+/* L at point i of a ring row: x, then (3D) y inside the slice, then across slices */
+WAVE_INLINE PetscScalar WaveLapRing(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, PetscInt i)
 {
-  const PetscScalar *restrict x = x_;
-  PetscScalar       *restrict f = f_;
+  PetscScalar f = RwStencilD2(R, W->w[0], rr->p[R] + i, 1);
+
+  if (D > 2) f += RwStencilD2(R, W->w[1], rr->p[R] + i, rr->sy);
+  f += WaveD2Ring(R, W->w[D - 1], rr, i);
+  return f;
+}
+
+/* L at point i of a row: from the ring (RING, a constant) or from the input's first plane U in place */
+WAVE_INLINE PetscScalar WaveLapAt(const PetscBool RING, const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, RwStencilRow U, PetscInt i)
+{
+  return RING ? WaveLapRing(D, R, W, rr, i) : WaveLap(D, R, W, U.p + i, 1, U.sy, U.sz);
+}
+
+/* ---- the three kernels, a row of n points each ------------------------------- */
+
+/* The forward's rows run in blocks with software prefetch
+   (RW_PREFETCH_BLOCK, kernelisaimpl.h): its Laplacian's loads from cache
+   kept the hardware's prefetch of x_k, the fields and x_k+1 behind.  One
+   rank, CPU ns a point, best of 3, two runs, before / after (interleaved
+   state): 3D 256^3 order 8 5.21-5.51 / 4.54-4.74, order 4 4.14-4.16 /
+   3.58-3.70, order 2 3.22-3.44 / 3.30-3.39; 2D 4096^2 order 8 4.09-4.17 /
+   3.82-3.90, order 4 3.40-3.45 / 3.09-3.11, order 2 2.90-2.93 / 2.61-2.63.
+   The tangent's and adjoint's ring rows, prefetched alike, were slower (3D
+   order 8 tangent 7.8-8.0 / 8.5-8.9, adjoint 7.9-8.2 / 9.6-11.9) or, the
+   adjoint's blocks not unrolled, no faster (2D 1024^2 order 4 4.99-5.00 /
+   5.04-5.10): they keep one loop.
+
+   Where x_k+1 is larger than the caches (RwModelStreamStores(): 8 MiB a
+   rank by default) the forward streams it (WaveStreamRow()), and does not
+   prefetch it.  One rank, CPU ns a point, best of 3, ordinary / streamed
+   (interleaved state): 2D 4096^2 order 2 2.59-2.69 / 2.22-2.24, order 4
+   3.10-3.11 / 2.61, order 8 3.87-3.88 / 3.83-3.99; 3D 256^3 order 2
+   3.64-3.66 / 2.84, order 4 4.12-4.16 / 3.21, order 8 4.64-4.77 /
+   4.55-4.56.  The adjoint's lambda_k streamed the same way was no faster
+   (2D 2048^2 order 4 5.13-5.55 / 5.40-5.68) */
+
+/* A point's own a = u_k: from its plane ap in place, or from the ring's
+   centre (RING: the staged copy of u_k, one stream from memory fewer; in a
+   pair's second pass u_k+1); b = u_k-1 is bp[i] (in the pair's second pass
+   u_k, from the pair's input x_k) */
+WAVE_INLINE PetscScalar WaveA(const PetscBool RING, const RwStencilRingRow *rr, const PetscScalar *restrict ap, PetscInt R, PetscInt i)
+{
+  return RING ? rr->p[R][i] : ap[i];
+}
+
+WAVE_INLINE PetscScalar WaveForwardValue(const PetscBool RING, const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, RwStencilRow U, const PetscScalar *restrict ap, const PetscScalar *restrict bp, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscInt i)
+{
+  return WaveForwardPoint(WaveLapAt(RING, D, R, W, rr, U, i), WaveA(RING, rr, ap, R, i), bp[i], ia[i], c1[i], c2[i]);
+}
+
+/* Where the forward's row keeps its NaN flags: at orders 2 and 4 one per
+   point of a block (lane[t]), OR-ed across the lanes once a row; at order
+   8 one a block.  The vectorised block's OR across its lanes at every
+   block had cost 10% of the streamed ring row at orders 2 and 4.  3D
+   256^3, one rank, CPU ns a point, 5-6 runs alternated, per block / per
+   lane: order 2 3.03-3.38 / 2.70-2.85, order 4 3.53-3.92 / 3.16-3.64, but
+   order 8 4.71-4.91 / 4.85-5.76 (2D 4096^2 order 8 2.99-3.55 /
+   3.03-3.39).  R is a constant at every call: one branch is compiled */
+#define WAVE_LANE_FLAGS(R) ((R) < 4)
+
+/* A block of the forward's row, streamed: the block's u+ and a are
+   computed into local arrays, then streamed into the output's two planes;
+   ORs the NaN probe's flags into lane (WAVE_LANE_FLAGS) */
+WAVE_INLINE void WaveForwardStream(const PetscBool RING, const PetscInt D, const PetscInt R, const PetscBool L2, const WaveWeights *W, const RwStencilRingRow *rr, RwStencilRow U, const PetscScalar *restrict ap, const PetscScalar *restrict bp, const PetscScalar *restrict ia, const PetscScalar *restrict c1, const PetscScalar *restrict c2, PetscScalar *restrict y, PetscScalar *restrict yb, PetscScalar *restrict r, PetscInt i, int *restrict lane)
+{
+  PetscScalar v[RW_PREFETCH_BLOCK], a[RW_PREFETCH_BLOCK];
+  int         blk = 0;
 
 #pragma GCC ivdep
-  for (PetscInt t = 0; t < nb; t++) f[t] = RwStencilD2(R, w, x + t, s);
+  for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) {
+    v[t] = WaveForwardValue(RING, D, R, L2, W, rr, U, ap, bp, ia, c1, c2, i + t);
+    a[t] = WaveA(RING, rr, ap, R, i + t);
+    if (WAVE_LANE_FLAGS(R)) lane[t] |= RW_PROBE_BAD(v[t]);
+    else blk |= RW_PROBE_BAD(v[t]);
+  }
+  lane[0] |= blk;
+  if (r)
+    for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) r[i + t] = v[t];
+  WaveStreamRow(y + i, v, RW_PREFETCH_BLOCK);
+  WaveStreamRow(yb + i, a, RW_PREFETCH_BLOCK);
 }
 
-/* WaveD2Ring at nb points from i, into f */
-WAVE_INLINE void WaveD2RingBlock(const PetscInt R, const PetscReal *w, const RwStencilRingRow *rr, PetscInt i, PetscInt nb, PetscScalar *f_)
-{
-  PetscScalar *restrict f = f_;
-
-#pragma GCC ivdep
-  for (PetscInt t = 0; t < nb; t++) f[t] = WaveD2Ring(R, w, rr, i + t);
-}
-
-/* The block's second differences but x's: Lz across the slices, and in 3D Ly inside the slice */
-WAVE_INLINE void WaveLapRingBlock(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, PetscInt i, PetscInt nb, PetscScalar *Ly, PetscScalar *Lz)
-{
-  WaveD2RingBlock(R, W->w[D - 1], rr, i, nb, Lz);
-  if (D > 2) WaveD2Block(R, W->w[1], rr->p[R] + i, rr->sy, nb, Ly);
-}
-
-/* L at point i of a ring row, t into its block: x, then (3D) y inside the slice, then across slices */
-WAVE_INLINE PetscScalar WaveLapRingAt(const PetscInt D, const PetscInt R, const WaveWeights *W, const RwStencilRingRow *rr, PetscInt i, PetscInt t, const PetscScalar *Ly, const PetscScalar *Lz)
-{
-  PetscScalar f = RwStencilD2(R, W->w[0], rr->p[R] + i + t, 1);
-
-  if (D > 2) f += Ly[t];
-  return f + Lz[t];
-}
-
-/* A point's own (a, b) = (u_k, u_k-1): from the input state up, or, in a
-   pair's second pass (L2, a constant), u_k+1 from the ring's centre and
-   u_k from the pair's input x_k (up is then x_k's row) */
-WAVE_INLINE PetscScalar WaveRingA(const PetscBool L2, const RwStencilRingRow *rr, const PetscScalar *restrict up, PetscInt R, PetscInt i)
-{
-  return L2 ? rr->p[R][i] : up[RW_WAVE_DOF * i];
-}
-
-WAVE_INLINE PetscScalar WaveRingB(const PetscBool L2, const PetscScalar *restrict up, PetscInt i)
-{
-  return L2 ? up[RW_WAVE_DOF * i] : up[RW_WAVE_DOF * i + 1];
-}
-
-/* L2: a pair's second pass, its own u_k+1 from the ring and u_k from x_k
-   (U); r_: NULL, or where a pair's first pass keeps u+ for its second.
-   A block's u+ are computed into v, then stored as (u+, a) pairs, or
-   streamed (RwStreamPair(): the compiler's loop stores them interleaved
-   directly, which a streamed store cannot be told to) */
-WAVE_INLINE void WaveRowForwardRing(const PetscInt D, const PetscInt R, const PetscBool L2, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow U, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *r_)
+/* The forward's row: L from the ring (RING) or in place from U; (y, yb)
+   the output's two planes; L2: a pair's second pass, its own u_k+1 from the
+   ring and u_k from x_k (bp); r_: NULL, or where a pair's first pass keeps
+   u+ for its second.  Every row marks its arrays restrict and reads the
+   weights from locals, so that the loop vectorises without run-time alias
+   checks; the arithmetic at a point is unchanged */
+WAVE_INLINE void WaveRowForward(const PetscBool RING, const PetscInt D, const PetscInt R, const PetscBool L2, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow U, const PetscScalar *ap_, const PetscScalar *bp_, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *yb_, PetscScalar *r_)
 {
   const WaveWeights  W  = WaveWeightsOf(P);
-  const PetscScalar *restrict up = U.p, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_;
-  PetscScalar       *restrict y   = y_, *restrict r = r_;
-  const PetscBool    nt = P->nt;
-  PetscScalar        v[WAVE_RING_BLOCK], Ly[WAVE_RING_BLOCK], Lz[WAVE_RING_BLOCK];
-  PetscInt64         bad = 0;
+  const PetscScalar *restrict ap = ap_, *restrict bp = bp_, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_;
+  PetscScalar       *restrict y = y_, *restrict yb = yb_, *restrict r = r_;
+  int                bad = 0, lane[RW_PREFETCH_BLOCK] = {0}; /* the blocks' flags, OR-ed across the lanes once a row */
+  PetscInt           i   = 0;
 
-  for (PetscInt i = 0, nb; i < n; i += nb) {
-    nb = PetscMin(WAVE_RING_BLOCK, n - i);
-    for (PetscInt f = i + RW_PREFETCH_AHEAD; f < i + RW_PREFETCH_AHEAD + nb; f += RW_PREFETCH_BLOCK) {
-      RwPrefetchRead(up + RW_WAVE_DOF * f, RW_WAVE_DOF);
-      RwPrefetchRead(ia + f, 1);
-      RwPrefetchRead(c1 + f, 1);
-      RwPrefetchRead(c2 + f, 1);
-      if (!nt) RwPrefetchWrite(y + RW_WAVE_DOF * f, RW_WAVE_DOF); /* a streamed line is not read */
+  for (; i + RW_PREFETCH_BLOCK <= n; i += RW_PREFETCH_BLOCK) {
+    const PetscInt f = i + RW_PREFETCH_AHEAD;
+
+    if (!RING) RwPrefetchRead(U.p + f + R * RwStencilRowLastStride(D, U), 1); /* the newest row the gather reaches */
+    if (!RING) RwPrefetchRead(ap + f, 1);
+    RwPrefetchRead(bp + f, 1);
+    RwPrefetchRead(ia + f, 1);
+    RwPrefetchRead(c1 + f, 1);
+    RwPrefetchRead(c2 + f, 1);
+    if (P->nt) { /* a streamed line is not read */
+      WaveForwardStream(RING, D, R, L2, &W, &rr, U, ap, bp, ia, c1, c2, y, yb, r, i, lane);
+      continue;
     }
-    WaveLapRingBlock(D, R, &W, &rr, i, nb, Ly, Lz);
+    RwPrefetchWrite(y + f, 1);
+    RwPrefetchWrite(yb + f, 1);
 #pragma GCC ivdep
-    for (PetscInt t = 0; t < nb; t++) {
-      v[t] = WaveForwardPoint(WaveLapRingAt(D, R, &W, &rr, i, t, Ly, Lz), WaveRingA(L2, &rr, up, R, i + t), WaveRingB(L2, up, i + t), ia[i + t], c1[i + t], c2[i + t]);
-      bad |= RW_PROBE_BAD(v[t]);
-    }
-    if (r)
-      for (PetscInt t = 0; t < nb; t++) r[i + t] = v[t];
-    if (nt)
-      for (PetscInt t = 0; t < nb; t++) RwStreamPair(y + RW_WAVE_DOF * (i + t), v[t], WaveRingA(L2, &rr, up, R, i + t));
-    else {
-#pragma GCC ivdep
-      for (PetscInt t = 0; t < nb; t++) {
-        y[RW_WAVE_DOF * (i + t)]     = v[t];
-        y[RW_WAVE_DOF * (i + t) + 1] = WaveRingA(L2, &rr, up, R, i + t);
-      }
+    for (PetscInt t = i; t < i + RW_PREFETCH_BLOCK; t++) {
+      const PetscScalar v = WaveForwardValue(RING, D, R, L2, &W, &rr, U, ap, bp, ia, c1, c2, t);
+
+      y[t]  = v;
+      yb[t] = WaveA(RING, &rr, ap, R, t);
+      if (r) r[t] = v;
+      if (WAVE_LANE_FLAGS(R)) lane[t - i] |= RW_PROBE_BAD(v);
+      else bad |= RW_PROBE_BAD(v);
     }
   }
-  P->probe += RwProbeValue(bad != 0);
+#pragma GCC ivdep
+  for (; i < n; i++) {
+    const PetscScalar v = WaveForwardValue(RING, D, R, L2, &W, &rr, U, ap, bp, ia, c1, c2, i);
+
+    y[i]  = v;
+    yb[i] = WaveA(RING, &rr, ap, R, i);
+    if (r) r[i] = v;
+    bad |= RW_PROBE_BAD(v);
+  }
+  for (PetscInt t = 0; t < RW_PREFETCH_BLOCK; t++) bad |= lane[t];
+  P->probe += RwProbeValue(bad);
 }
 
-WAVE_INLINE void WaveRowTangentRing(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow DU, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, const PetscScalar *dm_, PetscScalar *y_)
+/* The tangent's row: L da from the ring (RING) or in place from DU; (da,
+   db) = dx_k's planes, (a, b) = x_k's, un x_k+1's first plane */
+WAVE_INLINE void WaveRowTangent(const PetscBool RING, const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow DU, const PetscScalar *da_, const PetscScalar *db_, const PetscScalar *a_, const PetscScalar *b_, const PetscScalar *un_, const PetscScalar *ia_, const PetscScalar *c1_, const PetscScalar *c2_, const PetscScalar *dm_, PetscScalar *y_, PetscScalar *yb_)
 {
   const WaveWeights  W    = WaveWeightsOf(P);
   const PetscReal    idt2 = P->idt2;
-  const PetscScalar *restrict dup = DU.p, *restrict u = u_, *restrict un = un_, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_, *restrict dm = dm_;
-  PetscScalar       *restrict y   = y_;
-  PetscScalar        Ly[WAVE_RING_BLOCK], Lz[WAVE_RING_BLOCK];
-  PetscInt64         bad = 0;
+  const PetscScalar *restrict da = da_, *restrict db = db_, *restrict a = a_, *restrict b = b_, *restrict un = un_, *restrict ia = ia_, *restrict c1 = c1_, *restrict c2 = c2_, *restrict dm = dm_;
+  PetscScalar       *restrict y = y_, *restrict yb = yb_;
+  int                bad = 0;
 
-  for (PetscInt i = 0, nb; i < n; i += nb) {
-    nb = PetscMin(WAVE_RING_BLOCK, n - i);
-    WaveLapRingBlock(D, R, &W, &rr, i, nb, Ly, Lz);
 #pragma GCC ivdep
-    for (PetscInt t = 0; t < nb; t++) {
-      const PetscInt    p  = i + t;
-      const PetscScalar da = dup[RW_WAVE_DOF * p], db = dup[RW_WAVE_DOF * p + 1], a = u[RW_WAVE_DOF * p], b = u[RW_WAVE_DOF * p + 1];
-      const PetscScalar v  = WaveTangentPoint(WaveLapRingAt(D, R, &W, &rr, i, t, Ly, Lz), da, db, a, b, un[RW_WAVE_DOF * p], ia[p], c1[p], c2[p], dm[p], idt2);
+  for (PetscInt i = 0; i < n; i++) {
+    const PetscScalar dai = WaveA(RING, &rr, da, R, i), v = WaveTangentPoint(WaveLapAt(RING, D, R, &W, &rr, DU, i), dai, db[i], a[i], b[i], un[i], ia[i], c1[i], c2[i], dm[i], idt2);
 
-      y[RW_WAVE_DOF * p]     = v;
-      y[RW_WAVE_DOF * p + 1] = da;
-      bad |= RW_PROBE_BAD(v);
-    }
+    y[i]  = v;
+    yb[i] = dai;
+    bad |= RW_PROBE_BAD(v);
   }
-  P->probe += RwProbeValue(bad != 0);
+  P->probe += RwProbeValue(bad);
 }
 
 /* What both adjoint rows do at a point once L s and s are known: lambda_k
    = (la, lb) from lambda_k+1's second component lbn, and dJ/dm; returns
    the NaN probe's flag (RW_PROBE_BAD()) */
-WAVE_INLINE int WaveAdjointPoint(PetscScalar Ls, PetscScalar s, PetscScalar lbn, PetscScalar c1, PetscScalar c2, PetscReal idt2, const PetscScalar *u, const PetscScalar *un, PetscScalar *y, PetscScalar *gm)
+WAVE_INLINE int WaveAdjointPoint(PetscScalar Ls, PetscScalar s, PetscScalar lbn, PetscScalar c1, PetscScalar c2, PetscReal idt2, PetscScalar a, PetscScalar b, PetscScalar un, PetscScalar *ya, PetscScalar *yb, PetscScalar *gm)
 {
   const PetscScalar la = Ls + (2 * c1 + c2) * s + lbn, lb = -c1 * s;
 
-  y[0] = la;
-  y[1] = lb;
-  *gm += s * idt2 * (2 * u[0] - u[1] - un[0]);
+  *ya = la;
+  *yb = lb;
+  *gm += s * idt2 * (2 * a - b - un);
   return RW_PROBE_BAD(la) | RW_PROBE_BAD(lb);
 }
 
 /* The adjoint's shell rows: s = ia la' recomputed at each of the 2 r d + 1
-   neighbours from two loads, one of them strided.  The compiler's loop in
-   every variant: in whole-point vectors s needs ia duplicated at each
-   neighbour (a permute each, twice the forward's), and it measured slower
-   (3D order 8, 96^3 in cache, CPU ns per point, best of 3: 21.8 against 18.3) */
-WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow IA, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *gm_)
+   neighbours from two loads (L: la''s plane in place) */
+WAVE_INLINE void WaveRowAdjoint(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, RwStencilRow L, RwStencilRow IA, const PetscScalar *lb_, const PetscScalar *a_, const PetscScalar *b_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *yb_, PetscScalar *gm_)
 {
   const WaveWeights  W    = WaveWeightsOf(P);
   const PetscReal    idt2 = P->idt2;
-  const PetscScalar *restrict lp = L.p, *restrict iap = IA.p, *restrict u = u_, *restrict un = un_, *restrict c1 = c1_, *restrict c2 = c2_;
-  PetscScalar       *restrict y = y_, *restrict gm = gm_;
+  const PetscScalar *restrict lp = L.p, *restrict iap = IA.p, *restrict lbp = lb_, *restrict a = a_, *restrict b = b_, *restrict un = un_, *restrict c1 = c1_, *restrict c2 = c2_;
+  PetscScalar       *restrict y = y_, *restrict yb = yb_, *restrict gm = gm_;
   int                bad = 0;
 
 #pragma GCC ivdep
   for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar *l = lp + RW_WAVE_DOF * i, *ia = iap + i;
+    const PetscScalar *l = lp + i, *ia = iap + i;
     const PetscScalar  s = ia[0] * l[0];
 
-    bad |= WaveAdjointPoint(WaveLapS(D, R, &W, l, L, ia, IA), s, l[1], c1[i], c2[i], idt2, u + RW_WAVE_DOF * i, un + RW_WAVE_DOF * i, y + RW_WAVE_DOF * i, gm + i);
+    bad |= WaveAdjointPoint(WaveLapS(D, R, &W, l, L, ia, IA), s, lbp[i], c1[i], c2[i], idt2, a[i], b[i], un[i], y + i, yb + i, gm + i);
   }
   P->probe += RwProbeValue(bad);
 }
 
 /* The adjoint's interior rows: s = ia la' from the ring, one load a
    neighbour, where the shell's rows (WaveRowAdjoint) recompute it from two */
-WAVE_INLINE void WaveRowAdjointRing(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, const RwStencilRingRow rr, RwStencilRow L, const PetscScalar *u_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *gm_)
+WAVE_INLINE void WaveRowAdjointRing(const PetscInt D, const PetscInt R, WavePass *P, PetscInt n, const RwStencilRingRow rr, const PetscScalar *lb_, const PetscScalar *a_, const PetscScalar *b_, const PetscScalar *un_, const PetscScalar *c1_, const PetscScalar *c2_, PetscScalar *y_, PetscScalar *yb_, PetscScalar *gm_)
 {
   const WaveWeights  W    = WaveWeightsOf(P);
   const PetscReal    idt2 = P->idt2;
-  const PetscScalar *restrict lp = L.p, *restrict u = u_, *restrict un = un_, *restrict c1 = c1_, *restrict c2 = c2_;
-  PetscScalar       *restrict y = y_, *restrict gm = gm_;
-  PetscScalar        Ly[WAVE_RING_BLOCK], Lz[WAVE_RING_BLOCK];
+  const PetscScalar *restrict lbp = lb_, *restrict a = a_, *restrict b = b_, *restrict un = un_, *restrict c1 = c1_, *restrict c2 = c2_;
+  PetscScalar       *restrict y = y_, *restrict yb = yb_, *restrict gm = gm_;
   int                bad = 0;
 
-  for (PetscInt i = 0, nb; i < n; i += nb) {
-    nb = PetscMin(WAVE_RING_BLOCK, n - i);
-    WaveLapRingBlock(D, R, &W, &rr, i, nb, Ly, Lz);
 #pragma GCC ivdep
-    for (PetscInt t = 0; t < nb; t++) {
-      const PetscInt p = i + t;
-
-      bad |= WaveAdjointPoint(WaveLapRingAt(D, R, &W, &rr, i, t, Ly, Lz), rr.p[R][p], lp[RW_WAVE_DOF * p + 1], c1[p], c2[p], idt2, u + RW_WAVE_DOF * p, un + RW_WAVE_DOF * p, y + RW_WAVE_DOF * p, gm + p);
-    }
-  }
+  for (PetscInt i = 0; i < n; i++) bad |= WaveAdjointPoint(WaveLapRing(D, R, &W, &rr, i), rr.p[R][i], lbp[i], c1[i], c2[i], idt2, a[i], b[i], un[i], y + i, yb + i, gm + i);
   P->probe += RwProbeValue(bad);
 }
 
-/* s = ia la' at n points of a row (l a state row), or s = a, the row's
-   first component, where ia is NULL: the ring's stage */
+/* s = ia la' at n points of a row (l the first plane's row), or s = l
+   where ia is NULL: the ring's stage */
 WAVE_INLINE void WaveRowS(PetscInt n, const PetscScalar *l_, const PetscScalar *ia_, PetscScalar *s_)
 {
   const PetscScalar *restrict l = l_, *restrict ia = ia_;
   PetscScalar       *restrict s = s_;
 
   if (ia)
-    for (PetscInt i = 0; i < n; i++) s[i] = ia[i] * l[RW_WAVE_DOF * i];
-  else
-    for (PetscInt i = 0; i < n; i++) s[i] = l[RW_WAVE_DOF * i];
+    for (PetscInt i = 0; i < n; i++) s[i] = ia[i] * l[i];
+  else memcpy(s, l, (size_t)n * sizeof(*s));
 }
 
 /* ---- the row callbacks: pick the rows, dispatch on dimension and radius ------- */
@@ -621,7 +442,7 @@ static PetscInt wave_r_of(const WavePass *P)
 /* Source s's term u+[p] += f q_p at its corner p; returns u+[p] */
 static PetscScalar WaveAddSource(const RwModel_Wave *w, WavePass *P, PetscInt s, PetscReal f)
 {
-  PetscScalar *y = &P->y[RW_WAVE_DOF * w->srcidx[s]];
+  PetscScalar *y = &P->y[w->srcidx[s]]; /* u_k+1's plane comes first */
 
   *y += f * w->srcq[s];
   P->probe += *y * 0;
@@ -654,37 +475,41 @@ static void WaveRowSources(WavePass *P, PetscInt p0, PetscInt n, PetscScalar *r)
 /* Interior rows (ghosted false) gather from the ring, shell rows read in
    place; in a pair (RwWaveStepBlock()) the first pass's interior rows also
    fill the pair's ring, the second's gather u_k+1 from it */
-WAVE_INLINE void WaveForwardRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+WAVE_INLINE void WaveForwardRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
-  WavePass          *P  = (WavePass *)ctx;
-  const RwStencil    st = P->st;
-  const PetscInt     wave_r = wave_r_of(P);
-  RwStencilRow       U  = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k);
-  const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
-  PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
-  PetscScalar       *r  = !ghosted && P->pair1 && !P->block ? RwStencilRingSliceOf(st, st->pairring, j) + st->width + (i - st->own.s[0]) : NULL; /* 2D */
+  WavePass              *P  = (WavePass *)ctx;
+  const RwStencil        st = P->st;
+  const PetscInt         wave_r = wave_r_of(P);
+  const RwStencilRow     U  = RwStencilInputPlaneRow(st, &P->in[0], 0, ghosted, i, j, k);
+  const PetscScalar     *ap = WaveOwnedPlane(st, P->in[0].ga, 0, i, j, k), *bp = WaveOwnedPlane(st, P->in[0].ga, 1, i, j, k);
+  const PetscScalar     *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
+  PetscScalar           *y  = WaveOwnedPlane(st, P->y, 0, i, j, k), *yb = WaveOwnedPlane(st, P->y, 1, i, j, k);
+  PetscScalar           *r  = !ghosted && P->pair1 && !P->block ? RwStencilRingSliceOf(st, st->pairring, j) + st->width + (i - st->own.s[0]) : NULL; /* 2D */
+  const RwStencilRingRow none = {{NULL}, 0};
 
 #define WAVE_FWD(D, R) \
-  (!ghosted && P->xk ? WaveRowForwardRing(D, R, PETSC_TRUE, P, n, RwStencilRingRowOf(st, st->pairring, i, j, k), RwStencilInputRow(st, P->xk, RW_WAVE_DOF, PETSC_FALSE, i, j, k), ia, c1, c2, y, NULL) : \
-   !ghosted && WAVE_RING_FT(D, R) ? WaveRowForwardRing(D, R, PETSC_FALSE, P, n, RwStencilRingRowAt(st, i, j, k), U, ia, c1, c2, y, r) : \
-   P->nt ? WaveRowForward(isa, D, R, PETSC_TRUE, P, n, U, ia, c1, c2, y, r) : WaveRowForward(isa, D, R, PETSC_FALSE, P, n, U, ia, c1, c2, y, r))
+  (!ghosted && P->xk ? WaveRowForward(PETSC_TRUE, D, R, PETSC_TRUE, P, n, RwStencilRingRowOf(st, st->pairring, i, j, k), U, NULL, WaveOwnedPlane(st, P->xk->ga, 0, i, j, k), ia, c1, c2, y, yb, NULL) : \
+   !ghosted && WAVE_RING_FT(D, R) ? WaveRowForward(PETSC_TRUE, D, R, PETSC_FALSE, P, n, RwStencilRingRowAt(st, i, j, k), U, ap, bp, ia, c1, c2, y, yb, r) : \
+   WaveRowForward(PETSC_FALSE, D, R, PETSC_FALSE, P, n, none, U, ap, bp, ia, c1, c2, y, yb, r))
   WAVE_DISPATCH(WAVE_FWD);
 #undef WAVE_FWD
   if (P->pair1) WaveRowSources(P, RwStencilOwnedIndex(st, i, j, k), n, r);
 }
 
-WAVE_INLINE void WaveTangentRowBody(const RwKernelISA isa, void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
+WAVE_INLINE void WaveTangentRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted)
 {
-  WavePass          *P  = (WavePass *)ctx;
-  const RwStencil    st = P->st;
-  const PetscInt     wave_r = wave_r_of(P);
-  RwStencilRow       DU = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k);
-  const PetscScalar *u = RwStencilRowAt(P->u, &st->own, RW_WAVE_DOF, i, j, k).p, *un = RwStencilRowAt(P->un, &st->own, RW_WAVE_DOF, i, j, k).p;
-  const PetscScalar *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
-  const PetscScalar *dm = RwStencilRowAt(P->dm, &st->own, 1, i, j, k).p;
-  PetscScalar       *y  = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k);
+  WavePass              *P  = (WavePass *)ctx;
+  const RwStencil        st = P->st;
+  const PetscInt         wave_r = wave_r_of(P);
+  const RwStencilRow     DU = RwStencilInputPlaneRow(st, &P->in[0], 0, ghosted, i, j, k);
+  const PetscScalar     *da = WaveOwnedPlane(st, P->in[0].ga, 0, i, j, k), *db = WaveOwnedPlane(st, P->in[0].ga, 1, i, j, k);
+  const PetscScalar     *a = WaveOwnedPlane(st, P->u, 0, i, j, k), *b = WaveOwnedPlane(st, P->u, 1, i, j, k), *un = WaveOwnedPlane(st, P->un, 0, i, j, k);
+  const PetscScalar     *ia = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p, *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
+  const PetscScalar     *dm = RwStencilRowAt(P->dm, &st->own, 1, i, j, k).p;
+  PetscScalar           *y  = WaveOwnedPlane(st, P->y, 0, i, j, k), *yb = WaveOwnedPlane(st, P->y, 1, i, j, k);
+  const RwStencilRingRow none = {{NULL}, 0};
 
-#define WAVE_TAN(D, R) (!ghosted && WAVE_RING_FT(D, R) ? WaveRowTangentRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), DU, u, un, ia, c1, c2, dm, y) : WaveRowTangent(isa, D, R, P, n, DU, u, un, ia, c1, c2, dm, y))
+#define WAVE_TAN(D, R) (!ghosted && WAVE_RING_FT(D, R) ? WaveRowTangent(PETSC_TRUE, D, R, P, n, RwStencilRingRowAt(st, i, j, k), DU, da, db, a, b, un, ia, c1, c2, dm, y, yb) : WaveRowTangent(PETSC_FALSE, D, R, P, n, none, DU, da, db, a, b, un, ia, c1, c2, dm, y, yb))
   WAVE_DISPATCH(WAVE_TAN);
 #undef WAVE_TAN
 }
@@ -694,29 +519,30 @@ WAVE_INLINE void WaveAdjointRowBody(void *ctx, PetscInt i, PetscInt j, PetscInt 
   WavePass          *P  = (WavePass *)ctx;
   const RwStencil    st = P->st;
   const PetscInt     wave_r = wave_r_of(P);
-  RwStencilRow       L  = RwStencilInputRow(st, &P->in[0], RW_WAVE_DOF, ghosted, i, j, k), IA = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k);
-  const PetscScalar *u = RwStencilRowAt(P->u, &st->own, RW_WAVE_DOF, i, j, k).p, *un = RwStencilRowAt(P->un, &st->own, RW_WAVE_DOF, i, j, k).p;
+  const RwStencilRow L  = RwStencilInputPlaneRow(st, &P->in[0], 0, ghosted, i, j, k), IA = RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k);
+  const PetscScalar *lb = WaveOwnedPlane(st, P->in[0].ga, 1, i, j, k);
+  const PetscScalar *a = WaveOwnedPlane(st, P->u, 0, i, j, k), *b = WaveOwnedPlane(st, P->u, 1, i, j, k), *un = WaveOwnedPlane(st, P->un, 0, i, j, k);
   const PetscScalar *c1 = RwStencilRowAt(P->c1, &st->own, 1, i, j, k).p, *c2 = RwStencilRowAt(P->c2, &st->own, 1, i, j, k).p;
-  PetscScalar       *y = RwStencilOwnedAt(st, RW_WAVE_DOF, P->y, i, j, k), *gm = RwStencilOwnedAt(st, 1, P->gm, i, j, k);
+  PetscScalar       *y = WaveOwnedPlane(st, P->y, 0, i, j, k), *yb = WaveOwnedPlane(st, P->y, 1, i, j, k), *gm = RwStencilOwnedAt(st, 1, P->gm, i, j, k);
 
-#define WAVE_ADJ(D, R) (!ghosted && WAVE_RING_ADJ(D, R) ? WaveRowAdjointRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), L, u, un, c1, c2, y, gm) : WaveRowAdjoint(D, R, P, n, L, IA, u, un, c1, c2, y, gm))
+#define WAVE_ADJ(D, R) (!ghosted && WAVE_RING_ADJ(D, R) ? WaveRowAdjointRing(D, R, P, n, RwStencilRingRowAt(st, i, j, k), lb, a, b, un, c1, c2, y, yb, gm) : WaveRowAdjoint(D, R, P, n, L, IA, lb, a, b, un, c1, c2, y, yb, gm))
   WAVE_DISPATCH(WAVE_ADJ);
 #undef WAVE_ADJ
 }
 
-/* The ring's stage of one owned row: u_k's (du_k's) first component, or in
-   the adjoint s = ia la' */
+/* The ring's stage of one owned row: u_k's (du_k's) plane, or in the
+   adjoint s = ia la' */
 WAVE_INLINE void WaveRingStageBody(void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscScalar *dst)
 {
   WavePass       *P  = (WavePass *)ctx;
   const RwStencil st = P->st;
 
-  WaveRowS(n, RwStencilRowAt(P->in[0].ga, &st->own, RW_WAVE_DOF, i, j, k).p, P->sia ? RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p : NULL, dst);
+  WaveRowS(n, WaveOwnedPlane(st, P->in[0].ga, 0, i, j, k), P->sia ? RwStencilRowAt(P->ia, &st->ghost, 1, i, j, k).p : NULL, dst);
 }
 
 /* ---- the rows in each instruction set; a pass runs its form's (RwWaveFormISA()) */
-RW_KERNEL_VARIANTS_ISA(WaveForwardRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
-RW_KERNEL_VARIANTS_ISA(WaveTangentRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
+RW_KERNEL_VARIANTS(WaveForwardRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
+RW_KERNEL_VARIANTS(WaveTangentRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS(WaveAdjointRow, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscBool ghosted), (ctx, i, j, k, n, ghosted));
 RW_KERNEL_VARIANTS(WaveRingStage, (void *ctx, PetscInt i, PetscInt j, PetscInt k, PetscInt n, PetscScalar *dst), (ctx, i, j, k, n, dst));
 
@@ -732,11 +558,9 @@ static PetscBool WaveForwardRing(RwModel model)
 PetscErrorCode RwWaveViewRows(RwModel model, PetscViewer viewer)
 {
   const RwModel_Wave *w = (RwModel_Wave *)model->data;
-  const char         *inplace[2];
 
   PetscFunctionBegin;
-  for (PetscInt f = RW_WAVE_FORWARD; f <= RW_WAVE_TANGENT; f++) inplace[f] = WaveWide(RwWaveFormISA(model, (RwWaveForm)f)) ? "in 256-bit vectors of whole points" : "the compiler's loop";
-  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: forward %s%s; tangent %s%s; adjoint %s recomputing s at every neighbour\n", WaveForwardRing(model) ? "interior rows from a ring of staged slices of u, shell rows " : "", inplace[RW_WAVE_FORWARD], WaveForwardRing(model) ? "the same, shell rows " : "", inplace[RW_WAVE_TANGENT], WAVE_RING_ADJ(w->dim, w->r) ? "interior rows from the ring of s = ia lambda, shell rows" : "rows"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "rows: the state in planes (u_k's, then u_k-1's), the compiler's loop in each instruction set; forward %s; tangent the same; adjoint %s recomputing s at every neighbour\n", WaveForwardRing(model) ? "interior rows from a ring of staged slices of u, shell rows in place" : "rows in place", WAVE_RING_ADJ(w->dim, w->r) ? "interior rows from the ring of s = ia lambda, shell rows" : "rows"));
   if (model->stepblock > 1 && w->dim == 2) PetscCall(PetscViewerASCIIPrintf(viewer, "rows of a pair of forward steps: the first's as above, also keeping u_k+1 in a ring of rows; the second's interior rows gather u_k+1 from that ring\n"));
   if (model->stepblock > 1 && w->dim == 3) PetscCall(PetscViewerASCIIPrintf(viewer, "rows of a block of forward steps: each step's core rows from a ring of its own, in tiles of %" PetscInt_FMT " y rows (-rw_stencil_block_tile); its shell rows in place after\n", w->st->blocktile));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -961,7 +785,7 @@ static PetscErrorCode WaveStepTangent(RwModel model, RwKernelISA isa, PetscInt64
   PetscCall(VecGetArray(dunew, &P.y));
   PetscCall(WaveRunPass(model, &P, WaveForwardRing(model), isa, WaveTangentRowVariants[isa]));
   for (PetscInt s = 0; s < w->nsrcpts; s++) { /* the pass took u+ for u+pre: put f q back, and the source's own derivative */
-    PetscScalar *y = &P.y[RW_WAVE_DOF * w->srcidx[s]];
+    PetscScalar *y = &P.y[w->srcidx[s]];
 
     *y += f * w->srcg[s] * P.dm[w->srcidx[s]];
     P.probe += *y * 0;
@@ -993,7 +817,7 @@ static PetscErrorCode WaveStepAdjoint(RwModel model, RwKernelISA isa, PetscInt64
   P.sia = PETSC_TRUE;
   PetscCall(WaveRunPass(model, &P, WAVE_RING_ADJ(w->dim, w->r) ? PETSC_TRUE : PETSC_FALSE, isa, WaveAdjointRowVariants[isa]));
   PetscCall(VecGetArrayRead(lnew, &ln));
-  for (PetscInt s = 0; s < w->nsrcpts; s++) P.gm[w->srcidx[s]] += f * ln[RW_WAVE_DOF * w->srcidx[s]] * w->srcg[s];
+  for (PetscInt s = 0; s < w->nsrcpts; s++) P.gm[w->srcidx[s]] += f * ln[w->srcidx[s]] * w->srcg[s];
   PetscCall(VecRestoreArrayRead(lnew, &ln));
   PetscCall(VecRestoreArray(w->gm, &P.gm));
   PetscCall(VecRestoreArray(l, &P.y));
