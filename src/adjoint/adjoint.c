@@ -52,6 +52,7 @@ PetscErrorCode RwAdjointCreate(RwModel model, RwObjective obj, RwAdjoint *adj)
   a->errest.rtol   = 1e-6; /* -rw_adjoint_gradient_rtol */
   a->poolreplan    = PETSC_TRUE;
   a->poolcontinue  = PETSC_TRUE;
+  a->shareplanes   = PETSC_TRUE;
   a->killat        = -1;
   a->killreverse   = -1;
   a->killaction    = -1;

@@ -294,6 +294,7 @@ PetscErrorCode RwAdjointSetFromOptions(RwAdjoint adj)
   }
   PetscCall(RwOptionsReal("-rw_debug_auto_step_seconds", "Testing: -rw_store_compress auto takes a forward step to cost this many seconds instead of the measured (0: measured)", "RwAdjointGetCodecChoice", adj->codecstep, &adj->codecstep, NULL, 0, PETSC_MAX_REAL, RW_RANGE_CLOSED));
   PetscCall(RwAdjointPoolReplanFromOptions_Private(adj, PetscOptionsObject));
+  PetscCall(PetscOptionsBool("-rw_checkpoint_share_planes", "Where consecutive states share a plane (the wave: u_k+1's second plane is u_k's first), the RAM store keeps it once: half the bytes of store-all, states copied instead of exchanged", "RwStoreSetStateShift", adj->shareplanes, &adj->shareplanes, NULL));
   PetscCall(RwOptionsReal("-rw_checkpoint_ram_fraction", "Without RAM slots or -rw_checkpoint_ram: the fraction of the node's available memory, shared by its ranks, that checkpoints may use", "RwAdjointSetFromOptions", adj->ramfraction, &adj->ramfraction, NULL, 0, 1, RW_RANGE_OPEN_LO));
   {
     char mem[64] = "";
@@ -350,7 +351,7 @@ PetscErrorCode RwAdjointStoreStateLayout_Private(RwAdjoint adj, RwStore store)
   if (dof > 1) PetscCall(RwModelGetStateLayout(adj->model, 1, 1, &stride, &offset));
   PetscCall(RwStoreSetStateLayout(store, dof > 1 && stride == 1 ? RW_STORE_STATE_PLANES : RW_STORE_STATE_INTERLEAVED));
   PetscCall(RwModelGetStateShift(adj->model, &shift)); /* consecutive states share a plane: the memory store keeps it once */
-  PetscCall(RwStoreSetStateShift(store, shift));
+  PetscCall(RwStoreSetStateShift(store, (PetscBool)(shift && adj->shareplanes)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -590,6 +590,7 @@ static const char *const RwOptionNames[] = {
   "-rw_checkpoint_ram",
   "-rw_checkpoint_ram_fraction",
   "-rw_checkpoint_replan",
+  "-rw_checkpoint_share_planes",
   "-rw_control_alpha",
   "-rw_control_beta",
   "-rw_control_levels",

@@ -123,6 +123,7 @@ struct _p_RwAdjoint {
   PetscBool         poolreplan; /* -rw_checkpoint_replan: a state with no room in the first sweep re-plans (else it is recomputed where restored) */
   /* a re-plan that keeps the states held (pool.c, issue 36) */
   PetscBool         poolcontinue;  /* -rw_checkpoint_replan continue (default): re-plan from the states held, not from x_0 */
+  PetscBool         shareplanes;   /* -rw_checkpoint_share_planes: the memory store keeps the plane consecutive states share once (where the model declares the shift) */
   RwSchedule        poolcont;      /* the continuation the solve follows since its last re-plan; NULL: adj->sched */
   PetscInt64        poolcontsteps; /* its forward steps, predicted */
   /* a disk budget at the compressed size: the hdf5 disk store's parts (pooldisk.c, issue 36) */

@@ -891,6 +891,7 @@ static PetscErrorCode RwModelSetUp_Wave(RwModel model)
   /* a rank's part of a state: u_k's plane, then u_k-1's (wavekernels.c);
      every reader of a state asks RwModelGetStateLayout() */
   model->statelayout = RW_MODEL_STATE_PLANES;
+  model->stateshift  = PETSC_TRUE; /* a step's u_k is the next state's u_k-1: stores may keep that plane once */
   PetscCall(RwStencilSetStateLayout(w->st, model->statelayout));
   PetscCall(RwStencilSetUp(w->st, "wave", def, 1));
   PetscCall(WaveSetUpStepBlock(model));
