@@ -15,7 +15,7 @@ static const char *const WaveForms[] = {"forward", "tangent", "adjoint"};
 
 /*
   Bytes per point a step moves, 8 per double read or written once.  States
-  hold (u_k, u_k-1) interleaved, so a state read is 16 B even where only u_k
+  hold u_k and u_k-1 (in planes), and a state read is counted 16 B even where only u_k
   is used (x_k+1 in the tangent and adjoint):
     forward  x_k 16, ia c1 c2 24; writes x_k+1 16                        = 56
     tangent  dx_k 16, x_k 16, x_k+1 16, ia c1 c2 dm 32; writes dx_k+1 16  = 96
@@ -256,7 +256,7 @@ PetscErrorCode BenchWave(const BenchConfig *cfg, BenchResults res)
   PetscCall(WaveGradient(cfg, res));
   PetscCall(BenchWaveShots(cfg, res));
   PetscCall(BenchWaveFwi3D(cfg, res));
-  PetscCall(BenchNote(res, "bytes per point (8 per double read or written once; states interleave u_k, u_k-1, so a state read is 16): forward 56 (x_k; ia, c1, c2; x_k+1), tangent 96 (dx_k, x_k, x_k+1; ia, c1, c2, dm; dx_k+1), adjoint 104 (lambda_k+1; ia, c1, c2; x_k, x_k+1; lambda_k; dJ/dm read and written); the ring the interior rows gather from stays in L2 and is not counted. Write-allocate reads are not counted (STREAM's rule, as in copy); the forward streams x_k+1 past the caches where a rank's state is at least -rw_kernel_stream_stores MiB (default 8), and then has none"));
+  PetscCall(BenchNote(res, "bytes per point (8 per double read or written once; a state is u_k and u_k-1, in planes, and a state read is 16 where both are read): forward 56 (x_k; ia, c1, c2; x_k+1), tangent 96 (dx_k, x_k, x_k+1; ia, c1, c2, dm; dx_k+1), adjoint 104 (lambda_k+1; ia, c1, c2; x_k, x_k+1; lambda_k; dJ/dm read and written); the ring the interior rows gather from stays in L2 and is not counted. Write-allocate reads are not counted (STREAM's rule, as in copy); the forward streams x_k+1 past the caches where a rank's state is at least -rw_kernel_stream_stores MiB (default 8), and then has none"));
   PetscCall(BenchNote(res, "forward pair (2D): two forward steps in one pass over the rows (RwModelStepBlock(), -rw_model_step_block 2), per step; bytes and bw are a single step's 56, so bw is what one step a pass would have to move at this rate: a pair moves x_k, the fields and both outputs once, 72 B a point for two steps. The driver's forward sweeps take pairs by default at orders 2 and 4 where a rank's state is past the caches"));
   PetscCall(BenchNote(res, "of_copy = bw / copy bandwidth of all ranks (stream section, %.4g GB/s); of_copy_near = bw / copy_near, a copy of all ranks timed just before the case (the targets divide bw by the best copy of the run); isa: the kernels' instruction set (-rw_kernel_isa; auto: each form the set chosen for it, doc/wave.md); \"<form> <set>\": the same step with every kernel in that set (the same bits), for each set the CPU has, its vs_forward against the dispatched forward", (double)copy));
   PetscCall(BenchNote(res, "gradient rows: 2D order 4, %" PetscInt_FMT "^2 points (3D: %" PetscInt_FMT "^3), %" PetscInt_FMT " steps, 64 receivers; ratio = RwAdjointSolve / RwAdjointForward; budget 1/10: the driver's default schedule and budget (half the node's memory over its ranks) with -rw_checkpoint_node_memory set so that it holds a tenth of the run's states; in_forward, in_reverse: the last repetition's seconds in forward steps (recomputations included) and in reverse steps (RwAdjointCounts)", cfg->wave_gradient_grid, cfg->wave_gradient_grid3, cfg->wave_gradient_steps));
