@@ -323,29 +323,6 @@ static PetscErrorCode RwIOStateNotInterleaved(RwModel model, Vec f, PetscBool *o
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* State u, in the model's layout, into w with its components interleaved (tow), or w into u */
-static PetscErrorCode RwIOStateInterleave(RwModel model, Vec u, Vec w, PetscBool tow)
-{
-  PetscInt     n, dof = model->dof, stride, offset;
-  PetscScalar *a, *b;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(u, &n));
-  n /= dof;
-  PetscCall(VecGetArray(u, &a));
-  PetscCall(VecGetArray(w, &b));
-  for (PetscInt c = 0; c < dof; c++) {
-    PetscCall(RwModelGetStateLayout(model, c, n, &stride, &offset));
-    if (tow)
-      for (PetscInt i = 0; i < n; i++) b[i * dof + c] = a[offset + i * stride];
-    else
-      for (PetscInt i = 0; i < n; i++) a[offset + i * stride] = b[i * dof + c];
-  }
-  PetscCall(VecRestoreArray(w, &b));
-  PetscCall(VecRestoreArray(u, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode RwIOSplitPath(const char path[], char group[], char name[], size_t len)
 {
   const char *slash = strrchr(path, '/');
@@ -400,7 +377,7 @@ PetscErrorCode RwIOFieldFindOutside(RwModel model, Vec f, PetscReal lo, PetscRea
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(DMGetGlobalVector(model->da, &w));
-  PetscCall(RwIOStateInterleave(model, f, w, PETSC_TRUE));
+  PetscCall(RwModelGetStateInterleaved(model, f, w));
   PetscCall(RwIODAFindOutside(model->da, w, lo, hi, count, ijk, c, value));
   PetscCall(DMRestoreGlobalVector(model->da, &w));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -512,7 +489,7 @@ PetscErrorCode RwIOReadField(RwModel model, const char file[], const char datase
   PetscCall(PetscViewerDestroy(&v));
   PetscCall(PetscObjectSetName((PetscObject)f, keep));
   if (other) {
-    PetscCall(RwIOStateInterleave(model, f, w, PETSC_FALSE));
+    PetscCall(RwModelSetStateInterleaved(model, w, f));
     PetscCall(DMRestoreGlobalVector(model->da, &w));
   }
   PetscCall(RwIOFieldFindOutside(model, f, PETSC_NINFINITY, PETSC_INFINITY, &nbad, ijk, &c, &bad));
@@ -547,7 +524,7 @@ PetscErrorCode RwIOWriteField(RwModel model, PetscViewer viewer, const char name
   PetscCall(RwIOStateNotInterleaved(model, f, &other));
   if (other) {
     PetscCall(DMGetGlobalVector(model->da, &w));
-    PetscCall(RwIOStateInterleave(model, f, w, PETSC_TRUE));
+    PetscCall(RwModelGetStateInterleaved(model, f, w));
     PetscCall(PetscObjectSetName((PetscObject)w, name));
     PetscCall(VecView(w, viewer));
     PetscCall(DMRestoreGlobalVector(model->da, &w));
