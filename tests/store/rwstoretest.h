@@ -80,6 +80,23 @@ static inline PetscErrorCode rw_store_natural(Vec u, PetscInt64 **idx)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A copy of a whole file (caller frees), its length in *len (-1: unreadable): tests
+   that a refused file is left as it was compare its bytes before and after */
+static inline char *rw_store_file_bytes(const char file[], long long *len)
+{
+  FILE *f = fopen(file, "rb");
+  char *b = NULL;
+
+  *len = -1;
+  if (!f) return NULL;
+  if (!fseek(f, 0, SEEK_END) && (*len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) && (b = malloc((size_t)*len)) && fread(b, 1, (size_t)*len, f) != (size_t)*len) {
+    free(b);
+    b = NULL;
+  }
+  fclose(f);
+  return b;
+}
+
 /* u := the state of step k */
 static inline PetscErrorCode rw_store_fill(Vec u, PetscInt64 k)
 {

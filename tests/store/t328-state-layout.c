@@ -353,22 +353,6 @@ START_TEST(test_dataset)
 }
 END_TEST
 
-/* Rank 0's copy of a whole file (caller frees), its length in *len */
-static char *file_bytes(const char file[], long long *len)
-{
-  FILE *f = fopen(file, "rb");
-  char *b = NULL;
-
-  *len = -1;
-  if (!f) return NULL;
-  if (!fseek(f, 0, SEEK_END) && (*len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) && (b = malloc((size_t)*len)) && fread(b, 1, (size_t)*len, f) != (size_t)*len) {
-    free(b);
-    b = NULL;
-  }
-  fclose(f);
-  return b;
-}
-
 /* Whether the file holds the bytes it held (rank 0 looks; every rank agrees) */
 static int file_unchanged(const char file[], const char *before, long long len)
 {
@@ -376,7 +360,7 @@ static int file_unchanged(const char file[], const char *before, long long len)
 
   if (!rw_test_rank()) {
     long long n;
-    char     *now = file_bytes(file, &n);
+    char     *now = rw_store_file_bytes(file, &n);
 
     ok = now && n == len && !memcmp(now, before, (size_t)len);
     free(now);
@@ -410,7 +394,7 @@ static void check_refused(const char file[], const char opts[], RwStoreStateLayo
   Vec       u;
 
   RW_CHECK(rw_store_grid(PETSC_COMM_WORLD, 2, 2, &u));
-  if (!rw_test_rank()) before = file_bytes(file, &len);
+  if (!rw_test_rank()) before = rw_store_file_bytes(file, &len);
   snprintf(expect, sizeof(expect), "File %s holds states in the %s layout (root attribute \"state_layout\"%s), this run's model keeps them in the %s layout", file, filelayout, extra, RwStoreStateLayouts[mine]);
   rw_assert_error(layout_store(u, RWSTOREHDF5, 2, opts, mine, ID, PETSC_TRUE, &store), expect);
   RW_CHECK(RwStoreDestroy(&store));

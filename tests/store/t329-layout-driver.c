@@ -42,22 +42,6 @@ static void root_layout(const char file[], char out[], size_t len)
   MPI_Bcast(out, (int)len, MPI_CHAR, 0, PETSC_COMM_WORLD);
 }
 
-/* Rank 0's whole file (caller frees) */
-static char *file_bytes(const char file[], long long *len)
-{
-  FILE *f = fopen(file, "rb");
-  char *b = NULL;
-
-  *len = -1;
-  if (!f) return NULL;
-  if (!fseek(f, 0, SEEK_END) && (*len = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET) && (b = malloc((size_t)*len)) && fread(b, 1, (size_t)*len, f) != (size_t)*len) {
-    free(b);
-    b = NULL;
-  }
-  fclose(f);
-  return b;
-}
-
 /* A wave of these options whose model declares layout (and, with shift, that its planes shift) */
 static RwModelStateLayout declared; /* the layout the wave declares itself */
 
@@ -123,7 +107,7 @@ START_TEST(test_driver)
   rw_assert_all(!strcmp(layout, "interleaved"), "the accumulators' keep file %s records state_layout \"%s\", expected interleaved", gkeep, layout);
 
   /* the same problem, its model interleaved: the kept file is not its states */
-  if (!rw_test_rank()) before = file_bytes(file, &len);
+  if (!rw_test_rank()) before = rw_store_file_bytes(file, &len);
   snprintf(opts[1], sizeof(opts[1]), "%s -rw_schedule_type revolve -rw_schedule_ram_slots 3 -rw_store_type hdf5 -rw_store_hdf5_file %s -rw_store_keep -rw_restart", WAVE, file);
   wave(opts[1], RW_MODEL_STATE_INTERLEAVED, PETSC_FALSE, &model[1], &p[1]);
   snprintf(expect, sizeof(expect), "File %s holds states in the planes layout (root attribute \"state_layout\"), this run's model keeps them in the interleaved layout", file);
@@ -132,7 +116,7 @@ START_TEST(test_driver)
   RW_CHECK(RwModelDestroy(&model[1]));
   if (!rw_test_rank()) {
     long long n;
-    char     *now = file_bytes(file, &n);
+    char     *now = rw_store_file_bytes(file, &n);
 
     same = before && now && n == len && !memcmp(now, before, (size_t)len);
     free(now);
