@@ -97,6 +97,25 @@ static inline char *rw_store_file_bytes(const char file[], long long *len)
   return b;
 }
 
+/* The root attribute state_layout of a checkpoint file, read on the calling rank ("" when absent or unreadable) */
+static inline void rw_store_root_layout(const char file[], char out[], size_t len)
+{
+  hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT), a, t;
+
+  out[0] = 0;
+  if (f < 0) return;
+  if (H5Aexists(f, "state_layout") > 0 && (a = H5Aopen(f, "state_layout", H5P_DEFAULT)) >= 0) {
+    t = H5Aget_type(a);
+    if (H5Tget_size(t) < len) {
+      memset(out, 0, len);
+      H5Aread(a, t, out);
+    }
+    H5Tclose(t);
+    H5Aclose(a);
+  }
+  H5Fclose(f);
+}
+
 /* u := the state of step k */
 static inline PetscErrorCode rw_store_fill(Vec u, PetscInt64 k)
 {

@@ -246,25 +246,6 @@ START_TEST(test_zfp)
 END_TEST
 #endif
 
-/* Rank 0: the root's state_layout ("" when absent) */
-static void root_layout(const char file[], char out[], size_t len)
-{
-  hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT), a, t;
-
-  out[0] = 0;
-  if (f < 0) return;
-  if (H5Aexists(f, "state_layout") > 0 && (a = H5Aopen(f, "state_layout", H5P_DEFAULT)) >= 0) {
-    t = H5Aget_type(a);
-    if (H5Tget_size(t) < len) {
-      memset(out, 0, len);
-      H5Aread(a, t, out);
-    }
-    H5Tclose(t);
-    H5Aclose(a);
-  }
-  H5Fclose(f);
-}
-
 /* Rank 0: the values of /slot_0 of a kept file whose values at their natural
    points do not match step k's in the layout's shape (-1: shape or read failed) */
 static long long dataset_mismatches(const char file[], PetscInt dim, PetscInt dof, PetscBool planes, PetscInt64 k)
@@ -340,7 +321,7 @@ START_TEST(test_dataset)
         RW_CHECK(RwStoreDestroy(&store));
         if (!rw_test_rank()) {
           bad = dataset_mismatches(file, dim, dof, (PetscBool)p, 3);
-          root_layout(file, layout, sizeof(layout));
+          rw_store_root_layout(file, layout, sizeof(layout));
           if (!bad && !rwvalid_ok(file, 3)) bad = -2;
         }
         MPI_Bcast(&bad, 1, MPI_LONG_LONG, 0, PETSC_COMM_WORLD);
@@ -482,7 +463,7 @@ START_TEST(test_one_component)
   RW_CHECK(rw_store_fill(u, 2));
   RW_CHECK(RwStoreWrite(store, 0, 2, u));
   RW_CHECK(RwStoreDestroy(&store));
-  if (!rw_test_rank()) root_layout(file, layout, sizeof(layout));
+  if (!rw_test_rank()) rw_store_root_layout(file, layout, sizeof(layout));
   MPI_Bcast(layout, sizeof(layout), MPI_CHAR, 0, PETSC_COMM_WORLD);
   rw_assert_all(!strcmp(layout, "interleaved"), "a one-component state set to planes is recorded as \"%s\", expected interleaved", layout);
   RW_CHECK(layout_store(u, RWSTOREHDF5, 1, opts, RW_STORE_STATE_INTERLEAVED, ID, PETSC_TRUE, &store));

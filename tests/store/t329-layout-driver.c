@@ -22,23 +22,8 @@ static char dir[PETSC_MAX_PATH_LEN];
 /* Rank 0: the root's state_layout, "" when absent or unreadable (on every rank) */
 static void root_layout(const char file[], char out[], size_t len)
 {
-  out[0] = 0;
-  if (!rw_test_rank()) {
-    hid_t f = H5Fopen(file, H5F_ACC_RDONLY, H5P_DEFAULT), a, t;
-
-    if (f >= 0) {
-      if (H5Aexists(f, "state_layout") > 0 && (a = H5Aopen(f, "state_layout", H5P_DEFAULT)) >= 0) {
-        t = H5Aget_type(a);
-        if (H5Tget_size(t) < len) {
-          memset(out, 0, len);
-          H5Aread(a, t, out);
-        }
-        H5Tclose(t);
-        H5Aclose(a);
-      }
-      H5Fclose(f);
-    }
-  }
+  if (!rw_test_rank()) rw_store_root_layout(file, out, len);
+  else out[0] = 0;
   MPI_Bcast(out, (int)len, MPI_CHAR, 0, PETSC_COMM_WORLD);
 }
 
